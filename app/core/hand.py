@@ -1,0 +1,159 @@
+"""Hands and melds as immutable values.
+
+A :class:`Hand` is the concealed tiles as 34 counts plus its declared melds
+(chi, pon, open/closed/added kan).  Construction validates everything a table
+would refuse: meld shapes, the number of melds, the 4-copy limit across hand
+and melds.  Whether the tile *count* fits a question (13 tiles to ``/win``) is
+checked by the question, not here.
+
+>>> hand = Hand.from_tiles([0, 1, 2], melds=[Meld.of("pon", [27, 27, 27])])
+>>> hand.tile_count, hand.melds_wanted, hand.has_open_meld
+(3, 1, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final
+
+from app.core.errors import InvalidMeld, TooManyCopies, WrongTileCount
+from app.core.tiles import NUM_TILE_KINDS, Tile, counts_from_tiles, format_tile, is_honor
+
+MAX_MELDS: Final = 4
+MAX_CONCEALED: Final = 14
+
+
+class MeldKind(StrEnum):
+    """The kinds of declared meld."""
+
+    CHI = "chi"
+    PON = "pon"
+    OPEN_KAN = "open_kan"
+    CLOSED_KAN = "closed_kan"
+    ADDED_KAN = "added_kan"
+
+    @property
+    def size(self) -> int:
+        """Tiles in a meld of this kind."""
+        return 3 if self in (MeldKind.CHI, MeldKind.PON) else 4
+
+    @property
+    def is_open(self) -> bool:
+        """Whether the meld was made from another player's tile (every kind but a closed kan)."""
+        return self is not MeldKind.CLOSED_KAN
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A declared meld: its kind and its tiles, sorted."""
+
+    kind: MeldKind
+    tiles: tuple[Tile, ...]
+
+    @classmethod
+    def of(cls, kind: str | MeldKind, tiles: Iterable[Tile]) -> "Meld":
+        """Validate and build a meld.
+
+        >>> Meld.of("chi", [2, 0, 1]).tiles
+        (0, 1, 2)
+        >>> Meld.of("chi", [0, 1, 3])
+        Traceback (most recent call last):
+        ...
+        app.core.errors.InvalidMeld: a chi needs three consecutive tiles of one suit, got 1m2m4m
+        """
+        try:
+            meld_kind = MeldKind(kind)
+        except ValueError:
+            names = ", ".join(k.value for k in MeldKind)
+            raise InvalidMeld(f"unknown meld kind {kind!r}; expected one of {names}", field="kind") from None
+        ordered = tuple(sorted(tiles))
+        shown = "".join(format_tile(t) for t in ordered)
+        if len(ordered) != meld_kind.size:
+            raise InvalidMeld(
+                f"a {meld_kind.value} has {meld_kind.size} tiles, got {len(ordered)} ({shown or 'none'})",
+                field="tiles",
+            )
+        if meld_kind is MeldKind.CHI:
+            first = ordered[0]
+            if is_honor(first) or first % 9 > 6 or ordered != (first, first + 1, first + 2):
+                raise InvalidMeld(f"a chi needs three consecutive tiles of one suit, got {shown}", field="tiles")
+        elif len(set(ordered)) != 1:
+            raise InvalidMeld(f"a {meld_kind.value} needs {meld_kind.size} identical tiles, got {shown}", field="tiles")
+        return cls(meld_kind, ordered)
+
+    @property
+    def is_open(self) -> bool:
+        """Whether this meld opens the hand."""
+        return self.kind.is_open
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """Concealed tile counts plus declared melds."""
+
+    counts: bytes
+    melds: tuple[Meld, ...] = ()
+
+    @classmethod
+    def from_tiles(cls, tiles: Iterable[Tile], melds: Sequence[Meld] = ()) -> "Hand":
+        """Build and validate a hand from concealed tiles and melds.
+
+        >>> Hand.from_tiles([0] * 5)
+        Traceback (most recent call last):
+        ...
+        app.core.errors.TooManyCopies: 5 copies of 1m (hand); a tile has 4
+        """
+        hand = cls(counts_from_tiles(tiles), tuple(melds))
+        hand.validate()
+        return hand
+
+    def validate(self) -> None:
+        """Raise a typed error unless this is a possible hand."""
+        if len(self.counts) != NUM_TILE_KINDS:
+            raise WrongTileCount(f"counts must have {NUM_TILE_KINDS} entries, got {len(self.counts)}", field="hand")
+        if len(self.melds) > MAX_MELDS:
+            raise InvalidMeld(f"a hand has at most {MAX_MELDS} melds, got {len(self.melds)}", field="melds")
+        total = self.all_counts()
+        for tile, count in enumerate(total):
+            if count > 4:
+                where = "hand and melds together" if self.melds else "hand"
+                raise TooManyCopies(
+                    f"{count} copies of {format_tile(tile)} ({where}); a tile has 4",
+                    field="hand" if self.counts[tile] > 4 or not self.melds else "melds",
+                )
+        if self.tile_count > MAX_CONCEALED - 3 * len(self.melds):
+            raise WrongTileCount(
+                f"{self.tile_count} concealed tiles with {len(self.melds)} melds; at most "
+                f"{MAX_CONCEALED - 3 * len(self.melds)}",
+                field="hand",
+            )
+
+    @property
+    def tile_count(self) -> int:
+        """Concealed tiles."""
+        return sum(self.counts)
+
+    @property
+    def melds_wanted(self) -> int:
+        """Melds the concealed tiles must still form (besides the pair).
+
+        Follows the tile count, so a 7-tile hand without declared melds is
+        treated like one with two melds that are not shown (as nyanten does).
+        """
+        return self.tile_count // 3
+
+    @property
+    def has_open_meld(self) -> bool:
+        """Whether any meld was made from another player's discard."""
+        return any(meld.is_open for meld in self.melds)
+
+    def melded_counts(self) -> bytes:
+        """Copies of each tile locked in melds."""
+        return counts_from_tiles(tile for meld in self.melds for tile in meld.tiles)
+
+    def all_counts(self) -> bytes:
+        """Copies of each tile in hand and melds together."""
+        melded = self.melded_counts()
+        return bytes(min(255, a + b) for a, b in zip(self.counts, melded))

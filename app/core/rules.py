@@ -1,0 +1,160 @@
+"""Rule profiles: data in a registry, found by name, adjusted by overrides.
+
+The engine never asks "is this qiqihar?"; it reads the profile's fields.  A
+new regional rule is a new entry in :data:`PRESETS` (or a request's
+overrides), not new branches in the engine.
+
+>>> rules = rule_profile("qiqihar")
+>>> rules.wildcards, rules.seven_pairs.value, sorted(kind.value for kind in rules.win_requires_meld)
+((33,), 'off', ['added_kan', 'open_kan', 'pon'])
+>>> rule_profile("riichi", seven_pairs="quad_as_two").seven_pairs
+<SevenPairs.QUAD_AS_TWO: 'quad_as_two'>
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, fields, replace
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Any, Final
+
+from app.core.errors import InvalidNotation, InvalidRuleOption, UnknownRules
+from app.core.hand import MeldKind
+from app.core.tiles import RED, Tile, format_tile, parse_tiles
+
+
+class SevenPairs(StrEnum):
+    """Whether seven pairs wins, and how four of a kind counts."""
+
+    OFF = "off"
+    DISTINCT = "distinct"
+    QUAD_AS_TWO = "quad_as_two"
+
+
+@dataclass(frozen=True, slots=True)
+class RuleProfile:
+    """Everything the engine needs to know about a rule set."""
+
+    name: str
+    seven_pairs: SevenPairs = SevenPairs.DISTINCT
+    thirteen_orphans: bool = True
+    #: Tiles that stand for any tile; every copy held is a wildcard.
+    wildcards: tuple[Tile, ...] = ()
+    #: Meld kinds of which the hand must have at least one to win; empty: none needed.
+    win_requires_meld: frozenset[MeldKind] = frozenset()
+    #: Count melded copies toward the 4-copy limit of the complete hand.
+    melded_tiles_count_toward_limit: bool = False
+    #: Whether chi may be called (used by the table simulator; the hand checks accept declared chi melds).
+    chi_allowed: bool = True
+
+    @property
+    def wildcard_set(self) -> frozenset[Tile]:
+        """The wildcard tiles as a set."""
+        return frozenset(self.wildcards)
+
+    def describe(self) -> dict[str, Any]:
+        """The profile as plain data (tiles in mpsz)."""
+        return {
+            "name": self.name,
+            "seven_pairs": self.seven_pairs.value,
+            "thirteen_orphans": self.thirteen_orphans,
+            "wildcards": [format_tile(t) for t in self.wildcards],
+            "win_requires_meld": sorted(k.value for k in self.win_requires_meld),
+            "melded_tiles_count_toward_limit": self.melded_tiles_count_toward_limit,
+            "chi_allowed": self.chi_allowed,
+        }
+
+
+PRESETS: Final[Mapping[str, RuleProfile]] = MappingProxyType(
+    {
+        "riichi": RuleProfile("riichi"),
+        "chinese": RuleProfile("chinese", seven_pairs=SevenPairs.QUAD_AS_TWO),
+        "qiqihar": RuleProfile(
+            "qiqihar",
+            seven_pairs=SevenPairs.OFF,
+            thirteen_orphans=False,
+            wildcards=(RED,),
+            win_requires_meld=frozenset({MeldKind.PON, MeldKind.OPEN_KAN, MeldKind.ADDED_KAN}),
+        ),
+    }
+)
+"""The named rule presets."""
+
+OPTION_DOCS: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "seven_pairs": "Seven pairs: 'off', 'distinct' (seven different pairs; four of a kind is one pair) "
+        "or 'quad_as_two' (four of a kind counts as two pairs).",
+        "thirteen_orphans": "Whether thirteen orphans (one of each terminal and honour plus a pair) wins.",
+        "wildcards": "Tiles that stand for any tile (itself included); every copy held is a wildcard. "
+        "The concealed part of a complete hand may not hold more than 4 of any tile.",
+        "win_requires_meld": "Meld kinds of which a hand needs at least one to win (e.g. ['pon', 'open_kan', "
+        "'added_kan']); empty: no precondition. Shanten stays a shape measure; win and waits honour it.",
+        "melded_tiles_count_toward_limit": "Count melded copies toward the 4-copy limit of every answer "
+        "(a pon of 1m leaves room for one more 1m). Off: only concealed tiles are limited, as Tenhou does.",
+        "chi_allowed": "Whether chi may be called (table simulation).",
+    }
+)
+"""What each override means, for ``/rules``."""
+
+
+def _coerce(option: str, value: Any) -> Any:
+    if option == "seven_pairs":
+        if isinstance(value, bool):  # tolerate true/false as on/off
+            return SevenPairs.DISTINCT if value else SevenPairs.OFF
+        try:
+            return SevenPairs(value)
+        except ValueError:
+            allowed = ", ".join(v.value for v in SevenPairs)
+            raise InvalidRuleOption(f"seven_pairs must be one of {allowed}, got {value!r}", field=option) from None
+    if option in ("thirteen_orphans", "melded_tiles_count_toward_limit", "chi_allowed"):
+        if not isinstance(value, bool):
+            raise InvalidRuleOption(f"{option} must be true or false, got {value!r}", field=option)
+        return value
+    if option == "wildcards":
+        try:
+            tiles = parse_tiles(value)
+        except InvalidNotation as error:
+            raise InvalidRuleOption(f"wildcards: {error.message}", field=option) from None
+        return tuple(sorted(set(tiles)))
+    if option == "win_requires_meld":
+        if not isinstance(value, (list, tuple, set, frozenset)):
+            raise InvalidRuleOption(f"win_requires_meld must be a list of meld kinds, got {value!r}", field=option)
+        kinds = set()
+        for item in value:
+            try:
+                kinds.add(MeldKind(item))
+            except ValueError:
+                allowed = ", ".join(k.value for k in MeldKind)
+                raise InvalidRuleOption(
+                    f"win_requires_meld: unknown meld kind {item!r}; expected {allowed}", field=option
+                ) from None
+        return frozenset(kinds)
+    raise InvalidRuleOption(
+        f"unknown rule option {option!r}; options are {', '.join(OPTION_DOCS)}", field=option
+    )
+
+
+def rule_profile(preset: str = "riichi", **overrides: Any) -> RuleProfile:
+    """The preset ``preset`` with ``overrides`` applied (validated).
+
+    >>> rule_profile("mcr")
+    Traceback (most recent call last):
+    ...
+    app.core.errors.UnknownRules: unknown rules preset 'mcr'; presets are riichi, chinese, qiqihar
+    """
+    try:
+        base = PRESETS[preset]
+    except (KeyError, TypeError):
+        raise UnknownRules(
+            f"unknown rules preset {preset!r}; presets are {', '.join(PRESETS)}", field="preset"
+        ) from None
+    if not overrides:
+        return base
+    changes = {option: _coerce(option, value) for option, value in overrides.items()}
+    return replace(base, **changes)
+
+
+def option_names() -> Iterable[str]:
+    """Names of the overridable options."""
+    return (f.name for f in fields(RuleProfile) if f.name != "name")

@@ -1,0 +1,250 @@
+"""Exact distances to each winning form, and the draws that shorten them.
+
+A *distance* is the number of tiles a hand still has to draw to be complete:
+the minimum, over complete hands ``w`` (at most four copies of any tile), of
+the tiles ``w`` has that the hand lacks.  Shanten is ``distance - 1``.  This is
+the "minimum number of tile replacements" definition, exact under the 4-copy
+limit; block-counting formulas are not (``123456789m1111z`` is 1-shanten, not
+tenpai: the fifth East does not exist).
+
+Counts are ``bytes`` of length 34 (``counts[tile]``), so a suit is a slice.
+
+>>> from app.core.tiles import counts_from_tiles, parse_mpsz
+>>> hand = counts_from_tiles(parse_mpsz("123456789m1111z"))
+>>> regular_distance(hand, 4) - 1
+1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from operator import itemgetter
+from typing import Final
+
+from app.core.tables import MAX_MELDS, VECTOR_LENGTH, DistanceVector, min_plus, tables
+
+NUM_KINDS: Final = 34
+_POW5: Final = tuple(5**i for i in range(9))
+_ORPHANS: Final = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+_orphan_counts = itemgetter(*_ORPHANS)
+_ORPHAN_SET: Final = frozenset(_ORPHANS)
+_NO_CAPS: Final = b"\x04" * NUM_KINDS
+
+
+def regular_distance(counts: bytes, melds_wanted: int) -> int:
+    """Tiles to draw to reach ``melds_wanted`` melds and a pair (4-copy exact).
+
+    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> regular_distance(counts_from_tiles(parse_mpsz("1111222233334z")), 4)
+    4
+    """
+    t = tables()
+    number = t.number_suit
+    index = number.index
+    class_of = number.class_of
+    honors = t.honors
+    man_pin = t.man_pin[class_of[index[counts[0:9]]] * 126 + class_of[index[counts[9:18]]]]
+    sou_honors = t.sou_honors[class_of[index[counts[18:27]]] * 55 + honors.class_of[honors.index[counts[27:34]]]]
+    return t.final[(man_pin * 165 + sou_honors) * 5 + melds_wanted]
+
+
+def seven_pairs_distance(counts: bytes, *, quad_as_two: bool = False) -> int:
+    """Tiles to draw for seven pairs; ``quad_as_two`` lets four of a kind count twice.
+
+    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> hand = counts_from_tiles(parse_mpsz("1111m223344556p"))
+    >>> seven_pairs_distance(hand), seven_pairs_distance(hand, quad_as_two=True)
+    (3, 1)
+    """
+    singles = counts.count(1)
+    doubles = counts.count(2)
+    triples = counts.count(3)
+    quads = counts.count(4)
+    return _seven_pairs_from_profile(singles, doubles, triples, quads, quad_as_two)
+
+
+def _seven_pairs_from_profile(singles: int, doubles: int, triples: int, quads: int, quad_as_two: bool) -> int:
+    # Choose 7 pair slots, cheapest first: a kind held twice or more is a free
+    # slot, a single costs one draw, anything else two.
+    free = doubles + triples + quads + (quads if quad_as_two else 0)
+    if free >= 7:
+        return 0
+    one_draw = singles + (triples if quad_as_two else 0)
+    needed = 7 - free
+    cheap = min(one_draw, needed)
+    return cheap + 2 * (needed - cheap)
+
+
+def thirteen_orphans_distance(counts: bytes) -> int:
+    """Tiles to draw for thirteen orphans.
+
+    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> thirteen_orphans_distance(counts_from_tiles(parse_mpsz("19m19p19s1234567z")))
+    1
+    """
+    held = _orphan_counts(counts)
+    kinds = 13 - held.count(0)
+    has_pair = kinds > held.count(1)
+    return 14 - kinds - has_pair
+
+
+# --- improving draws ---------------------------------------------------------
+
+
+def regular_improving_draws(counts: bytes, melds_wanted: int, drawable: Sequence[bool]) -> tuple[int, list[int]]:
+    """The regular distance and the tiles whose draw lowers it.
+
+    ``drawable[tile]`` says whether one more copy of ``tile`` may join the hand
+    (fewer than four held).  Only the drawn tile's suit changes, so each
+    candidate costs a few look-ups: the suit's key moves by ``5**i``.
+
+    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> hand = counts_from_tiles(parse_mpsz("123m456p789s1112z"))
+    >>> regular_improving_draws(hand, 4, [True] * 34)
+    (1, [28])
+    """
+    t = tables()
+    number = t.number_suit
+    index = number.index
+    class_of = number.class_of
+    honor_index = t.honors.index
+    honor_class = t.honors.class_of
+    man_pin_table = t.man_pin
+    sou_honors_table = t.sou_honors
+    final = t.final
+    key_m = index[counts[0:9]]
+    key_p = index[counts[9:18]]
+    key_s = index[counts[18:27]]
+    key_h = honor_index[counts[27:34]]
+    c_m, c_p, c_s, c_h = class_of[key_m], class_of[key_p], class_of[key_s], honor_class[key_h]
+    man_pin = man_pin_table[c_m * 126 + c_p]
+    sou_honors = sou_honors_table[c_s * 55 + c_h]
+    distance = final[(man_pin * 165 + sou_honors) * 5 + melds_wanted]
+    improving: list[int] = []
+    if distance == 0:
+        return distance, improving
+    row_sh = sou_honors * 5 + melds_wanted
+    for i in range(9):
+        if drawable[i]:
+            mp = man_pin_table[class_of[key_m + _POW5[i]] * 126 + c_p]
+            if final[mp * 825 + row_sh] < distance:
+                improving.append(i)
+    for i in range(9):
+        if drawable[9 + i]:
+            mp = man_pin_table[c_m * 126 + class_of[key_p + _POW5[i]]]
+            if final[mp * 825 + row_sh] < distance:
+                improving.append(9 + i)
+    row_mp = man_pin * 825 + melds_wanted
+    for i in range(9):
+        if drawable[18 + i]:
+            sh = sou_honors_table[class_of[key_s + _POW5[i]] * 55 + c_h]
+            if final[row_mp + sh * 5] < distance:
+                improving.append(18 + i)
+    for i in range(7):
+        if drawable[27 + i]:
+            sh = sou_honors_table[c_s * 55 + honor_class[key_h + _POW5[i]]]
+            if final[row_mp + sh * 5] < distance:
+                improving.append(27 + i)
+    return distance, improving
+
+
+def seven_pairs_improving_draws(counts: bytes, drawable: Sequence[bool], *, quad_as_two: bool) -> list[int]:
+    """Tiles whose draw lowers the seven-pairs distance.
+
+    Only how many copies a kind holds matters, so the four possible changes
+    (0->1, 1->2, 2->3, 3->4 copies) are evaluated once each.
+    """
+    profile = [counts.count(n) for n in range(5)]
+    distance = _seven_pairs_from_profile(profile[1], profile[2], profile[3], profile[4], quad_as_two)
+    lowers = []
+    for held in range(4):
+        after = profile[:]
+        after[held] -= 1
+        after[held + 1] += 1
+        lowers.append(_seven_pairs_from_profile(after[1], after[2], after[3], after[4], quad_as_two) < distance)
+    return [tile for tile in range(NUM_KINDS) if drawable[tile] and counts[tile] < 4 and lowers[counts[tile]]]
+
+
+def thirteen_orphans_improving_draws(counts: bytes, drawable: Sequence[bool]) -> list[int]:
+    """Tiles whose draw lowers the thirteen-orphans distance."""
+    held = _orphan_counts(counts)
+    has_pair = any(n >= 2 for n in held)
+    return [
+        tile
+        for tile in _ORPHANS
+        if drawable[tile] and (counts[tile] == 0 or (counts[tile] == 1 and not has_pair))
+    ]
+
+
+# --- the capped regular form ---------------------------------------------------
+#
+# With ``melded_tiles_count_toward_limit`` a complete hand may hold only
+# ``4 - melded`` copies of a tile, so suits with melded tiles leave the shared
+# tables: their vectors come from this small dynamic program instead.
+
+
+@lru_cache(maxsize=65536)
+def suit_vector(counts: tuple[int, ...], caps: tuple[int, ...], chows: bool) -> DistanceVector:
+    """Distance vector of one suit under per-tile caps (a direct DP).
+
+    ``vector[m * 2 + p]``: tiles to draw so the suit holds m melds and p pairs,
+    no tile above its cap.  Used for capped suits and to check the tables.
+
+    >>> suit_vector((1, 1, 0, 0, 0, 0, 0, 0, 0), (4,) * 9, True)[2]
+    1
+    >>> suit_vector((3, 0, 0, 0, 0, 0, 0, 0, 0), (2,) + (4,) * 8, True)[2]
+    2
+    """
+    width = len(counts)
+    infinity = 255
+
+    @lru_cache(maxsize=None)
+    def walk(position: int, open_one: int, open_two: int) -> DistanceVector:
+        # open_one: chows needing this tile and the next; open_two: chows needing only this tile.
+        if position == width:
+            return (0,) + (infinity,) * (VECTOR_LENGTH - 1) if open_one == open_two == 0 else (infinity,) * VECTOR_LENGTH
+        best = [infinity] * VECTOR_LENGTH
+        can_start = chows and position <= width - 3
+        for new_chows in range(5 if can_start else 1):
+            for pung in (0, 1):
+                for pair in (0, 1):
+                    used = open_one + open_two + new_chows + 3 * pung + 2 * pair
+                    if used > caps[position]:
+                        continue
+                    cost = max(0, used - counts[position])
+                    rest = walk(position + 1, new_chows, open_one)
+                    added_melds = new_chows + pung
+                    for m in range(MAX_MELDS + 1 - added_melds):
+                        for p in range(2 - pair):
+                            value = rest[m * 2 + p]
+                            if value < infinity:
+                                slot = (m + added_melds) * 2 + p + pair
+                                if cost + value < best[slot]:
+                                    best[slot] = cost + value
+        return tuple(best)
+
+    return walk(0, 0, 0)
+
+
+def capped_regular_distance(counts: bytes, caps: bytes, melds_wanted: int) -> int:
+    """:func:`regular_distance` with a per-tile cap on the complete hand.
+
+    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> hand = counts_from_tiles(parse_mpsz("1m"))
+    >>> capped_regular_distance(hand, bytes([1]) + bytes([4]) * 33, 0)
+    2
+    """
+    if caps == _NO_CAPS:
+        return regular_distance(counts, melds_wanted)
+    t = tables()
+    parts = []
+    for start, width, chows, table in ((0, 9, True, t.number_suit), (9, 9, True, t.number_suit), (18, 9, True, t.number_suit), (27, 7, False, t.honors)):
+        suit_caps = caps[start : start + width]
+        suit_counts = counts[start : start + width]
+        if suit_caps == _NO_CAPS[:width]:
+            parts.append(table.vector(suit_counts))
+        else:
+            parts.append(suit_vector(tuple(suit_counts), tuple(suit_caps), chows))
+    combined = min_plus(min_plus(parts[0], parts[1]), min_plus(parts[2], parts[3]))
+    return combined[melds_wanted * 2 + 1]
