@@ -20,8 +20,8 @@ complete hand, so a form's effective distance is ``max(0, distance - w)``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Final
+from operator import add
+from typing import Final, NamedTuple
 
 from app.core.decompose import (
     Decomposition,
@@ -37,6 +37,7 @@ from app.core.shanten import (
     regular_distance,
     regular_improving_draws,
     seven_pairs_distance,
+    flagged_tiles,
     seven_pairs_improving_draws,
     thirteen_orphans_distance,
     thirteen_orphans_improving_draws,
@@ -52,16 +53,14 @@ DEFAULT_DECOMPOSITION_LIMIT: Final = 256
 _FULL: Final = b"\x04" * NUM_TILE_KINDS
 
 
-@dataclass(frozen=True, slots=True)
-class TileCount:
+class TileCount(NamedTuple):
     """A tile and how many copies of it are still unseen."""
 
     tile: Tile
     remaining: int
 
 
-@dataclass(frozen=True, slots=True)
-class ShantenResult:
+class ShantenResult(NamedTuple):
     """Shanten overall and per form (``None``: the rules or the hand size rule the form out)."""
 
     shanten: int
@@ -79,8 +78,7 @@ class ShantenResult:
         return None if self.ukeire is None else sum(t.remaining for t in self.ukeire)
 
 
-@dataclass(frozen=True, slots=True)
-class WaitResult:
+class WaitResult(NamedTuple):
     """Waits of a 3n+1 hand."""
 
     tenpai: bool
@@ -92,8 +90,7 @@ class WaitResult:
     shape_waits: tuple[Tile, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class WinResult:
+class WinResult(NamedTuple):
     """Whether a 3n+2 hand wins, and every way it does."""
 
     win: bool
@@ -106,8 +103,7 @@ class WinResult:
     complete_shape: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class DiscardOption:
+class DiscardOption(NamedTuple):
     """A 3n+2 hand after discarding ``tile``."""
 
     tile: Tile
@@ -123,7 +119,7 @@ class DiscardOption:
 class Checker:
     """Answers rules questions under one rule profile."""
 
-    __slots__ = ("rules", "_wild_tiles", "_seven_pairs", "_quad_as_two", "_thirteen_orphans")
+    __slots__ = ("rules", "_wild_tiles", "_seven_pairs", "_quad_as_two", "_thirteen_orphans", "_plain_rules")
 
     def __init__(self, rules: RuleProfile) -> None:
         self.rules = rules
@@ -131,6 +127,7 @@ class Checker:
         self._seven_pairs = rules.seven_pairs is not SevenPairs.OFF
         self._quad_as_two = rules.seven_pairs is SevenPairs.QUAD_AS_TWO
         self._thirteen_orphans = rules.thirteen_orphans
+        self._plain_rules = not rules.wildcards and not rules.win_requires_meld
 
     # -- building blocks -------------------------------------------------
 
@@ -152,22 +149,64 @@ class Checker:
             return _FULL
         return bytes(4 - m for m in hand.melded_counts())
 
-    def _closed_forms_allowed(self, hand: Hand) -> bool:
-        return not hand.melds and hand.tile_count >= 13
-
-    def _distances(self, hand: Hand, plain: bytes, caps: bytes) -> dict[str, int | None]:
-        melds_wanted = hand.melds_wanted
+    def _distances(self, plain: bytes, melds_wanted: int, closed: bool, caps: bytes) -> tuple[int, int | None, int | None]:
+        """Raw distances (before wildcards) of the regular, seven-pairs and orphans forms."""
         regular = (
             regular_distance(plain, melds_wanted) if caps is _FULL else capped_regular_distance(plain, caps, melds_wanted)
         )
-        closed = self._closed_forms_allowed(hand)
-        return {
-            REGULAR: regular,
-            SEVEN_PAIRS: seven_pairs_distance(plain, quad_as_two=self._quad_as_two)
-            if closed and self._seven_pairs
-            else None,
-            THIRTEEN_ORPHANS: thirteen_orphans_distance(plain) if closed and self._thirteen_orphans else None,
-        }
+        return (
+            regular,
+            seven_pairs_distance(plain, quad_as_two=self._quad_as_two) if closed and self._seven_pairs else None,
+            thirteen_orphans_distance(plain) if closed and self._thirteen_orphans else None,
+        )
+
+    def _analyse(
+        self, counts: bytes, melds_wanted: int, closed: bool, caps: bytes, draws: bool
+    ) -> tuple[int, tuple[int, int | None, int | None], int, tuple[Tile, ...]]:
+        """(shanten, raw distances, wildcards held, improving draws) of concealed ``counts``.
+
+        Improving draws are computed only when ``draws`` (for 3n+1 hands).
+        """
+        if self._wild_tiles:
+            plain, wilds = self._split_wilds(counts)
+            w = len(wilds)
+        else:
+            plain, w = counts, 0
+        regular, pairs, orphans = distances = self._distances(plain, melds_wanted, closed, caps)
+        best = regular
+        if pairs is not None and pairs < best:
+            best = pairs
+        if orphans is not None and orphans < best:
+            best = orphans
+        shanten = (best - w if best > w else 0) - 1
+        if shanten == -1 or not draws:
+            return shanten, distances, w, ()
+        # A draw helps iff it shortens a form that ties for the best distance.
+        # Draws travel as 34 flag bytes; several forms are merged as integers.
+        if regular == best:
+            if caps is _FULL:
+                flags = regular_improving_draws(plain, melds_wanted)[1]
+            else:
+                flags = bytes(
+                    plain[tile] < caps[tile] and capped_regular_distance(_plus(plain, tile), caps, melds_wanted) < best
+                    for tile in range(NUM_TILE_KINDS)
+                )
+        else:
+            flags = _NO_FLAGS
+        if pairs == best or orphans == best or self._wild_tiles or caps is not _FULL:
+            merged = int.from_bytes(flags, "little")
+            if pairs == best:
+                merged |= int.from_bytes(seven_pairs_improving_draws(plain, quad_as_two=self._quad_as_two), "little")
+            if orphans == best:
+                merged |= int.from_bytes(thirteen_orphans_improving_draws(plain), "little")
+            if caps is not _FULL:
+                merged &= int.from_bytes(bytes(c < cap for c, cap in zip(counts, caps)), "little")
+            if self._wild_tiles:
+                # A wildcard is not wanted as itself: one more wildcard covers one more missing tile.
+                for tile in self._wild_tiles:
+                    merged = merged | _BIT[tile] if counts[tile] < caps[tile] else merged & ~_BIT[tile]
+            flags = merged.to_bytes(NUM_TILE_KINDS, "little")
+        return shanten, distances, w, flagged_tiles(flags)
 
     def precondition_failure(self, hand: Hand) -> str | None:
         """Why the rules forbid this hand to win whatever its shape, else None."""
@@ -181,20 +220,16 @@ class Checker:
 
         Raises :class:`TooManyCopies` when more than four copies are accounted for.
         """
-        seen = hand.all_counts()
+        seen = hand.all_counts() if hand.melds else hand.counts
         if visible is not None:
-            seen = bytes(a + b for a, b in zip(seen, visible))
-        for tile, count in enumerate(seen):
-            if count > 4:
-                raise TooManyCopies(
-                    f"{count} copies of {format_tile(tile)} in hand, melds and visible tiles; a tile has 4",
-                    field="visible",
-                )
-        return bytes(4 - c for c in seen)
-
-    def _drawable(self, hand: Hand, caps: bytes) -> list[bool]:
-        # A draw may join the hand while the concealed copies stay within the cap.
-        return [held < cap for held, cap in zip(hand.counts, caps)]
+            seen = bytes(map(add, seen, visible))
+        if max(seen) > 4:
+            tile = next(t for t, c in enumerate(seen) if c > 4)
+            raise TooManyCopies(
+                f"{seen[tile]} copies of {format_tile(tile)} in hand, melds and visible tiles; a tile has 4",
+                field="visible",
+            )
+        return seen.translate(_FOUR_MINUS)
 
     # -- questions -------------------------------------------------------
 
@@ -207,57 +242,25 @@ class Checker:
         >>> result.shanten, result.regular, result.seven_pairs, result.thirteen_orphans
         (3, 3, 6, 8)
         """
-        _check_size(hand, (1, 2))
-        caps = self.caps(hand)
-        plain, wilds = self._split_wilds(hand.counts)
-        distances = self._distances(hand, plain, caps)
-        w = len(wilds)
-        per_form = {form: None if d is None else max(0, d - w) - 1 for form, d in distances.items()}
-        best = min(s for s in per_form.values() if s is not None)
-        reason = self.precondition_failure(hand) if best == -1 else None
+        n = sum(hand.counts)
+        if n % 3 == 0 or n > 14:
+            _check_size(hand, (1, 2))
+        closed = n >= 13 and not hand.melds
+        shanten, (regular, pairs, orphans), w, improving = self._analyse(hand.counts, n // 3, closed, self.caps(hand), n % 3 == 1)
         ukeire = None
-        if hand.tile_count % 3 == 1:
+        if n % 3 == 1:
             left = self.remaining(hand, visible)
-            tiles = self._improving_draws(hand, plain, caps, wilds, distances, best)
-            ukeire = tuple(TileCount(t, left[t]) for t in tiles)
-        return ShantenResult(
-            best, per_form[REGULAR], per_form[SEVEN_PAIRS], per_form[THIRTEEN_ORPHANS], ukeire, reason
+            ukeire = tuple(map(_make_tile_count, zip(improving, map(left.__getitem__, improving))))
+        return _make_shanten(
+            (
+                shanten,
+                (regular - w if regular > w else 0) - 1,
+                None if pairs is None else (pairs - w if pairs > w else 0) - 1,
+                None if orphans is None else (orphans - w if orphans > w else 0) - 1,
+                ukeire,
+                self.precondition_failure(hand) if shanten == -1 else None,
+            )
         )
-
-    def _improving_draws(
-        self,
-        hand: Hand,
-        plain: bytes,
-        caps: bytes,
-        wilds: tuple[Tile, ...],
-        distances: dict[str, int | None],
-        best_shanten: int,
-    ) -> list[Tile]:
-        """Tiles whose draw lowers the shanten of a 3n+1 hand."""
-        drawable = self._drawable(hand, caps)
-        wild_set = self.rules.wildcard_set
-        for tile in wild_set:
-            drawable[tile] = drawable[tile] and False  # a wildcard draw is handled below
-        target = best_shanten + 1 + len(wilds)  # the raw distance a form needs to tie the best
-        found: set[Tile] = set()
-        if distances[REGULAR] == target:
-            if caps is _FULL:
-                found.update(regular_improving_draws(plain, hand.melds_wanted, drawable)[1])
-            else:
-                for tile in range(NUM_TILE_KINDS):
-                    if drawable[tile]:
-                        grown = _plus(plain, tile)
-                        if capped_regular_distance(grown, caps, hand.melds_wanted) < target:
-                            found.add(tile)
-        if distances[SEVEN_PAIRS] == target:
-            found.update(seven_pairs_improving_draws(plain, drawable, quad_as_two=self._quad_as_two))
-        if distances[THIRTEEN_ORPHANS] == target:
-            found.update(thirteen_orphans_improving_draws(plain, drawable))
-        # One more wildcard always covers one more missing tile.
-        for tile in wild_set:
-            if hand.counts[tile] < caps[tile]:
-                found.add(tile)
-        return sorted(found)
 
     def waits(self, hand: Hand, visible: bytes | None = None) -> WaitResult:
         """Tiles that complete a 3n+1 hand into a win, with unseen copies.
@@ -270,9 +273,10 @@ class Checker:
         """
         _check_size(hand, (1,))
         result = self.shanten(hand, visible)
-        shape_waits = tuple(t.tile for t in result.ukeire or ()) if result.shanten == 0 else ()
-        reason = self.precondition_failure(hand) if shape_waits else None
-        waits = () if reason else tuple(result.ukeire or ()) if result.shanten == 0 else ()
+        ready = result.shanten == 0
+        shape_waits = tuple(t.tile for t in result.ukeire) if ready else ()
+        reason = self.precondition_failure(hand) if ready else None
+        waits = result.ukeire if ready and reason is None else ()
         tenpai = bool(waits)
         karaten = tenpai and all(w.remaining == 0 for w in waits)
         return WaitResult(tenpai, waits, karaten, reason, shape_waits)
@@ -287,11 +291,29 @@ class Checker:
         >>> Checker(rule_profile("qiqihar")).is_win(Hand.from_tiles(parse_mpsz("11223344556677z")))
         False
         """
-        plain, wilds = self._split_wilds(hand.counts)
+        counts = hand.counts
+        n = sum(counts)
+        if n % 3 != 2:
+            return False
+        if self._plain_rules and not hand.melds:
+            # No wildcards, no precondition, no melded caps: the common question.
+            if regular_distance(counts, n // 3) == 0:
+                return True
+            if n != 14:
+                return False
+            return (self._seven_pairs and seven_pairs_distance(counts, quad_as_two=self._quad_as_two) == 0) or (
+                self._thirteen_orphans and thirteen_orphans_distance(counts) == 0
+            )
+        plain, wilds = self._split_wilds(counts)
         caps = self.caps(hand)
-        distances = self._distances(hand, plain, caps)
-        complete = any(d is not None and d <= len(wilds) for d in distances.values())
-        return complete and self.precondition_failure(hand) is None
+        w = len(wilds)
+        if (regular_distance(plain, n // 3) if caps is _FULL else capped_regular_distance(plain, caps, n // 3)) > w:
+            if hand.melds or n < 14:
+                return False
+            _, pairs, orphans = self._distances(plain, n // 3, True, caps)
+            if not ((pairs is not None and pairs <= w) or (orphans is not None and orphans <= w)):
+                return False
+        return not self.rules.win_requires_meld or self.precondition_failure(hand) is None
 
     def win(self, hand: Hand, *, limit: int = DEFAULT_DECOMPOSITION_LIMIT) -> WinResult:
         """Whether a 3n+2 hand wins, its form and every decomposition (up to ``limit``).
@@ -302,11 +324,11 @@ class Checker:
         >>> result.win, result.form, len(result.decompositions)
         (True, 'regular', 5)
         """
-        _check_size(hand, (2,))
+        n = _check_size(hand, (2,))
         plain, wilds = self._split_wilds(hand.counts)
         caps = self.caps(hand)
-        distances = self._distances(hand, plain, caps)
-        complete_forms = [f for f in FORMS if distances[f] is not None and distances[f] <= len(wilds)]
+        distances = self._distances(plain, n // 3, n >= 13 and not hand.melds, caps)
+        complete_forms = [f for f, d in zip(FORMS, distances) if d is not None and d <= len(wilds)]
         if not complete_forms:
             return WinResult(False, None, (), None)
         found: list[Decomposition] = []
@@ -339,37 +361,37 @@ class Checker:
         >>> [(o.tile, o.shanten, [(t.tile, t.remaining) for t in o.ukeire]) for o in options][-2:]
         [(27, 0, [(27, 1), (28, 2)]), (28, 0, [(28, 2)])]
         """
-        _check_size(hand, (2,))
+        n = _check_size(hand, (2,))
         left = self.remaining(hand, visible)
+        counts = hand.counts
+        melds_wanted = (n - 1) // 3
+        closed = n - 1 >= 13 and not hand.melds
+        caps = self.caps(hand)
         options = []
         for tile in range(NUM_TILE_KINDS):
-            if hand.counts[tile]:
-                after = Hand(_minus(hand.counts, tile), hand.melds)
-                result = self._shanten_without_remaining(after)
-                options.append(
-                    DiscardOption(tile, result[0], tuple(TileCount(t, left[t]) for t in result[1]))
-                )
+            if counts[tile]:
+                after = counts[:tile] + _LESS_ONE[counts[tile]] + counts[tile + 1 :]
+                shanten, _, _, improving = self._analyse(after, melds_wanted, closed, caps, True)
+                ukeire = tuple(map(_make_tile_count, zip(improving, map(left.__getitem__, improving))))
+                options.append(DiscardOption(tile, shanten, ukeire))
         return options
-
-    def _shanten_without_remaining(self, hand: Hand) -> tuple[int, list[Tile]]:
-        caps = self.caps(hand)
-        plain, wilds = self._split_wilds(hand.counts)
-        distances = self._distances(hand, plain, caps)
-        best = min(max(0, d - len(wilds)) for d in distances.values() if d is not None) - 1
-        return best, self._improving_draws(hand, plain, caps, wilds, distances, best)
 
 
 def _plus(counts: bytes, tile: Tile) -> bytes:
     return counts[:tile] + bytes((counts[tile] + 1,)) + counts[tile + 1 :]
 
 
-def _minus(counts: bytes, tile: Tile) -> bytes:
-    return counts[:tile] + bytes((counts[tile] - 1,)) + counts[tile + 1 :]
+_make_tile_count = TileCount._make
+_make_shanten = ShantenResult._make
+_NO_FLAGS: Final = bytes(NUM_TILE_KINDS)
+_FOUR_MINUS: Final = bytes(max(0, 4 - n) for n in range(256))
+_BIT: Final = tuple(1 << (8 * tile) for tile in range(NUM_TILE_KINDS))
+_LESS_ONE: Final = tuple(bytes((max(0, n - 1),)) for n in range(256))
 
 
-def _check_size(hand: Hand, remainders: Sequence[int]) -> None:
-    """Raise :class:`WrongTileCount` unless hand size mod 3 is one of ``remainders``."""
-    n = hand.tile_count
+def _check_size(hand: Hand, remainders: Sequence[int]) -> int:
+    """The concealed tile count; :class:`WrongTileCount` unless it is 3n+r for r in ``remainders``."""
+    n = sum(hand.counts)
     if n % 3 not in remainders or n == 0:
         expected = " or ".join(f"3n+{r}" for r in remainders)
         limit = 14 - 3 * len(hand.melds)
@@ -378,3 +400,4 @@ def _check_size(hand: Hand, remainders: Sequence[int]) -> None:
             f"{n} concealed tiles with {len(hand.melds)} melds; this question needs {expected} tiles ({sizes})",
             field="hand",
         )
+    return n

@@ -17,7 +17,6 @@ Counts are ``bytes`` of length 34 (``counts[tile]``), so a suit is a slice.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import lru_cache
 from operator import itemgetter
 from typing import Final
@@ -58,10 +57,16 @@ def seven_pairs_distance(counts: bytes, *, quad_as_two: bool = False) -> int:
     (3, 1)
     """
     singles = counts.count(1)
-    doubles = counts.count(2)
-    triples = counts.count(3)
-    quads = counts.count(4)
-    return _seven_pairs_from_profile(singles, doubles, triples, quads, quad_as_two)
+    held_twice = NUM_KINDS - counts.count(0) - singles  # kinds with two or more copies
+    if quad_as_two:
+        triples = counts.count(3)
+        quads = counts.count(4)
+        return _seven_pairs_from_profile(singles, held_twice - triples - quads, triples, quads, True)
+    if held_twice >= 7:
+        return 0
+    needed = 7 - held_twice
+    cheap = singles if singles < needed else needed
+    return cheap + 2 * (needed - cheap)
 
 
 def _seven_pairs_from_profile(singles: int, doubles: int, triples: int, quads: int, quad_as_two: bool) -> int:
@@ -92,89 +97,109 @@ def thirteen_orphans_distance(counts: bytes) -> int:
 # --- improving draws ---------------------------------------------------------
 
 
-def regular_improving_draws(counts: bytes, melds_wanted: int, drawable: Sequence[bool]) -> tuple[int, list[int]]:
-    """The regular distance and the tiles whose draw lowers it.
+def regular_improving_draws(counts: bytes, melds_wanted: int) -> tuple[int, bytes]:
+    """The regular distance and, as 34 flag bytes, the tiles whose draw lowers it.
 
-    ``drawable[tile]`` says whether one more copy of ``tile`` may join the hand
-    (fewer than four held).  Only the drawn tile's suit changes, so each
-    candidate costs a few look-ups: the suit's key moves by ``5**i``.
+    A tile already held four times cannot be drawn.  Only the drawn tile's
+    suit changes, so each suit's nine "class after drawing tile i" bytes are
+    pushed through three ``bytes.translate`` tables: to the combined class with
+    the other suits, to the hand distance, to a flag "lower than now".
 
     >>> from app.core.tiles import counts_from_tiles, parse_mpsz
-    >>> hand = counts_from_tiles(parse_mpsz("123m456p789s1112z"))
-    >>> regular_improving_draws(hand, 4, [True] * 34)
-    (1, [28])
+    >>> distance, flags = regular_improving_draws(counts_from_tiles(parse_mpsz("123m456p789s1112z")), 4)
+    >>> distance, flagged_tiles(flags)
+    (1, (28,))
     """
     t = tables()
     number = t.number_suit
     index = number.index
     class_of = number.class_of
-    honor_index = t.honors.index
-    honor_class = t.honors.class_of
-    man_pin_table = t.man_pin
-    sou_honors_table = t.sou_honors
-    final = t.final
+    honors = t.honors
     key_m = index[counts[0:9]]
     key_p = index[counts[9:18]]
     key_s = index[counts[18:27]]
-    key_h = honor_index[counts[27:34]]
-    c_m, c_p, c_s, c_h = class_of[key_m], class_of[key_p], class_of[key_s], honor_class[key_h]
-    man_pin = man_pin_table[c_m * 126 + c_p]
-    sou_honors = sou_honors_table[c_s * 55 + c_h]
-    distance = final[(man_pin * 165 + sou_honors) * 5 + melds_wanted]
-    improving: list[int] = []
+    key_h = honors.index[counts[27:34]]
+    c_m, c_p, c_s, c_h = class_of[key_m], class_of[key_p], class_of[key_s], honors.class_of[key_h]
+    man_pin = t.man_pin[c_m * 126 + c_p]
+    sou_honors = t.sou_honors[c_s * 55 + c_h]
+    distance = t.final[man_pin * 825 + sou_honors * 5 + melds_wanted]
     if distance == 0:
-        return distance, improving
-    row_sh = sou_honors * 5 + melds_wanted
-    for i in range(9):
-        if drawable[i]:
-            mp = man_pin_table[class_of[key_m + _POW5[i]] * 126 + c_p]
-            if final[mp * 825 + row_sh] < distance:
-                improving.append(i)
-    for i in range(9):
-        if drawable[9 + i]:
-            mp = man_pin_table[c_m * 126 + class_of[key_p + _POW5[i]]]
-            if final[mp * 825 + row_sh] < distance:
-                improving.append(9 + i)
-    row_mp = man_pin * 825 + melds_wanted
-    for i in range(9):
-        if drawable[18 + i]:
-            sh = sou_honors_table[class_of[key_s + _POW5[i]] * 55 + c_h]
-            if final[row_mp + sh * 5] < distance:
-                improving.append(18 + i)
-    for i in range(7):
-        if drawable[27 + i]:
-            sh = sou_honors_table[c_s * 55 + honor_class[key_h + _POW5[i]]]
-            if final[row_mp + sh * 5] < distance:
-                improving.append(27 + i)
-    return distance, improving
+        return distance, _NO_FLAGS
+    below = t.below[distance]
+    by_man_pin = t.final_by_man_pin[sou_honors * 5 + melds_wanted]
+    by_sou_honors = t.final_by_sou_honors[man_pin * 5 + melds_wanted]
+    following = number.next_classes
+    flags = (
+        following[key_m * 9 : key_m * 9 + 9].translate(t.man_pin_with[c_p]).translate(by_man_pin).translate(below)
+        + following[key_p * 9 : key_p * 9 + 9].translate(t.man_pin_with[c_m]).translate(by_man_pin).translate(below)
+        + following[key_s * 9 : key_s * 9 + 9]
+        .translate(t.sou_honors_with_honor[c_h])
+        .translate(by_sou_honors)
+        .translate(below)
+        + honors.next_classes[key_h * 7 : key_h * 7 + 7]
+        .translate(t.sou_honors_with_sou[c_s])
+        .translate(by_sou_honors)
+        .translate(below)
+    )
+    return distance, flags
 
 
-def seven_pairs_improving_draws(counts: bytes, drawable: Sequence[bool], *, quad_as_two: bool) -> list[int]:
-    """Tiles whose draw lowers the seven-pairs distance.
+def flagged_tiles(flags: bytes) -> tuple[int, ...]:
+    """The tiles whose flag byte is 1, ascending.
 
-    Only how many copies a kind holds matters, so the four possible changes
-    (0->1, 1->2, 2->3, 3->4 copies) are evaluated once each.
+    >>> flagged_tiles(bytes(33) + b"\\x01")
+    (33,)
     """
-    profile = [counts.count(n) for n in range(5)]
-    distance = _seven_pairs_from_profile(profile[1], profile[2], profile[3], profile[4], quad_as_two)
-    lowers = []
-    for held in range(4):
-        after = profile[:]
-        after[held] -= 1
-        after[held + 1] += 1
-        lowers.append(_seven_pairs_from_profile(after[1], after[2], after[3], after[4], quad_as_two) < distance)
-    return [tile for tile in range(NUM_KINDS) if drawable[tile] and counts[tile] < 4 and lowers[counts[tile]]]
+    m, p, s, z = tables().flag_tiles
+    return m[flags[0:9]] + p[flags[9:18]] + s[flags[18:27]] + z[flags[27:34]]
 
 
-def thirteen_orphans_improving_draws(counts: bytes, drawable: Sequence[bool]) -> list[int]:
-    """Tiles whose draw lowers the thirteen-orphans distance."""
-    held = _orphan_counts(counts)
-    has_pair = any(n >= 2 for n in held)
-    return [
-        tile
-        for tile in _ORPHANS
-        if drawable[tile] and (counts[tile] == 0 or (counts[tile] == 1 and not has_pair))
-    ]
+def seven_pairs_improving_draws(counts: bytes, *, quad_as_two: bool) -> bytes:
+    """Flags (34 bytes) of the tiles whose draw lowers the seven-pairs distance.
+
+    Only how many copies a kind holds matters.  With ``needed`` pairs still
+    missing, a draw that completes a pair (a second copy; with quads as two
+    pairs also a fourth) always helps; one that starts a new candidate (a
+    first copy; with quads as two pairs also a third) helps only while there
+    are fewer one-draw candidates than missing pairs.
+
+    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> flagged_tiles(seven_pairs_improving_draws(counts_from_tiles(parse_mpsz("1122334455667m")), quad_as_two=False))
+    (6,)
+    """
+    singles = counts.count(1)
+    held_twice = NUM_KINDS - counts.count(0) - singles
+    if quad_as_two:
+        triples = counts.count(3)
+        quads = counts.count(4)
+        free = held_twice + quads
+        one_draw = singles + triples
+    else:
+        free = held_twice
+        one_draw = singles
+    if free >= 7:
+        return _NO_FLAGS
+    return counts.translate(_SEVEN_PAIRS_DRAWS[quad_as_two][one_draw < 7 - free])
+
+
+def thirteen_orphans_improving_draws(counts: bytes) -> bytes:
+    """Flags (34 bytes) of the tiles whose draw lowers the thirteen-orphans distance."""
+    has_pair = max(_orphan_counts(counts)) >= 2
+    by_count = _ORPHAN_DRAWS_PAIRED if has_pair else _ORPHAN_DRAWS_UNPAIRED
+    flags = int.from_bytes(counts.translate(by_count), "little") & _ORPHAN_BITS
+    return flags.to_bytes(NUM_KINDS, "little")
+
+
+_NO_FLAGS: Final = bytes(NUM_KINDS)
+# [quad_as_two][a new candidate still helps] -> flag by copies held (0, 1, 2, 3).
+_SEVEN_PAIRS_DRAWS: Final = (
+    (bytes([0, 1]) + bytes(254), bytes([1, 1]) + bytes(254)),
+    (bytes([0, 1, 0, 1]) + bytes(252), bytes([1, 1, 1, 1]) + bytes(252)),
+)
+_ORPHAN_BITS: Final = int.from_bytes(bytes(1 if tile in _ORPHAN_SET else 0 for tile in range(NUM_KINDS)), "little")
+# An orphan not held helps; a second copy helps only while no orphan is paired.
+_ORPHAN_DRAWS_PAIRED: Final = bytes([1]) + bytes(255)
+_ORPHAN_DRAWS_UNPAIRED: Final = bytes([1, 1]) + bytes(254)
 
 
 # --- the capped regular form ---------------------------------------------------

@@ -194,6 +194,8 @@ class SuitTable:
     class_of: bytes
     class_array: np.ndarray
     vectors: tuple[DistanceVector, ...]
+    #: ``next_classes[key * width + i]``: class after drawing tile ``i`` (255: a fifth copy).
+    next_classes: bytes
 
     def vector(self, counts: bytes) -> DistanceVector:
         """Distance vector of a suit given its counts."""
@@ -209,7 +211,27 @@ def _suit_table(width: int, *, chows: bool) -> SuitTable:
     raw = digits.tobytes()
     names = [raw[i : i + width] for i in range(0, len(raw), width)]
     index = dict(zip(names, keys.tolist()))
-    return SuitTable(width, index, class_array.tobytes(), class_array, tuple(vectors))
+    following = np.full((5**width, width), 255, dtype=np.uint8)
+    for tile in range(width):
+        grows = digits[:, tile] < 4
+        following[keys[grows], tile] = class_array[keys[grows] + 5**tile]
+    return SuitTable(width, index, class_array.tobytes(), class_array, tuple(vectors), following.tobytes())
+
+
+def _translation(values: np.ndarray) -> bytes:
+    """A 256-byte table for ``bytes.translate``: ``values`` first, 255 after."""
+    table = np.full(256, 255, dtype=np.uint8)
+    table[: len(values)] = values
+    return table.tobytes()
+
+
+def _flag_tiles(width: int, offset: int) -> dict[bytes, tuple[int, ...]]:
+    """Every 0/1 flag string of ``width`` bytes -> the tiles flagged (plus ``offset``)."""
+    out = {}
+    for mask in range(2**width):
+        flags = bytes((mask >> i) & 1 for i in range(width))
+        out[flags] = tuple(offset + i for i in range(width) if flags[i])
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,6 +248,21 @@ class Tables:
     sou_honors_vectors: tuple[DistanceVector, ...]
     #: ``final[(mp * n_sou_honors + sh) * 5 + m]``: whole-hand distance to m melds + a pair.
     final: bytes
+    #: ``bytes.translate`` tables for ukeire, each mapping a class to the next stage:
+    #: man (or pin) class -> man+pin class, given the other number suit's class;
+    man_pin_with: tuple[bytes, ...]
+    #: sou class -> sou+honours class, given the honours class;
+    sou_honors_with_honor: tuple[bytes, ...]
+    #: honours class -> sou+honours class, given the sou class;
+    sou_honors_with_sou: tuple[bytes, ...]
+    #: man+pin class -> hand distance, given ``sou_honors * 5 + melds``;
+    final_by_man_pin: tuple[bytes, ...]
+    #: sou+honours class -> hand distance, given ``man_pin * 5 + melds``;
+    final_by_sou_honors: tuple[bytes, ...]
+    #: distance -> 1 if below ``d`` else 0, for each ``d``.
+    below: tuple[bytes, ...]
+    #: flag strings of the four suits -> tiles flagged.
+    flag_tiles: tuple[dict[bytes, tuple[int, ...]], ...]
     #: numpy twins of the byte tables for the batch path.
     man_pin_array: np.ndarray
     sou_honors_array: np.ndarray
@@ -251,7 +288,9 @@ def build() -> Tables:
             pair_right = left[:, None, m1, 0] + right[None, :, m2, 1]
             best = np.minimum(best, np.minimum(pair_left, pair_right))
         final[:, :, melds] = best
-    assert max(len(man_pin_vectors), len(sou_honors_vectors)) < 256
+    assert max(len(man_pin_vectors), len(sou_honors_vectors)) < 255
+    n_sh = len(sou_honors_vectors)
+    n_mp = len(man_pin_vectors)
     return Tables(
         number_suit=number_suit,
         honors=honors,
@@ -260,6 +299,13 @@ def build() -> Tables:
         man_pin_vectors=tuple(man_pin_vectors),
         sou_honors_vectors=tuple(sou_honors_vectors),
         final=final.tobytes(),
+        man_pin_with=tuple(_translation(man_pin[:, c]) for c in range(man_pin.shape[1])),
+        sou_honors_with_honor=tuple(_translation(sou_honors[:, c]) for c in range(sou_honors.shape[1])),
+        sou_honors_with_sou=tuple(_translation(sou_honors[c, :]) for c in range(sou_honors.shape[0])),
+        final_by_man_pin=tuple(_translation(final[:, sh, m]) for sh in range(n_sh) for m in range(MAX_MELDS + 1)),
+        final_by_sou_honors=tuple(_translation(final[mp, :, m]) for mp in range(n_mp) for m in range(MAX_MELDS + 1)),
+        below=tuple((np.arange(256) < d).astype(np.uint8).tobytes() for d in range(32)),  # 255 (no draw) is never below
+        flag_tiles=(_flag_tiles(9, 0), _flag_tiles(9, 9), _flag_tiles(9, 18), _flag_tiles(7, 27)),
         man_pin_array=man_pin,
         sou_honors_array=sou_honors,
         final_array=final,
