@@ -35,10 +35,12 @@ from app.core.rules import RuleProfile, SevenPairs
 from app.core.shanten import (
     capped_regular_distance,
     regular_distance,
-    regular_improving_draws,
+    is_complete_regular,
+    regular_draws_from_keys,
     seven_pairs_distance,
     flagged_tiles,
     seven_pairs_improving_draws,
+    suit_keys,
     thirteen_orphans_distance,
     thirteen_orphans_improving_draws,
 )
@@ -161,18 +163,36 @@ class Checker:
         )
 
     def _analyse(
-        self, counts: bytes, melds_wanted: int, closed: bool, caps: bytes, draws: bool
+        self,
+        counts: bytes,
+        melds_wanted: int,
+        closed: bool,
+        caps: bytes,
+        draws: bool,
+        keys: tuple[int, int, int, int] | None = None,
     ) -> tuple[int, tuple[int, int | None, int | None], int, tuple[Tile, ...]]:
         """(shanten, raw distances, wildcards held, improving draws) of concealed ``counts``.
 
         Improving draws are computed only when ``draws`` (for 3n+1 hands).
+        ``keys`` may pass the suit keys of ``counts`` when the caller has them.
         """
         if self._wild_tiles:
             plain, wilds = self._split_wilds(counts)
             w = len(wilds)
+            keys = None
         else:
             plain, w = counts, 0
-        regular, pairs, orphans = distances = self._distances(plain, melds_wanted, closed, caps)
+        regular_flags = None
+        if draws and caps is _FULL:
+            # One pass gives the regular distance and its improving draws.
+            regular, regular_flags = regular_draws_from_keys(*(keys or suit_keys(plain)), melds_wanted)
+        elif caps is _FULL:
+            regular = regular_distance(plain, melds_wanted)
+        else:
+            regular = capped_regular_distance(plain, caps, melds_wanted)
+        pairs = seven_pairs_distance(plain, quad_as_two=self._quad_as_two) if closed and self._seven_pairs else None
+        orphans = thirteen_orphans_distance(plain) if closed and self._thirteen_orphans else None
+        distances = (regular, pairs, orphans)
         best = regular
         if pairs is not None and pairs < best:
             best = pairs
@@ -184,8 +204,8 @@ class Checker:
         # A draw helps iff it shortens a form that ties for the best distance.
         # Draws travel as 34 flag bytes; several forms are merged as integers.
         if regular == best:
-            if caps is _FULL:
-                flags = regular_improving_draws(plain, melds_wanted)[1]
+            if regular_flags is not None:
+                flags = regular_flags
             else:
                 flags = bytes(
                     plain[tile] < caps[tile] and capped_regular_distance(_plus(plain, tile), caps, melds_wanted) < best
@@ -242,7 +262,7 @@ class Checker:
         >>> result.shanten, result.regular, result.seven_pairs, result.thirteen_orphans
         (3, 3, 6, 8)
         """
-        n = sum(hand.counts)
+        n = hand.tile_count
         if n % 3 == 0 or n > 14:
             _check_size(hand, (1, 2))
         closed = n >= 13 and not hand.melds
@@ -292,12 +312,12 @@ class Checker:
         False
         """
         counts = hand.counts
-        n = sum(counts)
+        n = hand.tile_count
         if n % 3 != 2:
             return False
         if self._plain_rules and not hand.melds:
             # No wildcards, no precondition, no melded caps: the common question.
-            if regular_distance(counts, n // 3) == 0:
+            if is_complete_regular(counts):
                 return True
             if n != 14:
                 return False
@@ -368,10 +388,16 @@ class Checker:
         closed = n - 1 >= 13 and not hand.melds
         caps = self.caps(hand)
         options = []
+        # Without wildcards, a discard moves one suit key by 5**i: reuse the other three.
+        keys = suit_keys(counts) if caps is _FULL and not self._wild_tiles else None
+        after_keys = None
         for tile in range(NUM_TILE_KINDS):
             if counts[tile]:
                 after = counts[:tile] + _LESS_ONE[counts[tile]] + counts[tile + 1 :]
-                shanten, _, _, improving = self._analyse(after, melds_wanted, closed, caps, True)
+                if keys is not None:
+                    suit, offset = _SUIT_AND_POWER[tile]
+                    after_keys = keys[:suit] + (keys[suit] - offset,) + keys[suit + 1 :]
+                shanten, _, _, improving = self._analyse(after, melds_wanted, closed, caps, True, after_keys)
                 ukeire = tuple(map(_make_tile_count, zip(improving, map(left.__getitem__, improving))))
                 options.append(DiscardOption(tile, shanten, ukeire))
         return options
@@ -384,6 +410,8 @@ def _plus(counts: bytes, tile: Tile) -> bytes:
 _make_tile_count = TileCount._make
 _make_shanten = ShantenResult._make
 _NO_FLAGS: Final = bytes(NUM_TILE_KINDS)
+#: For each tile: its suit's position in :func:`suit_keys` and ``5**(index in suit)``.
+_SUIT_AND_POWER: Final = tuple((min(tile // 9, 3), 5 ** (tile - 9 * min(tile // 9, 3))) for tile in range(NUM_TILE_KINDS))
 _FOUR_MINUS: Final = bytes(max(0, 4 - n) for n in range(256))
 _BIT: Final = tuple(1 << (8 * tile) for tile in range(NUM_TILE_KINDS))
 _LESS_ONE: Final = tuple(bytes((max(0, n - 1),)) for n in range(256))
@@ -391,7 +419,7 @@ _LESS_ONE: Final = tuple(bytes((max(0, n - 1),)) for n in range(256))
 
 def _check_size(hand: Hand, remainders: Sequence[int]) -> int:
     """The concealed tile count; :class:`WrongTileCount` unless it is 3n+r for r in ``remainders``."""
-    n = sum(hand.counts)
+    n = hand.tile_count
     if n % 3 not in remainders or n == 0:
         expected = " or ".join(f"3n+{r}" for r in remainders)
         limit = 14 - 3 * len(hand.melds)

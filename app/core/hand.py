@@ -14,7 +14,7 @@ checked by the question, not here.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Final
 
@@ -95,6 +95,11 @@ class Hand:
 
     counts: bytes
     melds: tuple[Meld, ...] = ()
+    #: Concealed tiles (derived from ``counts``; every question starts from it).
+    tile_count: int = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tile_count", sum(self.counts))
 
     @classmethod
     def from_tiles(cls, tiles: Iterable[Tile], melds: Sequence[Meld] = ()) -> "Hand":
@@ -129,11 +134,6 @@ class Hand:
                 f"{MAX_CONCEALED - 3 * len(self.melds)}",
                 field="hand",
             )
-
-    @property
-    def tile_count(self) -> int:
-        """Concealed tiles."""
-        return sum(self.counts)
 
     @property
     def melds_wanted(self) -> int:

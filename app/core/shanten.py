@@ -111,14 +111,25 @@ def regular_improving_draws(counts: bytes, melds_wanted: int) -> tuple[int, byte
     (1, (28,))
     """
     t = tables()
+    index = t.number_suit.index
+    return regular_draws_from_keys(
+        index[counts[0:9]], index[counts[9:18]], index[counts[18:27]], t.honors.index[counts[27:34]], melds_wanted
+    )
+
+
+def suit_keys(counts: bytes) -> tuple[int, int, int, int]:
+    """Base-5 keys of the man, pin, sou and honour suits."""
+    t = tables()
+    index = t.number_suit.index
+    return index[counts[0:9]], index[counts[9:18]], index[counts[18:27]], t.honors.index[counts[27:34]]
+
+
+def regular_draws_from_keys(key_m: int, key_p: int, key_s: int, key_h: int, melds_wanted: int) -> tuple[int, bytes]:
+    """:func:`regular_improving_draws` from the four suit keys (see :func:`suit_keys`)."""
+    t = tables()
     number = t.number_suit
-    index = number.index
     class_of = number.class_of
     honors = t.honors
-    key_m = index[counts[0:9]]
-    key_p = index[counts[9:18]]
-    key_s = index[counts[18:27]]
-    key_h = honors.index[counts[27:34]]
     c_m, c_p, c_s, c_h = class_of[key_m], class_of[key_p], class_of[key_s], honors.class_of[key_h]
     man_pin = t.man_pin[c_m * 126 + c_p]
     sou_honors = t.sou_honors[c_s * 55 + c_h]
@@ -142,6 +153,28 @@ def regular_improving_draws(counts: bytes, melds_wanted: int) -> tuple[int, byte
         .translate(below)
     )
     return distance, flags
+
+
+def is_complete_regular(counts: bytes) -> bool:
+    """Whether the concealed tiles split into melds and one pair as they are.
+
+    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> is_complete_regular(counts_from_tiles(parse_mpsz("11122233344455m"))), is_complete_regular(counts_from_tiles(parse_mpsz("11223344556677z")))
+    (True, False)
+    """
+    t = tables()
+    number = t.number_suit.complete
+    man = number.get(counts[0:9])
+    if man is None:
+        return False
+    pin = number.get(counts[9:18])
+    if pin is None:
+        return False
+    sou = number.get(counts[18:27])
+    if sou is None:
+        return False
+    honors = t.honors.complete.get(counts[27:34])
+    return honors is not None and man + pin + sou + honors == 1
 
 
 def flagged_tiles(flags: bytes) -> tuple[int, ...]:

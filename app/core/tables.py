@@ -196,6 +196,8 @@ class SuitTable:
     vectors: tuple[DistanceVector, ...]
     #: ``next_classes[key * width + i]``: class after drawing tile ``i`` (255: a fifth copy).
     next_classes: bytes
+    #: Complete suit shapes (melds only -> 0, melds and a pair -> 1), for the win check.
+    complete: dict[bytes, int]
 
     def vector(self, counts: bytes) -> DistanceVector:
         """Distance vector of a suit given its counts."""
@@ -215,7 +217,14 @@ def _suit_table(width: int, *, chows: bool) -> SuitTable:
     for tile in range(width):
         grows = digits[:, tile] < 4
         following[keys[grows], tile] = class_array[keys[grows] + 5**tile]
-    return SuitTable(width, index, class_array.tobytes(), class_array, tuple(vectors), following.tobytes())
+    totals = digits.sum(axis=1).astype(np.int64)
+    with_pair = totals % 3 == 2
+    slot = np.minimum(totals // 3, MAX_MELDS) * 2 + with_pair
+    is_complete = (totals % 3 != 1) & (totals // 3 <= MAX_MELDS) & (distances[np.arange(len(keys)), slot] == 0)
+    complete = {names[i]: int(with_pair[i]) for i in np.flatnonzero(is_complete).tolist()}
+    return SuitTable(
+        width, index, class_array.tobytes(), class_array, tuple(vectors), following.tobytes(), complete
+    )
 
 
 def _translation(values: np.ndarray) -> bytes:
