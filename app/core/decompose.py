@@ -76,7 +76,13 @@ def _suit_splits(counts: tuple[int, ...], chows: bool, with_pair: bool) -> tuple
             work[first] += 2
 
     walk(None, [])
-    return tuple(found)
+    # The pair may be taken before or after the melds around it: keep each split once.
+    return tuple(sorted({(pair, tuple(sorted(melds))) for pair, melds in found}, key=_split_order))
+
+
+def _split_order(split: tuple[int | None, tuple[Group, ...]]) -> tuple[int, tuple[Group, ...]]:
+    pair, melds = split
+    return (-1 if pair is None else pair, melds)
 
 
 @lru_cache(maxsize=32768)

@@ -240,16 +240,16 @@ class Checker:
 
         Raises :class:`TooManyCopies` when more than four copies are accounted for.
         """
-        seen = hand.all_counts() if hand.melds else hand.counts
+        seen: bytes | list[int] = hand.all_counts() if hand.melds else hand.counts
         if visible is not None:
-            seen = bytes(map(add, seen, visible))
+            seen = list(map(add, seen, visible))
         if max(seen) > 4:
             tile = next(t for t, c in enumerate(seen) if c > 4)
             raise TooManyCopies(
                 f"{seen[tile]} copies of {format_tile(tile)} in hand, melds and visible tiles; a tile has 4",
                 field="visible",
             )
-        return seen.translate(_FOUR_MINUS)
+        return bytes(seen).translate(_FOUR_MINUS)
 
     # -- questions -------------------------------------------------------
 
@@ -342,7 +342,7 @@ class Checker:
         >>> from app.core.tiles import parse_mpsz
         >>> result = Checker(rule_profile("riichi")).win(Hand.from_tiles(parse_mpsz("11122233344455m")))
         >>> result.win, result.form, len(result.decompositions)
-        (True, 'regular', 5)
+        (True, 'regular', 4)
         """
         n = _check_size(hand, (2,))
         plain, wilds = self._split_wilds(hand.counts)

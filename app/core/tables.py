@@ -29,6 +29,7 @@ All tables are immutable after import; nothing here is per-request state.
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 from typing import Final
@@ -323,11 +324,14 @@ def build() -> Tables:
 
 
 _TABLES: Tables | None = None
+_BUILDING = threading.Lock()
 
 
 def tables() -> Tables:
-    """The process-wide tables, built on first use (thread-safe enough: a race builds twice)."""
+    """The process-wide tables, built once on first use (other callers wait)."""
     global _TABLES
     if _TABLES is None:
-        _TABLES = build()
+        with _BUILDING:
+            if _TABLES is None:
+                _TABLES = build()
     return _TABLES

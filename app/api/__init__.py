@@ -1,0 +1,1 @@
+"""HTTP adapter: routers, request and response schemas, error mapping, the result cache."""

@@ -1,0 +1,81 @@
+"""FastAPI dependencies, as ``Annotated`` aliases the routes declare.
+
+Each hand question gets its own :class:`~app.core.engine.Checker`, built here from
+the request's rules: checkers hold no mutable state, and nothing is shared
+between requests but the immutable core tables and the app's result cache.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Body, Depends, Request
+
+from app.api.cache import ResultCache
+from app.api.questions import Asked, ask_batch, ask_one
+from app.api.schemas import (
+    BATCH_EXAMPLES,
+    SHANTEN_EXAMPLES,
+    TING_EXAMPLES,
+    WIN_BATCH_EXAMPLES,
+    WIN_EXAMPLES,
+    BatchRequest,
+    HandRequest,
+)
+from app.api.state import ServiceState
+from app.settings import Settings
+
+
+def _state(request: Request) -> ServiceState:
+    return request.app.state.service
+
+
+def _settings(state: Annotated[ServiceState, Depends(_state)]) -> Settings:
+    return state.settings
+
+
+def _cache(state: Annotated[ServiceState, Depends(_state)]) -> ResultCache:
+    return state.cache
+
+
+StateDep = Annotated[ServiceState, Depends(_state)]
+SettingsDep = Annotated[Settings, Depends(_settings)]
+CacheDep = Annotated[ResultCache, Depends(_cache)]
+
+
+def _shanten(body: Annotated[HandRequest, Body(openapi_examples=SHANTEN_EXAMPLES)]) -> Asked:
+    return ask_one("shanten", body)
+
+
+def _ting(body: Annotated[HandRequest, Body(openapi_examples=TING_EXAMPLES)]) -> Asked:
+    return ask_one("ting", body)
+
+
+def _win(body: Annotated[HandRequest, Body(openapi_examples=WIN_EXAMPLES)]) -> Asked:
+    return ask_one("win", body)
+
+
+def _shanten_batch(
+    body: Annotated[BatchRequest, Body(openapi_examples=BATCH_EXAMPLES)], settings: SettingsDep
+) -> Asked:
+    return ask_batch("shanten", body, max_batch_size=settings.max_batch_size)
+
+
+def _ting_batch(
+    body: Annotated[BatchRequest, Body(openapi_examples=BATCH_EXAMPLES)], settings: SettingsDep
+) -> Asked:
+    return ask_batch("ting", body, max_batch_size=settings.max_batch_size)
+
+
+def _win_batch(
+    body: Annotated[BatchRequest, Body(openapi_examples=WIN_BATCH_EXAMPLES)], settings: SettingsDep
+) -> Asked:
+    return ask_batch("win", body, max_batch_size=settings.max_batch_size)
+
+
+ShantenAsked = Annotated[Asked, Depends(_shanten)]
+TingAsked = Annotated[Asked, Depends(_ting)]
+WinAsked = Annotated[Asked, Depends(_win)]
+ShantenBatchAsked = Annotated[Asked, Depends(_shanten_batch)]
+TingBatchAsked = Annotated[Asked, Depends(_ting_batch)]
+WinBatchAsked = Annotated[Asked, Depends(_win_batch)]

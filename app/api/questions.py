@@ -1,0 +1,143 @@
+"""Turn a request body into core values, and answer it through the cache.
+
+The only place where JSON-shaped values become core types: tiles via
+``parse_tiles``, rules via ``rule_profile``, melds via ``Meld.of``, hands via
+``Hand.from_tiles``.  Every core error raised on the way is located at the
+field it came from (see :func:`app.api.errors.located`).
+
+>>> body = HandRequest(hand="123456789m1111z")
+>>> asked = ask_one("shanten", body)
+>>> asked.questions[0].hand.tile_count, asked.checker.rules.name
+(13, 'riichi')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from contextlib import AbstractContextManager
+from typing import Final, TypeVar
+
+from app.api.cache import ResultCache
+from app.api.errors import ApiError, located
+from app.api.schemas import BatchRequest, HandRequest, MeldSpec, RulesSpec
+from app.core.engine import Checker
+from app.core.errors import TooManyCopies
+from app.core.hand import Hand, Meld
+from app.core.rules import RuleProfile, rule_profile
+from app.core.tiles import Counts, Tile, counts_from_tiles, format_tile, parse_tiles
+
+R = TypeVar("R")
+
+_COPIES: Final = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """One hand under one rule profile, with the tiles seen elsewhere: all canonical."""
+
+    rules: RuleProfile
+    hand: Hand
+    visible: Counts
+
+    def key(self, endpoint: str) -> tuple[Hashable, ...]:
+        """The exact cache key: equal keys ask the same question, whatever the notation."""
+        melds = tuple(sorted((meld.kind.value, meld.tiles) for meld in self.hand.melds))
+        return (endpoint, self.rules, self.hand.counts, melds, self.visible)
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """A request as core values: its questions and the per-request checker answering them."""
+
+    endpoint: str
+    checker: Checker
+    questions: tuple[Question, ...]
+    is_batch: bool
+
+    def answer(self, cache: ResultCache, compute: Callable[[Checker, Question], R]) -> list[R]:
+        """Each question's answer, from the cache or from ``compute``, in order."""
+        answers = []
+        for index, question in enumerate(self.questions):
+            with _located_hand(index if self.is_batch else None):
+                answers.append(
+                    cache.get_or_compute(question.key(self.endpoint), lambda q=question: compute(self.checker, q))
+                )
+        return answers
+
+
+def _located_hand(index: int | None) -> AbstractContextManager[None]:
+    """Place a core error about one hand: ``hand``, or ``hands[index]`` in a batch."""
+    if index is None:
+        return located("body")
+    return located("body", renames={"hand": ("hands", index)}, index=index)
+
+
+def _tiles(value: object, *loc: str | int) -> list[Tile]:
+    with located(*loc, keep_field=False):
+        return parse_tiles(value)
+
+
+def _rules(rules: RulesSpec) -> RuleProfile:
+    with located("body", "rules"):
+        return rule_profile(rules.preset, **rules.overrides())
+
+
+def _melds(melds: Sequence[MeldSpec]) -> list[Meld]:
+    built = []
+    for index, meld in enumerate(melds):
+        tiles = _tiles(meld.tiles, "body", "melds", index, "tiles")
+        with located("body", "melds", index):
+            built.append(Meld.of(meld.kind, tiles))
+    return built
+
+
+def _visible(value: object) -> Counts:
+    counts = counts_from_tiles(_tiles(value, "body", "visible"))
+    # Checked here as well as in the core: the core adds these counts to the hand's
+    # in a bytes object, which cannot hold a sum over 255.
+    for tile, count in enumerate(counts):
+        if count > _COPIES:
+            raise ApiError(
+                ("body", "visible"),
+                f"{count} copies of {format_tile(tile)} in visible tiles; a tile has {_COPIES}",
+                TooManyCopies.code,
+            )
+    return counts
+
+
+def _question(
+    checker: Checker, tiles: list[Tile], melds: Sequence[Meld], visible: Counts, index: int | None
+) -> Question:
+    with _located_hand(index):
+        hand = Hand.from_tiles(tiles, melds)
+        checker.remaining(hand, visible)  # at most 4 copies in hand, melds and visible together
+    return Question(checker.rules, hand, visible)
+
+
+def ask_one(endpoint: str, body: HandRequest) -> Asked:
+    """The core values of a single-hand request."""
+    checker = Checker(_rules(body.rules))
+    melds = _melds(body.melds)
+    visible = _visible(body.visible)
+    hand = _tiles(body.hand, "body", "hand")
+    return Asked(endpoint, checker, (_question(checker, hand, melds, visible, None),), is_batch=False)
+
+
+def ask_batch(endpoint: str, body: BatchRequest, *, max_batch_size: int) -> Asked:
+    """The core values of a batch request, refusing more than ``max_batch_size`` hands."""
+    if len(body.hands) > max_batch_size:
+        raise ApiError(
+            ("body", "hands"),
+            f"{len(body.hands)} hands in one batch; at most {max_batch_size}",
+            "batch_too_large",
+            ctx={"max_batch_size": max_batch_size},
+        )
+    checker = Checker(_rules(body.rules))
+    melds = _melds(body.melds)
+    visible = _visible(body.visible)
+    questions = tuple(
+        _question(checker, _tiles(hand, "body", "hands", index), melds, visible, index)
+        for index, hand in enumerate(body.hands)
+    )
+    return Asked(endpoint, checker, questions, is_batch=True)

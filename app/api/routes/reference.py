@@ -1,0 +1,129 @@
+"""GET /rules and GET /tiles: what the service understands, with examples."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from fastapi import APIRouter
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.api.errors import error_responses
+from app.core.rules import OPTION_DOCS, PRESETS
+from app.core.tiles import CHINESE_NAMES, NUM_TILE_KINDS, TILE_NAMES, UNICODE_CHARS
+
+router = APIRouter(tags=["reference"])
+_ERRORS = error_responses(500)
+
+
+class RulePreset(BaseModel):
+    """A preset's value of every option."""
+
+    # Extra keys pass through, so an option added to the core shows up here unchanged.
+    model_config = ConfigDict(extra="allow")
+
+    name: str = Field(examples=["qiqihar"])
+    seven_pairs: str = Field(examples=["off"])
+    thirteen_orphans: bool
+    wildcards: list[str] = Field(examples=[["7z"]])
+    win_requires_meld: list[str] = Field(examples=[["added_kan", "open_kan", "pon"]])
+    melded_tiles_count_toward_limit: bool
+    chi_allowed: bool
+
+
+class RuleOption(BaseModel):
+    """An option that `rules` may override."""
+
+    name: str = Field(examples=["seven_pairs"])
+    meaning: str
+
+
+class RulesResponse(BaseModel):
+    """Every preset and every option, for building a `rules` value."""
+
+    default: str = Field(description="The preset used when `rules` is omitted.", examples=["riichi"])
+    presets: list[RulePreset]
+    options: list[RuleOption]
+
+
+class Notation(BaseModel):
+    """One way to write tiles in a request."""
+
+    name: str = Field(examples=["mpsz"])
+    description: str
+    examples: list[str | list[int]] = Field(description="Values accepted in any tiles field.")
+
+
+class TileName(BaseModel):
+    """One of the 34 tiles in every notation."""
+
+    index: int = Field(ge=0, le=33)
+    mpsz: str = Field(examples=["1m"])
+    chinese: str = Field(examples=["一万"])
+    unicode: str = Field(examples=["🀇"])
+
+
+class TilesResponse(BaseModel):
+    """The notations a tiles field accepts, and the 34 tiles in each."""
+
+    notations: list[Notation]
+    tiles: list[TileName]
+    responses: str = Field(description="How tiles are written in answers.")
+
+
+NOTATIONS: Final = (
+    Notation(
+        name="mpsz",
+        description="Digits, each group closed by a suit letter: m (characters), p (dots), "
+        "s (bamboo), z (honours 1z..7z = East South West North White Green Red). 0 is a red "
+        "five and counts as a five. Whitespace may separate groups.",
+        examples=["123m406p789s1122z", "19m 19p 19s 1234567z"],
+    ),
+    Notation(
+        name="chinese",
+        description="Chinese tile names: a number (一..九, 1..9) then 万/萬, 筒/饼/餅 or 条/條/索; "
+        "a run of numbers may share a suit. Honours 东 南 西 北 白 发/發 中 (also 红中, 白板, 发财), "
+        "and 幺鸡 for 1s. Tiles may be separated by spaces, commas or 、.",
+        examples=["一万二万三万 东东 中发白", "1万2万3万", "五筒", "九条", "發"],
+    ),
+    Notation(
+        name="unicode",
+        description="Characters of the Unicode Mahjong Tiles block, one per tile; a variation "
+        "selector after 🀄 is ignored.",
+        examples=["🀇🀈🀉🀀🀀"],
+    ),
+    Notation(
+        name="integers",
+        description="A JSON array of tile integers 0..33 in Tenhou order: 1-9m, 1-9p, 1-9s, "
+        "East South West North White Green Red.",
+        examples=[[0, 1, 2, 27, 27, 33]],
+    ),
+)
+
+_RULES: Final = RulesResponse(
+    default="riichi",
+    presets=[RulePreset.model_validate(profile.describe()) for profile in PRESETS.values()],
+    options=[RuleOption(name=name, meaning=meaning) for name, meaning in OPTION_DOCS.items()],
+)
+
+_TILES: Final = TilesResponse(
+    notations=list(NOTATIONS),
+    tiles=[
+        TileName(index=tile, mpsz=TILE_NAMES[tile], chinese=CHINESE_NAMES[tile], unicode=UNICODE_CHARS[tile])
+        for tile in range(NUM_TILE_KINDS)
+    ],
+    responses='Every tile in an answer is one mpsz string, e.g. "3m" or "7z".',
+)
+
+
+@router.get("/rules", operation_id="rules", summary="Rule presets and options", responses=_ERRORS)
+def rules() -> RulesResponse:
+    """Every preset with its value of each option, and what each option means. A
+    request's `rules` is a preset name or `{"preset": name, option: value, ...}`."""
+    return _RULES
+
+
+@router.get("/tiles", operation_id="tiles", summary="Tile notations, with examples", responses=_ERRORS)
+def tiles() -> TilesResponse:
+    """The notations every tiles field accepts (detected automatically), with
+    examples, and the 34 tiles written in each."""
+    return _TILES

@@ -1,0 +1,433 @@
+"""Request and response bodies of the hand questions (``/win``, ``/ting``, ``/shanten``).
+
+Requests carry tiles in any notation of the contract; the tile fields are left
+untyped for pydantic (``Tiles``) so that the core's parser, which names the
+offending character or item, is the one judge of notation.  Responses carry
+every tile as one mpsz string and are frozen, because finished answers are
+shared through the result cache.
+
+>>> from app.core.engine import Checker
+>>> from app.core.hand import Hand
+>>> from app.core.rules import rule_profile
+>>> from app.core.tiles import parse_tiles
+>>> result = Checker(rule_profile("riichi")).waits(Hand.from_tiles(parse_tiles("123456789m1112z")))
+>>> TingResponse.of(result).model_dump(include={"tenpai", "waits"})
+{'tenpai': True, 'waits': [{'tile': '2z', 'remaining': 3}]}
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Final
+
+from fastapi.openapi.models import Example
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
+
+from app.core.decompose import Decomposition
+from app.core.engine import ShantenResult, TileCount, WaitResult, WinResult
+from app.core.hand import MeldKind
+from app.core.rules import OPTION_DOCS, PRESETS, SevenPairs
+from app.core.tiles import format_tile
+
+# --- tiles and rules as requests carry them ---------------------------------------
+
+_TILES_SCHEMA: Final = {
+    "anyOf": [
+        {
+            "type": "string",
+            "title": "tile text",
+            "description": "mpsz (`123m406p789s1122z`, 0 = red five), Chinese (`一万二万 东 中`, "
+            "`1万2万`, `五筒`) or Unicode (`🀇🀈🀉🀀`), detected automatically; whitespace "
+            "may separate groups.",
+        },
+        {
+            "type": "array",
+            "title": "tile integers",
+            "description": "Tile integers 0..33: 1-9m, 1-9p, 1-9s, then East South West North "
+            "White Green Red.",
+            "items": {"type": "integer", "minimum": 0, "maximum": 33},
+        },
+    ]
+}
+
+Tiles = Annotated[Any, WithJsonSchema(_TILES_SCHEMA)]
+"""Tiles in any request notation; validated by ``app.core.tiles.parse_tiles``."""
+
+
+class MeldSpec(BaseModel):
+    """A declared meld: chi, pon or a kong."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"kind": "pon", "tiles": "777z"}]},
+    )
+
+    kind: MeldKind = Field(description="chi, pon, open_kan, closed_kan or added_kan.")
+    tiles: Tiles = Field(
+        description="The meld's tiles: 3 for chi and pon, 4 for a kong.", examples=["777z", "345p"]
+    )
+
+
+_BOOLEAN: Final = {"type": "boolean"}
+
+
+def _option(name: str, schema: dict[str, Any], **kwargs: Any) -> Any:
+    """An optional override, documented by ``schema`` and validated by the core.
+
+    Absent means the preset's value; the core's ``rule_profile`` checks every value
+    given (null included) and names the option in its error.
+    """
+    return Field(
+        None,
+        description=OPTION_DOCS[name],
+        json_schema_extra=lambda field: _documented(field, schema),
+        **kwargs,
+    )
+
+
+def _documented(field: dict[str, Any], schema: dict[str, Any]) -> None:
+    field.pop("default", None)
+    field.update(schema)
+
+
+class RulesSpec(BaseModel):
+    """A preset and optional overrides; also accepted as just the preset name."""
+
+    # Options, known or not, are checked by the core, which names them in its errors.
+    model_config = ConfigDict(
+        extra="allow",
+        json_schema_extra={
+            "examples": [{"preset": "riichi", "seven_pairs": "quad_as_two"}, {"preset": "qiqihar"}]
+        },
+    )
+
+    preset: str = Field(
+        "riichi",
+        description=f"Rule preset: {', '.join(PRESETS)}.",
+        json_schema_extra={"enum": list(PRESETS)},
+    )
+    seven_pairs: Any = _option(
+        "seven_pairs", {"anyOf": [{"type": "string", "enum": [v.value for v in SevenPairs]}, {"type": "boolean"}]}
+    )
+    thirteen_orphans: Any = _option("thirteen_orphans", _BOOLEAN)
+    wildcards: Any = _option("wildcards", _TILES_SCHEMA, examples=["7z"])
+    win_requires_meld: Any = _option(
+        "win_requires_meld",
+        {"type": "array", "items": {"type": "string", "enum": [kind.value for kind in MeldKind]}},
+        examples=[["pon", "open_kan", "added_kan"]],
+    )
+    melded_tiles_count_toward_limit: Any = _option("melded_tiles_count_toward_limit", _BOOLEAN)
+    chi_allowed: Any = _option("chi_allowed", _BOOLEAN)
+
+    def overrides(self) -> dict[str, Any]:
+        """The options the request set (unknown ones included), without the preset."""
+        return self.model_dump(exclude_unset=True, exclude={"preset"})
+
+
+def _preset_name_as_object(value: object) -> object:
+    return {"preset": value} if isinstance(value, str) else value
+
+
+PresetName = Annotated[str, WithJsonSchema({"type": "string", "enum": list(PRESETS)})]
+
+Rules = Annotated[
+    RulesSpec,
+    BeforeValidator(_preset_name_as_object, json_schema_input_type=PresetName | RulesSpec),
+]
+"""``"qiqihar"`` or ``{"preset": "qiqihar", ...overrides}``."""
+
+_HAND_DOC: Final = (
+    "The concealed tiles, including the drawn tile for a 14-tile question; with k melds "
+    "it has 3k fewer tiles."
+)
+_MELDS_DOC: Final = "Declared melds (exposed melds and concealed kongs)."
+_RULES_DOC: Final = "Rule preset name, or {preset, ...overrides}; see GET /rules."
+_RULES_EXAMPLES: Final = ["qiqihar", {"preset": "riichi", "seven_pairs": "quad_as_two"}]
+_VISIBLE_DOC: Final = (
+    "Tiles seen elsewhere (discards, others' melds, dora indicators); only lowers `remaining`."
+)
+
+
+class HandRequest(BaseModel):
+    """One hand, its melds, the rules and the tiles seen elsewhere."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    hand: Tiles = Field(description=_HAND_DOC, examples=["123456789m1111z"])
+    melds: list[MeldSpec] = Field([], description=_MELDS_DOC)
+    rules: Rules = Field("riichi", validate_default=True, description=_RULES_DOC, examples=_RULES_EXAMPLES)
+    visible: Tiles = Field([], description=_VISIBLE_DOC, examples=["1z5p"])
+
+
+class BatchRequest(BaseModel):
+    """Many hands asked under the same melds, rules and visible tiles."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    hands: list[Tiles] = Field(
+        description="The hands, each in any notation; answers come back in this order.",
+        examples=[["123456789m1111z", "1112345678999m"]],
+    )
+    melds: list[MeldSpec] = Field([], description=_MELDS_DOC + " Applied to every hand.")
+    rules: Rules = Field("riichi", validate_default=True, description=_RULES_DOC, examples=_RULES_EXAMPLES)
+    visible: Tiles = Field([], description=_VISIBLE_DOC + " Applied to every hand.")
+
+
+# --- answers ----------------------------------------------------------------------
+
+_FROZEN: Final = ConfigDict(frozen=True)
+
+
+def _answer_config(example: dict[str, Any]) -> ConfigDict:
+    return ConfigDict(frozen=True, json_schema_extra={"examples": [example]})
+
+
+_WIN_EXAMPLE: Final = {
+    "win": True,
+    "form": "regular",
+    "decompositions": [
+        {
+            "form": "regular",
+            "pair": "9s",
+            "melds": [["1m", "2m", "3m"], ["4p", "5p", "6p"], ["7s", "8s", "9s"]],
+            "pairs": [],
+            "singles": [],
+            "wildcards": [{"tile": "7z", "as": "9s"}],
+        }
+    ],
+    "reason": None,
+    "truncated": False,
+    "complete_shape": True,
+}
+_TING_EXAMPLE: Final = {
+    "tenpai": True,
+    "waits": [{"tile": "2z", "remaining": 1}],
+    "karaten": False,
+    "reason": None,
+    "shape_waits": ["2z"],
+}
+_SHANTEN_EXAMPLE: Final = {
+    "shanten": 0,
+    "forms": {"regular": 0, "seven_pairs": 5, "thirteen_orphans": 8},
+    "ukeire": [{"tile": "2z", "remaining": 3}],
+    "ukeire_count": 3,
+    "reason": None,
+}
+
+
+def _tiles(tiles: tuple[int, ...] | list[int]) -> list[str]:
+    return [format_tile(tile) for tile in tiles]
+
+
+class TileRemaining(BaseModel):
+    """A tile and its unseen copies: 4 minus copies in hand, melds and visible tiles."""
+
+    model_config = _FROZEN
+
+    tile: str = Field(examples=["3m"])
+    remaining: int = Field(ge=0, le=4, examples=[2])
+
+    @classmethod
+    def of(cls, count: TileCount) -> "TileRemaining":
+        return cls(tile=format_tile(count.tile), remaining=count.remaining)
+
+
+class WildcardUse(BaseModel):
+    """A wildcard held, and the tile it stands for in this decomposition."""
+
+    model_config = ConfigDict(frozen=True, populate_by_name=True)
+
+    tile: str = Field(description="The wildcard tile held.", examples=["7z"])
+    as_: str = Field(alias="as", description="The tile it stands for.", examples=["3m"])
+
+
+class DecompositionOut(BaseModel):
+    """One reading of a complete concealed hand (declared melds are not repeated)."""
+
+    model_config = ConfigDict(frozen=True, title="Decomposition")
+
+    form: str = Field(description="regular, seven_pairs or thirteen_orphans.", examples=["regular"])
+    pair: str | None = Field(description="The pair (regular, thirteen_orphans).", examples=["5p"])
+    melds: list[list[str]] = Field(description="Concealed melds, each as its tiles (regular).")
+    pairs: list[str] = Field(description="The seven pairs (seven_pairs).")
+    singles: list[str] = Field(description="The twelve single orphans (thirteen_orphans).")
+    wildcards: list[WildcardUse] = Field(description="What each wildcard held stands for.")
+
+    @classmethod
+    def of(cls, decomposition: Decomposition) -> "DecompositionOut":
+        return cls(
+            form=decomposition.form,
+            pair=None if decomposition.pair is None else format_tile(decomposition.pair),
+            melds=[_tiles(group) for group in decomposition.melds],
+            pairs=_tiles(decomposition.pairs),
+            singles=_tiles(decomposition.singles),
+            wildcards=[
+                WildcardUse(tile=format_tile(wild), as_=format_tile(stands_for))
+                for wild, stands_for in decomposition.wildcards
+            ],
+        )
+
+
+class WinResponse(BaseModel):
+    """Whether a 3n+2 hand wins, in which form, and every way it does."""
+
+    model_config = _answer_config(_WIN_EXAMPLE)
+
+    win: bool = Field(description="Whether the hand wins under the rules.")
+    form: str | None = Field(description="The first complete form (regular, seven_pairs, thirteen_orphans).")
+    decompositions: list[DecompositionOut] = Field(description="Every reading, up to the server's limit.")
+    reason: str | None = Field(
+        description="Why a complete shape still does not win, e.g. open_meld_required; else null."
+    )
+    truncated: bool = Field(description="True when there were more decompositions than listed.")
+    complete_shape: bool = Field(description="Whether the shape alone is complete.")
+
+    @classmethod
+    def of(cls, result: WinResult) -> "WinResponse":
+        return cls(
+            win=result.win,
+            form=result.form,
+            decompositions=[DecompositionOut.of(d) for d in result.decompositions],
+            reason=result.reason,
+            truncated=result.truncated,
+            complete_shape=result.complete_shape,
+        )
+
+
+class TingResponse(BaseModel):
+    """The waits of a 3n+1 hand."""
+
+    model_config = _answer_config(_TING_EXAMPLE)
+
+    tenpai: bool = Field(description="Whether some tile completes the hand into a win.")
+    waits: list[TileRemaining] = Field(description="The winning tiles, in tile order, with unseen copies.")
+    karaten: bool = Field(description="Tenpai, but no wait has a copy left.")
+    reason: str | None = Field(
+        description="Why a hand ready in shape waits on nothing (e.g. open_meld_required); else null."
+    )
+    shape_waits: list[str] = Field(description="Tiles that complete the shape, whether or not the rules let it win.")
+
+    @classmethod
+    def of(cls, result: WaitResult) -> "TingResponse":
+        return cls(
+            tenpai=result.tenpai,
+            waits=[TileRemaining.of(w) for w in result.waits],
+            karaten=result.karaten,
+            reason=result.reason,
+            shape_waits=_tiles(result.shape_waits),
+        )
+
+
+class ShantenForms(BaseModel):
+    """Shanten of each form; null where the rules or the melds rule the form out."""
+
+    model_config = _FROZEN
+
+    regular: int = Field(examples=[1])
+    seven_pairs: int | None = Field(examples=[3])
+    thirteen_orphans: int | None = Field(examples=[9])
+
+
+class ShantenResponse(BaseModel):
+    """Shanten (-1 complete, 0 tenpai) overall and per form; ukeire for 3n+1 hands."""
+
+    model_config = _answer_config(_SHANTEN_EXAMPLE)
+
+    shanten: int = Field(description="-1 = complete, 0 = tenpai, n = n tiles from tenpai.", examples=[1])
+    forms: ShantenForms
+    ukeire: list[TileRemaining] | None = Field(
+        description="For 3n+1 hands: draws that lower the shanten, with unseen copies; null for 3n+2."
+    )
+    ukeire_count: int | None = Field(description="Unseen copies of the ukeire tiles; null for 3n+2.")
+    reason: str | None = Field(
+        description="Why a hand at -1 still does not win (e.g. open_meld_required); else null."
+    )
+
+    @classmethod
+    def of(cls, result: ShantenResult) -> "ShantenResponse":
+        return cls(
+            shanten=result.shanten,
+            forms=ShantenForms(
+                regular=result.regular,
+                seven_pairs=result.seven_pairs,
+                thirteen_orphans=result.thirteen_orphans,
+            ),
+            ukeire=None if result.ukeire is None else [TileRemaining.of(t) for t in result.ukeire],
+            ukeire_count=result.ukeire_count,
+            reason=result.reason,
+        )
+
+
+class WinBatchResponse(BaseModel):
+    """One /win answer per hand, in request order."""
+
+    model_config = _FROZEN
+    results: list[WinResponse]
+
+
+class TingBatchResponse(BaseModel):
+    """One /ting answer per hand, in request order."""
+
+    model_config = _FROZEN
+    results: list[TingResponse]
+
+
+class ShantenBatchResponse(BaseModel):
+    """One /shanten answer per hand, in request order."""
+
+    model_config = _FROZEN
+    results: list[ShantenResponse]
+
+
+# --- request examples (the first is what Swagger UI's "Try it out" fills in) -------------
+
+SHANTEN_EXAMPLES: Final = {
+    "mpsz": Example(summary="mpsz, 1-shanten", value={"hand": "123456789m1111z"}),
+    "chinese": Example(
+        summary="Chinese names, 14 tiles",
+        value={"hand": "一二三万 四五六筒 七八九条 东东 南南 发"},
+    ),
+    "unicode": Example(summary="Unicode tiles, with visible tiles", value={"hand": "🀇🀈🀉🀙🀚🀛🀐🀑🀒🀀🀀🀁🀁", "visible": "1z2z"}),
+    "integers": Example(summary="integers 0..33", value={"hand": [0, 1, 2, 9, 10, 11, 18, 19, 20, 27, 27, 28, 28]}),
+    "qiqihar": Example(
+        summary="Qiqihar, a pon and a wildcard",
+        value={"hand": "123m456p78s99s7z", "melds": [{"kind": "pon", "tiles": "111z"}], "rules": "qiqihar"},
+    ),
+}
+
+TING_EXAMPLES: Final = {
+    "nine_gates": Example(summary="nine gates: waits on 1m..9m", value={"hand": "1112345678999m"}),
+    "visible": Example(
+        summary="waits with copies seen elsewhere", value={"hand": "123456789m1112z", "visible": "2z2z"}
+    ),
+    "qiqihar_closed": Example(
+        summary="Qiqihar without a pon: no waits (open_meld_required)",
+        value={"hand": "123m456p789s1112z", "rules": "qiqihar"},
+    ),
+}
+
+WIN_EXAMPLES: Final = {
+    "regular": Example(summary="a regular win", value={"hand": "123m456p789s11122z"}),
+    "qiqihar": Example(
+        summary="Qiqihar: 红中 as a wildcard, with a pon",
+        value={"hand": "123m456p78s99s7z", "melds": [{"kind": "pon", "tiles": "111z"}], "rules": "qiqihar"},
+    ),
+    "seven_pairs": Example(summary="seven pairs", value={"hand": "11m22m33p44p55s66s77z"}),
+    "overrides": Example(
+        summary="rule overrides",
+        value={"hand": "1111m2233p4455s66z", "rules": {"preset": "riichi", "seven_pairs": "quad_as_two"}},
+    ),
+}
+
+BATCH_EXAMPLES: Final = {
+    "mixed": Example(
+        summary="three hands, mixed notations",
+        value={"hands": ["123456789m1111z", "一二三万 四五六筒 七八九条 东东东 南", [0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 8]]},
+    ),
+}
+
+WIN_BATCH_EXAMPLES: Final = {
+    "mixed": Example(
+        summary="two hands, one winning",
+        value={"hands": ["123m456p789s11122z", "123m456p789s11123z"], "rules": "riichi"},
+    ),
+}

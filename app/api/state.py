@@ -1,0 +1,46 @@
+"""What one app instance owns: its settings, its result cache and its readiness."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+
+from app.api.cache import ResultCache
+from app.core.tables import tables
+from app.settings import Settings
+
+logger = logging.getLogger("app.api")
+
+
+@dataclass
+class Readiness:
+    """Whether the core's lookup tables are built (they are built once per process)."""
+
+    tables_built: bool = False
+    build_seconds: float | None = None
+    failed: bool = False
+
+    async def build_tables(self) -> None:
+        """Build the tables off the event loop, so /health answers meanwhile."""
+        try:
+            built = await asyncio.to_thread(tables)
+        except Exception:
+            self.failed = True
+            logger.exception("building the lookup tables failed")
+            return
+        self.build_seconds = built.build_seconds
+        self.tables_built = True
+
+
+@dataclass
+class ServiceState:
+    """Held in ``app.state.service``; the only state shared between requests."""
+
+    settings: Settings
+    cache: ResultCache
+    readiness: Readiness = field(default_factory=Readiness)
+
+    @classmethod
+    def create(cls, settings: Settings) -> "ServiceState":
+        return cls(settings, ResultCache(settings.cache_size))

@@ -1,0 +1,56 @@
+"""Service configuration, read once from ``TENPAI_*`` environment variables.
+
+Every value is validated when the app is created, so a bad deployment fails at
+start with a message naming the variable, never on the first request.
+
+>>> Settings(port=8080).port
+8080
+>>> Settings(cache_size=-1)
+Traceback (most recent call last):
+...
+pydantic_core._pydantic_core.ValidationError: 1 validation error for Settings
+cache_size
+  Input should be greater than or equal to 0 [type=greater_than_equal, input_value=-1, input_type=int]
+...
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from app.core.engine import DEFAULT_DECOMPOSITION_LIMIT
+
+LogLevel = Literal["critical", "error", "warning", "info", "debug", "trace"]
+
+
+class Settings(BaseSettings):
+    """Configuration of one service process; ``TENPAI_PORT=9000`` sets ``port``."""
+
+    model_config = SettingsConfigDict(env_prefix="TENPAI_", frozen=True, extra="forbid")
+
+    host: str = Field("127.0.0.1", min_length=1, description="Interface uvicorn binds to.")
+    port: int = Field(8000, ge=1, le=65535, description="TCP port uvicorn listens on.")
+    workers: int = Field(1, ge=1, le=64, description="uvicorn worker processes.")
+    cache_size: int = Field(
+        4096, ge=0, le=10_000_000, description="Finished answers kept in the LRU cache; 0 disables it."
+    )
+    max_body_bytes: int = Field(
+        1_048_576, ge=1024, description="Largest request body accepted; larger ones get 413."
+    )
+    max_batch_size: int = Field(1000, ge=1, description="Most hands one batch request may ask about.")
+    log_level: LogLevel = Field("info", description="uvicorn and app log level.")
+    decomposition_limit: int = Field(
+        DEFAULT_DECOMPOSITION_LIMIT,
+        ge=1,
+        le=100_000,
+        description="Most decompositions /win lists before it sets truncated.",
+    )
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _lower_log_level(cls, value: object) -> object:
+        # TENPAI_LOG_LEVEL=DEBUG is as clear as debug.
+        return value.lower() if isinstance(value, str) else value

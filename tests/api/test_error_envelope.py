@@ -1,0 +1,255 @@
+"""Every class of bad input is a 4xx naming the field; none reaches the 500 handler.
+
+The module client keeps ``raise_server_exceptions`` on, so an input that made the
+service fail unexpectedly would raise here instead of answering.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from api_helpers import assert_error, error_items, started
+from fastapi.testclient import TestClient
+
+from app.api.errors import ERROR_STATUS
+from app.core.errors import ERROR_CODES
+from app.main import create_app
+from app.settings import Settings
+
+HAND_ENDPOINTS = ("/win", "/ting", "/shanten")
+BATCH_ENDPOINTS = ("/win/batch", "/ting/batch", "/shanten/batch")
+FOUR_MELDS = [
+    {"kind": "pon", "tiles": "111m"},
+    {"kind": "pon", "tiles": "222p"},
+    {"kind": "pon", "tiles": "333s"},
+    {"kind": "chi", "tiles": "789s"},
+]
+
+# (path, body, status, loc, type); type None: any pydantic error type.
+CASES: list[tuple[str, Any, int, list[Any], str | None]] = [
+    # bad notation, in every tiles field
+    ("/shanten", {"hand": "123x"}, 422, ["body", "hand"], "invalid_notation"),
+    ("/shanten", {"hand": "123"}, 422, ["body", "hand"], "invalid_notation"),
+    ("/shanten", {"hand": "8z"}, 422, ["body", "hand"], "invalid_notation"),
+    ("/shanten", {"hand": "123m一万"}, 422, ["body", "hand"], "invalid_notation"),
+    ("/shanten", {"hand": "一二三"}, 422, ["body", "hand"], "invalid_notation"),
+    ("/shanten", {"hand": "🀇🀢"}, 422, ["body", "hand"], "invalid_notation"),
+    ("/shanten", {"hand": [0, 34]}, 422, ["body", "hand"], "invalid_notation"),
+    ("/shanten", {"hand": [0, -1]}, 422, ["body", "hand"], "invalid_notation"),
+    ("/shanten", {"hand": "1m", "visible": "1q"}, 422, ["body", "visible"], "invalid_notation"),
+    (
+        "/shanten",
+        {"hand": "1m", "melds": [{"kind": "pon", "tiles": "22"}]},
+        422,
+        ["body", "melds", 0, "tiles"],
+        "invalid_notation",
+    ),
+    # five copies
+    ("/shanten", {"hand": "11111m"}, 422, ["body", "hand"], "too_many_copies"),
+    ("/win", {"hand": "11111m234p"}, 422, ["body", "hand"], "too_many_copies"),
+    (
+        "/ting",
+        {"hand": "1m", "melds": [{"kind": "pon", "tiles": "111m"}, {"kind": "pon", "tiles": "111m"}]},
+        422,
+        ["body", "melds"],
+        "too_many_copies",
+    ),
+    # visible tiles making more than four copies
+    ("/shanten", {"hand": "1112345678999m", "visible": "11m"}, 422, ["body", "visible"], "too_many_copies"),
+    ("/ting", {"hand": "1m", "visible": "11111m"}, 422, ["body", "visible"], "too_many_copies"),
+    ("/ting", {"hand": "1m", "visible": "1m" * 300}, 422, ["body", "visible"], "too_many_copies"),
+    ("/win", {"hand": "123m456p789s11122z", "visible": "222z"}, 422, ["body", "visible"], "too_many_copies"),
+    # tile counts that do not fit the endpoint
+    ("/win", {"hand": "123456789m1234z"}, 422, ["body", "hand"], "wrong_tile_count"),
+    ("/win", {"hand": ""}, 422, ["body", "hand"], "wrong_tile_count"),
+    ("/ting", {"hand": "123456789m12345z"}, 422, ["body", "hand"], "wrong_tile_count"),
+    ("/ting", {"hand": []}, 422, ["body", "hand"], "wrong_tile_count"),
+    ("/shanten", {"hand": "123m"}, 422, ["body", "hand"], "wrong_tile_count"),
+    ("/shanten", {"hand": "123456789m123456z"}, 422, ["body", "hand"], "wrong_tile_count"),
+    ("/shanten", {"hand": "1234m", "melds": FOUR_MELDS}, 422, ["body", "hand"], "wrong_tile_count"),
+    ("/win", {"hand": "1m", "melds": FOUR_MELDS}, 422, ["body", "hand"], "wrong_tile_count"),
+    # melds that are not melds
+    ("/ting", {"hand": "1m", "melds": [{"kind": "chi", "tiles": "124m"}]}, 422, ["body", "melds", 0, "tiles"], "invalid_meld"),
+    ("/ting", {"hand": "1m", "melds": [{"kind": "chi", "tiles": "111z"}]}, 422, ["body", "melds", 0, "tiles"], "invalid_meld"),
+    ("/ting", {"hand": "1m", "melds": [{"kind": "pon", "tiles": "1122m"}]}, 422, ["body", "melds", 0, "tiles"], "invalid_meld"),
+    ("/ting", {"hand": "1m", "melds": [{"kind": "open_kan", "tiles": "111m"}]}, 422, ["body", "melds", 0, "tiles"], "invalid_meld"),
+    ("/ting", {"hand": "1m", "melds": [{"kind": "pong", "tiles": "111m"}]}, 422, ["body", "melds", 0, "kind"], None),
+    ("/ting", {"hand": "1m", "melds": [{"tiles": "111m"}]}, 422, ["body", "melds", 0, "kind"], "missing"),
+    ("/ting", {"hand": "1m", "melds": FOUR_MELDS + [{"kind": "pon", "tiles": "999p"}]}, 422, ["body", "melds"], "invalid_meld"),
+    (
+        "/ting",
+        {"hand": "1m", "melds": [FOUR_MELDS[0], {"kind": "chi", "tiles": "891m"}]},
+        422,
+        ["body", "melds", 1, "tiles"],
+        "invalid_meld",
+    ),
+    # rules
+    ("/shanten", {"hand": "1m", "rules": "mcr"}, 422, ["body", "rules", "preset"], "unknown_rules"),
+    ("/shanten", {"hand": "1m", "rules": {"preset": "mcr"}}, 422, ["body", "rules", "preset"], "unknown_rules"),
+    ("/shanten", {"hand": "1m", "rules": {"riichi": True}}, 422, ["body", "rules", "riichi"], "invalid_rule_option"),
+    ("/shanten", {"hand": "1m", "rules": {"preset": "riichi", "name": "x"}}, 422, ["body", "rules", "name"], "invalid_rule_option"),
+    ("/shanten", {"hand": "1m", "rules": {"preset": "riichi", "wildcards": "7q"}}, 422, ["body", "rules", "wildcards"], "invalid_rule_option"),
+    ("/shanten", {"hand": "1m", "rules": {"preset": "riichi", "wildcards": None}}, 422, ["body", "rules", "wildcards"], "invalid_rule_option"),
+    ("/shanten", {"hand": "1m", "rules": {"seven_pairs": "maybe"}}, 422, ["body", "rules", "seven_pairs"], "invalid_rule_option"),
+    ("/shanten", {"hand": "1m", "rules": {"thirteen_orphans": "yes"}}, 422, ["body", "rules", "thirteen_orphans"], "invalid_rule_option"),
+    ("/shanten", {"hand": "1m", "rules": {"thirteen_orphans": None}}, 422, ["body", "rules", "thirteen_orphans"], "invalid_rule_option"),
+    ("/shanten", {"hand": "1m", "rules": {"chi_allowed": 1}}, 422, ["body", "rules", "chi_allowed"], "invalid_rule_option"),
+    ("/shanten", {"hand": "1m", "rules": {"win_requires_meld": ["pong"]}}, 422, ["body", "rules", "win_requires_meld"], "invalid_rule_option"),
+    ("/shanten", {"hand": "1m", "rules": {"win_requires_meld": "pon"}}, 422, ["body", "rules", "win_requires_meld"], "invalid_rule_option"),
+    ("/shanten", {"hand": "1m", "rules": {"win_requires_meld": [{"x": []}]}}, 422, ["body", "rules", "win_requires_meld"], "invalid_rule_option"),
+    ("/shanten", {"hand": "1m", "rules": 5}, 422, ["body", "rules"], None),
+    ("/shanten", {"hand": "1m", "rules": None}, 422, ["body", "rules"], None),
+    ("/shanten", {"hand": "1m", "rules": {"preset": 3}}, 422, ["body", "rules", "preset"], None),
+    # wrong types and nested garbage
+    ("/shanten", {"hand": 5}, 422, ["body", "hand"], "invalid_notation"),
+    ("/shanten", {"hand": None}, 422, ["body", "hand"], "invalid_notation"),
+    ("/shanten", {"hand": True}, 422, ["body", "hand"], "invalid_notation"),
+    ("/shanten", {"hand": 1.5}, 422, ["body", "hand"], "invalid_notation"),
+    ("/shanten", {"hand": [0, 1, "2"]}, 422, ["body", "hand"], "invalid_notation"),
+    ("/shanten", {"hand": [0, 1, True]}, 422, ["body", "hand"], "invalid_notation"),
+    ("/shanten", {"hand": [0, 1, 2.0]}, 422, ["body", "hand"], "invalid_notation"),
+    ("/shanten", {"hand": [[0, 1], [2]]}, 422, ["body", "hand"], "invalid_notation"),
+    ("/shanten", {"hand": {"tiles": "1m"}}, 422, ["body", "hand"], "invalid_notation"),
+    ("/shanten", {"hand": {"a": {"b": [{"c": None}]}}}, 422, ["body", "hand"], "invalid_notation"),
+    ("/shanten", {"hand": "1m", "visible": 7}, 422, ["body", "visible"], "invalid_notation"),
+    ("/shanten", {"hand": "1m", "visible": None}, 422, ["body", "visible"], "invalid_notation"),
+    ("/shanten", {"hand": "1m", "melds": "111m"}, 422, ["body", "melds"], None),
+    ("/shanten", {"hand": "1m", "melds": ["111m"]}, 422, ["body", "melds", 0], None),
+    ("/shanten", {"hand": "1m", "melds": [{"kind": "pon", "tiles": {"x": [1]}}]}, 422, ["body", "melds", 0, "tiles"], "invalid_notation"),
+    ("/shanten", {"hand": "1m", "melds": [{"kind": "pon", "tiles": "111m", "from": 2}]}, 422, ["body", "melds", 0, "from"], "extra_forbidden"),
+    ("/shanten", {"hand": "1m", "rules": {"preset": {"nested": ["garbage"]}}}, 422, ["body", "rules", "preset"], None),
+    ("/shanten", {"hand": "1m", "hands": ["1m"]}, 422, ["body", "hands"], "extra_forbidden"),
+    ("/shanten", [{"hand": "1m"}], 422, ["body"], None),
+    ("/shanten", "1m", 422, ["body"], None),
+    ("/shanten", None, 422, ["body"], None),
+    # missing fields
+    ("/shanten", {}, 422, ["body", "hand"], "missing"),
+    ("/win", {"rules": "riichi"}, 422, ["body", "hand"], "missing"),
+    ("/shanten/batch", {"hand": "1m"}, 422, ["body", "hands"], "missing"),
+    ("/ting/batch", {}, 422, ["body", "hands"], "missing"),
+    # batches: the bad hand's index is in loc
+    ("/shanten/batch", {"hands": "1m"}, 422, ["body", "hands"], None),
+    ("/shanten/batch", {"hands": ["1m", "2m", "3m", "4x"]}, 422, ["body", "hands", 3], "invalid_notation"),
+    ("/shanten/batch", {"hands": ["1m", "12m", "123m"]}, 422, ["body", "hands", 2], "wrong_tile_count"),
+    ("/ting/batch", {"hands": ["1m", "2m"] + ["11111m"]}, 422, ["body", "hands", 2], "too_many_copies"),
+    ("/ting/batch", {"hands": ["1m", "12m"]}, 422, ["body", "hands", 1], "wrong_tile_count"),
+    ("/win/batch", {"hands": ["11m", "1m"]}, 422, ["body", "hands", 1], "wrong_tile_count"),
+    ("/win/batch", {"hands": ["11m", {"x": 1}]}, 422, ["body", "hands", 1], "invalid_notation"),
+    ("/win/batch", {"hands": ["11m"], "rules": "nope"}, 422, ["body", "rules", "preset"], "unknown_rules"),
+    ("/win/batch", {"hands": ["11m"], "melds": [{"kind": "chi", "tiles": "135m"}]}, 422, ["body", "melds", 0, "tiles"], "invalid_meld"),
+]
+
+
+def _case_id(case: tuple[str, Any, int, list[Any], str | None]) -> str:
+    path, body, status, loc, error_type = case
+    return f"{path}-{'.'.join(map(str, loc[1:])) or 'body'}-{error_type or 'pydantic'}"
+
+
+@pytest.mark.parametrize("case", CASES, ids=[_case_id(case) for case in CASES])
+def test_bad_input_is_a_4xx_at_its_field(client: TestClient, case: tuple[str, Any, int, list[Any], str | None]) -> None:
+    path, body, status, loc, error_type = case
+    item = assert_error(client.post(path, json=body), status, loc, error_type)
+    assert item["msg"]
+
+
+def test_messages_name_the_offending_character(client: TestClient) -> None:
+    item = assert_error(client.post("/shanten", json={"hand": "123m45x"}), 422, ["body", "hand"])
+    assert "'x'" in item["msg"] and "position 6" in item["msg"]
+    item = assert_error(client.post("/shanten", json={"hand": [0, 1, 99]}), 422, ["body", "hand"])
+    assert "item 2" in item["msg"] and "99" in item["msg"]
+
+
+@pytest.mark.parametrize("path", HAND_ENDPOINTS)
+def test_every_endpoint_refuses_five_copies(client: TestClient, path: str) -> None:
+    assert_error(client.post(path, json={"hand": "11111m"}), 422, ["body", "hand"], "too_many_copies")
+
+
+def test_batch_errors_name_the_index_in_context(client: TestClient) -> None:
+    body = {"hands": ["1m", "1112345678999m"], "visible": "11m"}
+    item = assert_error(client.post("/ting/batch", json=body), 422, ["body", "visible"], "too_many_copies")
+    assert item["ctx"] == {"index": 1}
+    assert item["msg"].startswith("hands[1]: ")
+
+
+def test_non_json_bodies(client: TestClient) -> None:
+    json_type = {"content-type": "application/json"}
+    assert_error(client.post("/shanten", content=b'{"hand": ', headers=json_type), 422, ["body", 9], "json_invalid")
+    garbage = client.post("/shanten", content=b"\xff\xfe garbage", headers=json_type)
+    assert_error(garbage, 422, ["body", 0], "json_invalid")
+    assert_error(client.post("/shanten", content=b"\x00" * 5, headers=json_type), 422, ["body"], "json_invalid")
+    text = {"content-type": "text/plain"}
+    assert_error(client.post("/shanten", content=b"hand=1m", headers=text), 422, ["body"])
+    form = {"content-type": "application/x-www-form-urlencoded"}
+    assert_error(client.post("/shanten", content=b"hand=1m", headers=form), 422, ["body"])
+    assert_error(client.post("/shanten"), 422, ["body"], "missing")
+
+
+@pytest.fixture(scope="module")
+def small_client() -> Iterator[TestClient]:
+    client = started(Settings(max_batch_size=5, max_body_bytes=4096))
+    yield client
+    client.__exit__(None, None, None)
+
+
+@pytest.mark.parametrize("path", BATCH_ENDPOINTS)
+def test_batches_over_the_limit_are_422(small_client: TestClient, path: str) -> None:
+    item = assert_error(
+        small_client.post(path, json={"hands": ["1m"] * 6}), 422, ["body", "hands"], "batch_too_large"
+    )
+    assert item["ctx"] == {"max_batch_size": 5}
+    assert small_client.post(path, json={"hands": ["11m" if path == "/win/batch" else "1m"] * 5}).status_code == 200
+
+
+def test_body_over_the_limit_by_content_length(small_client: TestClient) -> None:
+    body = {"hand": "1m", "visible": " " * 5000}
+    assert_error(small_client.post("/shanten", json=body), 413, ["body"], "body_too_large")
+
+
+def test_body_over_the_limit_while_streaming(small_client: TestClient) -> None:
+    def chunks() -> Iterator[bytes]:
+        yield b'{"hand": "1m", "visible": "'
+        for _ in range(20):
+            yield b" " * 500
+        yield b'"}'
+
+    response = small_client.post("/shanten", content=chunks(), headers={"content-type": "application/json"})
+    assert "content-length" not in response.request.headers
+    assert_error(response, 413, ["body"], "body_too_large")
+
+
+def test_body_under_the_limit_while_streaming(small_client: TestClient) -> None:
+    def chunks() -> Iterator[bytes]:
+        yield b'{"hand": '
+        yield b'"123456789m1111z"}'
+
+    response = small_client.post("/shanten", content=chunks(), headers={"content-type": "application/json"})
+    assert response.status_code == 200 and response.json()["shanten"] == 1
+
+
+def test_unknown_paths_and_methods_use_the_envelope(client: TestClient) -> None:
+    assert_error(client.get("/nowhere"), 404, [], "not_found")
+    assert_error(client.get("/shanten"), 405, [], "method_not_allowed")
+
+
+def test_every_core_error_code_has_a_status() -> None:
+    assert set(ERROR_CODES) <= set(ERROR_STATUS)
+    assert ERROR_STATUS["not_a_winning_hand"] == 400
+    assert {ERROR_STATUS[code] for code in ERROR_CODES if code != "not_a_winning_hand"} == {422}
+
+
+def test_an_unexpected_error_is_a_bare_500_and_is_logged(caplog: pytest.LogCaptureFixture) -> None:
+    app = create_app(Settings())
+
+    @app.get("/boom")
+    def boom() -> None:
+        raise RuntimeError("secret internals")
+
+    with caplog.at_level(logging.ERROR, logger="app.api"):
+        response = TestClient(app, raise_server_exceptions=False).get("/boom")
+    assert response.status_code == 500
+    assert error_items(response) == [{"loc": [], "msg": "internal server error", "type": "internal_error"}]
+    assert "secret internals" not in response.text and "Traceback" not in response.text
+    assert any("secret internals" in str(record.exc_info[1]) for record in caplog.records if record.exc_info)

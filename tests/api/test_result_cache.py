@@ -1,0 +1,181 @@
+"""The result cache: exact canonical keys, shared across notations, bounded, observable."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.api.cache import ResultCache
+from app.api.questions import ask_one
+from app.api.schemas import HandRequest
+from app.settings import Settings
+from api_helpers import started
+
+MPSZ = {"hand": "123456789m1111z"}
+SAME_HAND_IN_OTHER_NOTATIONS = [
+    {"hand": "一二三四五六七八九万 东东东东"},
+    {"hand": "🀇🀈🀉🀊🀋🀌🀍🀎🀏🀀🀀🀀🀀"},
+    {"hand": [27, 0, 1, 2, 3, 4, 5, 6, 7, 8, 27, 27, 27]},
+    {"hand": "1111z 987654321m", "rules": {"preset": "riichi"}, "visible": []},
+]
+
+
+def _stats(client: TestClient) -> dict[str, int]:
+    response = client.get("/cache/stats")
+    assert response.status_code == 200
+    return response.json()
+
+
+def test_two_notations_of_one_hand_hit_the_same_entry(fresh_client: TestClient) -> None:
+    first = fresh_client.post("/shanten", json=MPSZ).json()
+    assert _stats(fresh_client) == {"hits": 0, "misses": 1, "size": 1, "max_size": 4096}
+    for number, body in enumerate(SAME_HAND_IN_OTHER_NOTATIONS, start=1):
+        assert fresh_client.post("/shanten", json=body).json() == first
+        assert _stats(fresh_client) == {"hits": number, "misses": 1, "size": 1, "max_size": 4096}
+
+
+def test_meld_order_and_notation_do_not_change_the_key(fresh_client: TestClient) -> None:
+    melds = [{"kind": "pon", "tiles": "111z"}, {"kind": "chi", "tiles": "345p"}]
+    reordered = [{"kind": "chi", "tiles": "五四三筒"}, {"kind": "pon", "tiles": [27, 27, 27]}]
+    first = fresh_client.post("/ting", json={"hand": "123m78s99s", "melds": melds, "rules": "qiqihar"})
+    second = fresh_client.post("/ting", json={"hand": "123m78s99s", "melds": reordered, "rules": "qiqihar"})
+    assert first.status_code == 200 and first.json()["tenpai"] is True
+    assert second.json() == first.json()
+    assert _stats(fresh_client)["hits"] == 1 and _stats(fresh_client)["size"] == 1
+
+
+def test_different_questions_get_different_entries(fresh_client: TestClient) -> None:
+    bodies = [
+        ("/shanten", MPSZ),
+        ("/ting", MPSZ),  # another endpoint
+        ("/shanten", {**MPSZ, "visible": "5p"}),  # other tiles seen
+        ("/shanten", {**MPSZ, "rules": "chinese"}),  # other rules
+        ("/shanten", {**MPSZ, "rules": {"preset": "riichi", "thirteen_orphans": False}}),  # an override
+    ]
+    for path, body in bodies:
+        assert fresh_client.post(path, json=body).status_code == 200
+    assert _stats(fresh_client) == {"hits": 0, "misses": 5, "size": 5, "max_size": 4096}
+
+
+def test_a_cached_answer_equals_a_fresh_one(fresh_client: TestClient) -> None:
+    bodies = [
+        ("/win", {"hand": "123m456p78s99s7z", "melds": [{"kind": "pon", "tiles": "111z"}], "rules": "qiqihar"}),
+        ("/ting", {"hand": "1112345678999m", "visible": "5m"}),
+        ("/shanten", MPSZ),
+    ]
+    cached = []
+    for path, body in bodies:
+        computed = fresh_client.post(path, json=body)
+        again = fresh_client.post(path, json=body)
+        assert again.content == computed.content
+        cached.append(again.content)
+    assert _stats(fresh_client)["hits"] == len(bodies)
+
+    uncached = started(Settings(cache_size=0))
+    try:
+        for (path, body), answer in zip(bodies, cached):
+            assert uncached.post(path, json=body).content == answer
+        assert _stats(uncached) == {"hits": 0, "misses": 3, "size": 0, "max_size": 0}
+    finally:
+        uncached.__exit__(None, None, None)
+
+
+def test_batches_share_entries_with_single_questions(fresh_client: TestClient) -> None:
+    fresh_client.post("/shanten", json=MPSZ)
+    answer = fresh_client.post("/shanten/batch", json={"hands": ["一二三四五六七八九万东东东东", "1112345678999m"]})
+    assert answer.status_code == 200
+    assert _stats(fresh_client) == {"hits": 1, "misses": 2, "size": 2, "max_size": 4096}
+
+
+def test_errors_are_not_cached(fresh_client: TestClient) -> None:
+    assert fresh_client.post("/win", json=MPSZ).status_code == 422
+    assert _stats(fresh_client)["size"] == 0
+
+
+def test_clear_empties_the_cache(fresh_client: TestClient) -> None:
+    fresh_client.post("/shanten", json=MPSZ)
+    fresh_client.post("/shanten", json=MPSZ)
+    response = fresh_client.post("/cache/clear")
+    assert response.status_code == 200
+    assert response.json() == {"hits": 0, "misses": 0, "size": 0, "max_size": 4096}
+    fresh_client.post("/shanten", json=MPSZ)
+    assert _stats(fresh_client)["misses"] == 1
+
+
+@pytest.fixture
+def tiny_client() -> Iterator[TestClient]:
+    client = started(Settings(cache_size=2))
+    yield client
+    client.__exit__(None, None, None)
+
+
+def test_the_cache_is_bounded_by_settings(tiny_client: TestClient) -> None:
+    for hand in ("1m", "2m", "3m", "4m"):
+        tiny_client.post("/shanten", json={"hand": hand})
+    assert _stats(tiny_client) == {"hits": 0, "misses": 4, "size": 2, "max_size": 2}
+    tiny_client.post("/shanten", json={"hand": "4m"})  # most recent: still there
+    tiny_client.post("/shanten", json={"hand": "1m"})  # least recent: evicted
+    assert _stats(tiny_client)["hits"] == 1
+
+
+def test_ready_shows_the_cache(fresh_client: TestClient) -> None:
+    fresh_client.post("/shanten", json=MPSZ)
+    assert fresh_client.get("/ready").json()["cache"]["size"] == 1
+
+
+# --- the cache object itself --------------------------------------------------------
+
+
+def test_keys_with_equal_hashes_stay_apart() -> None:
+    assert hash((-1,)) == hash((-2,))  # CPython: hash(-1) == hash(-2)
+    cache = ResultCache(8)
+    assert cache.get_or_compute((-1,), lambda: "minus one") == "minus one"
+    assert cache.get_or_compute((-2,), lambda: "minus two") == "minus two"
+    assert cache.get_or_compute((-1,), lambda: "wrong") == "minus one"
+
+
+def test_question_keys_are_canonical() -> None:
+    melds = [{"kind": "pon", "tiles": "111z"}, {"kind": "chi", "tiles": "345p"}]
+    one = ask_one("ting", HandRequest(hand="123m78s99s", melds=melds, rules="qiqihar"))
+    other = ask_one(
+        "ting",
+        HandRequest(hand="99s87s321m", melds=list(reversed(melds)), rules={"preset": "qiqihar"}, visible=""),
+    )
+    key = one.questions[0].key("ting")
+    assert key == other.questions[0].key("ting")
+    assert key[0] == "ting" and key[1].name == "qiqihar"
+    assert isinstance(key[2], bytes) and isinstance(key[4], bytes)
+    hash(key)
+
+
+def test_a_failed_computation_stores_nothing() -> None:
+    cache = ResultCache(4)
+
+    def fail() -> int:
+        raise ValueError("no")
+
+    with pytest.raises(ValueError):
+        cache.get_or_compute("k", fail)
+    assert cache.stats().size == 0 and cache.get_or_compute("k", lambda: 1) == 1
+
+
+def test_counters_stay_consistent_across_threads() -> None:
+    cache = ResultCache(16)
+    calls_per_thread, threads = 500, 8
+
+    def work(offset: int) -> None:
+        for number in range(calls_per_thread):
+            key = (number + offset) % 32
+            assert cache.get_or_compute(key, lambda k=key: k * 2) == key * 2
+
+    workers = [threading.Thread(target=work, args=(offset,)) for offset in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    stats = cache.stats()
+    assert stats.hits + stats.misses == calls_per_thread * threads
+    assert stats.size <= 16

@@ -1,0 +1,124 @@
+"""GET /health, /ready, /rules, /tiles, and the settings the app is built from."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from pydantic import ValidationError
+
+import app.main
+from app.api.routes.reference import RulePreset
+from app.core.rules import OPTION_DOCS, PRESETS, RuleProfile, rule_profile
+from app.core.tiles import parse_tiles
+from app.main import create_app
+from app.settings import Settings
+
+
+def test_module_level_app() -> None:
+    assert isinstance(app.main.app, FastAPI)
+    assert app.main.app.state.service.settings == Settings()
+
+
+def test_health(client: TestClient) -> None:
+    response = client.get("/health")
+    assert response.status_code == 200 and response.json() == {"status": "ok"}
+
+
+def test_ready_once_the_tables_are_built(client: TestClient) -> None:
+    response = client.get("/ready")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["ready"] is True and body["tables_build_seconds"] >= 0
+    assert set(body["cache"]) == {"hits", "misses", "size", "max_size"}
+
+
+def test_not_ready_before_start_up_builds_the_tables() -> None:
+    # Without entering the client, the lifespan (which builds the tables) never runs.
+    client = TestClient(create_app(Settings()))
+    response = client.get("/ready")
+    assert response.status_code == 503 and response.json()["ready"] is False
+    assert client.get("/health").status_code == 200
+
+
+def test_rules_lists_every_preset_and_option(client: TestClient) -> None:
+    body = client.get("/rules").json()
+    assert body["default"] == "riichi"
+    assert [preset["name"] for preset in body["presets"]] == list(PRESETS)
+    assert {option["name"]: option["meaning"] for option in body["options"]} == dict(OPTION_DOCS)
+    qiqihar = next(preset for preset in body["presets"] if preset["name"] == "qiqihar")
+    assert qiqihar["wildcards"] == ["7z"] and qiqihar["seven_pairs"] == "off"
+    assert qiqihar["win_requires_meld"] == ["added_kan", "open_kan", "pon"]
+
+
+def test_rules_documents_every_option_of_the_core() -> None:
+    options = {f.name for f in fields(RuleProfile)} - {"name"}
+    assert set(OPTION_DOCS) == options
+    assert set(RulePreset.model_fields) == set(rule_profile("riichi").describe())
+
+
+def test_every_option_listed_by_rules_is_accepted(client: TestClient) -> None:
+    riichi = next(p for p in client.get("/rules").json()["presets"] if p["name"] == "riichi")
+    overrides = {option: value for option, value in riichi.items() if option != "name"}
+    body = {"hand": "123456789m1111z", "rules": {"preset": "riichi", **overrides}}
+    assert client.post("/shanten", json=body).status_code == 200
+
+
+def test_tiles_examples_all_parse(client: TestClient) -> None:
+    body = client.get("/tiles").json()
+    assert [n["name"] for n in body["notations"]] == ["mpsz", "chinese", "unicode", "integers"]
+    for notation in body["notations"]:
+        for example in notation["examples"]:
+            assert parse_tiles(example), example
+
+
+def test_tiles_table_round_trips(client: TestClient) -> None:
+    table = client.get("/tiles").json()["tiles"]
+    assert [row["index"] for row in table] == list(range(34))
+    for row in table:
+        assert parse_tiles(row["mpsz"]) == parse_tiles(row["chinese"]) == parse_tiles(row["unicode"]) == [row["index"]]
+    assert table[33] == {"index": 33, "mpsz": "7z", "chinese": "中", "unicode": "🀄"}
+
+
+# --- settings -----------------------------------------------------------------------
+
+
+def test_settings_come_from_prefixed_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TENPAI_PORT", "9001")
+    monkeypatch.setenv("TENPAI_CACHE_SIZE", "7")
+    monkeypatch.setenv("TENPAI_MAX_BATCH_SIZE", "3")
+    monkeypatch.setenv("TENPAI_LOG_LEVEL", "DEBUG")
+    monkeypatch.setenv("TENPAI_DECOMPOSITION_LIMIT", "4")
+    monkeypatch.setenv("PORT", "1")  # unprefixed: ignored
+    settings = Settings()
+    assert (settings.port, settings.cache_size, settings.max_batch_size) == (9001, 7, 3)
+    assert settings.log_level == "debug" and settings.decomposition_limit == 4
+    assert create_app().state.service.cache.stats().max_size == 7
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [
+        ("TENPAI_PORT", "0"),
+        ("TENPAI_PORT", "http"),
+        ("TENPAI_WORKERS", "0"),
+        ("TENPAI_CACHE_SIZE", "-1"),
+        ("TENPAI_MAX_BODY_BYTES", "10"),
+        ("TENPAI_MAX_BATCH_SIZE", "0"),
+        ("TENPAI_LOG_LEVEL", "loud"),
+        ("TENPAI_DECOMPOSITION_LIMIT", "0"),
+    ],
+)
+def test_bad_settings_fail_at_start(monkeypatch: pytest.MonkeyPatch, variable: str, value: str) -> None:
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(ValidationError) as raised:
+        create_app()
+    assert variable.removeprefix("TENPAI_").lower() in str(raised.value)
+
+
+def test_decomposition_limit_truncates() -> None:
+    with TestClient(create_app(Settings(decomposition_limit=2))) as client:
+        answer = client.post("/win", json={"hand": "11122233344455m"}).json()
+    assert answer["win"] is True and answer["truncated"] is True and len(answer["decompositions"]) == 2
