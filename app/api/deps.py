@@ -73,6 +73,9 @@ def _win_batch(
     return ask_batch("win", body, max_batch_size=settings.max_batch_size)
 
 
+#: A batch body, parsed but not yet turned into core values (the batch routes try a vectorised path first).
+BatchBody = Annotated[BatchRequest, Body(openapi_examples=BATCH_EXAMPLES)]
+
 ShantenAsked = Annotated[Asked, Depends(_shanten)]
 TingAsked = Annotated[Asked, Depends(_ting)]
 WinAsked = Annotated[Asked, Depends(_win)]

@@ -1,9 +1,10 @@
-"""Shanten for many hands at once, with numpy.
+"""Shanten, per-form shanten and ukeire for many hands at once, with numpy.
 
-Each suit's counts become a base-5 key with one matrix product; the keys index
-the same class tables as the single-hand path, so the two agree by
-construction (and a test checks it).  Seven pairs and thirteen orphans are
-closed formulas over count histograms.
+Each suit's counts become a base-5 key (Horner's rule over columns); the keys
+index the same class tables as the single-hand path, so the two agree by
+construction (and a test checks it on random hands).  Seven pairs and
+thirteen orphans are closed formulas over count histograms.  Ukeire moves one
+suit key by ``5**i`` per candidate tile, exactly like the single-hand path.
 
 >>> import numpy as np
 >>> from app.core.tiles import counts_from_tiles, parse_mpsz
@@ -14,33 +15,56 @@ closed formulas over count histograms.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, NamedTuple
 
 import numpy as np
 
 from app.core.errors import TooManyCopies, WrongTileCount
-from app.core.tables import tables
+from app.core.rules import RuleProfile, SevenPairs
+from app.core.tables import MAX_MELDS, tables
 
 _ORPHANS: Final = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+_IS_ORPHAN: Final = np.array([tile in _ORPHANS for tile in range(34)])
+_SUITS: Final = ((0, 9), (9, 9), (18, 9), (27, 7))
+#: Marks a form the rules or the hand size rule out in per-form arrays.
+NOT_APPLICABLE: Final = 127
 
 
 def _feature_tables() -> tuple[np.ndarray, np.ndarray]:
     """Packed per-tile features, summed over a hand column by column.
 
     For a tile held ``c`` times: bits 0-5 count ``c`` (the hand size), 6-11
-    count kinds held once, 12-17 kinds held twice or more, and for orphans
-    18-23 kinds held, 24-29 kinds held twice or more.  No field can overflow.
+    kinds held once, 12-17 kinds held twice or more, 18-23 kinds held three
+    times, 24-29 four times, and for orphans 30-35 kinds held and 36-41 kinds
+    held twice or more.  No field can overflow.
     """
     plain = np.zeros(5, dtype=np.int64)
     orphan = np.zeros(5, dtype=np.int64)
     for count in range(5):
-        plain[count] = count + ((count == 1) << 6) + ((count >= 2) << 12)
-        orphan[count] = plain[count] + ((count >= 1) << 18) + ((count >= 2) << 24)
+        plain[count] = count + ((count == 1) << 6) + ((count >= 2) << 12) + ((count == 3) << 18) + ((count == 4) << 24)
+        orphan[count] = plain[count] + ((count >= 1) << 30) + ((count >= 2) << 36)
     return plain, orphan
 
 
 _PLAIN_FEATURES, _ORPHAN_FEATURES = _feature_tables()
 _FEATURE_TABLE: Final = tuple(_ORPHAN_FEATURES if tile in _ORPHANS else _PLAIN_FEATURES for tile in range(34))
+
+
+def _field(packed: np.ndarray, shift: int) -> np.ndarray:
+    return (packed >> shift) & 63
+
+
+class BatchAnalysis(NamedTuple):
+    """Per-hand answers of :func:`analyse_batch` (forms ruled out hold :data:`NOT_APPLICABLE`)."""
+
+    shanten: np.ndarray
+    regular: np.ndarray
+    seven_pairs: np.ndarray
+    thirteen_orphans: np.ndarray
+    #: (N, 34) bool: draws that lower the shanten (3n+1 rows only; all False elsewhere).
+    ukeire: np.ndarray
+    #: Concealed tiles of each hand (wildcards included).
+    sizes: np.ndarray
 
 
 def _validated(counts: np.ndarray) -> np.ndarray:
@@ -62,7 +86,7 @@ def _keys_and_features(array: np.ndarray) -> np.ndarray:
     matrices).
     """
     keyed = np.zeros((len(array), 5), dtype=np.int64)
-    for suit, (start, width) in enumerate(((0, 9), (9, 9), (18, 9), (27, 7))):
+    for suit, (start, width) in enumerate(_SUITS):
         key = keyed[:, suit]
         for tile in range(start + width - 1, start - 1, -1):
             key *= 5
@@ -70,32 +94,192 @@ def _keys_and_features(array: np.ndarray) -> np.ndarray:
     features = keyed[:, 4]
     for tile in range(34):
         features += _FEATURE_TABLE[tile][array[:, tile]]
-    sizes = features & 63
-    bad = (sizes % 3 == 0) | (sizes > 14)
-    if bad.any():
-        row = int(np.argmax(bad))
-        raise WrongTileCount(
-            f"hand {row} has {int(sizes[row])} tiles; shanten needs 3n+1 or 3n+2 (<= 14)", field=f"hands[{row}]"
-        )
     return keyed
 
 
-def _regular(keyed: np.ndarray) -> np.ndarray:
+class _Classes(NamedTuple):
+    man: np.ndarray
+    pin: np.ndarray
+    sou: np.ndarray
+    honors: np.ndarray
+    man_pin: np.ndarray
+    sou_honors: np.ndarray
+
+
+def _classes(keyed: np.ndarray) -> _Classes:
     t = tables()
     suit_classes = t.number_suit.class_array.astype(np.intp)
     honor_classes = t.honors.class_array.astype(np.intp)
-    n_number = len(t.number_suit.vectors)
-    man_pin = t.man_pin_array.ravel()[suit_classes[keyed[:, 0]] * n_number + suit_classes[keyed[:, 1]]]
-    sou_honors = t.sou_honors_array.ravel()[
-        suit_classes[keyed[:, 2]] * len(t.honors.vectors) + honor_classes[keyed[:, 3]]
-    ]
-    rows = (man_pin * len(t.sou_honors_vectors) + sou_honors) * 5 + (keyed[:, 4] & 63) // 3
+    man, pin, sou = suit_classes[keyed[:, 0]], suit_classes[keyed[:, 1]], suit_classes[keyed[:, 2]]
+    honors = honor_classes[keyed[:, 3]]
+    man_pin = t.man_pin_array.ravel()[man * len(t.number_suit.vectors) + pin]
+    sou_honors = t.sou_honors_array.ravel()[sou * len(t.honors.vectors) + honors]
+    return _Classes(man, pin, sou, honors, man_pin, sou_honors)
+
+
+def _final(man_pin: np.ndarray, sou_honors: np.ndarray, melds_wanted: np.ndarray) -> np.ndarray:
+    t = tables()
+    rows = (man_pin * len(t.sou_honors_vectors) + sou_honors) * (MAX_MELDS + 1) + melds_wanted
     return t.final_array.ravel()[rows].astype(np.int16)
 
 
-def regular_distance_batch(counts: np.ndarray) -> np.ndarray:
-    """Regular-form distance (to ``tiles // 3`` melds and a pair) of each row."""
-    return _regular(_keys_and_features(_validated(counts)))
+def _seven_pairs(features: np.ndarray, quad_as_two: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(distance, kinds that are free pairs, one-draw candidates) per row."""
+    singles = _field(features, 6)
+    free = _field(features, 12)
+    one_draw = singles
+    if quad_as_two:
+        free = free + _field(features, 24)
+        one_draw = singles + _field(features, 18)
+    needed = np.maximum(7 - free, 0)
+    cheap = np.minimum(one_draw, needed)
+    return cheap + 2 * (needed - cheap), free, one_draw
+
+
+def _thirteen_orphans(features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(distance, whether an orphan is paired) per row."""
+    paired = _field(features, 36) > 0
+    return 14 - _field(features, 30) - paired, paired
+
+
+def analyse_batch(counts: np.ndarray, rules: RuleProfile, *, declared_melds: int = 0) -> BatchAnalysis:
+    """Shanten per form and ukeire of every row of an (N, 34) concealed-count array.
+
+    ``declared_melds`` is the number of melds every hand has declared (they
+    only shape the allowed sizes and rule out the closed forms).  The rules'
+    ``melded_tiles_count_toward_limit`` is not applied here: callers with that
+    option and melds use :class:`~app.core.engine.Checker`.
+
+    >>> import numpy as np
+    >>> from app.core.rules import rule_profile
+    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> hands = np.array([list(counts_from_tiles(parse_mpsz("123456789m1112z")))])
+    >>> result = analyse_batch(hands, rule_profile("riichi"))
+    >>> result.shanten.tolist(), np.flatnonzero(result.ukeire[0]).tolist()
+    ([0], [28])
+    """
+    array = _validated(counts)
+    plain = array
+    wild_counts = np.zeros(len(array), dtype=np.int64)
+    if rules.wildcards:
+        plain = array.copy()
+        for tile in rules.wildcards:
+            wild_counts += array[:, tile]
+            plain[:, tile] = 0
+    keyed = _keys_and_features(plain)
+    features = keyed[:, 4]
+    sizes = (features & 63) + wild_counts
+    limit = 14 - 3 * declared_melds
+    bad = (sizes % 3 == 0) | (sizes > limit)
+    if bad.any():
+        row = int(np.argmax(bad))
+        raise WrongTileCount(
+            f"hand {row} has {int(sizes[row])} concealed tiles with {declared_melds} melds; "
+            f"shanten needs 3n+1 or 3n+2 tiles, at most {limit}",
+            field=f"hands[{row}]",
+        )
+    melds_wanted = sizes // 3
+    classes = _classes(keyed)
+    regular = _final(classes.man_pin, classes.sou_honors, melds_wanted)
+    closed = (sizes >= 13) & (declared_melds == 0)
+    best = regular.copy()
+    seven_pairs_on = rules.seven_pairs is not SevenPairs.OFF
+    quad_as_two = rules.seven_pairs is SevenPairs.QUAD_AS_TWO
+    pairs_distance, free, one_draw = _seven_pairs(features, quad_as_two)
+    orphans_distance, orphan_paired = _thirteen_orphans(features)
+    if seven_pairs_on:
+        best = np.where(closed, np.minimum(best, pairs_distance), best)
+    if rules.thirteen_orphans:
+        best = np.where(closed, np.minimum(best, orphans_distance), best)
+
+    def effective(distance: np.ndarray) -> np.ndarray:
+        return (np.maximum(distance - wild_counts, 0) - 1).astype(np.int8)
+
+    ready = sizes % 3 == 1
+    if ready.any():
+        ukeire = _ukeire(
+            array, plain, keyed, classes, melds_wanted, regular, best, rules,
+            closed & seven_pairs_on & (pairs_distance == best), quad_as_two, free, one_draw,
+            closed & rules.thirteen_orphans & (orphans_distance == best), orphan_paired,
+        )  # fmt: skip
+        ukeire &= ready[:, None]
+    else:
+        ukeire = np.zeros(array.shape, dtype=bool)
+    return BatchAnalysis(
+        shanten=effective(best),
+        regular=effective(regular),
+        seven_pairs=np.where(closed & seven_pairs_on, effective(pairs_distance), NOT_APPLICABLE).astype(np.int8),
+        thirteen_orphans=np.where(closed & rules.thirteen_orphans, effective(orphans_distance), NOT_APPLICABLE).astype(
+            np.int8
+        ),
+        ukeire=ukeire,
+        sizes=sizes,
+    )
+
+
+def _ukeire(
+    array: np.ndarray,
+    plain: np.ndarray,
+    keyed: np.ndarray,
+    classes: _Classes,
+    melds_wanted: np.ndarray,
+    regular: np.ndarray,
+    best: np.ndarray,
+    rules: RuleProfile,
+    pairs_tie: np.ndarray,
+    quad_as_two: bool,
+    free: np.ndarray,
+    one_draw: np.ndarray,
+    orphans_tie: np.ndarray,
+    orphan_paired: np.ndarray,
+) -> np.ndarray:
+    """(N, 34) bool: draws that shorten a form tying for the best distance."""
+    t = tables()
+    suit_classes = t.number_suit.class_array.astype(np.intp)
+    honor_classes = t.honors.class_array.astype(np.intp)
+    n_number, n_honor = len(t.number_suit.vectors), len(t.honors.vectors)
+    man_pin_flat = t.man_pin_array.ravel()
+    sou_honors_flat = t.sou_honors_array.ravel()
+    regular_tie = regular == best
+    improving = np.zeros(array.shape, dtype=bool)
+    # A form helps only while it still needs tiles; at distance 0 nothing is drawn.
+    wants = best > 0
+    for tile in range(34):
+        suit = min(tile // 9, 3)
+        start = _SUITS[suit][0]
+        held = plain[:, tile]
+        drawable = held < 4
+        key = keyed[:, suit] + np.where(drawable, 5 ** (tile - start), 0)
+        grown = (honor_classes if suit == 3 else suit_classes)[key]
+        # A suit cannot grow past 14 tiles (only 3n+2 rows get there, and they list no ukeire).
+        overflow = grown == 255
+        if overflow.any():
+            grown = np.where(overflow, (classes.man, classes.pin, classes.sou, classes.honors)[suit], grown)
+            drawable = drawable & ~overflow
+        if suit == 3:
+            sou_honors = sou_honors_flat[classes.sou * n_honor + grown]
+            after = _final(classes.man_pin, sou_honors, melds_wanted)
+        elif suit == 2:
+            sou_honors = sou_honors_flat[grown * n_honor + classes.honors]
+            after = _final(classes.man_pin, sou_honors, melds_wanted)
+        else:
+            if suit == 0:
+                man_pin = man_pin_flat[grown * n_number + classes.pin]
+            else:
+                man_pin = man_pin_flat[classes.man * n_number + grown]
+            after = _final(man_pin, classes.sou_honors, melds_wanted)
+        helps = regular_tie & (after < regular)
+        # Seven pairs: completing a pair always helps; a new candidate only while candidates are short.
+        pair_completing = (held == 1) | (quad_as_two & (held == 3))
+        candidate = (held == 0) | (quad_as_two & (held == 2))
+        helps |= pairs_tie & (free < 7) & (pair_completing | (candidate & (one_draw < 7 - free)))
+        if tile in _ORPHANS:
+            helps |= orphans_tie & ((held == 0) | ((held == 1) & ~orphan_paired))
+        improving[:, tile] = helps & drawable & wants
+    for tile in rules.wildcards:
+        # One more wildcard covers one more missing tile.
+        improving[:, tile] = (array[:, tile] < 4) & wants
+    return improving
 
 
 def shanten_batch(counts: np.ndarray, *, seven_pairs: bool = True, thirteen_orphans: bool = True) -> np.ndarray:
@@ -103,17 +287,73 @@ def shanten_batch(counts: np.ndarray, *, seven_pairs: bool = True, thirteen_orph
 
     Closed hands only (the forms need no melds); rows of any legal size.
     Seven pairs are distinct pairs (riichi); four of a kind is one pair.
+    No ukeire: the fastest path.
     """
-    keyed = _keys_and_features(_validated(counts))
-    best = _regular(keyed)
+    array = _validated(counts)
+    keyed = _keys_and_features(array)
     features = keyed[:, 4]
-    closed = (features & 63) >= 13
+    sizes = features & 63
+    bad = (sizes % 3 == 0) | (sizes > 14)
+    if bad.any():
+        row = int(np.argmax(bad))
+        raise WrongTileCount(
+            f"hand {row} has {int(sizes[row])} tiles; shanten needs 3n+1 or 3n+2 (<= 14)", field=f"hands[{row}]"
+        )
+    classes = _classes(keyed)
+    best = _final(classes.man_pin, classes.sou_honors, sizes // 3)
+    closed = sizes >= 13
     if seven_pairs:
-        singles = (features >> 6) & 63
-        needed = np.maximum(7 - ((features >> 12) & 63), 0)
-        cheap = np.minimum(singles, needed)
-        best = np.where(closed, np.minimum(best, cheap + 2 * (needed - cheap)), best)
+        best = np.where(closed, np.minimum(best, _seven_pairs(features, False)[0]), best)
     if thirteen_orphans:
-        orphans = 14 - ((features >> 18) & 63) - (((features >> 24) & 63) > 0)
-        best = np.where(closed, np.minimum(best, orphans), best)
+        best = np.where(closed, np.minimum(best, _thirteen_orphans(features)[0]), best)
     return (best - 1).astype(np.int8)
+
+
+_SEPARATOR: Final = ord("|")
+_SUIT_LETTER: Final = np.full(256, 255, dtype=np.uint8)
+for _suit, _letter in enumerate("mpsz"):
+    _SUIT_LETTER[ord(_letter)] = _suit
+_SUIT_LETTER[_SEPARATOR] = 4
+
+
+def parse_mpsz_batch(texts: list[str]) -> np.ndarray | None:
+    """(N, 34) counts of many compact mpsz strings at once, or None.
+
+    Only the plain form is taken (lowercase, no spaces, at most four copies):
+    anything else returns None, and the caller parses hand by hand with
+    :func:`app.core.tiles.parse_tiles`, which explains any error precisely.
+
+    >>> parse_mpsz_batch(["123m406p789s1122z", "11m"])[:, [0, 1, 13, 27, 28]].tolist()
+    [[1, 1, 1, 2, 2], [2, 0, 0, 0, 0]]
+    >>> parse_mpsz_batch(["123 m"]) is None
+    True
+    """
+    if not texts:
+        return np.zeros((0, 34), dtype=np.uint8)
+    try:
+        raw = ("|".join(texts) + "|").encode("ascii")
+    except UnicodeEncodeError:
+        return None
+    chars = np.frombuffer(raw, dtype=np.uint8)
+    is_digit = (chars >= 48) & (chars <= 57)
+    suit_letter = _SUIT_LETTER[chars]
+    if ((suit_letter == 255) & ~is_digit).any():
+        return None
+    positions = np.arange(len(chars))
+    # Each digit takes the suit of the first non-digit after it, which must be a letter.
+    next_other = np.minimum.accumulate(np.where(is_digit, len(chars) - 1, positions)[::-1])[::-1]
+    suits = suit_letter[next_other]
+    is_letter = ~is_digit & (suit_letter < 4)
+    if (is_digit & (suits > 3)).any() or (is_letter & ~np.concatenate(([False], is_digit[:-1]))).any():
+        return None
+    values = chars.astype(np.int64) - 48
+    honors = is_digit & (suits == 3)
+    if (honors & ((values == 0) | (values > 7))).any():
+        return None
+    numbers = np.where(values == 0, 5, values)  # 0 is a red five
+    tiles = suits.astype(np.int64) * 9 + numbers - 1
+    hand_of = np.cumsum(chars == _SEPARATOR) - (chars == _SEPARATOR)
+    counts = np.bincount(hand_of[is_digit] * 34 + tiles[is_digit], minlength=len(texts) * 34)
+    if counts.max(initial=0) > 4:
+        return None
+    return counts.reshape(len(texts), 34).astype(np.uint8)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Response
 
-from app.api.deps import CacheDep, ShantenAsked, ShantenBatchAsked
+from app.api.batch_fast import shanten_batch_json
+from app.api.deps import BatchBody, CacheDep, SettingsDep, ShantenAsked
 from app.api.errors import error_responses
-from app.api.questions import Question
+from app.api.questions import Question, ask_batch
 from app.api.schemas import ShantenBatchResponse, ShantenResponse
 from app.core.engine import Checker
 
@@ -29,11 +30,16 @@ def shanten(asked: ShantenAsked, cache: CacheDep) -> ShantenResponse:
 
 @router.post(
     "/shanten/batch",
+    response_model=ShantenBatchResponse,
     operation_id="shanten_batch",
     summary="/shanten for many hands at once",
     responses=_ERRORS,
 )
-def shanten_batch(asked: ShantenBatchAsked, cache: CacheDep) -> ShantenBatchResponse:
+def shanten_batch(body: BatchBody, settings: SettingsDep, cache: CacheDep) -> Response | ShantenBatchResponse:
     """One /shanten answer per hand, in request order; `melds`, `rules` and `visible`
     apply to every hand. A bad hand is a 422 whose `loc` is `["body", "hands", index]`."""
+    fast = shanten_batch_json(body, max_batch_size=settings.max_batch_size)
+    if fast is not None:
+        return Response(fast, media_type="application/json")
+    asked = ask_batch("shanten", body, max_batch_size=settings.max_batch_size)
     return ShantenBatchResponse(results=asked.answer(cache, _shanten))

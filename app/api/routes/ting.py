@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Response
 
-from app.api.deps import CacheDep, TingAsked, TingBatchAsked
+from app.api.batch_fast import ting_batch_json
+from app.api.deps import BatchBody, CacheDep, SettingsDep, TingAsked
 from app.api.errors import error_responses
-from app.api.questions import Question
+from app.api.questions import Question, ask_batch
 from app.api.schemas import TingBatchResponse, TingResponse
 from app.core.engine import Checker
 
@@ -28,9 +29,14 @@ def ting(asked: TingAsked, cache: CacheDep) -> TingResponse:
 
 
 @router.post(
-    "/ting/batch", operation_id="ting_batch", summary="/ting for many hands at once", responses=_ERRORS
+    "/ting/batch",
+    response_model=TingBatchResponse, operation_id="ting_batch", summary="/ting for many hands at once", responses=_ERRORS
 )
-def ting_batch(asked: TingBatchAsked, cache: CacheDep) -> TingBatchResponse:
+def ting_batch(body: BatchBody, settings: SettingsDep, cache: CacheDep) -> Response | TingBatchResponse:
     """One /ting answer per hand, in request order; `melds`, `rules` and `visible`
     apply to every hand. A bad hand is a 422 whose `loc` is `["body", "hands", index]`."""
+    fast = ting_batch_json(body, max_batch_size=settings.max_batch_size)
+    if fast is not None:
+        return Response(fast, media_type="application/json")
+    asked = ask_batch("ting", body, max_batch_size=settings.max_batch_size)
     return TingBatchResponse(results=asked.answer(cache, _ting))
