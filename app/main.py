@@ -18,6 +18,7 @@ from fastapi import FastAPI
 from app.api.body_limit import BodySizeLimit
 from app.api.docs import install_docs
 from app.api.errors import install_error_handlers
+from app.api.replay import AnswerReplay
 from app.api.routes import ROUTERS
 from app.api.state import ServiceState
 from app.settings import Settings
@@ -81,6 +82,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.service = ServiceState.create(settings)
     install_error_handlers(app)
+    # Added first, so it runs inside the body limit: oversized bodies never reach it.
+    app.add_middleware(AnswerReplay, paths=frozenset({"/shanten", "/ting", "/win"}))
     app.add_middleware(BodySizeLimit, max_body_bytes=settings.max_body_bytes)
     for router in ROUTERS:
         app.include_router(router)

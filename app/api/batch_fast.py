@@ -17,7 +17,12 @@ from typing import Final
 import numpy as np
 
 from app.api.schemas import BatchRequest
-from app.core.batch import NOT_APPLICABLE, BatchAnalysis, analyse_batch, parse_mpsz_batch
+from app.core.batch import (
+    NOT_APPLICABLE,
+    BatchAnalysis,
+    analyse_batch,
+    parse_mpsz_batch,
+)
 from app.core.errors import TenpaiError
 from app.core.hand import Meld
 from app.core.rules import RuleProfile, rule_profile

@@ -63,6 +63,23 @@ class ResultCache:
                 self._entries[key] = answer
         return answer
 
+    def peek(self, key: Hashable) -> object | None:
+        """The cached answer for ``key``, counted as a hit, or None (not counted as a miss:
+        the caller goes on to ask by the canonical key, which counts)."""
+        if self._entries is None:
+            return None
+        with self._lock:
+            answer = self._entries.get(key)
+            if answer is not None:
+                self._hits += 1
+            return answer
+
+    def store(self, key: Hashable, answer: object) -> None:
+        """Keep ``answer`` under ``key``."""
+        if self._entries is not None:
+            with self._lock:
+                self._entries[key] = answer
+
     def stats(self) -> CacheStats:
         """Hits, misses and size, read together."""
         with self._lock:

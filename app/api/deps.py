@@ -3,6 +3,10 @@
 Each hand question gets its own :class:`~app.core.engine.Checker`, built here from
 the request's rules: checkers hold no mutable state, and nothing is shared
 between requests but the immutable core tables and the app's result cache.
+
+Single-hand dependencies are ``async``: they take microseconds, and a plain
+``def`` would cost a trip to the thread pool each.  Batch dependencies stay
+plain functions, so a large batch runs in the pool, not on the event loop.
 """
 
 from __future__ import annotations
@@ -22,19 +26,19 @@ from app.api.schemas import (
     BatchRequest,
     HandRequest,
 )
-from app.api.state import ServiceState
+from app.api.state import ServiceState, service_state
 from app.settings import Settings
 
 
-def _state(request: Request) -> ServiceState:
-    return request.app.state.service
+async def _state(request: Request) -> ServiceState:
+    return service_state(request)
 
 
-def _settings(state: Annotated[ServiceState, Depends(_state)]) -> Settings:
+async def _settings(state: Annotated[ServiceState, Depends(_state)]) -> Settings:
     return state.settings
 
 
-def _cache(state: Annotated[ServiceState, Depends(_state)]) -> ResultCache:
+async def _cache(state: Annotated[ServiceState, Depends(_state)]) -> ResultCache:
     return state.cache
 
 
@@ -43,15 +47,15 @@ SettingsDep = Annotated[Settings, Depends(_settings)]
 CacheDep = Annotated[ResultCache, Depends(_cache)]
 
 
-def _shanten(body: Annotated[HandRequest, Body(openapi_examples=SHANTEN_EXAMPLES)]) -> Asked:
+async def _shanten(body: Annotated[HandRequest, Body(openapi_examples=SHANTEN_EXAMPLES)]) -> Asked:
     return ask_one("shanten", body)
 
 
-def _ting(body: Annotated[HandRequest, Body(openapi_examples=TING_EXAMPLES)]) -> Asked:
+async def _ting(body: Annotated[HandRequest, Body(openapi_examples=TING_EXAMPLES)]) -> Asked:
     return ask_one("ting", body)
 
 
-def _win(body: Annotated[HandRequest, Body(openapi_examples=WIN_EXAMPLES)]) -> Asked:
+async def _win(body: Annotated[HandRequest, Body(openapi_examples=WIN_EXAMPLES)]) -> Asked:
     return ask_one("win", body)
 
 

@@ -14,9 +14,12 @@ field it came from (see :func:`app.api.errors.located`).
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
 from contextlib import AbstractContextManager
-from typing import Final, TypeVar
+from dataclasses import dataclass
+from typing import Final
+
+from fastapi import Response
+from pydantic import BaseModel
 
 from app.api.cache import ResultCache
 from app.api.errors import ApiError, located
@@ -27,9 +30,8 @@ from app.core.hand import Hand, Meld
 from app.core.rules import RuleProfile, rule_profile
 from app.core.tiles import Counts, Tile, counts_from_tiles, format_tile, parse_tiles
 
-R = TypeVar("R")
-
 _COPIES: Final = 4
+_NOTHING_SEEN: Final = bytes(34)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,15 +57,36 @@ class Asked:
     questions: tuple[Question, ...]
     is_batch: bool
 
-    def answer(self, cache: ResultCache, compute: Callable[[Checker, Question], R]) -> list[R]:
-        """Each question's answer, from the cache or from ``compute``, in order."""
+    def answer(self, cache: ResultCache, compute: Callable[[Checker, Question], BaseModel | bytes]) -> list[bytes]:
+        """Each question's answer as JSON bytes, from the cache or from ``compute``, in order.
+
+        The cache keeps the rendered JSON, so a hit costs neither computing nor
+        serialising.
+        """
         answers = []
         for index, question in enumerate(self.questions):
             with _located_hand(index if self.is_batch else None):
                 answers.append(
-                    cache.get_or_compute(question.key(self.endpoint), lambda q=question: compute(self.checker, q))
+                    cache.get_or_compute(
+                        question.key(self.endpoint),
+                        lambda q=question: _rendered(compute(self.checker, q)),
+                    )
                 )
         return answers
+
+
+def _rendered(answer: BaseModel | bytes) -> bytes:
+    return answer if isinstance(answer, bytes) else answer.model_dump_json(by_alias=True).encode()
+
+
+def json_response(body: bytes) -> Response:
+    """A 200 answer whose JSON is already rendered."""
+    return Response(body, media_type="application/json")
+
+
+def batch_json(answers: list[bytes]) -> bytes:
+    """``{"results": [...]}`` around rendered answers."""
+    return b'{"results":[' + b",".join(answers) + b"]}"
 
 
 def _located_hand(index: int | None) -> AbstractContextManager[None]:
@@ -84,6 +107,8 @@ def _rules(rules: RulesSpec) -> RuleProfile:
 
 
 def _melds(melds: Sequence[MeldSpec]) -> list[Meld]:
+    if not melds:
+        return []
     built = []
     for index, meld in enumerate(melds):
         tiles = _tiles(meld.tiles, "body", "melds", index, "tiles")
@@ -93,6 +118,8 @@ def _melds(melds: Sequence[MeldSpec]) -> list[Meld]:
 
 
 def _visible(value: object) -> Counts:
+    if value == "" or value == []:  # nothing seen (the default)
+        return _NOTHING_SEEN
     counts = counts_from_tiles(_tiles(value, "body", "visible"))
     # Checked here as well as in the core: the core adds these counts to the hand's
     # in a bytes object, which cannot hold a sum over 255.

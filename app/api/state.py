@@ -6,6 +6,8 @@ import asyncio
 import logging
 from dataclasses import dataclass, field
 
+from starlette.requests import Request
+
 from app.api.cache import ResultCache
 from app.core.tables import tables
 from app.settings import Settings
@@ -44,3 +46,8 @@ class ServiceState:
     @classmethod
     def create(cls, settings: Settings) -> "ServiceState":
         return cls(settings, ResultCache(settings.cache_size))
+
+
+def service_state(request: Request) -> ServiceState:
+    """The state of the app serving ``request`` (hot routes read it directly, without a dependency)."""
+    return request.app.state.service  # type: ignore[no-any-return]

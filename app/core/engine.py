@@ -34,11 +34,11 @@ from app.core.hand import Hand
 from app.core.rules import RuleProfile, SevenPairs
 from app.core.shanten import (
     capped_regular_distance,
-    regular_distance,
+    flagged_tiles,
     is_complete_regular,
+    regular_distance,
     regular_draws_from_keys,
     seven_pairs_distance,
-    flagged_tiles,
     seven_pairs_improving_draws,
     suit_keys,
     thirteen_orphans_distance,

@@ -19,7 +19,13 @@ from enum import StrEnum
 from typing import Final
 
 from app.core.errors import InvalidMeld, TooManyCopies, WrongTileCount
-from app.core.tiles import NUM_TILE_KINDS, Tile, counts_from_tiles, format_tile, is_honor
+from app.core.tiles import (
+    NUM_TILE_KINDS,
+    Tile,
+    counts_from_tiles,
+    format_tile,
+    is_honor,
+)
 
 MAX_MELDS: Final = 4
 MAX_CONCEALED: Final = 14
@@ -120,7 +126,9 @@ class Hand:
             raise WrongTileCount(f"counts must have {NUM_TILE_KINDS} entries, got {len(self.counts)}", field="hand")
         if len(self.melds) > MAX_MELDS:
             raise InvalidMeld(f"a hand has at most {MAX_MELDS} melds, got {len(self.melds)}", field="melds")
-        total = self.all_counts()
+        total = self.all_counts() if self.melds else self.counts
+        if max(total) <= 4 and self.tile_count <= MAX_CONCEALED - 3 * len(self.melds):
+            return
         for tile, count in enumerate(total):
             if count > 4:
                 where = "hand and melds together" if self.melds else "hand"

@@ -44,6 +44,7 @@ True
 from __future__ import annotations
 
 import operator
+import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -724,6 +725,22 @@ def detect_notation(text: str) -> str:
 
 _TEXT_PARSERS: Final = {"unicode": parse_unicode, "chinese": parse_chinese, "mpsz": parse_mpsz}
 
+# The common request spelling, lowercase mpsz without spaces, skips the general
+# parser; anything else (including every error) goes through it.
+_COMPACT_MPSZ: Final = re.compile(r"(?:[0-9]+[mps]|[1-7]+z)+")
+_MPSZ_GROUP: Final = re.compile(r"([0-9]+)([mpsz])")
+_GROUP_TILES: Final = {
+    suit: {str(digit): (_FIVES[index] if digit == 0 else index * 9 + digit - 1) for digit in range(10)}
+    for index, suit in enumerate("mps")
+} | {"z": {str(digit): EAST + digit - 1 for digit in range(1, 8)}}
+
+
+def _parse_compact_mpsz(text: str) -> list[Tile]:
+    tiles: list[Tile] = []
+    for digits, suit in _MPSZ_GROUP.findall(text):
+        tiles.extend(map(_GROUP_TILES[suit].__getitem__, digits))
+    return tiles
+
 
 def parse_tiles(value: object) -> list[Tile]:
     """Return the tiles of a request value in any notation, detected automatically.
@@ -738,6 +755,8 @@ def parse_tiles(value: object) -> list[Tile]:
     app.core.errors.InvalidNotation: expected tiles as a string or a list of integers, got None
     """
     if isinstance(value, str):
+        if _COMPACT_MPSZ.fullmatch(value):
+            return _parse_compact_mpsz(value)
         return _TEXT_PARSERS[detect_notation(value)](value)
     if isinstance(value, (list, tuple)):
         return parse_int_list(value)
@@ -758,10 +777,21 @@ def counts_from_tiles(tiles: Iterable[Tile]) -> Counts:
     >>> counts_from_tiles([M1, M1, RED])[M1], counts_from_tiles([M1, M1, RED])[RED]
     (2, 1)
     """
-    counts = [0] * NUM_TILE_KINDS
+    if not isinstance(tiles, list):
+        tiles = list(tiles)
+    if set(map(type, tiles)) <= _INT_TYPE and set(tiles) <= _TILE_SET and len(tiles) < 256:
+        counts = bytearray(NUM_TILE_KINDS)  # the common case: valid tiles, no count can pass 255
+        for tile in tiles:
+            counts[tile] += 1
+        return bytes(counts)
+    slow = [0] * NUM_TILE_KINDS
     for tile in parse_int_list(tiles):
-        counts[tile] += 1
-    return bytes(min(count, 255) for count in counts)
+        slow[tile] += 1
+    return bytes(min(count, 255) for count in slow)
+
+
+_INT_TYPE: Final = frozenset({int})
+_TILE_SET: Final = frozenset(range(NUM_TILE_KINDS))
 
 
 def tiles_from_counts(counts: Counts) -> list[Tile]:

@@ -1,4 +1,9 @@
-"""The result cache: exact canonical keys, shared across notations, bounded, observable."""
+"""The result cache: exact canonical keys, shared across notations, bounded, observable.
+
+A single-hand answer is kept twice in the one cache: under its canonical
+question (shared by every notation) and under its exact request body (see
+``app.api.replay``), so each new single-hand request adds two entries.
+"""
 
 from __future__ import annotations
 
@@ -31,10 +36,11 @@ def _stats(client: TestClient) -> dict[str, int]:
 
 def test_two_notations_of_one_hand_hit_the_same_entry(fresh_client: TestClient) -> None:
     first = fresh_client.post("/shanten", json=MPSZ).json()
-    assert _stats(fresh_client) == {"hits": 0, "misses": 1, "size": 1, "max_size": 4096}
+    assert _stats(fresh_client) == {"hits": 0, "misses": 1, "size": 2, "max_size": 4096}
     for number, body in enumerate(SAME_HAND_IN_OTHER_NOTATIONS, start=1):
         assert fresh_client.post("/shanten", json=body).json() == first
-        assert _stats(fresh_client) == {"hits": number, "misses": 1, "size": 1, "max_size": 4096}
+        # A canonical hit; the new body is remembered too.
+        assert _stats(fresh_client) == {"hits": number, "misses": 1, "size": 2 + number, "max_size": 4096}
 
 
 def test_meld_order_and_notation_do_not_change_the_key(fresh_client: TestClient) -> None:
@@ -44,7 +50,7 @@ def test_meld_order_and_notation_do_not_change_the_key(fresh_client: TestClient)
     second = fresh_client.post("/ting", json={"hand": "123m78s99s", "melds": reordered, "rules": "qiqihar"})
     assert first.status_code == 200 and first.json()["tenpai"] is True
     assert second.json() == first.json()
-    assert _stats(fresh_client)["hits"] == 1 and _stats(fresh_client)["size"] == 1
+    assert _stats(fresh_client)["hits"] == 1 and _stats(fresh_client)["size"] == 3
 
 
 def test_different_questions_get_different_entries(fresh_client: TestClient) -> None:
@@ -57,7 +63,7 @@ def test_different_questions_get_different_entries(fresh_client: TestClient) -> 
     ]
     for path, body in bodies:
         assert fresh_client.post(path, json=body).status_code == 200
-    assert _stats(fresh_client) == {"hits": 0, "misses": 5, "size": 5, "max_size": 4096}
+    assert _stats(fresh_client) == {"hits": 0, "misses": 5, "size": 10, "max_size": 4096}
 
 
 def test_a_cached_answer_equals_a_fresh_one(fresh_client: TestClient) -> None:
@@ -87,7 +93,8 @@ def test_batches_share_entries_with_single_questions(fresh_client: TestClient) -
     fresh_client.post("/shanten", json=MPSZ)
     answer = fresh_client.post("/shanten/batch", json={"hands": ["一二三四五六七八九万东东东东", "1112345678999m"]})
     assert answer.status_code == 200
-    assert _stats(fresh_client) == {"hits": 1, "misses": 2, "size": 2, "max_size": 4096}
+    # The batch hand in other notation hits the single question's canonical entry.
+    assert _stats(fresh_client) == {"hits": 1, "misses": 2, "size": 3, "max_size": 4096}
 
 
 def test_errors_are_not_cached(fresh_client: TestClient) -> None:
@@ -123,8 +130,22 @@ def test_the_cache_is_bounded_by_settings(tiny_client: TestClient) -> None:
 
 def test_ready_shows_the_cache(fresh_client: TestClient) -> None:
     fresh_client.post("/shanten", json=MPSZ)
-    assert fresh_client.get("/ready").json()["cache"]["size"] == 1
+    assert fresh_client.get("/ready").json()["cache"]["size"] == 2
 
+
+def test_a_repeated_request_is_answered_by_its_body(fresh_client: TestClient) -> None:
+    first = fresh_client.post("/ting", json={"hand": "1112345678999m"})
+    again = fresh_client.post("/ting", json={"hand": "1112345678999m"})
+    assert again.status_code == 200 and again.content == first.content
+    assert again.headers["content-type"] == "application/json"
+    assert _stats(fresh_client) == {"hits": 1, "misses": 1, "size": 2, "max_size": 4096}
+
+
+def test_a_refused_request_is_not_remembered_by_its_body(fresh_client: TestClient) -> None:
+    for _ in range(2):
+        answer = fresh_client.post("/shanten", json={"hand": "11111m"})
+        assert answer.status_code == 422 and answer.json()["detail"][0]["type"] == "too_many_copies"
+    assert _stats(fresh_client) == {"hits": 0, "misses": 0, "size": 0, "max_size": 4096}
 
 # --- the cache object itself --------------------------------------------------------
 

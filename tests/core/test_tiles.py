@@ -457,3 +457,12 @@ def test_tiles_module_imports_only_the_standard_library_and_app_core():
         assert top in sys.stdlib_module_names or name == "app.core" or name.startswith(
             "app.core."
         ), name
+
+
+@given(st.lists(st.integers(min_value=0, max_value=33), max_size=14), st.booleans())
+def test_compact_mpsz_fast_path_equals_general_parser(tiles: list[int], red: bool) -> None:
+    text = T.format_mpsz(tiles)
+    if red and "5m" not in text:
+        text = text.replace("5p", "0p", 1)
+    assert T._COMPACT_MPSZ.fullmatch(text) or not text
+    assert sorted(T.parse_tiles(text)) == sorted(T.parse_mpsz(text))
