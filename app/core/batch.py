@@ -233,52 +233,54 @@ def _ukeire(
     orphans_tie: np.ndarray,
     orphan_paired: np.ndarray,
 ) -> np.ndarray:
-    """(N, 34) bool: draws that shorten a form tying for the best distance."""
+    """(N, 34) bool: draws that shorten a form tying for the best distance.
+
+    Suit by suit: each row's "class after drawing tile i" (255 where the tile
+    cannot be drawn) for the whole suit at once, then the combined distance.
+    """
     t = tables()
-    suit_classes = t.number_suit.class_array.astype(np.intp)
-    honor_classes = t.honors.class_array.astype(np.intp)
     n_number, n_honor = len(t.number_suit.vectors), len(t.honors.vectors)
+    n_sou_honors = len(t.sou_honors_vectors)
     man_pin_flat = t.man_pin_array.ravel()
     sou_honors_flat = t.sou_honors_array.ravel()
-    regular_tie = regular == best
-    improving = np.zeros(array.shape, dtype=bool)
-    # A form helps only while it still needs tiles; at distance 0 nothing is drawn.
-    wants = best > 0
-    for tile in range(34):
-        suit = min(tile // 9, 3)
-        start = _SUITS[suit][0]
-        held = plain[:, tile]
-        drawable = held < 4
-        key = keyed[:, suit] + np.where(drawable, 5 ** (tile - start), 0)
-        grown = (honor_classes if suit == 3 else suit_classes)[key]
-        # A suit cannot grow past 14 tiles (only 3n+2 rows get there, and they list no ukeire).
-        overflow = grown == 255
-        if overflow.any():
-            grown = np.where(overflow, (classes.man, classes.pin, classes.sou, classes.honors)[suit], grown)
-            drawable = drawable & ~overflow
-        if suit == 3:
-            sou_honors = sou_honors_flat[classes.sou * n_honor + grown]
-            after = _final(classes.man_pin, sou_honors, melds_wanted)
+    final_flat = t.final_array.ravel()
+    regular_tie = (regular == best)[:, None]
+    wanted = melds_wanted[:, None]
+    parts = []
+    for suit, (start, width) in enumerate(_SUITS):
+        table = t.honors if suit == 3 else t.number_suit
+        following = np.frombuffer(table.next_classes, dtype=np.uint8).reshape(-1, width)[keyed[:, suit]]
+        drawable = following != 255
+        grown = np.where(drawable, following, 0).astype(np.intp)
+        if suit == 0:
+            man_pin = man_pin_flat[grown * n_number + classes.pin[:, None]]
+            sou_honors = classes.sou_honors[:, None]
+        elif suit == 1:
+            man_pin = man_pin_flat[classes.man[:, None] * n_number + grown]
+            sou_honors = classes.sou_honors[:, None]
         elif suit == 2:
-            sou_honors = sou_honors_flat[grown * n_honor + classes.honors]
-            after = _final(classes.man_pin, sou_honors, melds_wanted)
+            man_pin = classes.man_pin[:, None]
+            sou_honors = sou_honors_flat[grown * n_honor + classes.honors[:, None]]
         else:
-            if suit == 0:
-                man_pin = man_pin_flat[grown * n_number + classes.pin]
-            else:
-                man_pin = man_pin_flat[classes.man * n_number + grown]
-            after = _final(man_pin, classes.sou_honors, melds_wanted)
-        helps = regular_tie & (after < regular)
+            man_pin = classes.man_pin[:, None]
+            sou_honors = sou_honors_flat[classes.sou[:, None] * n_honor + grown]
+        after = final_flat[(man_pin * n_sou_honors + sou_honors) * (MAX_MELDS + 1) + wanted]
+        parts.append(drawable & regular_tie & (after < regular[:, None]))
+    improving = np.concatenate(parts, axis=1)
+    if pairs_tie.any() or orphans_tie.any():
+        held = plain
         # Seven pairs: completing a pair always helps; a new candidate only while candidates are short.
-        pair_completing = (held == 1) | (quad_as_two & (held == 3))
+        completing = (held == 1) | (quad_as_two & (held == 3))
         candidate = (held == 0) | (quad_as_two & (held == 2))
-        helps |= pairs_tie & (free < 7) & (pair_completing | (candidate & (one_draw < 7 - free)))
-        if tile in _ORPHANS:
-            helps |= orphans_tie & ((held == 0) | ((held == 1) & ~orphan_paired))
-        improving[:, tile] = helps & drawable & wants
+        short = (one_draw < 7 - free)[:, None]
+        improving |= (pairs_tie & (free < 7))[:, None] & (completing | (candidate & short))
+        orphan_draws = (held == 0) | ((held == 1) & ~orphan_paired[:, None])
+        improving |= orphans_tie[:, None] & _IS_ORPHAN[None, :] & orphan_draws
+        improving &= held < 4
+    improving &= (best > 0)[:, None]  # a form at distance 0 draws nothing
     for tile in rules.wildcards:
         # One more wildcard covers one more missing tile.
-        improving[:, tile] = (array[:, tile] < 4) & wants
+        improving[:, tile] = (array[:, tile] < 4) & (best > 0)
     return improving
 
 
