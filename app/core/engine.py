@@ -35,7 +35,6 @@ from app.core.rules import RuleProfile, SevenPairs
 from app.core.shanten import (
     capped_regular_distance,
     flagged_tiles,
-    is_complete_regular,
     regular_distance,
     regular_draws_from_keys,
     seven_pairs_distance,
@@ -44,6 +43,7 @@ from app.core.shanten import (
     thirteen_orphans_distance,
     thirteen_orphans_improving_draws,
 )
+from app.core.tables import tables
 from app.core.tiles import NUM_TILE_KINDS, Tile, format_tile
 
 REGULAR: Final = "regular"
@@ -121,7 +121,16 @@ class DiscardOption(NamedTuple):
 class Checker:
     """Answers rules questions under one rule profile."""
 
-    __slots__ = ("rules", "_wild_tiles", "_seven_pairs", "_quad_as_two", "_thirteen_orphans", "_plain_rules")
+    __slots__ = (
+        "rules",
+        "_wild_tiles",
+        "_seven_pairs",
+        "_quad_as_two",
+        "_thirteen_orphans",
+        "_plain_rules",
+        "_complete_number",
+        "_complete_honors",
+    )
 
     def __init__(self, rules: RuleProfile) -> None:
         self.rules = rules
@@ -130,6 +139,9 @@ class Checker:
         self._quad_as_two = rules.seven_pairs is SevenPairs.QUAD_AS_TWO
         self._thirteen_orphans = rules.thirteen_orphans
         self._plain_rules = not rules.wildcards and not rules.win_requires_meld
+        built = tables()
+        self._complete_number = built.number_suit.complete
+        self._complete_honors = built.honors.complete
 
     # -- building blocks -------------------------------------------------
 
@@ -315,10 +327,18 @@ class Checker:
         n = hand.tile_count
         if n % 3 != 2:
             return False
-        if self._plain_rules and not hand.melds:
-            # No wildcards, no precondition, no melded caps: the common question.
-            if is_complete_regular(counts):
-                return True
+        if self._plain_rules and not (hand.melds and self.rules.melded_tiles_count_toward_limit):
+            # No wildcards, no precondition, no melded caps: the common question,
+            # answered by four look-ups in the complete-suit sets.
+            man = self._complete_number.get(counts[0:9])
+            if man is not None:
+                pin = self._complete_number.get(counts[9:18])
+                if pin is not None:
+                    sou = self._complete_number.get(counts[18:27])
+                    if sou is not None:
+                        honors = self._complete_honors.get(counts[27:34])
+                        if honors is not None and man + pin + sou + honors == 1:
+                            return True
             if n != 14:
                 return False
             return (self._seven_pairs and seven_pairs_distance(counts, quad_as_two=self._quad_as_two) == 0) or (

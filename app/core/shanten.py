@@ -155,28 +155,6 @@ def regular_draws_from_keys(key_m: int, key_p: int, key_s: int, key_h: int, meld
     return distance, flags
 
 
-def is_complete_regular(counts: bytes) -> bool:
-    """Whether the concealed tiles split into melds and one pair as they are.
-
-    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
-    >>> is_complete_regular(counts_from_tiles(parse_mpsz("11122233344455m"))), is_complete_regular(counts_from_tiles(parse_mpsz("11223344556677z")))
-    (True, False)
-    """
-    t = tables()
-    number = t.number_suit.complete
-    man = number.get(counts[0:9])
-    if man is None:
-        return False
-    pin = number.get(counts[9:18])
-    if pin is None:
-        return False
-    sou = number.get(counts[18:27])
-    if sou is None:
-        return False
-    honors = t.honors.complete.get(counts[27:34])
-    return honors is not None and man + pin + sou + honors == 1
-
-
 def flagged_tiles(flags: bytes) -> tuple[int, ...]:
     """The tiles whose flag byte is 1, ascending.
 
