@@ -18,6 +18,7 @@ such an error at the place in the request body the value came from.
 from __future__ import annotations
 
 import logging
+import math
 import re
 from collections.abc import Mapping
 from types import MappingProxyType
@@ -46,6 +47,8 @@ ERROR_STATUS: Final[Mapping[str, int]] = MappingProxyType(
         "invalid_meld": 422,
         "unknown_rules": 422,
         "invalid_rule_option": 422,
+        "invalid_opponent": 422,
+        "invalid_weight": 422,
         "not_a_winning_hand": 400,
         "batch_too_large": 422,
         "body_too_large": 413,
@@ -200,7 +203,22 @@ class located:  # noqa: N801 - used like a function: ``with located("body", "han
 
 
 def _envelope(status: int, body: Mapping[str, Any]) -> JSONResponse:
-    return JSONResponse(jsonable_encoder(body), status_code=status)
+    return JSONResponse(_json_safe(jsonable_encoder(body)), status_code=status)
+
+
+def _json_safe(value: Any) -> Any:
+    """``value`` with NaN and infinities (echoed back from a bad input) written as strings.
+
+    >>> _json_safe({"input": [float("nan"), 1.5, float("-inf")]})
+    {'input': ['nan', 1.5, '-inf']}
+    """
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, dict):
+        return {key: _json_safe(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_json_safe(item) for item in value]
+    return value
 
 
 async def _api_error(request: Request, error: Exception) -> JSONResponse:

@@ -117,6 +117,7 @@ class RulesSpec(BaseModel):
     )
     melded_tiles_count_toward_limit: Any = _option("melded_tiles_count_toward_limit", _BOOLEAN)
     chi_allowed: Any = _option("chi_allowed", _BOOLEAN)
+    furiten: Any = _option("furiten", _BOOLEAN)
 
     def overrides(self) -> dict[str, Any]:
         """The options the request set (unknown ones included), without the preset."""

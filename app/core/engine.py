@@ -20,6 +20,7 @@ complete hand, so a form's effective distance is ``max(0, distance - w)``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from operator import add
 from typing import Final, NamedTuple
 
@@ -111,11 +112,8 @@ class DiscardOption(NamedTuple):
     tile: Tile
     shanten: int
     ukeire: tuple[TileCount, ...]
-
-    @property
-    def ukeire_count(self) -> int:
-        """Total unseen copies of the ukeire tiles."""
-        return sum(t.remaining for t in self.ukeire)
+    #: Total unseen copies of the ukeire tiles.
+    ukeire_count: int
 
 
 class Checker:
@@ -418,8 +416,9 @@ class Checker:
                     suit, offset = _SUIT_AND_POWER[tile]
                     after_keys = keys[:suit] + (keys[suit] - offset,) + keys[suit + 1 :]
                 shanten, _, _, improving = self._analyse(after, melds_wanted, closed, caps, True, after_keys)
-                ukeire = tuple(map(_make_tile_count, zip(improving, map(left.__getitem__, improving))))
-                options.append(DiscardOption(tile, shanten, ukeire))
+                copies = list(map(left.__getitem__, improving))
+                ukeire = tuple(map(_make_tile_count, zip(improving, copies)))
+                options.append(DiscardOption(tile, shanten, ukeire, sum(copies)))
         return options
 
 
@@ -427,7 +426,9 @@ def _plus(counts: bytes, tile: Tile) -> bytes:
     return counts[:tile] + bytes((counts[tile] + 1,)) + counts[tile + 1 :]
 
 
-_make_tile_count = TileCount._make
+# TileCount from a (tile, remaining) pair: tuple.__new__ with the class bound skips
+# the namedtuple's Python-level __new__ (ukeire lists build many of these).
+_make_tile_count = partial(tuple.__new__, TileCount)
 _make_shanten = ShantenResult._make
 _NO_FLAGS: Final = bytes(NUM_TILE_KINDS)
 #: For each tile: its suit's position in :func:`suit_keys` and ``5**(index in suit)``.

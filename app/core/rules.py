@@ -47,6 +47,9 @@ class RuleProfile:
     melded_tiles_count_toward_limit: bool = False
     #: Whether chi may be called (used by the table simulator; the hand checks accept declared chi melds).
     chi_allowed: bool = True
+    #: Whether a player may not win on a tile they discarded (riichi's furiten): what makes
+    #: genbutsu and suji safe against a ready player.
+    furiten: bool = True
 
     @property
     def wildcard_set(self) -> frozenset[Tile]:
@@ -63,19 +66,21 @@ class RuleProfile:
             "win_requires_meld": sorted(k.value for k in self.win_requires_meld),
             "melded_tiles_count_toward_limit": self.melded_tiles_count_toward_limit,
             "chi_allowed": self.chi_allowed,
+            "furiten": self.furiten,
         }
 
 
 PRESETS: Final[Mapping[str, RuleProfile]] = MappingProxyType(
     {
         "riichi": RuleProfile("riichi"),
-        "chinese": RuleProfile("chinese", seven_pairs=SevenPairs.QUAD_AS_TWO),
+        "chinese": RuleProfile("chinese", seven_pairs=SevenPairs.QUAD_AS_TWO, furiten=False),
         "qiqihar": RuleProfile(
             "qiqihar",
             seven_pairs=SevenPairs.OFF,
             thirteen_orphans=False,
             wildcards=(RED,),
             win_requires_meld=frozenset({MeldKind.PON, MeldKind.OPEN_KAN, MeldKind.ADDED_KAN}),
+            furiten=False,
         ),
     }
 )
@@ -93,6 +98,8 @@ OPTION_DOCS: Final[Mapping[str, str]] = MappingProxyType(
         "melded_tiles_count_toward_limit": "Count melded copies toward the 4-copy limit of every answer "
         "(a pon of 1m leaves room for one more 1m). Off: only concealed tiles are limited, as Tenhou does.",
         "chi_allowed": "Whether chi may be called (table simulation).",
+        "furiten": "Whether a player may not win on a tile they discarded (riichi's furiten rule); "
+        "the discard advisor trusts genbutsu and suji fully only when it holds.",
     }
 )
 """What each override means, for ``/rules``."""
@@ -107,7 +114,7 @@ def _coerce(option: str, value: Any) -> Any:
         except ValueError:
             allowed = ", ".join(v.value for v in SevenPairs)
             raise InvalidRuleOption(f"seven_pairs must be one of {allowed}, got {value!r}", field=option) from None
-    if option in ("thirteen_orphans", "melded_tiles_count_toward_limit", "chi_allowed"):
+    if option in ("thirteen_orphans", "melded_tiles_count_toward_limit", "chi_allowed", "furiten"):
         if not isinstance(value, bool):
             raise InvalidRuleOption(f"{option} must be true or false, got {value!r}", field=option)
         return value

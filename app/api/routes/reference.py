@@ -28,6 +28,7 @@ class RulePreset(BaseModel):
     win_requires_meld: list[str] = Field(examples=[["added_kan", "open_kan", "pon"]])
     melded_tiles_count_toward_limit: bool
     chi_allowed: bool
+    furiten: bool
 
 
 class RuleOption(BaseModel):

@@ -1,0 +1,533 @@
+"""``POST /discard``: its request and response bodies, and the request turned into core values.
+
+Data flows one way, as for the hand questions (:mod:`app.api.questions`): JSON ->
+:class:`DiscardRequest` -> :class:`DiscardQuestion` (core values, canonical, hashable)
+-> :func:`app.core.discard.evaluate_discards` -> :class:`DiscardResponse`.  Every
+core error met on the way is located at the field it came from.
+
+>>> question = ask_discard(DiscardRequest(hand="123m456p789s1122z5z", dora_indicators="4z"))
+>>> question.hand.tile_count, question.dora_indicators, question.key()[0]
+(14, (30,), 'discard')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Annotated, Any, Final
+
+from fastapi.openapi.models import Example
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.api.errors import ApiError, located
+from app.api.schemas import MeldSpec, Rules, TileRemaining, Tiles
+from app.core.discard import (
+    DEFAULT_LOOKAHEAD_BUDGET,
+    DEFAULT_OPTIONS,
+    DEFAULT_WEIGHTS,
+    MAX_LOOKAHEAD_BUDGET,
+    MAX_OPPONENTS,
+    Candidate,
+    DiscardOptions,
+    Weights,
+)
+from app.core.errors import TooManyCopies
+from app.core.hand import Hand, Meld
+from app.core.rules import RuleProfile, rule_profile
+from app.core.safety import Opponent
+from app.core.tiles import (
+    Counts,
+    Tile,
+    counts_from_tiles,
+    detect_notation,
+    format_tile,
+    parse_mpsz_with_red,
+    parse_tiles,
+)
+
+_COPIES: Final = 4
+_DIGITS: Final = 6  # decimals of the floats in answers
+MAX_TURN: Final = 30
+
+# --- request -----------------------------------------------------------------------
+
+# Finite is checked by the core (InvalidWeight), not here: a validation error would echo
+# the NaN back in its `input`, which JSON cannot carry.
+_Weight = Annotated[float, Field(strict=True)]
+
+
+class WeightsSpec(BaseModel):
+    """The five weights of the score (seed 000's parameter table); each may be overridden."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"safety": 20.0}]})
+
+    shanten: _Weight = Field(DEFAULT_WEIGHTS.shanten, description="syantenWeight: points lost per shanten.")
+    ukeire: _Weight = Field(
+        DEFAULT_WEIGHTS.ukeire, description="advanceWeight: points per 4 unseen ukeire copies (one tile kind)."
+    )
+    safety: _Weight = Field(
+        DEFAULT_WEIGHTS.safety, description="safetyWeight: points per unit of safety (probability of not dealing in)."
+    )
+    dora: _Weight = Field(DEFAULT_WEIGHTS.dora, description="doraWeight: points per dora kept.")
+    honors: _Weight = Field(
+        DEFAULT_WEIGHTS.honors,
+        description="honorsWeight: points per unit of honour value kept (pair 0.5, triplet 1; dragons x1, winds x0.5).",
+    )
+
+    def core(self) -> Weights:
+        return Weights(self.shanten, self.ukeire, self.safety, self.dora, self.honors)
+
+
+class OptionsSpec(BaseModel):
+    """Extra analyses; each costs milliseconds, so they are off by default."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"improvements": True}]})
+
+    improvements: bool = Field(
+        False, strict=True, description="Per candidate: draws that keep the shanten but widen the ukeire, and the average "
+        "ukeire after a draw that does not lower the shanten (best discard after it)."
+    )
+    good_shape: bool = Field(
+        False, strict=True, description="Per one-shanten candidate: the share of ukeire draws (by unseen copies) that reach a "
+        "good-shape tenpai (two or more kinds waited on, more than four copies not in the hand)."
+    )
+    lookahead: bool = Field(
+        False, strict=True, description="Per candidate: the probability of reaching tenpai and of winning within "
+        "`lookahead_draws` draws, by exact search over the unseen tiles (one player, best play)."
+    )
+    lookahead_draws: int | None = Field(
+        None, ge=1, le=MAX_TURN, strict=True, description="Draws the lookahead plays; default 18 minus `turn` (at least 1), or 6."
+    )
+    lookahead_budget: int = Field(
+        DEFAULT_LOOKAHEAD_BUDGET,
+        ge=1,
+        strict=True,
+        description=f"States the lookahead may evaluate, shared equally by the candidates (capped at "
+        f"{MAX_LOOKAHEAD_BUDGET:,}; a state takes about 0.2 ms). Past a candidate's share its answer is the part "
+        "finished, a lower bound flagged `complete: false`.",
+    )
+
+    def core(self) -> DiscardOptions:
+        return DiscardOptions(
+            self.improvements, self.good_shape, self.lookahead, self.lookahead_draws,
+            min(self.lookahead_budget, MAX_LOOKAHEAD_BUDGET),
+        )
+
+
+class OpponentSpec(BaseModel):
+    """One opponent as the table shows them."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"river": "9m1z5p2s", "riichi": True, "riichi_turn": 4, "melds": []}]},
+    )
+
+    river: Tiles = Field([], description="Their discards, in order (tiles taken by calls may be left out).")
+    riichi: bool = Field(False, strict=True, description="Whether they declared ready (riichi; under Chinese rules, 报听).")
+    riichi_turn: int | None = Field(
+        None, ge=1, strict=True, description="1-based position in `river` of the tile they declared with; null if unknown."
+    )
+    melds: list[MeldSpec] = Field([], description="Their exposed melds and concealed kongs.")
+
+
+_PHYSICAL: Final = "Every physical tile is listed once: in the hand, a meld, `visible`, `dora_indicators` or an opponent's river or melds."
+
+
+class DiscardRequest(BaseModel):
+    """A 3n+2 hand and what the table shows; see `POST /discard`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    hand: Tiles = Field(
+        description="The concealed tiles including the drawn one (3n+2). In mpsz, `0` marks a red five, which counts as a dora.",
+        examples=["234067m345p4567s"],
+    )
+    melds: list[MeldSpec] = Field([], description="Your declared melds.")
+    rules: Rules = Field("riichi", validate_default=True, description="Rule preset name, or {preset, ...overrides}.")
+    visible: Tiles = Field(
+        [], description="Tiles seen that no other field lists (e.g. your own discards). " + _PHYSICAL
+    )
+    dora_indicators: Tiles = Field([], description="Dora indicators (each names the next tile as dora).")
+    opponents: list[OpponentSpec] = Field(
+        [], max_length=MAX_OPPONENTS, description="Up to three opponents; safety is computed against each."
+    )
+    turn: int | None = Field(
+        None, ge=1, le=MAX_TURN, strict=True, description="The current turn (your draws so far, this one included); sets the "
+        "danger tables' turn for every opponent and the lookahead's default draws."
+    )
+    weights: WeightsSpec = Field(default_factory=WeightsSpec, description="Score weights; defaults from seed 000.")
+    options: OptionsSpec = Field(default_factory=OptionsSpec, description="Extra analyses, off by default.")
+
+
+# --- request -> core values --------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardQuestion:
+    """A /discard request as canonical core values."""
+
+    rules: RuleProfile
+    hand: Hand
+    red_fives: tuple[Tile, ...]
+    visible: Counts
+    dora_indicators: tuple[Tile, ...]
+    opponents: tuple[Opponent, ...]
+    turn: int | None
+    weights: Weights
+    options: DiscardOptions
+
+    def key(self) -> tuple[Hashable, ...]:
+        """The exact cache key: everything the answer depends on, order-free where order does not matter."""
+        opponents = tuple(
+            (o.river, o.riichi, o.riichi_turn, tuple(sorted((m.kind.value, m.tiles) for m in o.melds)))
+            for o in self.opponents
+        )
+        melds = tuple(sorted((meld.kind.value, meld.tiles) for meld in self.hand.melds))
+        return (
+            "discard", self.rules, self.hand.counts, melds, self.red_fives, self.visible,
+            tuple(sorted(self.dora_indicators)), opponents, self.turn, self.weights, self.options,
+        )
+
+    @property
+    def heavy(self) -> bool:
+        """Whether the question asks for an extra that takes milliseconds or more."""
+        return self.options.improvements or self.options.good_shape or self.options.lookahead
+
+
+def _tiles(value: object, *loc: str | int) -> list[Tile]:
+    with located(*loc, keep_field=False):
+        return parse_tiles(value)
+
+
+def _melds(specs: Sequence[MeldSpec], *loc: str | int) -> tuple[Meld, ...]:
+    built = []
+    for index, spec in enumerate(specs):
+        tiles = _tiles(spec.tiles, *loc, index, "tiles")
+        with located(*loc, index):
+            built.append(Meld.of(spec.kind, tiles))
+    return tuple(built)
+
+
+def _hand_tiles(value: object) -> tuple[list[Tile], tuple[Tile, ...]]:
+    """The hand's tiles and, for mpsz text, its red fives."""
+    if isinstance(value, str) and "0" in value:
+        with located("body", "hand", keep_field=False):
+            if detect_notation(value) == "mpsz":
+                return parse_mpsz_with_red(value)
+    return _tiles(value, "body", "hand"), ()
+
+
+def _visible(value: object) -> Counts:
+    counts = counts_from_tiles(_tiles(value, "body", "visible")) if value not in ("", []) else bytes(34)
+    for tile, count in enumerate(counts):
+        if count > _COPIES:
+            raise ApiError(
+                ("body", "visible"),
+                f"{count} copies of {format_tile(tile)} in visible tiles; a tile has {_COPIES}",
+                TooManyCopies.code,
+            )
+    return counts
+
+
+def ask_discard(body: DiscardRequest) -> DiscardQuestion:
+    """The core values of a /discard request (structure checked; copies are checked by the core)."""
+    with located("body", "rules"):
+        rules = rule_profile(body.rules.preset, **body.rules.overrides())
+    melds = _melds(body.melds, "body", "melds")
+    tiles, red = _hand_tiles(body.hand)
+    with located("body"):
+        hand = Hand.from_tiles(tiles, melds)
+        weights = body.weights.core().validated()
+    opponents = tuple(
+        Opponent(
+            tuple(_tiles(spec.river, "body", "opponents", index, "river")),
+            spec.riichi,
+            spec.riichi_turn,
+            _melds(spec.melds, "body", "opponents", index, "melds"),
+        )
+        for index, spec in enumerate(body.opponents)
+    )
+    return DiscardQuestion(
+        rules,
+        hand,
+        red,
+        _visible(body.visible),
+        tuple(_tiles(body.dora_indicators, "body", "dora_indicators")),
+        opponents,
+        body.turn,
+        weights,
+        body.options.core() if body.options != _DEFAULT_OPTIONS_SPEC else DEFAULT_OPTIONS,
+    )
+
+
+_DEFAULT_OPTIONS_SPEC: Final = OptionsSpec()
+
+# --- answer ------------------------------------------------------------------------------
+
+_FROZEN: Final = ConfigDict(frozen=True)
+
+
+def _round(value: float) -> float:
+    return round(value, _DIGITS) + 0.0  # + 0.0 turns -0.0 into 0.0
+
+
+class ScoreComponentsOut(BaseModel):
+    """Each term's contribution to the score (weight times value); they add up to `score`."""
+
+    model_config = ConfigDict(frozen=True, title="ScoreComponents")
+
+    shanten: float = Field(examples=[-10.0])
+    ukeire: float = Field(examples=[4.8])
+    safety: float = Field(examples=[1.13])
+    dora: float = Field(examples=[1.5])
+    honors: float = Field(examples=[0.0])
+
+
+class OpponentSafety(BaseModel):
+    """The candidate against one opponent."""
+
+    model_config = _FROZEN
+
+    opponent: int = Field(description="Index in the request's `opponents`.", examples=[0])
+    safety: float = Field(description="Probability of not dealing in: 1 - danger.", examples=[0.947])
+    danger: float = Field(description="ready_probability x danger_if_ready.", examples=[0.053])
+    danger_if_ready: float = Field(description="Deal-in probability if they are ready.", examples=[0.053])
+    ready_probability: float = Field(description="1 after a declaration, else an estimate by turn and calls.")
+    reasons: list[str] = Field(
+        description="Codes: genbutsu, passed_after_riichi, no_suji, half_suji, suji, double_suji, no_furiten, "
+        "no_chance, one_chance, all_copies_visible, early_outside, honor_fresh, honor_one_seen, honor_two_seen, "
+        "wildcard_risk, not_declared, cannot_win.",
+        examples=[["half_suji", "one_chance"]],
+    )
+
+
+class ImprovementOut(BaseModel):
+    """A draw that keeps the shanten and allows a wider ukeire."""
+
+    model_config = ConfigDict(frozen=True, title="Improvement")
+
+    tile: str = Field(examples=["4m"])
+    remaining: int = Field(examples=[3])
+    ukeire_after: int = Field(description="Ukeire after the best discard that keeps the shanten.", examples=[28])
+
+
+class ImprovementsOut(BaseModel):
+    """Improvement draws of a candidate."""
+
+    model_config = ConfigDict(frozen=True, title="Improvements")
+
+    tiles: list[ImprovementOut]
+    count: int = Field(description="Unseen copies of the improvement draws.")
+    average_ukeire: float = Field(
+        description="Average ukeire after a draw that does not lower the shanten, by unseen copies, best discard after it."
+    )
+
+
+class LookaheadOut(BaseModel):
+    """Exact single-player search from this candidate."""
+
+    model_config = ConfigDict(frozen=True, title="Lookahead")
+
+    draws: int = Field(description="Draws searched.")
+    tenpai_probability: float = Field(description="Probability of being tenpai within `draws` draws, best play.")
+    win_probability: float = Field(description="Probability of a complete hand within `draws` draws, best play.")
+    states: int = Field(description="States evaluated.")
+    complete: bool = Field(description="False when the budget ran out: the probabilities are lower bounds.")
+
+
+class CandidateOut(BaseModel):
+    """One distinct discard with its score and what the score is made of."""
+
+    model_config = ConfigDict(frozen=True, title="Candidate")
+
+    tile: str = Field(examples=["9m"])
+    shanten: int = Field(description="Shanten after the discard.", examples=[1])
+    ukeire_count: int = Field(description="Unseen copies of the ukeire tiles.", examples=[24])
+    ukeire: list[TileRemaining] = Field(description="Draws that lower the shanten, with unseen copies.")
+    safety: float = Field(description="Probability that no opponent wins on it (1 with no opponents).", examples=[0.8])
+    score: float = Field(description="The seed's linear score: the sum of `components`.", examples=[-8.7])
+    components: ScoreComponentsOut
+    dora: int = Field(description="Dora kept (hand and melds, red fives included).", examples=[1])
+    honors: float = Field(description="Honour value kept (pair 0.5, triplet 1; dragons x1, winds x0.5).")
+    shanten_loss: int = Field(description="Shanten above the best candidate's.")
+    is_wildcard: bool = Field(description="Whether the tile is a wildcard under the rules.")
+    safety_by_opponent: list[OpponentSafety]
+    reasons: list[str] = Field(description="The score in words.")
+    improvements: ImprovementsOut | None = Field(None, description="With `options.improvements`.")
+    good_shape: float | None = Field(None, description="With `options.good_shape`, for one-shanten candidates.")
+    lookahead: LookaheadOut | None = Field(None, description="With `options.lookahead`.")
+
+    @classmethod
+    def of(cls, candidate: Candidate) -> CandidateOut:
+        extra = candidate.improvements
+        ahead = candidate.lookahead
+        return cls(
+            tile=format_tile(candidate.tile),
+            shanten=candidate.shanten,
+            ukeire_count=candidate.ukeire_count,
+            ukeire=[TileRemaining.of(t) for t in candidate.ukeire],
+            safety=_round(candidate.safety),
+            score=_round(candidate.score),
+            components=ScoreComponentsOut(**{k: _round(v) for k, v in candidate.components._asdict().items()}),
+            dora=candidate.dora,
+            honors=candidate.honors,
+            shanten_loss=candidate.shanten_loss,
+            is_wildcard=candidate.is_wildcard,
+            safety_by_opponent=[
+                OpponentSafety(
+                    opponent=index,
+                    safety=_round(v.safety),
+                    danger=_round(v.danger),
+                    danger_if_ready=_round(v.danger_if_ready),
+                    ready_probability=_round(v.ready_probability),
+                    reasons=list(v.reasons),
+                )
+                for index, v in enumerate(candidate.safety_by_opponent)
+            ],
+            reasons=list(candidate.reasons),
+            improvements=None if extra is None else ImprovementsOut(
+                tiles=[ImprovementOut(tile=format_tile(i.tile), remaining=i.remaining, ukeire_after=i.ukeire_after)
+                       for i in extra.tiles],
+                count=extra.count,
+                average_ukeire=_round(extra.average_ukeire),
+            ),
+            good_shape=None if candidate.good_shape is None else _round(candidate.good_shape),
+            lookahead=None if ahead is None else LookaheadOut(
+                draws=ahead.draws,
+                tenpai_probability=_round(ahead.tenpai_probability),
+                win_probability=_round(ahead.win_probability),
+                states=ahead.states,
+                complete=ahead.complete,
+            ),
+        )
+
+
+class WeightsOut(BaseModel):
+    """The weights the scores were computed with."""
+
+    model_config = ConfigDict(frozen=True, title="Weights")
+
+    shanten: float
+    ukeire: float
+    safety: float
+    dora: float
+    honors: float
+
+
+DISCARD_RESPONSE_REQUEST: Final = {
+    "hand": "37p",
+    "melds": [
+        {"kind": "pon", "tiles": "111z"},
+        {"kind": "chi", "tiles": "789s"},
+        {"kind": "pon", "tiles": "555z"},
+        {"kind": "chi", "tiles": "234m"},
+    ],
+    "dora_indicators": "6p",
+    "turn": 10,
+    "opponents": [{"river": "9p1s4z8m2p6p3m7z9s", "riichi": True, "riichi_turn": 9}],
+}
+"""The request whose answer is the response example (a test keeps them in step)."""
+
+_DISCARD_EXAMPLE: Final = {
+    "best": "3p",
+    "shanten": 0,
+    "candidates": [
+        {
+            "tile": "3p", "shanten": 0, "ukeire_count": 3, "ukeire": [{"tile": "7p", "remaining": 3}],
+            "safety": 0.944, "score": 4.1328,
+            "components": {"shanten": 0.0, "ukeire": 0.6, "safety": 1.1328, "dora": 1.5, "honors": 0.9},
+            "dora": 1, "honors": 1.5, "shanten_loss": 0, "is_wildcard": False,
+            "safety_by_opponent": [
+                {"opponent": 0, "safety": 0.944, "danger": 0.056, "danger_if_ready": 0.056,
+                 "ready_probability": 1.0, "reasons": ["suji"]}
+            ],
+            "reasons": [
+                "shanten 0, the best possible", "3 ukeire copies over 1 kind", "keeps 1 dora",
+                "opponent 0: deals in with probability 0.056 (suji)",
+            ],
+            "improvements": None, "good_shape": None, "lookahead": None,
+        },
+        {
+            "tile": "7p", "shanten": 0, "ukeire_count": 3, "ukeire": [{"tile": "3p", "remaining": 3}],
+            "safety": 0.917615, "score": 2.601138,
+            "components": {"shanten": 0.0, "ukeire": 0.6, "safety": 1.101138, "dora": 0.0, "honors": 0.9},
+            "dora": 0, "honors": 1.5, "shanten_loss": 0, "is_wildcard": False,
+            "safety_by_opponent": [
+                {"opponent": 0, "safety": 0.917615, "danger": 0.082385, "danger_if_ready": 0.082385,
+                 "ready_probability": 1.0, "reasons": ["no_suji"]}
+            ],
+            "reasons": [
+                "shanten 0, the best possible", "3 ukeire copies over 1 kind", "gives up 1 dora",
+                "opponent 0: deals in with probability 0.082 (no_suji)",
+            ],
+            "improvements": None, "good_shape": None, "lookahead": None,
+        },
+    ],
+    "weights": {"shanten": 10.0, "ukeire": 0.8, "safety": 1.2, "dora": 1.5, "honors": 0.6},
+}
+
+
+class DiscardResponse(BaseModel):
+    """Every distinct discard, best first."""
+
+    model_config = ConfigDict(frozen=True, json_schema_extra={"examples": [_DISCARD_EXAMPLE]})
+
+    best: str = Field(description="The first candidate's tile.", examples=["9m"])
+    shanten: int = Field(description="Shanten of the 3n+2 hand as it is (-1: complete).", examples=[1])
+    candidates: list[CandidateOut] = Field(
+        description="One per distinct tile, by score (highest first), then lower shanten, more ukeire, tile order."
+    )
+    weights: WeightsOut
+
+    @classmethod
+    def of(cls, candidates: Sequence[Candidate], shanten: int, weights: Weights) -> DiscardResponse:
+        return cls(
+            best=format_tile(candidates[0].tile),
+            shanten=shanten,
+            candidates=[CandidateOut.of(c) for c in candidates],
+            weights=WeightsOut(**weights._asdict()),
+        )
+
+
+# --- request examples (the first is what Swagger UI's "Try it out" fills in) ----------------
+
+DISCARD_EXAMPLES: Final[dict[str, Any]] = {
+    "called": Example(summary="four calls, a single wait, a riichi to face (the response example)", value=DISCARD_RESPONSE_REQUEST),
+    "efficiency": Example(
+        summary="a dora worth more than three copies of ukeire",
+        value={"hand": "234067m345p4567s1z", "dora_indicators": "4z", "turn": 6},
+    ),
+    "riichi_opponent": Example(
+        summary="against a riichi: genbutsu and suji weigh in",
+        value={
+            "hand": "23456m345p45677s9s",
+            "dora_indicators": "2p",
+            "turn": 9,
+            "opponents": [
+                {"river": "1z9p2m8s6z5s4z7p1m", "riichi": True, "riichi_turn": 8},
+                {"river": "9s1p7z3z2z8m4p6s"},
+            ],
+            "weights": {"safety": 30.0},
+        },
+    ),
+    "chinese": Example(
+        summary="Chinese rules: no furiten, so a discarded tile is not fully safe",
+        value={
+            "hand": "一二三万 四五六筒 七八九条 东东 南 发 中",
+            "rules": "chinese",
+            "opponents": [{"river": "中 九万 一筒", "riichi": True}],
+        },
+    ),
+    "qiqihar": Example(
+        summary="Qiqihar: 红中 is a wildcard, worth keeping",
+        value={"hand": "123m45p78s99s3z7z", "melds": [{"kind": "pon", "tiles": "111z"}], "rules": "qiqihar"},
+    ),
+    "extras": Example(
+        summary="improvement draws and good-shape share",
+        value={"hand": "2234567m345p5677s", "options": {"improvements": True, "good_shape": True}},
+    ),
+    "lookahead": Example(
+        summary="tenpai and win probability within 6 draws",
+        value={"hand": "1234678m345p5s22z1z", "options": {"lookahead": True, "lookahead_draws": 6}},
+    ),
+}

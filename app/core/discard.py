@@ -1,0 +1,540 @@
+"""Which tile to discard: every distinct discard of a 3n+2 hand, scored and explained.
+
+The score is the linear model of seed 000 (section 4.1), with its parameter table
+(section 4.4) as the default weights::
+
+    score = - shanten_weight * shanten          (syantenWeight 10.0)
+            + ukeire_weight  * ukeire_count / 4 (advanceWeight  0.8)
+            + safety_weight  * safety           (safetyWeight   1.2)
+            + dora_weight    * dora             (doraWeight     1.5)
+            + honors_weight  * honors           (honorsWeight   0.6)
+
+Each term, for the hand after the discard:
+
+``shanten``
+    The exact shanten (:meth:`Checker.discards <app.core.engine.Checker.discards>`).
+``ukeire_count / 4``
+    Unseen copies of the tiles whose draw lowers the shanten, in units of one whole
+    tile kind (four copies).  The seed counts acceptance by iterating the 34 kinds;
+    dividing the copy count by four gives that number when every copy is unseen,
+    and keeps the seed's stated balance: ten points for one shanten outweigh all
+    but a 50-copy acceptance edge (12.5 kinds), so the default ranking is shanten
+    first, as Tenhou's 牌理 is.  Set the ``ukeire`` weight to 3.2 to score per copy.
+    Unseen = 4 minus copies in the 14-tile hand, the melds, ``visible``, the dora
+    indicators and every opponent's river and melds (the discarded tile counts as
+    seen, as the HTTP contract says).
+``safety``
+    Probability that no opponent can win on the tile (:mod:`app.core.safety`);
+    1 when no opponent is described.  With the seed's weight it breaks ties between
+    similar discards; raise it to defend.
+``dora``
+    Dora kept in the hand and melds: each indicator names the next tile of its suit
+    (9 -> 1), winds East -> South -> West -> North -> East, dragons White -> Green
+    -> Red -> White; two indicators of one tile count twice.  A red five (``0`` in
+    an mpsz hand) counts one; discarding a five gives up a red one only when every
+    copy held is red.
+``honors``
+    What the honours kept are worth toward a hand value: a pair counts 0.5 (it can
+    be called into a triplet) and three or more 1, times 1 for a dragon (a value
+    tile for every seat) and 0.5 for a wind (a value tile for some seats only).
+    A lone honour is worth nothing; wildcards are not counted (their worth is the
+    ukeire they bring).
+
+Wildcards are valued for what they stand for: the engine counts every copy as a
+missing tile filled, so discarding one costs shanten or ukeire, and its score
+shows it.
+
+Candidates come sorted best first: by score, then lower shanten, more ukeire,
+lower tile.
+
+>>> from app.core.hand import Hand
+>>> from app.core.rules import rule_profile
+>>> from app.core.tiles import format_tile, parse_mpsz
+>>> hand = Hand.from_tiles(parse_mpsz("123m456p789s1122z5z"))
+>>> ranked = evaluate_discards(hand, rule_profile("riichi"), dora_indicators=[30])  # 4z: East is dora
+>>> [(format_tile(c.tile), c.shanten, c.ukeire_count, c.dora, c.honors, round(c.score, 2)) for c in ranked[:2]]
+[('5z', 0, 4, 2, 0.5, 5.3), ('1m', 1, 11, 2, 0.5, -3.3)]
+>>> ranked[-1].reasons[2:]
+('gives up 1 dora', 'keeps 1 dora', 'breaks a pair or triplet of 1z (honour value 0.25)')
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from functools import lru_cache, partial
+from operator import itemgetter
+from typing import Final, NamedTuple
+
+from app.core.engine import Checker, TileCount
+from app.core.errors import TenpaiError, TooManyCopies
+from app.core.hand import Hand
+from app.core.lookahead import LookaheadResult, lookahead
+from app.core.rules import RuleProfile
+from app.core.safety import (
+    InvalidOpponent,
+    Opponent,
+    TileSafety,
+    assess,
+    combined_safety,
+    defence_rules,
+    passed_after_riichi,
+)
+from app.core.tiles import (
+    DRAGONS,
+    EAST,
+    NUM_TILE_KINDS,
+    WINDS,
+    Counts,
+    Tile,
+    counts_from_tiles,
+    format_tile,
+)
+
+UKEIRE_UNIT: Final = 4
+"""Copies per unit of the ukeire term: the score counts acceptance in whole tile kinds."""
+MAX_OPPONENTS: Final = 3
+MAX_WEIGHT: Final = 1e9
+"""Largest weight magnitude: scores stay finite (and JSON numbers) whatever the weights."""
+DEFAULT_LOOKAHEAD_BUDGET: Final = 20_000
+"""Default work budget of the lookahead, in states, shared equally by the candidates
+(a state costs about 0.2 ms: a two-shanten hand needs tens to hundreds, a four-shanten one thousands)."""
+MAX_LOOKAHEAD_BUDGET: Final = 200_000
+"""The most states one question's lookahead may evaluate, whatever it asks."""
+#: Honour value of holding c copies, before the per-kind factor.
+_HONOR_COPIES_VALUE: Final = (0.0, 0.0, 0.5, 1.0, 1.0)
+#: Per-kind factor: dragons are value tiles for everyone, a wind for some seats.
+_DRAGON_FACTOR: Final = 1.0
+_WIND_FACTOR: Final = 0.5
+
+
+class InvalidWeight(TenpaiError):
+    """A score weight that is not a finite number."""
+
+    code = "invalid_weight"
+
+
+class Weights(NamedTuple):
+    """The five weights of the score (seed 000, section 4.4)."""
+
+    shanten: float = 10.0
+    ukeire: float = 0.8
+    safety: float = 1.2
+    dora: float = 1.5
+    honors: float = 0.6
+
+    def validated(self) -> Weights:
+        """These weights, or :class:`InvalidWeight` naming the first that is not finite.
+
+        >>> Weights(safety=float("nan")).validated()
+        Traceback (most recent call last):
+        ...
+        app.core.discard.InvalidWeight: weight safety is nan; weights are finite numbers
+        """
+        for name, value in zip(self._fields, self):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise InvalidWeight(f"weight {name} is {value!r}; weights are finite numbers", field=f"weights.{name}")
+            if abs(value) > MAX_WEIGHT:
+                raise InvalidWeight(
+                    f"weight {name} is {value!r}; weights lie within +-{MAX_WEIGHT:g}", field=f"weights.{name}"
+                )
+        return self
+
+
+DEFAULT_WEIGHTS: Final = Weights()
+
+
+class DiscardOptions(NamedTuple):
+    """Extra analyses, off by default (each costs milliseconds)."""
+
+    #: Draws that keep the shanten but widen the ukeire, and the average ukeire after a draw.
+    improvements: bool = False
+    #: For one-shanten candidates: the share of ukeire draws that reach a good-shape tenpai.
+    good_shape: bool = False
+    #: Probability of tenpai and of a win within the remaining draws (exact search).
+    lookahead: bool = False
+    #: Draws the lookahead plays; None: 18 minus ``turn`` (at least 1), or 6 without a turn.
+    lookahead_draws: int | None = None
+    #: States the lookahead may evaluate, shared equally by the candidates (capped by ``MAX_LOOKAHEAD_BUDGET``).
+    lookahead_budget: int = DEFAULT_LOOKAHEAD_BUDGET
+
+
+DEFAULT_OPTIONS: Final = DiscardOptions()
+
+
+class ScoreComponents(NamedTuple):
+    """Each term's contribution to the score (weight times value); they sum to it."""
+
+    shanten: float
+    ukeire: float
+    safety: float
+    dora: float
+    honors: float
+
+
+class Improvement(NamedTuple):
+    """A draw that keeps the shanten and, with the best discard after it, widens the ukeire."""
+
+    tile: Tile
+    remaining: int
+    ukeire_after: int
+
+
+class Improvements(NamedTuple):
+    """Improvement draws of one candidate."""
+
+    tiles: tuple[Improvement, ...]
+    #: Unseen copies that are improvement draws.
+    count: int
+    #: Average ukeire after any draw that does not lower the shanten, weighted by unseen
+    #: copies, playing the best discard (the drawn tile itself if nothing is better).
+    average_ukeire: float
+
+
+class Candidate(NamedTuple):
+    """One distinct discard, its score and everything the score is made of."""
+
+    tile: Tile
+    shanten: int
+    ukeire: tuple[TileCount, ...]
+    ukeire_count: int
+    safety: float
+    dora: int
+    honors: float
+    score: float
+    #: The weights the score was made with.
+    weights: Weights
+    #: Safety against each opponent, in the order they were given.
+    safety_by_opponent: tuple[TileSafety, ...]
+    #: Shanten above the best candidate's (0 for the best).
+    shanten_loss: int
+    is_wildcard: bool
+    #: Dora given up by this discard.
+    dora_discarded: int
+    #: Honour value given up by this discard.
+    honors_discarded: float
+    improvements: Improvements | None = None
+    good_shape: float | None = None
+    lookahead: LookaheadResult | None = None
+
+    @property
+    def components(self) -> ScoreComponents:
+        """Each term's contribution; they add up to ``score`` (in this order, exactly)."""
+        shanten, ukeire, safety, dora, honors = self.weights
+        return ScoreComponents(
+            -shanten * self.shanten,
+            ukeire / UKEIRE_UNIT * self.ukeire_count,
+            safety * self.safety,
+            dora * self.dora,
+            honors * self.honors,
+        )
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        """The score in words, one short sentence per term that matters.
+
+        >>> from app.core.hand import Hand
+        >>> from app.core.rules import rule_profile
+        >>> from app.core.tiles import parse_mpsz
+        >>> hand = Hand.from_tiles(parse_mpsz("123m456p78s99s11z7z5z"))
+        >>> wildcard = next(c for c in evaluate_discards(hand, rule_profile("qiqihar")) if c.tile == 33)
+        >>> wildcard.reasons
+        ('shanten 1, 1 above the best discard', '20 ukeire copies over 7 kinds', '7z is a wildcard: kept, it stands for any tile the hand lacks')
+        """
+        name = format_tile(self.tile)
+        shanten = f"shanten {self.shanten}"
+        shanten += ", the best possible" if self.shanten_loss == 0 else f", {self.shanten_loss} above the best discard"
+        kinds = len(self.ukeire)
+        copies = self.ukeire_count
+        lines = [shanten, f"{copies} ukeire cop{'y' if copies == 1 else 'ies'} over {kinds} kind{'' if kinds == 1 else 's'}"]
+        if self.is_wildcard:
+            lines.append(f"{name} is a wildcard: kept, it stands for any tile the hand lacks")
+        if self.dora_discarded:
+            lines.append(f"gives up {self.dora_discarded} dora")
+        if self.dora:
+            lines.append(f"keeps {self.dora} dora")
+        if self.honors_discarded:
+            lines.append(f"breaks a pair or triplet of {name} (honour value {self.honors_discarded:g})")
+        for index, verdict in enumerate(self.safety_by_opponent):
+            why = ", ".join(verdict.reasons)
+            lines.append(f"opponent {index}: deals in with probability {verdict.danger:.3f} ({why})")
+        return tuple(lines)
+
+
+def dora_from_indicator(indicator: Tile) -> Tile:
+    """The dora an indicator names.
+
+    >>> [format_tile(dora_from_indicator(t)) for t in (8, 4, 30, 33)]
+    ['1m', '6m', '1z', '5z']
+    """
+    return _DORA_OF[indicator]
+
+
+def evaluate_discards(
+    hand: Hand,
+    rules: RuleProfile,
+    *,
+    visible: Counts | None = None,
+    dora_indicators: Sequence[Tile] = (),
+    opponents: Sequence[Opponent] = (),
+    turn: int | None = None,
+    weights: Weights = DEFAULT_WEIGHTS,
+    options: DiscardOptions = DEFAULT_OPTIONS,
+    red_fives: Sequence[Tile] = (),
+) -> list[Candidate]:
+    """Every distinct discard of a 3n+2 ``hand``, scored, best first.
+
+    ``visible`` holds tiles seen that no other argument lists: each physical tile is
+    given once, in the hand, a meld, ``visible``, ``dora_indicators`` or an
+    opponent's river or melds.  More than four copies in all raises
+    :class:`~app.core.errors.TooManyCopies` naming the argument where the count
+    went over (``opponents[1].river``).  ``red_fives`` lists the red fives held
+    concealed (5m, 5p or 5s, one entry each).
+    """
+    checker = Checker(rules)
+    if weights is not DEFAULT_WEIGHTS:
+        weights = Weights(*weights).validated()
+    others = _others_seen(hand, visible, dora_indicators, opponents) if (dora_indicators or opponents) else visible
+    options_by_tile = checker.discards(hand, others)
+    counts = hand.counts
+    wild = rules.wildcards
+    # Per kind, once: dora values, honour values, safety.
+    if dora_indicators or red_fives:
+        multiplicity = bytearray(NUM_TILE_KINDS)
+        for indicator in dora_indicators:
+            multiplicity[_DORA_OF[indicator]] += 1
+        held = hand.all_counts() if hand.melds else counts
+        reds = counts_from_tiles(red_fives) if red_fives else bytes(NUM_TILE_KINDS)
+        dora_total = sum(map(int.__mul__, held, multiplicity)) + sum(reds)
+        dora_lost = [multiplicity[t] + (1 if reds[t] and reds[t] >= counts[t] else 0) for t in range(NUM_TILE_KINDS)]
+    else:
+        dora_total, dora_lost = 0, _NO_DORA
+    honor_held = hand.all_counts()[EAST:] if hand.melds else counts[EAST:]
+    honor_values = _honor_values(wild)
+    # Only pairs and triplets are worth anything; most hands hold none.
+    honors_total = sum(honor_values[kind][c] for kind, c in enumerate(honor_held)) if max(honor_held) > 1 else 0.0
+    if opponents:
+        by_tile = _safety_by_tile(hand, checker.remaining(hand, others), rules, opponents, turn)
+    else:
+        by_tile = None
+    best_shanten = min(map(_SECOND, options_by_tile))
+    w_shanten, w_ukeire, w_safety, w_dora, w_honors = weights
+    w_ukeire /= UKEIRE_UNIT
+    make, scale = _make_candidate, _SCORE_SCALE  # locals: this loop is the hot path
+    ranked = []
+    for tile, shanten, ukeire, count in options_by_tile:
+        lost = dora_lost[tile]
+        if tile >= EAST:
+            kind = tile - EAST
+            values = honor_values[kind]
+            honor_lost = values[honor_held[kind]] - values[honor_held[kind] - 1]
+        else:
+            honor_lost = 0.0
+        if by_tile is None:
+            safety, verdicts = 1.0, ()
+        else:
+            verdicts = by_tile[tile]
+            safety = combined_safety(verdicts)
+        dora = dora_total - lost
+        honors = honors_total - honor_lost
+        # The same terms, in the same order, as Candidate.components.
+        score = -w_shanten * shanten + w_ukeire * count + w_safety * safety + w_dora * dora + w_honors * honors
+        candidate = make(
+            (tile, shanten, ukeire, count, safety, dora, honors, score, weights, verdicts,
+             shanten - best_shanten, tile in wild, lost, honor_lost, None, None, None)
+        )
+        # Scores equal to 1e-9 tie (float noise must not decide); ties go to the rule below.
+        ranked.append((-round(score * scale), shanten, -count, tile, candidate))
+    ranked.sort()
+    candidates = [entry[4] for entry in ranked]
+    if options.improvements or options.good_shape or options.lookahead:
+        share = max(1, min(max(options.lookahead_budget, 1), MAX_LOOKAHEAD_BUDGET) // len(candidates))
+        shared: dict = {}  # the candidates' searches meet the same hands: analyse each once
+        candidates = [
+            _extras(candidate, hand, checker, others, options, turn, share, shared) for candidate in candidates
+        ]
+    return candidates
+
+
+# --- seen tiles -----------------------------------------------------------------------
+
+
+def _others_seen(
+    hand: Hand, visible: Counts | None, dora_indicators: Sequence[Tile], opponents: Sequence[Opponent]
+) -> Counts:
+    """Every tile seen outside the hand, as counts, checked against the 4-copy limit.
+
+    Sources are added in a fixed order (visible, dora indicators, then each opponent's
+    melds and river); the first one that takes a tile past four copies, together
+    with the hand and melds, is the field of the error.
+    """
+    if len(opponents) > MAX_OPPONENTS:
+        raise _too_many_opponents(len(opponents))
+    total = list(hand.all_counts() if hand.melds else hand.counts)
+    others = [0] * NUM_TILE_KINDS
+    sources: list[tuple[str, Iterable[Tile]]] = []
+    if visible is not None:
+        sources.append(("visible", (t for t, c in enumerate(visible) for _ in range(c))))
+    sources.append(("dora_indicators", dora_indicators))
+    for index, opponent in enumerate(opponents):
+        _validate_opponent(opponent, index)
+        sources.append((f"opponents[{index}].melds", (t for meld in opponent.melds for t in meld.tiles)))
+        sources.append((f"opponents[{index}].river", opponent.river))
+    for field, tiles in sources:
+        for tile in tiles:
+            total[tile] += 1
+            others[tile] += 1
+            if total[tile] > 4:
+                raise TooManyCopies(
+                    f"{total[tile]} copies of {format_tile(tile)} counting the hand, melds and every tile "
+                    f"seen up to {field}; a tile has 4",
+                    field=field,
+                )
+    return bytes(others)
+
+
+def _validate_opponent(opponent: Opponent, index: int) -> None:
+    try:
+        opponent.validate()
+    except TenpaiError as error:
+        raise error.at(f"opponents[{index}]") from None
+
+
+def _too_many_opponents(count: int) -> TenpaiError:
+    return InvalidOpponent(f"{count} opponents; at most {MAX_OPPONENTS}", field="opponents")
+
+
+def _safety_by_tile(
+    hand: Hand, unseen: Counts, rules: RuleProfile, opponents: Sequence[Opponent], turn: int | None
+) -> dict[Tile, tuple[TileSafety, ...]]:
+    """Per tile held, its safety against each opponent (computed once per kind)."""
+    defence = defence_rules(rules)
+    held = [t for t, c in enumerate(hand.counts) if c]
+    columns = [
+        assess(opponent, held, unseen=unseen, rules=defence, turn=turn, passed=passed_after_riichi(opponents, index))
+        for index, opponent in enumerate(opponents)
+    ]
+    return {tile: tuple(column[i] for column in columns) for i, tile in enumerate(held)}
+
+
+# --- optional extras ------------------------------------------------------------------
+
+
+def _extras(
+    candidate: Candidate,
+    hand: Hand,
+    checker: Checker,
+    others: Counts | None,
+    options: DiscardOptions,
+    turn: int | None,
+    budget: int,
+    analysis: dict,
+) -> Candidate:
+    after = _minus(hand, candidate.tile)
+    seen = bytearray(others or bytes(NUM_TILE_KINDS))
+    seen[candidate.tile] += 1  # the discarded tile is on the table now
+    seen_after = bytes(seen)
+    changes: dict[str, object] = {}
+    if options.improvements:
+        changes["improvements"] = _improvements(candidate, after, checker, seen_after)
+    if options.good_shape and candidate.shanten == 1:
+        changes["good_shape"] = _good_shape_share(candidate, after, checker, seen_after)
+    if options.lookahead:
+        draws = options.lookahead_draws
+        if draws is None:
+            draws = max(1, 18 - turn) if turn is not None else 6
+        changes["lookahead"] = lookahead(after, checker, seen_after, draws=draws, budget=budget, analysis=analysis)
+    return candidate._replace(**changes)
+
+
+def _minus(hand: Hand, tile: Tile) -> Hand:
+    counts = bytearray(hand.counts)
+    counts[tile] -= 1
+    return Hand(bytes(counts), hand.melds)
+
+
+def _plus(hand: Hand, tile: Tile) -> Hand:
+    counts = bytearray(hand.counts)
+    counts[tile] += 1
+    return Hand(bytes(counts), hand.melds)
+
+
+def _improvements(candidate: Candidate, after: Hand, checker: Checker, seen: Counts) -> Improvements:
+    """Draws outside the ukeire that allow a discard keeping the shanten with more ukeire."""
+    left = checker.remaining(after, seen)
+    accepted = {t.tile for t in candidate.ukeire}
+    found = []
+    weighted = 0
+    copies = 0
+    for tile in range(NUM_TILE_KINDS):
+        if tile in accepted or not left[tile]:
+            continue
+        best = candidate.ukeire_count
+        for option in checker.discards(_plus(after, tile), seen):
+            if option.shanten == candidate.shanten:
+                count = sum(map(_SECOND, option.ukeire))
+                best = max(best, count)
+        weighted += left[tile] * best
+        copies += left[tile]
+        if best > candidate.ukeire_count:
+            found.append(Improvement(tile, left[tile], best))
+    average = weighted / copies if copies else float(candidate.ukeire_count)
+    return Improvements(tuple(found), sum(i.remaining for i in found), average)
+
+
+def _good_shape_share(candidate: Candidate, after: Hand, checker: Checker, seen: Counts) -> float:
+    """Share of the ukeire draws (by unseen copies) that reach a good-shape tenpai.
+
+    Good shape: the tenpai, chosen by most unseen winning copies (good shape on a
+    tie), waits on at least two kinds and on more than four copies not in the hand
+    itself, which rules out a double-pair wait and keeps ryanmen, nobetan and wider.
+    """
+    total = 0
+    good = 0
+    for tile, remaining in candidate.ukeire:
+        if not remaining:
+            continue
+        drawn = _plus(after, tile)
+        best: tuple[int, bool] = (-1, False)
+        for option in checker.discards(drawn, seen):
+            if option.shanten != 0:
+                continue
+            capacity = sum(4 - drawn.counts[w.tile] + (w.tile == option.tile) for w in option.ukeire)
+            shape = len(option.ukeire) >= 2 and capacity > 4
+            best = max(best, (sum(map(_SECOND, option.ukeire)), shape))
+        total += remaining
+        good += remaining if best[1] else 0
+    return good / total if total else 0.0
+
+
+# --- tables ---------------------------------------------------------------------------
+
+
+def _build_dora_of() -> tuple[Tile, ...]:
+    nexts = []
+    for tile in range(NUM_TILE_KINDS):
+        if tile < EAST:
+            nexts.append(tile - tile % 9 + (tile % 9 + 1) % 9)
+        elif tile in WINDS:
+            nexts.append(EAST + (tile - EAST + 1) % 4)
+        else:
+            nexts.append(DRAGONS[(DRAGONS.index(tile) + 1) % 3])
+    return tuple(nexts)
+
+
+@lru_cache(maxsize=16)
+def _honor_values(wildcards: tuple[Tile, ...]) -> tuple[tuple[float, ...], ...]:
+    """Per honour kind (East first), the value of holding 0..4 copies; wildcards are worth 0."""
+    rows = []
+    for tile in range(EAST, NUM_TILE_KINDS):
+        factor = 0.0 if tile in wildcards else _DRAGON_FACTOR if tile in DRAGONS else _WIND_FACTOR
+        rows.append(tuple(factor * value for value in _HONOR_COPIES_VALUE))
+    return tuple(rows)
+
+
+_DORA_OF: Final = _build_dora_of()
+_NO_DORA: Final = (0,) * NUM_TILE_KINDS
+_SECOND: Final = itemgetter(1)
+_SCORE_SCALE: Final = 1e9
+#: ``Candidate._make`` without its length check (the hot loop always passes every field).
+_make_candidate: Final = partial(tuple.__new__, Candidate)

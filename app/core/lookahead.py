@@ -1,0 +1,171 @@
+"""How likely a 3n+1 hand is to reach tenpai, and to win, within a number of draws.
+
+An exact expectimax over one player's draws, after the model of mahjong-cpp's
+tenpai and win probabilities (other players and calls are not modelled):
+
+* **Draws** come from the unseen tiles: the copies not seen from the player's view
+  at the start, less the copies the hand has gained since.  A drawn tile that is
+  discarded again counts as unseen once more; this makes a state's value depend
+  only on the hand and the draws left, so every hand is searched once (ours).
+* **Play.**  After a draw that lowers the shanten, the player keeps the shanten at
+  its new minimum with the best of the discards that do (a separate best for the
+  tenpai and for the win probability).  Any other draw is discarded at once: the
+  search does not break shape to rebuild it, nor swap tiles at equal shanten.
+* **Tenpai** counts when the hand can win on some tile (the rules' precondition
+  included: a Qiqihar hand without an exposed pon is never tenpai here, since calls
+  are not modelled).  A tenpai hand then wins with probability
+  ``1 - (1 - p)**d`` in ``d`` draws, ``p`` the share of its winning tiles in the wall.
+
+``value[d]`` is the probability within ``d`` draws; both vectors are computed for
+every ``d`` at once, so a hand's value is a pair of vectors.  The work is counted
+in *states*: hands whose ukeire was examined.  Past the budget, hands not yet
+examined count as never reaching their goal, so the answer is a lower bound,
+flagged ``complete=False``.
+
+>>> from app.core.engine import Checker
+>>> from app.core.hand import Hand
+>>> from app.core.rules import rule_profile
+>>> from app.core.tiles import parse_mpsz
+>>> ready = Hand.from_tiles(parse_mpsz("123m456p789s1122z"))
+>>> result = lookahead(ready, Checker(rule_profile("riichi")), bytes(34), draws=1, budget=100)
+>>> result.tenpai_probability, round(result.win_probability, 4), result.complete  # 4 winning copies in 123 unseen
+(1.0, 0.0325, True)
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from app.core.engine import Checker
+from app.core.errors import WrongTileCount
+from app.core.hand import Hand
+from app.core.tiles import NUM_TILE_KINDS, Counts
+
+
+class LookaheadResult(NamedTuple):
+    """Probabilities of tenpai and of a win within ``draws`` draws, best play."""
+
+    draws: int
+    tenpai_probability: float
+    win_probability: float
+    #: States examined.
+    states: int
+    #: False when the budget ran out: the probabilities are lower bounds.
+    complete: bool
+
+
+class _Search:
+    """One search: the start, the wall model, the memo of hands and the work done."""
+
+    def __init__(
+        self,
+        start: Hand,
+        checker: Checker,
+        seen: Counts,
+        draws: int,
+        budget: int,
+        analysis: dict[bytes, tuple[int, tuple[int, ...], bool]] | None,
+    ) -> None:
+        self.checker = checker
+        self.melds = start.melds
+        self.start = start.counts
+        self.wall = checker.remaining(start, seen)  # unseen at the start, the start's hand counted
+        self.draws = draws
+        self.budget = budget
+        self.states = 0
+        self.complete = True
+        self.memo: dict[bytes, np.ndarray] = {}
+        # Shanten and ukeire of a hand depend on the hand alone: shareable between searches.
+        self.analysis: dict[bytes, tuple[int, tuple[int, ...], bool]] = {} if analysis is None else analysis
+        self.zero = np.zeros((2, draws + 1))
+
+    def analyse(self, counts: bytes) -> tuple[int, tuple[int, ...], bool]:
+        """(shanten, ukeire tiles, can win on some tile) of a 3n+1 hand."""
+        known = self.analysis.get(counts)
+        if known is None:
+            hand = Hand(counts, self.melds)
+            result = self.checker.shanten(hand)
+            tiles = tuple(t.tile for t in result.ukeire or ())
+            ready = result.shanten == 0 and bool(tiles) and self.checker.precondition_failure(hand) is None
+            known = (result.shanten, tiles, ready)
+            self.analysis[counts] = known
+        return known
+
+    def wall_of(self, counts: bytes) -> list[int]:
+        """Unseen copies with the hand as it is: the start's wall less what the hand gained."""
+        return [max(0, w - max(0, c - s)) for w, c, s in zip(self.wall, counts, self.start)]
+
+    def value(self, counts: bytes) -> np.ndarray:
+        """Tenpai (row 0) and win (row 1) probabilities by draws left 0..draws: shape (2, draws + 1)."""
+        known = self.memo.get(counts)
+        if known is not None:
+            return known
+        if self.states >= self.budget:
+            self.complete = False
+            return self.zero
+        self.states += 1
+        shanten, ukeire, ready = self.analyse(counts)
+        wall = self.wall_of(counts)
+        total = sum(wall)
+        draws = self.draws
+        if ready:
+            chance = sum(wall[t] for t in ukeire) / total if total else 0.0
+            answer = np.empty((2, draws + 1))
+            answer[0] = 1.0
+            answer[1] = 1.0 - (1.0 - chance) ** np.arange(draws + 1)
+        elif shanten <= 0 or not total:
+            answer = self.zero  # ready in shape only (or no wall): this model cannot go on
+        else:
+            reached = np.zeros((2, draws + 1))  # sum over effective draws of p * best child value
+            stay = 1.0
+            for tile in ukeire:
+                if not wall[tile] or counts[tile] >= 4:
+                    continue
+                drawn = bytearray(counts)
+                drawn[tile] += 1
+                best = self.zero.copy()
+                for discard in range(NUM_TILE_KINDS):
+                    if not drawn[discard]:
+                        continue
+                    drawn[discard] -= 1
+                    child = bytes(drawn)
+                    drawn[discard] += 1
+                    if self.analyse(child)[0] == shanten - 1:
+                        np.maximum(best, self.value(child), out=best)  # tenpai and win each at their best
+                p = wall[tile] / total
+                reached += p * best
+                stay -= p
+            # value[d] = stay * value[d - 1] + reached[d - 1]: a short recurrence, on plain floats.
+            answer = np.zeros((2, draws + 1))
+            for row, sums in zip(answer, reached.tolist()):
+                running = 0.0
+                for d in range(1, draws + 1):
+                    running = stay * running + sums[d - 1]
+                    row[d] = running
+        self.memo[counts] = answer
+        return answer
+
+
+def lookahead(
+    hand: Hand,
+    checker: Checker,
+    seen: Counts,
+    *,
+    draws: int,
+    budget: int,
+    analysis: dict[bytes, tuple[int, tuple[int, ...], bool]] | None = None,
+) -> LookaheadResult:
+    """Tenpai and win probability of a 3n+1 ``hand`` within ``draws`` draws.
+
+    ``seen`` holds the tiles seen outside the hand (the discarded tile included);
+    ``budget`` caps the states examined.  Searches of hands with the same melds and
+    checker may pass one ``analysis`` dict to share the shanten work.  Raises :class:`WrongTileCount` for a
+    hand that is not 3n+1.
+    """
+    if hand.tile_count % 3 != 1:
+        raise WrongTileCount(f"the lookahead starts from a 3n+1 hand, got {hand.tile_count} tiles", field="hand")
+    search = _Search(hand, checker, seen, draws, budget, analysis)
+    tenpai, win = search.value(hand.counts)[:, draws].tolist()
+    return LookaheadResult(draws, tenpai, win, search.states, search.complete)

@@ -1,0 +1,497 @@
+"""How likely a discard is to deal into an opponent's hand, and why.
+
+Safety is the probability of *not* dealing in: ``safety = 1 - danger`` against one
+opponent, and the product of those over all opponents (the chance that nobody can
+win on the tile, taking the opponents as independent).
+
+The model, for one tile ``t`` against one opponent
+-----------------------------------------------------
+``danger = ready_probability * danger_if_ready``, then 0 if the rules say the
+opponent cannot win at all (Qiqihar without an exposed pon or kong).
+
+``ready_probability``
+    1 after a declaration (``riichi``).  Otherwise an estimate of how often a
+    player is tenpai by their n-th discard: for a closed hand the share of all
+    players tenpai at that point (koba::blog, 2016 Tenhou houou: 5.0 % after 5
+    discards, 23.1 % after 9, 40.6 % after 14), for a hand with k calls the larger
+    of that and mahjong-helper's tenpai rate at the moment of a k-th call; four
+    calls always wait.  The closed figure includes players who declared, so for a
+    silent closed hand it errs on the side of caution (ours).
+
+``danger_if_ready`` for a number tile
+    The published deal-in table against a riichi (mahjong-helper ``RiskData``,
+    by turn and by category) is read as a function of which of the tile's ryanmen
+    (two-sided) waits are still possible.  A tile ``n`` is hit by the ryanmen
+    ``(n+1, n+2)`` (its suji partner is ``n+3``) and by ``(n-2, n-1)`` (partner
+    ``n-3``); 1-3 and 7-9 have one such side, 4-6 two.  Each side gets an
+    *open weight* in 0..1, the table gives the rate at every corner (all open =
+    no suji, all closed = suji / double suji, one closed = half suji), and the
+    rate in between is the multilinear blend of the corners.  A side's weight is
+
+    * **suji / genbutsu evidence**: 0 when its partner is in the opponent's
+      river, or passed after their declaration, *and the rules have furiten*
+      (a riichi player cannot win on a tile they discarded, so the ryanmen that
+      waits on it is impossible).  Without furiten (``chinese``, ``qiqihar``) the
+      evidence only leaks: the weight is ``SUJI_LEAK`` (ours);
+    * **kabe / no chance / one chance**: times ``keep(u1) * keep(u2)`` for the
+      two tiles the ryanmen needs, ``u`` being copies unseen from our view.
+      ``keep(u)`` is the chance that the opponent holds at least one of ``u``
+      unseen copies, ``1 - (1 - h)**u`` with ``h`` = their concealed tiles over
+      all unseen tiles, relative to ``u = 3`` and capped at 1: so 0 copies
+      (no chance) closes the side, 1 copy (one chance) keeps about 40 % of it.
+      gimite's counts (no chance 3.0-3.7 %, one chance 7.4-7.9 %, against
+      11.2-11.4 % for comparable tiles) are of the same size.
+
+    The part of the rate that is not ryanmen (the table's all-closed corner:
+    single, double-pair, kanchan and penchan waits) is split into single-tile
+    waits (the suji-1/9 rate, which can only be those) and the rest.  Single-tile
+    waits need a copy of ``t`` itself: none unseen, none possible.  Kanchan
+    ``(n-1, n+1)`` and penchan (12 for 3, 89 for 7) are weighted by ``keep`` of
+    the tiles they need.  An **early outside** tile (outside a 2-4 or 6-8 the
+    opponent discarded among their first five) keeps 40 % of its danger (mahjong-helper's factor, after 『科学する麻雀』; gimite:
+    3.8-4.6 % against 11.2-11.4 %).
+
+``danger_if_ready`` for an honour
+    The table's honour column for the copies left unseen (3, 2 or 1; 0: no
+    copy left, no wait possible; thirteen orphans is ignored).  Dragons use the
+    value-honour column, winds the guest-wind column (seat and round winds are
+    not known here).
+
+**Genbutsu.**  A tile in the opponent's river (or, under furiten rules, one that
+passed them after their declaration) is safe under furiten: danger 0.  Without
+furiten it keeps ``GENBUTSU_LEAK`` of its danger (ours).
+
+**Wildcards.**  An opponent holding a wildcard can complete shapes that the
+visible tiles rule out, so with the chance ``p`` that they hold one
+(``1 - (1 - h)**w``, ``w`` wildcard copies unseen) the danger is blended toward the
+tile's plain no-suji rate: ``(1 - p) * danger + p * plain`` (ours).
+
+**Turn.**  The table row (1..19) and the tenpai estimate use the game's ``turn``
+when it is given (players discard in step, and a river may leave out tiles that
+were called), else the number of tiles in the opponent's river, else
+``POOLED_TURN``.  Passes after a declaration are read from the other opponents'
+rivers: their tiles from position ``riichi_turn`` on (0-based) were discarded after
+it, assuming no call skipped a turn (ours).
+
+Numbers that are ours, not published: ``GENBUTSU_LEAK``, ``SUJI_LEAK``, the
+reference ``u = 3`` of ``keep``, the wildcard blend, the single-wait share, the use
+of the closed-hand tenpai share for silent hands, and the riichi tables standing
+in for Chinese and Qiqihar play.  Self-play can replace them once the simulator
+exists.
+
+>>> from app.core.rules import rule_profile
+>>> from app.core.tiles import parse_mpsz, counts_from_tiles
+>>> river = tuple(parse_mpsz("28m1z"))                 # declared riichi with the 1z
+>>> unseen = bytes(4 - c for c in counts_from_tiles(list(river) + parse_mpsz("2555m1z4p")))
+>>> declared = Opponent(river=river, riichi=True, riichi_turn=3)
+>>> for rules in ("riichi", "chinese"):
+...     verdicts = assess(declared, parse_mpsz("25m1z4p"), unseen=unseen, rules=rule_profile(rules))
+...     print(rules, [(round(v.safety, 3), v.reasons) for v in verdicts])
+riichi [(1.0, ('genbutsu',)), (0.984, ('double_suji',)), (1.0, ('genbutsu',)), (0.92, ('no_suji',))]
+chinese [(0.971, ('genbutsu', 'no_furiten', 'no_suji')), (0.949, ('double_suji', 'no_furiten')), (0.994, ('genbutsu', 'no_furiten', 'honor_one_seen')), (0.92, ('no_suji',))]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final, NamedTuple
+
+from app.core.errors import TenpaiError
+from app.core.hand import Meld
+from app.core.rules import RuleProfile
+from app.core.safety_tables import (
+    DEAL_IN_BY_TURN,
+    FIRST_TURN,
+    LAST_TURN,
+    OPEN_TENPAI_BY_TURN,
+    POOLED_TURN,
+    TENPAI_SHARE_BY_TURN,
+    Category,
+)
+from app.core.tiles import DRAGONS, Counts, Tile, is_honor
+
+
+GENBUTSU_LEAK: Final = 0.5
+"""Without furiten: share of a tile's danger left when it is in the opponent's river (ours)."""
+SUJI_LEAK: Final = 0.6
+"""Without furiten: share of a ryanmen side's weight left when its suji partner is in the river (ours)."""
+EARLY_DISCARDS: Final = 5
+"""Discards that count as early for the early-outside rule (mahjong-helper: before turn 5)."""
+EARLY_OUTSIDE_FACTOR: Final = 0.4
+"""Danger kept by an early-outside tile (mahjong-helper, after 『科学する麻雀』)."""
+KEEP_REFERENCE_COPIES: Final = 3
+"""``keep(u)`` is relative to this many unseen copies of a needed tile (ours: a typical count)."""
+HAND_SIZE: Final = 13
+
+
+class InvalidOpponent(TenpaiError):
+    """An opponent whose fields contradict each other (e.g. a riichi turn past their river)."""
+
+    code = "invalid_opponent"
+
+
+class Reason(StrEnum):
+    """Why a tile is as safe as it is against one opponent (stable codes)."""
+
+    GENBUTSU = "genbutsu"
+    PASSED_AFTER_RIICHI = "passed_after_riichi"
+    NO_SUJI = "no_suji"
+    HALF_SUJI = "half_suji"
+    SUJI = "suji"
+    DOUBLE_SUJI = "double_suji"
+    NO_FURITEN = "no_furiten"
+    NO_CHANCE = "no_chance"
+    ONE_CHANCE = "one_chance"
+    ALL_COPIES_VISIBLE = "all_copies_visible"
+    EARLY_OUTSIDE = "early_outside"
+    HONOR_FRESH = "honor_fresh"
+    HONOR_ONE_SEEN = "honor_one_seen"
+    HONOR_TWO_SEEN = "honor_two_seen"
+    WILDCARD_RISK = "wildcard_risk"
+    NOT_DECLARED = "not_declared"
+    CANNOT_WIN = "cannot_win"
+
+
+@dataclass(frozen=True, slots=True)
+class Opponent:
+    """What is known of one opponent: their river in order, their declaration, their melds.
+
+    ``riichi_turn`` is the 1-based position in ``river`` of the tile they declared
+    with (None: not known, or no declaration).
+    """
+
+    river: tuple[Tile, ...] = ()
+    riichi: bool = False
+    riichi_turn: int | None = None
+    melds: tuple[Meld, ...] = ()
+
+    def validate(self) -> None:
+        """Raise :class:`InvalidOpponent` (field ``riichi_turn``) for a contradiction.
+
+        >>> Opponent(river=(0,), riichi=True, riichi_turn=2).validate()
+        Traceback (most recent call last):
+        ...
+        app.core.safety.InvalidOpponent: riichi_turn 2 is past the river's 1 tiles; it is the position of the declaration tile
+        """
+        if self.riichi_turn is None:
+            return
+        if not self.riichi:
+            raise InvalidOpponent("riichi_turn is set but riichi is false", field="riichi_turn")
+        if not 1 <= self.riichi_turn <= len(self.river):
+            raise InvalidOpponent(
+                f"riichi_turn {self.riichi_turn} is past the river's {len(self.river)} tiles; "
+                "it is the position of the declaration tile",
+                field="riichi_turn",
+            )
+
+
+class TileSafety(NamedTuple):
+    """One tile against one opponent."""
+
+    #: Probability of not dealing in: ``1 - danger``.
+    safety: float
+    #: Probability of dealing in: ``ready_probability * danger_if_ready``.
+    danger: float
+    #: Probability of dealing in if the opponent is ready.
+    danger_if_ready: float
+    #: How likely the opponent is ready (1 after a declaration).
+    ready_probability: float
+    reasons: tuple[str, ...]
+
+
+class DefenceRules(NamedTuple):
+    """What the danger model needs to know of a rule profile."""
+
+    furiten: bool
+    genbutsu_leak: float
+    suji_leak: float
+    wildcards: tuple[Tile, ...]
+    win_requires_meld: frozenset[str]
+
+
+def defence_rules(rules: RuleProfile) -> DefenceRules:
+    """The danger model's view of ``rules``.
+
+    >>> from app.core.rules import rule_profile
+    >>> defence_rules(rule_profile("riichi"))[:3], defence_rules(rule_profile("chinese"))[:3]
+    ((True, 0.0, 0.0), (False, 0.5, 0.6))
+    """
+    furiten = rules.furiten
+    return DefenceRules(
+        furiten,
+        0.0 if furiten else GENBUTSU_LEAK,
+        0.0 if furiten else SUJI_LEAK,
+        rules.wildcards,
+        frozenset(kind.value for kind in rules.win_requires_meld),
+    )
+
+
+def combined_safety(verdicts: Iterable[TileSafety]) -> float:
+    """Probability that no opponent can win on the tile: the product of the safeties.
+
+    >>> combined_safety([TileSafety(0.9, 0.1, 0.1, 1.0, ()), TileSafety(0.5, 0.5, 0.5, 1.0, ())])
+    0.45
+    """
+    product = 1.0
+    for verdict in verdicts:
+        product *= verdict.safety
+    return product
+
+
+def passed_after_riichi(opponents: Sequence[Opponent], index: int) -> frozenset[Tile]:
+    """Tiles the other opponents discarded after opponent ``index`` declared.
+
+    >>> a = Opponent(river=(0, 1, 2), riichi=True, riichi_turn=2)
+    >>> b = Opponent(river=(27, 28, 29))
+    >>> sorted(passed_after_riichi([a, b], 0))
+    [29]
+    """
+    declared = opponents[index].riichi_turn
+    if declared is None:
+        return frozenset()
+    return frozenset(
+        tile for other, opponent in enumerate(opponents) if other != index for tile in opponent.river[declared:]
+    )
+
+
+def assess(
+    opponent: Opponent,
+    tiles: Iterable[Tile],
+    *,
+    unseen: Counts,
+    rules: RuleProfile | DefenceRules,
+    turn: int | None = None,
+    passed: frozenset[Tile] = frozenset(),
+) -> tuple[TileSafety, ...]:
+    """Safety of each of ``tiles`` against ``opponent``.
+
+    ``unseen`` holds the copies of each tile not seen from the asking player's view
+    (4 minus their hand, their melds, every river, every meld and every other
+    visible tile); ``passed`` the tiles others discarded after the opponent declared
+    (see :func:`passed_after_riichi`).
+    """
+    defence = rules if isinstance(rules, DefenceRules) else defence_rules(rules)
+    tiles = tuple(tiles)
+    context = _Context(opponent, unseen, defence, turn, passed)
+    if defence.win_requires_meld and not any(m.kind.value in defence.win_requires_meld for m in opponent.melds):
+        verdict = TileSafety(1.0, 0.0, 0.0, context.ready, (Reason.CANNOT_WIN.value,))
+        return tuple(verdict for _ in tiles)
+    return tuple(context.verdict(tile) for tile in tiles)
+
+
+# --- the model ------------------------------------------------------------------
+
+
+def _row(turn: int) -> tuple[float, ...]:
+    return _ROWS[min(max(turn, FIRST_TURN), LAST_TURN) - FIRST_TURN]
+
+
+def _build_rows() -> tuple[tuple[float, ...], ...]:
+    """The published rows as fractions.  A missing entry (double suji on turn 1) takes the
+    next turn's value, but never more than its own row's half-suji entries, so that more
+    evidence never means more danger."""
+    rows: list[tuple[float, ...]] = []
+    for index, row in enumerate(DEAL_IN_BY_TURN):
+        filled = []
+        for column, value in enumerate(row):
+            later = index
+            while value is None:
+                later += 1
+                value = DEAL_IN_BY_TURN[later][column]
+            filled.append(value / 100)
+        filled[_C.DOUBLE_SUJI_5] = min(filled[_C.DOUBLE_SUJI_5], filled[_C.HALF_SUJI_5])
+        filled[_C.DOUBLE_SUJI_46] = min(
+            filled[_C.DOUBLE_SUJI_46], filled[_C.HALF_SUJI_46_OUTER], filled[_C.HALF_SUJI_46_INNER]
+        )
+        rows.append(tuple(filled))
+    return tuple(rows)
+
+
+_C = Category
+_ROWS: Final = _build_rows()
+# Corner categories of each number 1..9 (index n - 1): one-sided numbers map
+# (side open, side closed); two-sided ones map the four corners
+# (both open, down closed, up closed, both closed).
+_ONE_SIDED: Final = {
+    1: (_C.NO_SUJI_19, _C.SUJI_19),
+    2: (_C.NO_SUJI_28, _C.SUJI_28),
+    3: (_C.NO_SUJI_37, _C.SUJI_37),
+    7: (_C.NO_SUJI_37, _C.SUJI_37),
+    8: (_C.NO_SUJI_28, _C.SUJI_28),
+    9: (_C.NO_SUJI_19, _C.SUJI_19),
+}
+_TWO_SIDED: Final = {
+    4: (_C.NO_SUJI_46, _C.HALF_SUJI_46_OUTER, _C.HALF_SUJI_46_INNER, _C.DOUBLE_SUJI_46),
+    5: (_C.NO_SUJI_5, _C.HALF_SUJI_5, _C.HALF_SUJI_5, _C.DOUBLE_SUJI_5),
+    6: (_C.NO_SUJI_46, _C.HALF_SUJI_46_INNER, _C.HALF_SUJI_46_OUTER, _C.DOUBLE_SUJI_46),
+}
+_HONOR_REASONS: Final = (Reason.ALL_COPIES_VISIBLE, Reason.HONOR_TWO_SEEN, Reason.HONOR_ONE_SEEN, Reason.HONOR_FRESH)
+
+
+class _Context:
+    """Everything about one opponent that does not depend on the tile asked about."""
+
+    __slots__ = (
+        "declared",
+        "defence",
+        "early_outside",
+        "genbutsu",
+        "keep",
+        "passed",
+        "ready",
+        "row",
+        "unseen",
+        "wild_share",
+    )
+
+    def __init__(
+        self, opponent: Opponent, unseen: Counts, defence: DefenceRules, turn: int | None, passed: frozenset[Tile]
+    ) -> None:
+        self.defence = defence
+        self.unseen = unseen
+        own_turn = turn if turn is not None else (len(opponent.river) or POOLED_TURN)
+        self.row = _row(own_turn)
+        self.genbutsu = frozenset(opponent.river)
+        self.passed = passed - self.genbutsu if (defence.furiten and opponent.riichi) else frozenset()
+        self.early_outside = _early_outside(opponent.river[:EARLY_DISCARDS])
+        # keep(u): chance the opponent holds one of u unseen copies, relative to 3 copies.
+        concealed = max(1, HAND_SIZE - 3 * len(opponent.melds))
+        total_unseen = sum(unseen)
+        share = min(1.0, concealed / total_unseen) if total_unseen else 1.0
+        reference = 1 - (1 - share) ** KEEP_REFERENCE_COPIES
+        self.keep = tuple(min(1.0, (1 - (1 - share) ** u) / reference) for u in range(5))
+        wild_unseen = sum(unseen[t] for t in defence.wildcards)
+        self.wild_share = 1 - (1 - share) ** wild_unseen if wild_unseen else 0.0
+        self.declared = opponent.riichi
+        self.ready = 1.0 if opponent.riichi else _ready_probability(own_turn, opponent.melds)
+
+    def verdict(self, tile: Tile) -> TileSafety:
+        reasons: list[str] = []
+        leak = 1.0
+        if tile in self.genbutsu or tile in self.passed:
+            reasons.append(Reason.GENBUTSU.value if tile in self.genbutsu else Reason.PASSED_AFTER_RIICHI.value)
+            if self.defence.furiten:
+                return TileSafety(1.0, 0.0, 0.0, self.ready, tuple(reasons))
+            reasons.append(Reason.NO_FURITEN.value)
+            leak = self.defence.genbutsu_leak
+        structured, plain = self._honor(tile, reasons) if is_honor(tile) else self._number(tile, reasons)
+        if self.wild_share:
+            reasons.append(Reason.WILDCARD_RISK.value)
+            structured = (1 - self.wild_share) * structured + self.wild_share * plain
+        if_ready = min(1.0, max(0.0, structured * leak))
+        if not self.declared:
+            reasons.append(Reason.NOT_DECLARED.value)
+        danger = if_ready * self.ready
+        return TileSafety(1.0 - danger, danger, if_ready, self.ready, tuple(reasons))
+
+    def _honor(self, tile: Tile, reasons: list[str]) -> tuple[float, float]:
+        """(danger if ready, plain danger) of an honour: by copies left unseen."""
+        left = min(self.unseen[tile], 3)
+        reasons.append(_HONOR_REASONS[left].value)
+        fresh = _C.VALUE_HONOR_LEFT_3 if tile in DRAGONS else _C.GUEST_WIND_LEFT_3
+        return (0.0 if left == 0 else self.row[fresh + 3 - left]), self.row[fresh]
+
+    def _number(self, tile: Tile, reasons: list[str]) -> tuple[float, float]:
+        """(danger if ready, plain no-suji danger) of a number tile."""
+        n = tile % 9 + 1
+        first = tile - n + 1
+        unseen, keep, row = self.unseen, self.keep, self.row
+        # Ryanmen sides that hit n: (partner, the two tiles the shape needs).
+        sides = ([(n - 3, n - 1, n - 2)] if n >= 4 else []) + ([(n + 3, n + 1, n + 2)] if n <= 6 else [])
+        weights = []
+        by_evidence = 0
+        fewest = 4  # fewest unseen copies of a tile that an open side needs
+        for partner, a, b in sides:
+            partner_tile = first + partner - 1
+            evidence = partner_tile in self.genbutsu or partner_tile in self.passed
+            by_evidence += evidence
+            least = min(unseen[first + a - 1], unseen[first + b - 1])
+            if not evidence:
+                fewest = min(fewest, least)
+            physical = keep[unseen[first + a - 1]] * keep[unseen[first + b - 1]]
+            weights.append(physical * (self.defence.suji_leak if evidence else 1.0))
+        if len(sides) == 1:
+            open_corner, closed_corner = _ONE_SIDED[n]
+            (weight,) = weights
+            all_closed, plain = row[closed_corner], row[open_corner]
+            mix = plain * weight + all_closed * (1 - weight)
+        else:
+            both, down_closed, up_closed, all_closed_corner = (row[c] for c in _TWO_SIDED[n])
+            down, up = weights
+            all_closed, plain = all_closed_corner, both
+            mix = (
+                both * down * up
+                + down_closed * (1 - down) * up
+                + up_closed * down * (1 - up)
+                + all_closed * (1 - down) * (1 - up)
+            )
+        if by_evidence == 0:
+            reasons.append(Reason.NO_SUJI.value)
+        elif by_evidence < len(sides):
+            reasons.append(Reason.HALF_SUJI.value)
+        else:
+            reasons.append(Reason.SUJI.value if len(sides) == 1 else Reason.DOUBLE_SUJI.value)
+        if by_evidence and not self.defence.furiten and Reason.NO_FURITEN.value not in reasons:
+            reasons.append(Reason.NO_FURITEN.value)
+        if fewest == 0:
+            reasons.append(Reason.NO_CHANCE.value)
+        elif fewest == 1:
+            reasons.append(Reason.ONE_CHANCE.value)
+        # The rest of the rate: single-tile waits (need a copy of the tile itself),
+        # then kanchan and penchan (need their two neighbours).
+        single = min(all_closed, row[_C.SUJI_19])
+        gapped = all_closed - single
+        if not unseen[tile]:
+            reasons.append(Reason.ALL_COPIES_VISIBLE.value)
+        gapped_weight = 0.0
+        if gapped:
+            gapped_weight = keep[unseen[tile - 1]] * keep[unseen[tile + 1]] if 2 <= n <= 8 else 0.0
+            if n in (3, 7):
+                low = first if n == 3 else first + 7  # penchan 12 waits on 3, 89 on 7
+                gapped_weight = (gapped_weight + keep[unseen[low]] * keep[unseen[low + 1]]) / 2
+        rate = mix - all_closed + (single if unseen[tile] else 0.0) + gapped * gapped_weight
+        if tile in self.early_outside:
+            reasons.append(Reason.EARLY_OUTSIDE.value)
+            rate *= EARLY_OUTSIDE_FACTOR
+        return rate, plain
+
+
+def _early_outside(early: Sequence[Tile]) -> frozenset[Tile]:
+    """Number tiles outside an early 2-4 or 6-8 of their suit.
+
+    >>> sorted(_early_outside((2, 14)))   # 3m -> 1m 2m; 6p -> 7p 8p 9p
+    [0, 1, 15, 16, 17]
+    """
+    outside: set[Tile] = set()
+    for tile in early:
+        if is_honor(tile):
+            continue
+        n = tile % 9 + 1
+        start = tile - n + 1
+        if 2 <= n <= 4:
+            outside.update(range(start, tile))
+        elif 6 <= n <= 8:
+            outside.update(range(tile + 1, start + 9))
+    return frozenset(outside)
+
+
+def _ready_probability(turn: int, melds: Sequence[Meld]) -> float:
+    """How likely a player who has not declared is tenpai after ``turn`` discards.
+
+    >>> _ready_probability(9, ()), _ready_probability(9, (Meld.of("pon", (27, 27, 27)),))
+    (0.231, 0.3011)
+    """
+    calls = len(melds)
+    if calls >= 4:
+        return 1.0
+    closed = TENPAI_SHARE_BY_TURN[min(max(turn, 0), len(TENPAI_SHARE_BY_TURN) - 1)] / 100
+    if calls == 0:
+        return closed
+    column = OPEN_TENPAI_BY_TURN[calls - 1]
+    index = min(max(turn, 0), len(column) - 1)
+    while index >= 0 and column[index] is None:  # past the data's last turn: its latest figure
+        index -= 1
+    opened = (column[index] or 0.0) / 100 if index >= 0 else 0.0
+    return max(closed, opened)

@@ -1,0 +1,276 @@
+"""POST /discard: known answers checked by brute force, properties, options, errors, cache, examples."""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+import pytest
+from api_helpers import assert_error
+from fastapi.testclient import TestClient
+
+from app.api.discard_schemas import (
+    DISCARD_EXAMPLES,
+    DISCARD_RESPONSE_REQUEST,
+    DiscardResponse,
+)
+from app.core.engine import Checker
+from app.core.hand import Hand
+from app.core.rules import rule_profile
+from app.core.tiles import (
+    NUM_TILE_KINDS,
+    counts_from_tiles,
+    format_mpsz,
+    parse_mpsz,
+    tile_from_name,
+)
+
+
+def _post(client: TestClient, body: dict[str, Any]) -> dict[str, Any]:
+    response = client.post("/discard", json=body)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def brute_force_ukeire(hand_text: str, discard: str, seen_text: str = "") -> tuple[int, int]:
+    """(shanten, ukeire copies) of the hand after ``discard``, from Checker.shanten alone."""
+    checker = Checker(rule_profile("riichi"))
+    held = counts_from_tiles(parse_mpsz(hand_text))
+    seen = counts_from_tiles(parse_mpsz(seen_text)) if seen_text else bytes(NUM_TILE_KINDS)
+    after = bytearray(held)
+    after[tile_from_name(discard)] -= 1
+    shanten = checker.shanten(Hand(bytes(after))).shanten
+    copies = 0
+    for draw in range(NUM_TILE_KINDS):
+        if after[draw] < 4:
+            drawn = bytearray(after)
+            drawn[draw] += 1
+            if checker.shanten(Hand(bytes(drawn))).shanten < shanten:
+                copies += 4 - held[draw] - seen[draw]
+    return shanten, copies
+
+
+# --- known answers -----------------------------------------------------------------------
+
+KNOWN = [
+    ("1112345678999m5p", "5p", 0, 23),
+    ("19m19p19s1234567z9m", "9m", 0, 38),
+    ("2234567m345p5677s", "7s", 0, 9),
+    ("789m112789p23469s", "9s", 1, 35),
+    ("345m1345p6789s455z", "4z", 1, 36),
+    ("45678m12345678p7z", "7z", 1, 51),
+]
+
+
+@pytest.mark.parametrize(("hand", "best", "shanten", "ukeire"), KNOWN, ids=[k[0] for k in KNOWN])
+def test_known_best_discards(client: TestClient, hand: str, best: str, shanten: int, ukeire: int) -> None:
+    answer = _post(client, {"hand": hand})
+    first = answer["candidates"][0]
+    assert answer["best"] == first["tile"] == best
+    assert (first["shanten"], first["ukeire_count"]) == (shanten, ukeire) == brute_force_ukeire(hand, best)
+    assert first["ukeire_count"] == sum(t["remaining"] for t in first["ukeire"])
+
+
+def test_the_contract_fields_are_there(client: TestClient) -> None:
+    answer = _post(client, {"hand": "123m456p789s1122z5z"})
+    assert {"best", "candidates"} <= set(answer)
+    for candidate in answer["candidates"]:
+        assert {"tile", "shanten", "ukeire_count", "ukeire", "safety", "score"} <= set(candidate)
+        assert {"components", "safety_by_opponent", "reasons"} <= set(candidate)
+
+
+def test_every_candidate_matches_brute_force_with_seen_tiles(client: TestClient) -> None:
+    hand, visible, river, indicator = "2345m1357p2468s11z", "9m", "4m1z", "2s"
+    answer = _post(client, {"hand": hand, "visible": visible, "dora_indicators": indicator,
+                            "opponents": [{"river": river}]})
+    for candidate in answer["candidates"]:
+        expected = brute_force_ukeire(hand, candidate["tile"], visible + river + indicator)
+        assert (candidate["shanten"], candidate["ukeire_count"]) == expected
+
+
+# --- properties ------------------------------------------------------------------------------
+
+
+def test_properties_on_random_hands(client: TestClient) -> None:
+    rng = random.Random(11)
+    for _ in range(30):
+        tiles = [t // 4 for t in rng.sample(range(136), 14)]
+        hand = format_mpsz(tiles)
+        answer = _post(client, {"hand": hand})
+        now = _post(client, {"hand": hand}) and client.post("/shanten", json={"hand": hand}).json()["shanten"]
+        assert answer["shanten"] == now
+        candidates = answer["candidates"]
+        assert sorted(c["tile"] for c in candidates) == sorted({format_mpsz([t]) for t in tiles})
+        assert all(c["shanten"] >= max(now, 0) for c in candidates)  # none below the hand's shanten
+        scores = [c["score"] for c in candidates]
+        assert scores == sorted(scores, reverse=True)
+        for candidate in candidates:
+            assert math.isclose(sum(candidate["components"].values()), candidate["score"], abs_tol=1e-5)
+            assert candidate["safety"] == 1.0 and candidate["safety_by_opponent"] == []
+
+
+def test_notations_ask_the_same_question(client: TestClient) -> None:
+    mpsz = _post(client, {"hand": "123m456p789s1122z6z"})
+    chinese = _post(client, {"hand": "一二三万 四五六筒 七八九条 东东 南南 发"})
+    unicode = _post(client, {"hand": "🀇🀈🀉🀜🀝🀞🀖🀗🀘🀀🀀🀁🀁🀅"})
+    integers = _post(client, {"hand": [0, 1, 2, 12, 13, 14, 24, 25, 26, 27, 27, 28, 28, 32]})
+    assert mpsz == chinese == unicode == integers
+
+
+def test_red_fives_count_as_dora(client: TestClient) -> None:
+    plain = _post(client, {"hand": "123m456p789s1122z5m"})
+    red = _post(client, {"hand": "123m456p789s1122z0m"})
+    assert [c["tile"] for c in red["candidates"]] == [c["tile"] for c in plain["candidates"]]
+    keep = {c["tile"]: c["dora"] for c in red["candidates"]}
+    assert keep["5m"] == 0 and keep["1z"] == 1  # discarding the red five gives it up
+
+
+# --- opponents and safety ----------------------------------------------------------------------
+
+
+def test_safety_against_a_riichi(client: TestClient) -> None:
+    body = {
+        "hand": "23456m345p45677s9s",
+        "turn": 9,
+        "opponents": [{"river": "1z9p2m8s6z5s4z7p1m", "riichi": True, "riichi_turn": 8}, {"river": "9s1p7z"}],
+    }
+    answer = _post(client, body)
+    by_tile = {c["tile"]: c for c in answer["candidates"]}
+    nine = by_tile["9s"]["safety_by_opponent"]
+    assert [v["opponent"] for v in nine] == [0, 1]
+    assert nine[0]["reasons"] == ["no_suji", "early_outside"]  # 8s among their first five discards
+    assert nine[1]["reasons"][0] == "genbutsu"
+    two = by_tile["2m"]["safety_by_opponent"][0]
+    assert two["safety"] == 1.0 and two["reasons"] == ["genbutsu"]
+    for candidate in answer["candidates"]:
+        product = math.prod(v["safety"] for v in candidate["safety_by_opponent"])
+        assert candidate["safety"] == pytest.approx(product, abs=1e-5)
+        assert all(0.0 <= v["safety"] <= 1.0 for v in candidate["safety_by_opponent"])
+    defend = _post(client, {**body, "weights": {"safety": 10000.0}})
+    assert defend["weights"]["safety"] == 10000.0
+    assert defend["candidates"][0]["safety"] == max(c["safety"] for c in defend["candidates"])
+
+
+def test_rules_change_the_danger(client: TestClient) -> None:
+    body = {"hand": "123m456p789s1122z5z", "opponents": [{"river": "5z9m", "riichi": True}]}
+    riichi = {c["tile"]: c for c in _post(client, body)["candidates"]}
+    chinese = {c["tile"]: c for c in _post(client, {**body, "rules": "chinese"})["candidates"]}
+    assert riichi["5z"]["safety"] == 1.0
+    assert 0.9 < chinese["5z"]["safety"] < 1.0
+    assert "no_furiten" in chinese["5z"]["safety_by_opponent"][0]["reasons"]
+
+
+def test_qiqihar_keeps_the_wildcard(client: TestClient) -> None:
+    body = {"hand": "123m45p78s99s3z7z", "melds": [{"kind": "pon", "tiles": "111z"}], "rules": "qiqihar"}
+    candidates = _post(client, body)["candidates"]
+    wildcard = next(c for c in candidates if c["tile"] == "7z")
+    assert wildcard["is_wildcard"] and candidates[0]["tile"] != "7z"
+    assert wildcard["score"] < candidates[0]["score"]
+    assert any("wildcard" in line for line in wildcard["reasons"])
+
+
+# --- options -----------------------------------------------------------------------------------
+
+
+def test_options_add_their_fields(client: TestClient) -> None:
+    body = {"hand": "2234567m345p5677s", "options": {"improvements": True, "good_shape": True}}
+    candidates = _post(client, body)["candidates"]
+    assert all(c["improvements"] is not None for c in candidates)
+    assert all((c["good_shape"] is not None) == (c["shanten"] == 1) for c in candidates)
+    second = next(c for c in candidates if c["tile"] == "2m")
+    assert {"tile": "1m", "remaining": 4, "ukeire_after": 9} in second["improvements"]["tiles"]
+
+
+def test_lookahead_over_http(client: TestClient) -> None:
+    body = {"hand": "1234678m345p5s22z1z", "options": {"lookahead": True, "lookahead_draws": 4}}
+    candidates = _post(client, body)["candidates"]
+    for candidate in candidates:
+        ahead = candidate["lookahead"]
+        assert ahead["draws"] == 4 and ahead["complete"]
+        assert 0.0 <= ahead["win_probability"] <= ahead["tenpai_probability"] <= 1.0
+    small = _post(client, {**body, "options": {"lookahead": True, "lookahead_budget": 1}})["candidates"]
+    assert any(not c["lookahead"]["complete"] for c in small)
+
+
+# --- errors --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "loc", "code"),
+    [
+        ({"hand": "123m456p789s1122z"}, ["body", "hand"], "wrong_tile_count"),
+        ({"hand": "11111m456p789s223z"}, ["body", "hand"], "too_many_copies"),
+        ({"hand": "111m456p789s1122z5z", "visible": "11m"}, ["body", "visible"], "too_many_copies"),
+        ({"hand": "111m456p789s1122z5z", "dora_indicators": "11m"}, ["body", "dora_indicators"], "too_many_copies"),
+        ({"hand": "111m456p789s1122z5z", "visible": "1m", "opponents": [{}, {"river": "1m"}]},
+         ["body", "opponents", 1, "river"], "too_many_copies"),
+        ({"hand": "111m456p789s1122z5z", "opponents": [{"melds": [{"kind": "chi", "tiles": "123m"},
+                                                                   {"kind": "chi", "tiles": "123m"}]}]},
+         ["body", "opponents", 0, "melds"], "too_many_copies"),
+        ({"hand": "123m456p789s1122z5z", "opponents": [{"river": "1x"}]},
+         ["body", "opponents", 0, "river"], "invalid_notation"),
+        ({"hand": "123m456p789s1122z5z", "opponents": [{"melds": [{"kind": "chi", "tiles": "124m"}]}]},
+         ["body", "opponents", 0, "melds", 0, "tiles"], "invalid_meld"),
+        ({"hand": "123m456p789s1122z5z", "opponents": [{"river": "1m", "riichi": True, "riichi_turn": 2}]},
+         ["body", "opponents", 0, "riichi_turn"], "invalid_opponent"),
+        ({"hand": "123m456p789s1122z5z", "opponents": [{"river": "1m", "riichi_turn": 1}]},
+         ["body", "opponents", 0, "riichi_turn"], "invalid_opponent"),
+        ({"hand": "123m456p789s1122z5z", "opponents": [{}, {}, {}, {}]}, ["body", "opponents"], "too_long"),
+        ({"hand": "123m456p789s1122z5z", "turn": 0}, ["body", "turn"], "greater_than_equal"),
+        ({"hand": "123m456p789s1122z5z", "weights": {"safety": True}}, ["body", "weights", "safety"], "float_type"),
+        ({"hand": "123m456p789s1122z5z", "weights": {"safety": "1"}}, ["body", "weights", "safety"], "float_type"),
+        ({"hand": "123m456p789s1122z5z", "weights": {"danger": 1.0}}, ["body", "weights", "danger"], "extra_forbidden"),
+        ({"hand": "123m456p789s1122z5z", "weights": {"shanten": 1e300}}, ["body", "weights", "shanten"], "invalid_weight"),
+        ({"hand": "123m456p789s1122z5z", "options": {"lookahead_budget": 0}},
+         ["body", "options", "lookahead_budget"], "greater_than_equal"),
+        ({"hand": "123m456p789s1122z5z", "rules": "mcr"}, ["body", "rules", "preset"], "unknown_rules"),
+        ({"hand": "123m456p789s1122z5z", "melds": [{"kind": "pon", "tiles": "12m3m"}]},
+         ["body", "melds", 0, "tiles"], "invalid_meld"),
+    ],
+)
+def test_bad_input_is_a_422_at_the_field(client: TestClient, body: dict[str, Any], loc: list[Any], code: str) -> None:
+    assert_error(client.post("/discard", json=body), 422, loc, code)
+
+
+@pytest.mark.parametrize("literal", ["NaN", "Infinity", "-Infinity"])
+def test_weights_must_be_finite(client: TestClient, literal: str) -> None:
+    body = f'{{"hand": "123m456p789s1122z5z", "weights": {{"dora": {literal}}}}}'
+    response = client.post("/discard", content=body, headers={"content-type": "application/json"})
+    assert_error(response, 422, ["body", "weights", "dora"], "invalid_weight")
+
+
+# --- cache and documentation ----------------------------------------------------------------------
+
+
+def test_answers_are_cached_by_the_whole_question(fresh_client: TestClient) -> None:
+    body = {"hand": "123m456p789s1122z5z", "opponents": [{"river": "5z", "riichi": True}]}
+    first = fresh_client.post("/discard", json=body)
+    misses = fresh_client.get("/cache/stats").json()["misses"]
+    again = fresh_client.post("/discard", json={**body, "hand": "一二三万四五六筒七八九条东东南南白"})
+    stats = fresh_client.get("/cache/stats").json()
+    assert again.content == first.content and stats["misses"] == misses and stats["hits"] >= 1
+    other = fresh_client.post("/discard", json={**body, "opponents": [{"river": "5z"}]})
+    assert other.json() != first.json()  # a different table is a different question
+    weighted = fresh_client.post("/discard", json={**body, "weights": {"safety": 2.0}})
+    assert weighted.json()["weights"]["safety"] == 2.0
+
+
+def test_every_request_example_answers_200(client: TestClient) -> None:
+    for name, example in DISCARD_EXAMPLES.items():
+        response = client.post("/discard", json=example["value"])
+        assert response.status_code == 200, (name, response.text)
+
+
+def test_the_response_example_is_a_real_answer(client: TestClient) -> None:
+    (example,) = DiscardResponse.model_config["json_schema_extra"]["examples"]
+    assert _post(client, DISCARD_RESPONSE_REQUEST) == example
+
+
+def test_the_route_is_documented(client: TestClient) -> None:
+    schema = client.get("/openapi.json").json()
+    operation = schema["paths"]["/discard"]["post"]
+    assert operation["operationId"] == "discard" and operation["summary"] and operation["description"]
+    assert {"413", "422", "500"} <= set(operation["responses"])
+    properties = schema["components"]["schemas"]["CandidateOut"]["properties"]
+    assert {"tile", "shanten", "ukeire_count", "ukeire", "safety", "score"} <= set(properties)
