@@ -1,7 +1,12 @@
 """The HTTP service: ``create_app(settings)`` builds it, ``app`` is the default one.
 
-Run it with ``python -m app.main`` (host, port, workers and log level from
-``TENPAI_*`` variables) or ``uvicorn app.main:app``.
+Run it with ``python -m app.main`` (every setting from ``TENPAI_*`` variables,
+JSON logs, graceful shutdown) or ``uvicorn app.main:app``.
+
+Each request passes, outermost first: :class:`~app.api.observe.Observe` (request
+id, metrics, access log), Starlette's error middleware, CORS (if configured), the
+API-key check (if configured), the body limit, the replay of cached answers, then
+routing.
 """
 
 from __future__ import annotations
@@ -14,10 +19,17 @@ from contextlib import asynccontextmanager
 from importlib.metadata import PackageNotFoundError, version
 
 from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
+from starlette.routing import Route
+from starlette.types import ASGIApp
 
+from app.api.auth import ApiKeyAuth
 from app.api.body_limit import BodySizeLimit
 from app.api.docs import install_docs
 from app.api.errors import install_error_handlers
+from app.api.logs import log_config
+from app.api.metrics import Metrics
+from app.api.observe import REQUEST_ID_HEADER, Observe
 from app.api.replay import AnswerReplay
 from app.api.routes import ROUTERS
 from app.api.state import ServiceState
@@ -62,6 +74,14 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
             await building
 
 
+class Service(FastAPI):
+    """FastAPI with :class:`~app.api.observe.Observe` around everything, Starlette's error
+    middleware included, so that a 500 is counted, timed and carries its request id too."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return Observe(super().build_middleware_stack(), self.state.metrics, self.state.route_paths)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the service; ``settings`` defaults to the validated ``TENPAI_*`` environment."""
     settings = settings or Settings()
@@ -69,7 +89,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     logging.getLogger("app").setLevel(
         logging.DEBUG if settings.log_level == "trace" else settings.log_level.upper()
     )
-    app = FastAPI(
+    app = Service(
         title="tenpai",
         version=_version(),
         description=DESCRIPTION,
@@ -81,13 +101,37 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         strict_content_type=False,  # a JSON body sent without a Content-Type is still JSON
     )
     app.state.service = ServiceState.create(settings)
+    app.state.metrics = Metrics(app.state.service)
     install_error_handlers(app)
-    # Added first, so it runs inside the body limit: oversized bodies never reach it.
-    app.add_middleware(AnswerReplay, paths=frozenset({"/shanten", "/ting", "/win"}))
+    # Middleware added later runs earlier. Outermost (after Observe): CORS, which answers
+    # preflights and labels 401s too; the API-key check, before any body is read or a
+    # cached answer replayed; the body limit; the replay of cached answers.
+    app.add_middleware(AnswerReplay, paths=frozenset({"/shanten", "/ting", "/win", "/discard"}))
     app.add_middleware(BodySizeLimit, max_body_bytes=settings.max_body_bytes)
+    if settings.api_keys:
+        app.add_middleware(
+            ApiKeyAuth,
+            keys=[key.get_secret_value() for key in settings.api_keys],
+            protect_docs=settings.protect_docs,
+        )
+    if settings.cors_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=list(settings.cors_origins),
+            allow_methods=["GET", "POST"],
+            allow_headers=["authorization", "content-type", "x-api-key", "x-request-id"],
+            expose_headers=[REQUEST_ID_HEADER.decode()],
+            max_age=600,
+        )
     for router in ROUTERS:
         app.include_router(router)
     install_docs(app)
+    # Paths a middleware may answer before routing (replay, 401, 413), counted under their route.
+    app.state.route_paths = frozenset(
+        route.path
+        for route in (*app.routes, *(route for router in ROUTERS for route in router.routes))
+        if isinstance(route, Route) and "{" not in route.path
+    )
     return app
 
 
@@ -95,7 +139,12 @@ app = create_app()
 
 
 def run() -> None:
-    """Serve ``app.main:app`` with uvicorn, configured from the environment."""
+    """Serve ``app.main:app`` with uvicorn, configured from the environment.
+
+    On SIGTERM uvicorn stops accepting connections, lets in-flight requests
+    finish for up to ``TENPAI_GRACEFUL_SHUTDOWN_SECONDS`` (uvicorn's
+    ``--timeout-graceful-shutdown``), then exits.
+    """
     import uvicorn
 
     settings = Settings()
@@ -105,6 +154,11 @@ def run() -> None:
         port=settings.port,
         workers=settings.workers,
         log_level=settings.log_level,
+        log_config=log_config(settings),
+        access_log=False,  # the app logs each request itself, with its request id
+        timeout_graceful_shutdown=settings.graceful_shutdown_seconds,
+        limit_concurrency=settings.limit_concurrency,
+        server_header=False,
     )
 
 

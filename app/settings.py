@@ -16,14 +16,15 @@ cache_size
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from app.core.engine import DEFAULT_DECOMPOSITION_LIMIT
 
 LogLevel = Literal["critical", "error", "warning", "info", "debug", "trace"]
+LogFormat = Literal["json", "text"]
 
 
 class Settings(BaseSettings):
@@ -48,6 +49,38 @@ class Settings(BaseSettings):
         le=100_000,
         description="Most decompositions /win lists before it sets truncated.",
     )
+    log_format: LogFormat = Field(
+        "json", description="Log lines of `python -m app.main`: one JSON object each, or plain text."
+    )
+    access_log: bool = Field(True, description="Log one line per request (with its request id).")
+    graceful_shutdown_seconds: int = Field(
+        20,
+        ge=1,
+        le=3600,
+        description="On SIGTERM, how long in-flight requests may take to finish before uvicorn closes them.",
+    )
+    limit_concurrency: int | None = Field(
+        None, ge=1, description="Most concurrent connections and requests per worker; beyond it uvicorn answers 503."
+    )
+    api_keys: Annotated[tuple[SecretStr, ...], NoDecode] = Field(
+        (),
+        description="Comma-separated keys; when set, every request but the open paths needs one "
+        "(X-API-Key or Authorization: Bearer).",
+    )
+    protect_docs: bool = Field(
+        False, description="With api_keys, also require a key for /docs, /redoc, /openapi.json and /metrics."
+    )
+    cors_origins: Annotated[tuple[str, ...], NoDecode] = Field(
+        (), description='Comma-separated origins allowed by CORS ("*" for any); empty: no CORS headers.'
+    )
+
+    @field_validator("api_keys", "cors_origins", mode="before")
+    @classmethod
+    def _split_commas(cls, value: object) -> object:
+        # TENPAI_API_KEYS=a,b: a plain list, not JSON; blanks around commas are ignored.
+        if isinstance(value, str):
+            return tuple(part.strip() for part in value.split(",") if part.strip())
+        return value
 
     @field_validator("log_level", mode="before")
     @classmethod

@@ -2,13 +2,15 @@
 
 from fastapi import APIRouter
 
-from app.api.routes import reference, service, shanten, ting, win
+from app.api.routes import discard, metrics, reference, service, shanten, ting, win
 
 # Request routing tries routers in this order: the busiest first.
 ROUTERS: tuple[APIRouter, ...] = (
     shanten.router,
     ting.router,
     win.router,
+    discard.router,
     reference.router,
     service.router,
+    metrics.router,
 )

@@ -1,0 +1,156 @@
+"""API keys (TENPAI_API_KEYS), CORS (TENPAI_CORS_ORIGINS) and the limits in front of the routes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+from ops_helpers import HAND, started
+
+from app.api.auth import presented_key
+from app.settings import Settings
+
+KEYS = ("k-0123456789abcdef0123", "k-fedcba9876543210fedc")
+UNAUTHORIZED = {
+    "detail": [
+        {
+            "loc": ["header", "x-api-key"],
+            "msg": "an API key is required: send it in the X-API-Key header or as Authorization: Bearer <key>",
+            "type": "unauthorized",
+        }
+    ]
+}
+
+
+@pytest.fixture(scope="module")
+def keyed() -> Iterator[TestClient]:
+    client = started(Settings(api_keys=KEYS, max_body_bytes=4096))
+    yield client
+    client.__exit__(None, None, None)
+
+
+@pytest.fixture(scope="module")
+def locked_docs() -> Iterator[TestClient]:
+    client = started(Settings(api_keys=KEYS[:1], protect_docs=True))
+    yield client
+    client.__exit__(None, None, None)
+
+
+def test_without_keys_everything_is_open(client: TestClient) -> None:
+    assert client.post("/shanten", json=HAND).status_code == 200
+    assert client.get("/rules").status_code == 200
+
+
+@pytest.mark.parametrize("path", ["/shanten", "/ting", "/win", "/shanten/batch", "/cache/clear"])
+def test_a_request_without_a_key_is_401_in_the_envelope(keyed: TestClient, path: str) -> None:
+    response = keyed.post(path, json=HAND)
+    assert response.status_code == 401
+    assert response.json() == UNAUTHORIZED
+    assert response.headers["www-authenticate"].startswith("Bearer")
+
+
+def test_a_wrong_key_is_401(keyed: TestClient) -> None:
+    for headers in ({"x-api-key": "wrong"}, {"authorization": "Bearer wrong"}, {"x-api-key": KEYS[0][:-1]}):
+        response = keyed.post("/shanten", json=HAND, headers=headers)
+        assert response.status_code == 401, headers
+        (item,) = response.json()["detail"]
+        assert item["loc"] == ["header", "x-api-key"] and item["type"] == "unauthorized"
+        assert item["msg"] == "the API key is not valid"
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_every_configured_key_works_in_either_header(keyed: TestClient, key: str) -> None:
+    assert keyed.post("/shanten", json=HAND, headers={"x-api-key": key}).status_code == 200
+    assert keyed.post("/shanten", json=HAND, headers={"authorization": f"Bearer {key}"}).status_code == 200
+    assert keyed.post("/shanten", json=HAND, headers={"authorization": f"bearer  {key}"}).status_code == 200
+    assert keyed.get("/rules", headers={"x-api-key": key}).status_code == 200
+
+
+def test_the_key_is_checked_before_the_answer_cache(keyed: TestClient) -> None:
+    body = {"hand": "19m19p19s1234567z"}
+    assert keyed.post("/ting", json=body, headers={"x-api-key": KEYS[0]}).status_code == 200
+    # The same body again, now a cache replay candidate: still refused without a key.
+    assert keyed.post("/ting", json=body).status_code == 401
+
+
+def test_the_key_is_checked_before_the_body_is_read(keyed: TestClient) -> None:
+    oversized = {"hand": "1m", "visible": " " * 8000}
+    assert keyed.post("/shanten", json=oversized).status_code == 401
+    assert keyed.post("/shanten", json=oversized, headers={"x-api-key": KEYS[1]}).status_code == 413
+
+
+@pytest.mark.parametrize("path", ["/health", "/ready", "/docs", "/redoc", "/openapi.json", "/metrics"])
+def test_probes_docs_and_metrics_stay_open(keyed: TestClient, path: str) -> None:
+    assert keyed.get(path).status_code == 200
+
+
+def test_doc_assets_stay_open(keyed: TestClient) -> None:
+    assert keyed.get("/static/docs/swagger-ui.css").status_code == 200
+
+
+@pytest.mark.parametrize("path", ["/docs", "/redoc", "/openapi.json", "/metrics", "/static/docs/swagger-ui.css"])
+def test_protect_docs_locks_docs_and_metrics(locked_docs: TestClient, path: str) -> None:
+    assert locked_docs.get(path).status_code == 401
+    assert locked_docs.get(path, headers={"x-api-key": KEYS[0]}).status_code == 200
+
+
+@pytest.mark.parametrize("path", ["/health", "/ready"])
+def test_protect_docs_keeps_the_probes_open(locked_docs: TestClient, path: str) -> None:
+    assert locked_docs.get(path).status_code == 200
+
+
+def test_refusals_are_counted_in_the_metrics(keyed: TestClient) -> None:
+    keyed.post("/win", json=HAND)
+    text = keyed.get("/metrics").text
+    assert 'tenpai_http_requests_total{method="POST",route="/win",status="401"}' in text
+    assert 'tenpai_http_errors_total{code="unauthorized"}' in text
+
+
+def test_presented_key_prefers_x_api_key() -> None:
+    headers = [(b"authorization", b"Bearer from-bearer"), (b"x-api-key", b"from-header")]
+    assert presented_key(headers) == b"from-header"
+    assert presented_key([(b"authorization", b"Bearer ")]) is None
+    assert presented_key([(b"x-api-key", b"")]) is None
+
+
+def test_keys_and_origins_come_comma_separated_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TENPAI_API_KEYS", f" {KEYS[0]} ,{KEYS[1]},")
+    monkeypatch.setenv("TENPAI_CORS_ORIGINS", "https://game.example, http://localhost:3000")
+    settings = Settings()
+    assert [key.get_secret_value() for key in settings.api_keys] == list(KEYS)
+    assert settings.cors_origins == ("https://game.example", "http://localhost:3000")
+    assert KEYS[0] not in repr(settings) and KEYS[0] not in str(settings.model_dump())
+
+
+def test_cors_is_off_by_default(client: TestClient) -> None:
+    response = client.post("/shanten", json=HAND, headers={"origin": "https://game.example"})
+    assert "access-control-allow-origin" not in response.headers
+
+
+def test_cors_allows_the_configured_origins_even_with_keys() -> None:
+    client = started(Settings(cors_origins=("https://game.example",), api_keys=KEYS[:1]))
+    try:
+        preflight = {
+            "origin": "https://game.example",
+            "access-control-request-method": "POST",
+            "access-control-request-headers": "content-type, x-api-key",
+        }
+        # A browser's preflight carries no key; it must still succeed.
+        response = client.options("/shanten", headers=preflight)
+        assert response.status_code == 200
+        assert response.headers["access-control-allow-origin"] == "https://game.example"
+        assert "x-api-key" in response.headers["access-control-allow-headers"].lower()
+        refused = client.options("/shanten", headers={**preflight, "origin": "https://evil.example"})
+        assert refused.status_code == 400
+        answer = client.post(
+            "/shanten", json=HAND, headers={"origin": "https://game.example", "x-api-key": KEYS[0]}
+        )
+        assert answer.headers["access-control-allow-origin"] == "https://game.example"
+        assert "x-request-id" in answer.headers["access-control-expose-headers"].lower()
+        # A 401 carries the CORS headers too, so the page can read why.
+        assert client.post("/shanten", json=HAND, headers={"origin": "https://game.example"}).headers[
+            "access-control-allow-origin"
+        ] == "https://game.example"
+    finally:
+        client.__exit__(None, None, None)
