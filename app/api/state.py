@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from starlette.requests import Request
 
 from app.api.cache import ResultCache
+from app.core.batch import warm as warm_batch
 from app.core.tables import tables
 from app.settings import Settings
 
@@ -27,6 +28,7 @@ class Readiness:
         """Build the tables off the event loop, so /health answers meanwhile."""
         try:
             built = await asyncio.to_thread(tables)
+            await asyncio.to_thread(warm_batch)
         except Exception:
             self.failed = True
             logger.exception("building the lookup tables failed")

@@ -15,6 +15,7 @@ suit key by ``5**i`` per candidate tile, exactly like the single-hand path.
 
 from __future__ import annotations
 
+import functools
 from typing import Final, NamedTuple
 
 import numpy as np
@@ -30,24 +31,27 @@ _SUITS: Final = ((0, 9), (9, 9), (18, 9), (27, 7))
 NOT_APPLICABLE: Final = 127
 
 
-def _feature_tables() -> tuple[np.ndarray, np.ndarray]:
-    """Packed per-tile features, summed over a hand column by column.
+@functools.cache
+def _suit_features() -> tuple[np.ndarray, np.ndarray]:
+    """Packed per-suit features by suit key, summed over a hand's four suits.
 
-    For a tile held ``c`` times: bits 0-5 count ``c`` (the hand size), 6-11
-    kinds held once, 12-17 kinds held twice or more, 18-23 kinds held three
-    times, 24-29 four times, and for orphans 30-35 kinds held and 36-41 kinds
-    held twice or more.  No field can overflow.
+    For a suit shape: bits 0-5 count its tiles (the hand size), 6-11 kinds held
+    once, 12-17 kinds held twice or more, 18-23 kinds held three times, 24-29
+    four times, and for orphans (terminals, every honour) 30-35 kinds held and
+    36-41 kinds held twice or more.  No field can overflow in a hand.  Built
+    once, from every base-5 key of a number suit (9 tiles) and of the honours.
     """
-    plain = np.zeros(5, dtype=np.int64)
-    orphan = np.zeros(5, dtype=np.int64)
-    for count in range(5):
-        plain[count] = count + ((count == 1) << 6) + ((count >= 2) << 12) + ((count == 3) << 18) + ((count == 4) << 24)
-        orphan[count] = plain[count] + ((count >= 1) << 30) + ((count >= 2) << 36)
-    return plain, orphan
-
-
-_PLAIN_FEATURES, _ORPHAN_FEATURES = _feature_tables()
-_FEATURE_TABLE: Final = tuple(_ORPHAN_FEATURES if tile in _ORPHANS else _PLAIN_FEATURES for tile in range(34))
+    out = []
+    for width, orphan_positions in ((9, (0, 8)), (7, tuple(range(7)))):
+        keys = np.arange(5**width, dtype=np.int64)
+        packed = np.zeros(len(keys), dtype=np.int64)
+        for position in range(width):
+            count = (keys // 5**position) % 5
+            packed += count + ((count == 1) << 6) + ((count >= 2) << 12) + ((count == 3) << 18) + ((count == 4) << 24)
+            if position in orphan_positions:
+                packed += ((count >= 1) << 30) + ((count >= 2) << 36)
+        out.append(packed)
+    return out[0], out[1]
 
 
 def _field(packed: np.ndarray, shift: int) -> np.ndarray:
@@ -80,21 +84,25 @@ def _validated(counts: np.ndarray) -> np.ndarray:
 def _keys_and_features(array: np.ndarray) -> np.ndarray:
     """(N, 5) int64: the four suit keys and the packed features of each row.
 
-    Horner's rule and table look-ups over columns: plain integer vector
-    operations, which beat a matrix product here (numpy's integer matmul is
-    slow, and BLAS's float kernels vary a lot between machines for such thin
-    matrices).
+    Keys by Horner's rule over columns: plain integer vector operations, which
+    beat a matrix product here (numpy's integer matmul is slow, and BLAS's float
+    kernels vary a lot between machines for such thin matrices).  Features by
+    suit key (see :func:`_suit_features`).
     """
-    keyed = np.zeros((len(array), 5), dtype=np.int64)
-    for suit, (start, width) in enumerate(_SUITS):
-        key = keyed[:, suit]
-        for tile in range(start + width - 1, start - 1, -1):
+    # Columns made contiguous first: every step below then streams through memory.
+    columns = np.ascontiguousarray(array.T)
+    parts = []
+    for start, width in _SUITS:
+        key = columns[start + width - 1].astype(np.int64)
+        for tile in range(start + width - 2, start - 1, -1):
             key *= 5
-            key += array[:, tile]
-    features = keyed[:, 4]
-    for tile in range(34):
-        features += _FEATURE_TABLE[tile][array[:, tile]]
-    return keyed
+            key += columns[tile]
+        parts.append(key)
+    number_features, honor_features = _suit_features()
+    parts.append(
+        number_features[parts[0]] + number_features[parts[1]] + number_features[parts[2]] + honor_features[parts[3]]
+    )
+    return np.stack(parts, axis=1)
 
 
 class _Classes(NamedTuple):
@@ -359,3 +367,9 @@ def parse_mpsz_batch(texts: list[str]) -> np.ndarray | None:
     if counts.max(initial=0) > 4:
         return None
     return counts.reshape(len(texts), 34).astype(np.uint8)
+
+
+def warm() -> None:
+    """Build everything the batch path reads (the core tables and the suit features), now."""
+    tables()
+    _suit_features()
