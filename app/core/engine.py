@@ -418,7 +418,7 @@ class Checker:
                 shanten, _, _, improving = self._analyse(after, melds_wanted, closed, caps, True, after_keys)
                 copies = list(map(left.__getitem__, improving))
                 ukeire = tuple(map(_make_tile_count, zip(improving, copies)))
-                options.append(DiscardOption(tile, shanten, ukeire, sum(copies)))
+                options.append(_make_option((tile, shanten, ukeire, sum(copies))))
         return options
 
 
@@ -430,6 +430,7 @@ def _plus(counts: bytes, tile: Tile) -> bytes:
 # the namedtuple's Python-level __new__ (ukeire lists build many of these).
 _make_tile_count = partial(tuple.__new__, TileCount)
 _make_shanten = ShantenResult._make
+_make_option = partial(tuple.__new__, DiscardOption)
 _NO_FLAGS: Final = bytes(NUM_TILE_KINDS)
 #: For each tile: its suit's position in :func:`suit_keys` and ``5**(index in suit)``.
 _SUIT_AND_POWER: Final = tuple((min(tile // 9, 3), 5 ** (tile - 9 * min(tile // 9, 3))) for tile in range(NUM_TILE_KINDS))
