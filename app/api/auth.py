@@ -21,6 +21,7 @@ from typing import Final
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from app.api.asgi import send_json
 from app.api.errors import error_body
 
 PROBE_PATHS: Final = frozenset({"/health", "/ready"})
@@ -89,15 +90,4 @@ class ApiKeyAuth:
 
 async def _refuse(send: Send, msg: str) -> None:
     body = json.dumps(error_body(_LOC, msg, "unauthorized")).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 401,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"www-authenticate", b'Bearer realm="tenpai"'),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
+    await send_json(send, 401, body, [(b"www-authenticate", b'Bearer realm="tenpai"')])

@@ -14,6 +14,7 @@ from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.api.asgi import send_json
 from app.api.errors import error_body
 
 
@@ -75,15 +76,4 @@ class BodySizeLimit:
         body = json.dumps(
             error_body(("body",), f"request body is larger than {self.max_body_bytes} bytes", "body_too_large")
         ).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 413,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                    (b"connection", b"close"),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
+        await send_json(send, 413, body, [(b"connection", b"close")])

@@ -19,7 +19,13 @@ from typing import Annotated, Any, Final
 from fastapi.openapi.models import Example
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.api.errors import ApiError, located
+from app.api.errors import located
+from app.api.questions import (
+    request_melds,
+    request_rules,
+    request_tiles,
+    request_visible,
+)
 from app.api.schemas import MeldSpec, Rules, TileRemaining, Tiles
 from app.core.discard import (
     DEFAULT_LOOKAHEAD_BUDGET,
@@ -31,18 +37,15 @@ from app.core.discard import (
     DiscardOptions,
     Weights,
 )
-from app.core.errors import TooManyCopies
-from app.core.hand import Hand, Meld
-from app.core.rules import RuleProfile, rule_profile
+from app.core.hand import Hand
+from app.core.rules import RuleProfile
 from app.core.safety import Opponent
 from app.core.tiles import (
     Counts,
     Tile,
-    counts_from_tiles,
     detect_notation,
     format_tile,
     parse_mpsz_with_red,
-    parse_tiles,
 )
 
 _COPIES: Final = 4
@@ -194,56 +197,29 @@ class DiscardQuestion:
         return self.options.improvements or self.options.good_shape or self.options.lookahead
 
 
-def _tiles(value: object, *loc: str | int) -> list[Tile]:
-    with located(*loc, keep_field=False):
-        return parse_tiles(value)
-
-
-def _melds(specs: Sequence[MeldSpec], *loc: str | int) -> tuple[Meld, ...]:
-    built = []
-    for index, spec in enumerate(specs):
-        tiles = _tiles(spec.tiles, *loc, index, "tiles")
-        with located(*loc, index):
-            built.append(Meld.of(spec.kind, tiles))
-    return tuple(built)
-
-
 def _hand_tiles(value: object) -> tuple[list[Tile], tuple[Tile, ...]]:
     """The hand's tiles and, for mpsz text, its red fives."""
     if isinstance(value, str) and "0" in value:
         with located("body", "hand", keep_field=False):
             if detect_notation(value) == "mpsz":
                 return parse_mpsz_with_red(value)
-    return _tiles(value, "body", "hand"), ()
-
-
-def _visible(value: object) -> Counts:
-    counts = counts_from_tiles(_tiles(value, "body", "visible")) if value not in ("", []) else bytes(34)
-    for tile, count in enumerate(counts):
-        if count > _COPIES:
-            raise ApiError(
-                ("body", "visible"),
-                f"{count} copies of {format_tile(tile)} in visible tiles; a tile has {_COPIES}",
-                TooManyCopies.code,
-            )
-    return counts
+    return request_tiles(value, "body", "hand"), ()
 
 
 def ask_discard(body: DiscardRequest) -> DiscardQuestion:
     """The core values of a /discard request (structure checked; copies are checked by the core)."""
-    with located("body", "rules"):
-        rules = rule_profile(body.rules.preset, **body.rules.overrides())
-    melds = _melds(body.melds, "body", "melds")
+    rules = request_rules(body.rules)
+    melds = request_melds(body.melds)
     tiles, red = _hand_tiles(body.hand)
     with located("body"):
         hand = Hand.from_tiles(tiles, melds)
         weights = body.weights.core().validated()
     opponents = tuple(
         Opponent(
-            tuple(_tiles(spec.river, "body", "opponents", index, "river")),
+            tuple(request_tiles(spec.river, "body", "opponents", index, "river")),
             spec.riichi,
             spec.riichi_turn,
-            _melds(spec.melds, "body", "opponents", index, "melds"),
+            request_melds(spec.melds, "body", "opponents", index, "melds"),
         )
         for index, spec in enumerate(body.opponents)
     )
@@ -251,8 +227,8 @@ def ask_discard(body: DiscardRequest) -> DiscardQuestion:
         rules,
         hand,
         red,
-        _visible(body.visible),
-        tuple(_tiles(body.dora_indicators, "body", "dora_indicators")),
+        request_visible(body.visible),
+        tuple(request_tiles(body.dora_indicators, "body", "dora_indicators")),
         opponents,
         body.turn,
         weights,

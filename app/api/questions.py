@@ -89,6 +89,22 @@ def batch_json(answers: list[bytes]) -> bytes:
     return b'{"results":[' + b",".join(answers) + b"]}"
 
 
+def answer_batch(
+    endpoint: str,
+    body: BatchRequest,
+    *,
+    max_batch_size: int,
+    cache: ResultCache,
+    vectorised: Callable[..., bytes | None],
+    compute: Callable[[Checker, Question], BaseModel | bytes],
+) -> Response:
+    """A batch answer: the ``vectorised`` path when it takes the request, else hand by hand."""
+    rendered = vectorised(body, max_batch_size=max_batch_size)
+    if rendered is None:
+        rendered = batch_json(ask_batch(endpoint, body, max_batch_size=max_batch_size).answer(cache, compute))
+    return json_response(rendered)
+
+
 def _located_hand(index: int | None) -> AbstractContextManager[None]:
     """Place a core error about one hand: ``hand``, or ``hands[index]`` in a batch."""
     if index is None:
@@ -96,31 +112,36 @@ def _located_hand(index: int | None) -> AbstractContextManager[None]:
     return located("body", renames={"hand": ("hands", index)}, index=index)
 
 
-def _tiles(value: object, *loc: str | int) -> list[Tile]:
+def request_tiles(value: object, *loc: str | int) -> list[Tile]:
+    """Tiles of a request field in any notation; an error is located at ``loc``."""
     with located(*loc, keep_field=False):
         return parse_tiles(value)
 
 
-def _rules(rules: RulesSpec) -> RuleProfile:
+def request_rules(rules: RulesSpec) -> RuleProfile:
+    """The rule profile a request asks for."""
     with located("body", "rules"):
         return rule_profile(rules.preset, **rules.overrides())
 
 
-def _melds(melds: Sequence[MeldSpec]) -> list[Meld]:
+def request_melds(melds: Sequence[MeldSpec], *loc: str | int) -> tuple[Meld, ...]:
+    """Validated melds of a request field (``loc`` defaults to ``body.melds``)."""
     if not melds:
-        return []
+        return ()
+    loc = loc or ("body", "melds")
     built = []
     for index, meld in enumerate(melds):
-        tiles = _tiles(meld.tiles, "body", "melds", index, "tiles")
-        with located("body", "melds", index):
+        tiles = request_tiles(meld.tiles, *loc, index, "tiles")
+        with located(*loc, index):
             built.append(Meld.of(meld.kind, tiles))
-    return built
+    return tuple(built)
 
 
-def _visible(value: object) -> Counts:
+def request_visible(value: object) -> Counts:
+    """Counts of the tiles seen elsewhere, at most four of each."""
     if value == "" or value == []:  # nothing seen (the default)
         return _NOTHING_SEEN
-    counts = counts_from_tiles(_tiles(value, "body", "visible"))
+    counts = counts_from_tiles(request_tiles(value, "body", "visible"))
     # Checked here as well as in the core: the core adds these counts to the hand's
     # in a bytes object, which cannot hold a sum over 255.
     for tile, count in enumerate(counts):
@@ -144,10 +165,10 @@ def _question(
 
 def ask_one(endpoint: str, body: HandRequest) -> Asked:
     """The core values of a single-hand request."""
-    checker = Checker(_rules(body.rules))
-    melds = _melds(body.melds)
-    visible = _visible(body.visible)
-    hand = _tiles(body.hand, "body", "hand")
+    checker = Checker(request_rules(body.rules))
+    melds = request_melds(body.melds)
+    visible = request_visible(body.visible)
+    hand = request_tiles(body.hand, "body", "hand")
     return Asked(endpoint, checker, (_question(checker, hand, melds, visible, None),), is_batch=False)
 
 
@@ -160,11 +181,11 @@ def ask_batch(endpoint: str, body: BatchRequest, *, max_batch_size: int) -> Aske
             "batch_too_large",
             ctx={"max_batch_size": max_batch_size},
         )
-    checker = Checker(_rules(body.rules))
-    melds = _melds(body.melds)
-    visible = _visible(body.visible)
+    checker = Checker(request_rules(body.rules))
+    melds = request_melds(body.melds)
+    visible = request_visible(body.visible)
     questions = tuple(
-        _question(checker, _tiles(hand, "body", "hands", index), melds, visible, index)
+        _question(checker, request_tiles(hand, "body", "hands", index), melds, visible, index)
         for index, hand in enumerate(body.hands)
     )
     return Asked(endpoint, checker, questions, is_batch=True)

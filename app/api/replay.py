@@ -16,6 +16,7 @@ from typing import Final
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.api.asgi import send_json
 from app.api.cache import ResultCache
 
 #: Bodies larger than this are not used as keys (a hand question is a few hundred bytes).
@@ -47,7 +48,7 @@ class AnswerReplay:
         if key is not None:
             answer = cache.peek(key)
             if isinstance(answer, bytes):
-                await _send_json(send, answer)
+                await send_json(send, 200, answer)
                 return
 
         replayed = False
@@ -73,14 +74,3 @@ class AnswerReplay:
         await self.app(scope, replay, capture)
         if key is not None and status == 200:
             cache.store(key, b"".join(parts))
-
-
-async def _send_json(send: Send, body: bytes) -> None:
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 200,
-            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})

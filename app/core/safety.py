@@ -112,7 +112,6 @@ from app.core.safety_tables import (
 )
 from app.core.tiles import DRAGONS, Counts, Tile, is_honor
 
-
 GENBUTSU_LEAK: Final = 0.5
 """Without furiten: share of a tile's danger left when it is in the opponent's river (ours)."""
 SUJI_LEAK: Final = 0.6

@@ -7,7 +7,7 @@ from fastapi import APIRouter, Request, Response
 from app.api.batch_fast import shanten_batch_json
 from app.api.deps import BatchBody, CacheDep, SettingsDep, ShantenAsked
 from app.api.errors import error_responses
-from app.api.questions import Question, ask_batch, batch_json, json_response
+from app.api.questions import Question, answer_batch, json_response
 from app.api.render import shanten_json
 from app.api.schemas import ShantenBatchResponse, ShantenResponse
 from app.api.state import service_state
@@ -46,8 +46,11 @@ async def shanten(asked: ShantenAsked, request: Request) -> Response:
 def shanten_batch(body: BatchBody, settings: SettingsDep, cache: CacheDep) -> Response:
     """One /shanten answer per hand, in request order; `melds`, `rules` and `visible`
     apply to every hand. A bad hand is a 422 whose `loc` is `["body", "hands", index]`."""
-    fast = shanten_batch_json(body, max_batch_size=settings.max_batch_size)
-    if fast is None:
-        asked = ask_batch("shanten", body, max_batch_size=settings.max_batch_size)
-        fast = batch_json(asked.answer(cache, _shanten))
-    return json_response(fast)
+    return answer_batch(
+        "shanten",
+        body,
+        max_batch_size=settings.max_batch_size,
+        cache=cache,
+        vectorised=shanten_batch_json,
+        compute=_shanten,
+    )

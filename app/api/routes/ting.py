@@ -7,7 +7,7 @@ from fastapi import APIRouter, Request, Response
 from app.api.batch_fast import ting_batch_json
 from app.api.deps import BatchBody, CacheDep, SettingsDep, TingAsked
 from app.api.errors import error_responses
-from app.api.questions import Question, ask_batch, batch_json, json_response
+from app.api.questions import Question, answer_batch, json_response
 from app.api.render import ting_json
 from app.api.schemas import TingBatchResponse, TingResponse
 from app.api.state import service_state
@@ -46,8 +46,11 @@ async def ting(asked: TingAsked, request: Request) -> Response:
 def ting_batch(body: BatchBody, settings: SettingsDep, cache: CacheDep) -> Response:
     """One /ting answer per hand, in request order; `melds`, `rules` and `visible`
     apply to every hand. A bad hand is a 422 whose `loc` is `["body", "hands", index]`."""
-    fast = ting_batch_json(body, max_batch_size=settings.max_batch_size)
-    if fast is None:
-        asked = ask_batch("ting", body, max_batch_size=settings.max_batch_size)
-        fast = batch_json(asked.answer(cache, _ting))
-    return json_response(fast)
+    return answer_batch(
+        "ting",
+        body,
+        max_batch_size=settings.max_batch_size,
+        cache=cache,
+        vectorised=ting_batch_json,
+        compute=_ting,
+    )
