@@ -16,7 +16,6 @@ and the disagreements are counted and printed.
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
 import platform
@@ -34,6 +33,8 @@ import numpy as np
 import riichienv
 from mahjong.agari import Agari
 from mahjong.shanten import Shanten
+
+from timing import timed_pass_ns
 
 from app.core.engine import Checker
 from app.core.hand import Hand
@@ -271,16 +272,6 @@ class Agreement:
 Contender = tuple[str, Callable[[Any], Any], Sequence[Any]]  # (implementation, function, its inputs)
 
 
-def timed_pass_ns(fn: Callable[[Any], Any], inputs: Sequence[Any]) -> int:
-    """One pass of ``fn`` over ``inputs`` with the garbage collector off, as ``timeit`` does."""
-    gc.disable()
-    try:
-        start = time.perf_counter_ns()
-        for item in inputs:
-            fn(item)
-        return time.perf_counter_ns() - start
-    finally:
-        gc.enable()
 
 
 class Bench:

@@ -26,7 +26,6 @@ one- and two-shanten hands, beside mahjong-cpp's published C++ figures.
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
 import platform
@@ -40,6 +39,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from mahjong.shanten import Shanten
+
+from timing import timed_pass_ns
 
 from app.core.discard import DiscardOptions, evaluate_discards
 from app.core.engine import Checker
@@ -107,15 +108,6 @@ def mahjong_composed(counts: list[int]) -> Ranked:
     return options
 
 
-def timed_pass_ns(fn: Callable[[Any], Any], inputs: Sequence[Any]) -> int:
-    gc.disable()
-    try:
-        start = time.perf_counter_ns()
-        for item in inputs:
-            fn(item)
-        return time.perf_counter_ns() - start
-    finally:
-        gc.enable()
 
 
 def time_contenders(contenders: Sequence[tuple[str, Callable[[Any], Any], Sequence[Any]]], repeat: int) -> list[dict]:

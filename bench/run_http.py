@@ -41,7 +41,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from importlib.metadata import version
@@ -50,6 +50,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from mahjong.shanten import Shanten
+from timing import timed_pass_ns
 
 HOST: Final = "127.0.0.1"
 REPO: Final = Path(__file__).resolve().parent.parent
@@ -462,16 +463,6 @@ class BatchRow:
     note: str = ""
 
 
-def timed_pass_ns(fn: Callable[[Any], Any], inputs: Sequence[Any]) -> int:
-    """One pass of ``fn`` over ``inputs`` with the garbage collector off, as ``timeit`` does."""
-    gc.disable()
-    try:
-        start = time.perf_counter_ns()
-        for item in inputs:
-            fn(item)
-        return time.perf_counter_ns() - start
-    finally:
-        gc.enable()
 
 
 def timed_request_ns(server: Server, path: str, body: bytes) -> tuple[int, bytes]:
