@@ -2,7 +2,7 @@
 
 from fastapi import APIRouter
 
-from app.api.routes import discard, metrics, reference, service, shanten, ting, win
+from app.api.routes import analyze, discard, metrics, reference, service, shanten, ting, win
 
 # Request routing tries routers in this order: the busiest first.
 ROUTERS: tuple[APIRouter, ...] = (
@@ -13,4 +13,5 @@ ROUTERS: tuple[APIRouter, ...] = (
     reference.router,
     service.router,
     metrics.router,
+    analyze.router,
 )

@@ -1,0 +1,63 @@
+"""The hand analyzer page: GET / and GET /analyze, and its three static files.
+
+A plain HTML page with vanilla JavaScript that calls only the public API
+(``POST /shanten``, ``/ting``, ``/discard``). Every asset is served from here and
+the page's Content-Security-Policy allows nothing from another origin. None of
+these routes is part of the OpenAPI document.
+"""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from typing import Final
+
+from fastapi import APIRouter, Response
+
+STATIC_PREFIX: Final = "/static/analyze"
+CONTENT_SECURITY_POLICY: Final = "; ".join(
+    (
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "font-src 'self'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'self'",
+    )
+)
+_MEDIA_TYPES: Final = {
+    "index.html": "text/html; charset=utf-8",
+    "app.js": "text/javascript; charset=utf-8",
+    "style.css": "text/css; charset=utf-8",
+}
+_ASSETS: Final = {
+    name: (files("app.api") / "static" / "analyze" / name).read_bytes() for name in _MEDIA_TYPES
+}
+
+router = APIRouter(include_in_schema=False)
+
+
+def _asset(name: str) -> Response:
+    return Response(
+        _ASSETS[name],
+        media_type=_MEDIA_TYPES[name],
+        headers={"Content-Security-Policy": CONTENT_SECURITY_POLICY, "Cache-Control": "no-cache"},
+    )
+
+
+@router.get("/")
+@router.get("/analyze")
+def analyze_page() -> Response:
+    return _asset("index.html")
+
+
+@router.get(f"{STATIC_PREFIX}/app.js")
+def analyze_script() -> Response:
+    return _asset("app.js")
+
+
+@router.get(f"{STATIC_PREFIX}/style.css")
+def analyze_style() -> Response:
+    return _asset("style.css")

@@ -1,0 +1,281 @@
+"""The hand analyzer page works in a real browser and loads nothing from elsewhere.
+
+Starts uvicorn on a free 127.0.0.1 port, opens / in headless Chromium, types hands,
+reads shanten, waits and the ranked discards off the page (the expected answers are
+asked of the same service's API), clicks a discard, and saves screenshots to the
+pytest tmp dir and to ``test-artifacts/`` for review. Needs Debian's ``chromium``
+and ``chromium-driver``; skipped without them, like test_docs_browser.py.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import quote
+
+import httpx
+import pytest
+
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install -e '.[test]')")
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = shutil.which("chromium")
+CHROMEDRIVER = shutil.which("chromedriver")
+START_TIMEOUT_SECONDS = 120
+PAGE_TIMEOUT_SECONDS = 60
+
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None or CHROMEDRIVER is None,
+    reason="headless Chromium not found: apt-get install -y chromium chromium-driver",
+)
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def service_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = _free_port()
+    log_path = tmp_path_factory.mktemp("uvicorn") / "uvicorn.log"
+    log = log_path.open("wb")
+    env = {key: value for key, value in os.environ.items() if not key.startswith("TENPAI_")}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port),
+         "--log-level", "warning"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + START_TIMEOUT_SECONDS
+        while True:
+            assert server.poll() is None, log_path.read_text(errors="replace")
+            try:
+                if httpx.get(f"{url}/ready", timeout=2, trust_env=False).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "uvicorn did not become ready"
+            time.sleep(0.2)
+        yield url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        log.close()
+
+
+def _chrome(tmp_path: Path, window: str) -> webdriver.Chrome:
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})  # the network events
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        "--no-proxy-server",  # the service is on loopback; never route through a proxy
+        f"--window-size={window}",
+        f"--user-data-dir={tmp_path / 'profile'}",
+    ):
+        options.add_argument(flag)
+    # An explicit driver path, so that selenium never tries to download one.
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(PAGE_TIMEOUT_SECONDS)
+    return driver
+
+
+@pytest.fixture
+def browser(tmp_path: Path) -> Iterator[webdriver.Chrome]:
+    driver = _chrome(tmp_path, "1280,1400")
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture
+def phone(tmp_path: Path) -> Iterator[webdriver.Chrome]:
+    driver = _chrome(tmp_path, "390,844")
+    # A phone's viewport, so that the page's viewport meta and media queries apply.
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True},
+    )
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def _requests_that_left(driver: webdriver.Chrome, service_url: str) -> list[str]:
+    """Network URLs the page asked for outside the service (even blocked ones: there should be none)."""
+    asked = []
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message["method"] == "Network.requestWillBeSent":
+            url = message["params"]["request"]["url"]
+            if url.startswith(("http:", "https:", "ws:", "wss:")) and not url.startswith(service_url + "/"):
+                asked.append(url)
+    return asked
+
+
+def _api(service_url: str, path: str, body: dict) -> dict:
+    response = httpx.post(f"{service_url}{path}", json=body, timeout=10, trust_env=False)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def _screenshot(driver: webdriver.Chrome, tmp_path: Path, name: str) -> Path:
+    path = tmp_path / name
+    # The whole page, not only the window: Chromium's DevTools capture beyond the viewport.
+    metrics = driver.execute_cdp_cmd("Page.getLayoutMetrics", {})
+    size = metrics.get("cssContentSize") or metrics["contentSize"]
+    shot = driver.execute_cdp_cmd(
+        "Page.captureScreenshot",
+        {"format": "png", "captureBeyondViewport": True,
+         "clip": {"x": 0, "y": 0, "width": size["width"], "height": size["height"], "scale": 1}},
+    )
+    import base64
+
+    path.write_bytes(base64.b64decode(shot["data"]))
+    ARTIFACTS.mkdir(exist_ok=True)
+    shutil.copyfile(path, ARTIFACTS / name)
+    return path
+
+
+def _wait_for_result(driver: webdriver.Chrome, hand: str) -> None:
+    """Wait until the page shows the analysis of ``hand`` (in the URL and drawn)."""
+    wait = WebDriverWait(driver, PAGE_TIMEOUT_SECONDS)
+    wait.until(lambda d: d.execute_script(
+        "return !document.body.classList.contains('busy') && !document.getElementById('result').hidden"
+        " && new URLSearchParams(location.search).get('hand') === arguments[0]", hand))
+
+
+def _tiles(driver: webdriver.Chrome, container: str) -> list[str]:
+    return [element.get_attribute("data-tile") for element in driver.find_elements(By.CSS_SELECTOR, f"#{container} .tile")]
+
+
+def test_type_a_hand_discard_and_see_the_waits(service_url: str, browser: webdriver.Chrome, tmp_path: Path) -> None:
+    hand = "123m456p789s1122z5z"  # 14 tiles: throwing the lone 5z leaves tenpai on 1z/2z
+    discard = _api(service_url, "/discard", {"hand": hand})
+    shanten = _api(service_url, "/shanten", {"hand": hand})
+    best = discard["candidates"][0]
+
+    browser.get(f"{service_url}/")
+    try:
+        box = browser.find_element(By.ID, "hand")
+        box.send_keys(hand)
+        browser.find_element(By.ID, "analyze").click()
+        _wait_for_result(browser, hand)
+
+        assert browser.find_element(By.ID, "verdict").get_attribute("data-shanten") == str(shanten["shanten"])
+        assert _tiles(browser, "hand-view") == sorted(
+            ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "2z", "2z", "5z"],
+            key=lambda name: ("mpsz".index(name[1]), name[0]),
+        )
+        forms = {row.get_attribute("data-form"): row.find_elements(By.TAG_NAME, "td")[1].text
+                 for row in browser.find_elements(By.CSS_SELECTOR, "#forms tbody tr")}
+        assert forms == {form: str(value) for form, value in shanten["forms"].items()}
+        rows = browser.find_elements(By.CSS_SELECTOR, "#discards tbody tr")
+        assert [row.get_attribute("data-tile") for row in rows] == [c["tile"] for c in discard["candidates"]]
+        assert rows[0].get_attribute("data-tile") == discard["best"] == best["tile"] == "5z"
+        assert f"{best['score']:.3f}" in rows[0].text
+        _screenshot(browser, tmp_path, "analyze-14.png")
+
+        rows[0].find_element(By.CSS_SELECTOR, "button.discard").click()
+        after = "123m456p789s1122z"
+        _wait_for_result(browser, after)
+        assert browser.find_element(By.ID, "hand").get_attribute("value") == after
+        ting = _api(service_url, "/ting", {"hand": after})
+        waits = browser.find_elements(By.CSS_SELECTOR, "#waits .counted")
+        assert [(w.find_element(By.CSS_SELECTOR, ".tile").get_attribute("data-tile"),
+                 w.find_element(By.CSS_SELECTOR, ".count").text) for w in waits] == [
+            (wait["tile"], f"×{wait['remaining']}") for wait in ting["waits"]
+        ] == [("1z", "×2"), ("2z", "×2")]
+        assert browser.find_element(By.ID, "verdict").get_attribute("data-shanten") == "0"
+        assert browser.find_element(By.ID, "discards-block").get_attribute("hidden") is not None
+        _screenshot(browser, tmp_path, "analyze.png")
+
+        browser.back()  # the URL history holds the hand before the discard
+        _wait_for_result(browser, hand)
+    except Exception:
+        browser.save_screenshot(str(tmp_path / "failure.png"))
+        raise
+    assert _requests_that_left(browser, service_url) == []
+
+
+def test_shared_url_analyses_at_once_and_errors_show_by_the_input(
+    service_url: str, browser: webdriver.Chrome, tmp_path: Path
+) -> None:
+    hand = "一万二万三万 四筒五筒六筒 七条八条 九条九条 中"
+    body = {"hand": hand, "melds": [{"kind": "pon", "tiles": "111z"}], "rules": "qiqihar", "visible": "9s"}
+    expected = _api(service_url, "/discard", body)
+    browser.get(f"{service_url}/analyze?hand={quote(hand)}&rules=qiqihar&melds={quote('pon:111z')}&visible=9s")
+    _wait_for_result(browser, hand)
+    assert browser.find_element(By.ID, "rules").get_attribute("value") == "qiqihar"
+    assert _tiles(browser, "meld-view") == ["1z", "1z", "1z"]
+    rows = browser.find_elements(By.CSS_SELECTOR, "#discards tbody tr")
+    assert rows[0].get_attribute("data-tile") == expected["best"]
+
+    box = browser.find_element(By.ID, "hand")
+    box.clear()
+    box.send_keys("123m45x6p")
+    browser.find_element(By.ID, "analyze").click()
+    error = browser.find_element(By.ID, "hand-error")
+    WebDriverWait(browser, PAGE_TIMEOUT_SECONDS).until(lambda _: error.is_displayed())
+    assert "unexpected character 'x' at position 6" in error.text
+    assert "body.hand" in error.text
+    assert box.get_attribute("aria-invalid") == "true"
+
+    melds = browser.find_element(By.ID, "melds")
+    box.clear()
+    box.send_keys("123m456p789s1z")
+    melds.clear()
+    melds.send_keys("pon:11z")
+    browser.find_element(By.ID, "analyze").click()
+    melds_error = browser.find_element(By.ID, "melds-error")
+    WebDriverWait(browser, PAGE_TIMEOUT_SECONDS).until(lambda _: melds_error.is_displayed())
+    assert "a pon has 3 tiles" in melds_error.text and "body.melds.0.tiles" in melds_error.text
+    assert _requests_that_left(browser, service_url) == []
+
+
+def test_phone_sized_screen(service_url: str, phone: webdriver.Chrome, tmp_path: Path) -> None:
+    hand = "23m456p789s11122z4p"
+    expected = _api(service_url, "/discard", {"hand": hand})
+    phone.get(f"{service_url}/?hand={hand}")
+    _wait_for_result(phone, hand)
+    rows = phone.find_elements(By.CSS_SELECTOR, "#discards tbody tr")
+    assert rows[0].get_attribute("data-tile") == expected["best"]
+    width = phone.execute_script("return [window.innerWidth, document.documentElement.scrollWidth]")
+    assert width[0] == 390 and width[1] <= 390, width  # nothing runs off the side of the screen
+    hand_box = phone.execute_script(
+        "const r = document.getElementById('hand-view').getBoundingClientRect(); return [r.left, r.right]"
+    )
+    assert 0 <= hand_box[0] and hand_box[1] <= 390, hand_box
+    _screenshot(phone, tmp_path, "analyze-phone.png")
+    assert _requests_that_left(phone, service_url) == []
