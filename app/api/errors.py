@@ -49,6 +49,7 @@ ERROR_STATUS: Final[Mapping[str, int]] = MappingProxyType(
         "invalid_rule_option": 422,
         "invalid_opponent": 422,
         "invalid_weight": 422,
+        "invalid_win_context": 422,
         "not_a_winning_hand": 400,
         "batch_too_large": 422,
         "body_too_large": 413,
@@ -101,6 +102,9 @@ class ErrorResponse(BaseModel):
     """The body of every 4xx and 5xx answer."""
 
     detail: list[ErrorItem]
+    error: str | None = Field(
+        None, description="For a 400 (a well-formed question that cannot be answered): its code, e.g. not_a_winning_hand."
+    )
 
 
 def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
@@ -223,7 +227,10 @@ def _json_safe(value: Any) -> Any:
 
 async def _api_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, ApiError)
-    return _envelope(error.status, error_body(error.loc, error.msg, error.code, error.ctx))
+    body = error_body(error.loc, error.msg, error.code, error.ctx)
+    if error.status == 400:
+        body["error"] = error.code  # the contract's {"error": "not_a_winning_hand", ...}
+    return _envelope(error.status, body)
 
 
 async def _core_error(request: Request, error: Exception) -> JSONResponse:

@@ -2,7 +2,7 @@
 
 from fastapi import APIRouter
 
-from app.api.routes import analyze, discard, metrics, reference, service, shanten, ting, win
+from app.api.routes import analyze, discard, metrics, reference, score, service, shanten, ting, win
 
 # Request routing tries routers in this order: the busiest first.
 ROUTERS: tuple[APIRouter, ...] = (
@@ -10,6 +10,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     ting.router,
     win.router,
     discard.router,
+    score.router,
     reference.router,
     service.router,
     metrics.router,

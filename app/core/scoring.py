@@ -1,0 +1,139 @@
+"""What a win pays: scoring profiles found by name, first Qiqihar (seed 004 section 4).
+
+Qiqihar scoring is a base of 1 doubled for each condition that applies:
+
+* the way of winning: self-draw (all three others pay) or on a discard (the
+  discarder alone pays), which doubles either way;
+* 红中 (the wildcard) held in the winning hand's concealed tiles;
+* a win on a kong replacement tile (杠上开花);
+* robbing a kong (抢杠胡; the player who declared the kong pays, as a discarder);
+* per payer, the dealer involved: when the winner or that payer is the dealer.
+
+The seed's worked example: the dealer self-draws holding 红中, so each of the
+three pays 1 x 2 (self-draw) x 2 (红中) x 2 (dealer) = 8, 24 in all.
+
+>>> from app.core.hand import Hand, Meld
+>>> from app.core.rules import rule_profile
+>>> from app.core.tiles import parse_mpsz
+>>> hand = Hand.from_tiles(parse_mpsz("123m456p78s99s7z"), [Meld.of("pon", [27, 27, 27])])
+>>> result = score(hand, 26, rule_profile("qiqihar"), WinContext(winner=0, dealer=0))
+>>> result.payments, [(m.name, m.factor) for m in result.multipliers]
+((24, -8, -8, -8), [('self_draw', 2), ('red_dragon_held', 2), ('dealer', 2)])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import Final, NamedTuple
+
+from app.core.engine import Checker
+from app.core.errors import NotAWinningHand, TenpaiError
+from app.core.hand import Hand
+from app.core.rules import RuleProfile
+from app.core.tiles import RED, Tile, format_tile
+
+SEATS: Final = 4
+
+
+class InvalidWinContext(TenpaiError):
+    """Seats or flags of a win that cannot happen together."""
+
+    code = "invalid_win_context"
+
+
+class WinContext(NamedTuple):
+    """Who won, who deals, how: ``discarder`` None means self-draw."""
+
+    winner: int
+    dealer: int
+    discarder: int | None = None
+    kong_replacement: bool = False
+    robbed_kong: bool = False
+
+
+class Multiplier(NamedTuple):
+    """One doubling (or more) and why."""
+
+    name: str
+    factor: int
+
+
+class ScoreResult(NamedTuple):
+    """Net payment per seat (summing to zero), the multipliers, and what each payer pays."""
+
+    payments: tuple[int, ...]
+    multipliers: tuple[Multiplier, ...]
+    per_payer: tuple[tuple[int, int], ...]
+
+
+def _check_context(context: WinContext) -> None:
+    for name in ("winner", "dealer", "discarder"):
+        seat = getattr(context, name)
+        if seat is not None and not (isinstance(seat, int) and 0 <= seat < SEATS):
+            raise InvalidWinContext(f"{name} must be a seat 0..3, got {seat!r}", field=name)
+    if context.discarder == context.winner:
+        raise InvalidWinContext("the winner cannot have discarded the winning tile", field="discarder")
+    if context.kong_replacement and context.discarder is not None:
+        raise InvalidWinContext(
+            "a kong replacement win is a self-draw: discarder must be null", field="kong_replacement"
+        )
+    if context.robbed_kong and context.discarder is None:
+        raise InvalidWinContext(
+            "robbing a kong needs the seat that declared the kong as discarder", field="robbed_kong"
+        )
+
+
+def _qiqihar(hand: Hand, context: WinContext) -> ScoreResult:
+    shared = [Multiplier("self_draw", 2) if context.discarder is None else Multiplier("discard_win", 2)]
+    if hand.counts[RED]:
+        shared.append(Multiplier("red_dragon_held", 2))
+    if context.kong_replacement:
+        shared.append(Multiplier("kong_replacement", 2))
+    if context.robbed_kong:
+        shared.append(Multiplier("robbed_kong", 2))
+    base = 1
+    for multiplier in shared:
+        base *= multiplier.factor
+    payers = [seat for seat in range(SEATS) if seat != context.winner] if context.discarder is None else [
+        context.discarder
+    ]
+    per_payer = tuple(
+        (seat, base * (2 if context.dealer in (seat, context.winner) else 1)) for seat in payers
+    )
+    payments = [0] * SEATS
+    for seat, pays in per_payer:
+        payments[seat] -= pays
+        payments[context.winner] += pays
+    dealer_involved = any(context.dealer in (seat, context.winner) for seat in payers)
+    listed = tuple(shared) + ((Multiplier("dealer", 2),) if dealer_involved else ())
+    return ScoreResult(tuple(payments), listed, per_payer)
+
+
+#: Scoring profiles by rules preset name.
+SCORING: Final[Mapping[str, Callable[[Hand, WinContext], ScoreResult]]] = MappingProxyType({"qiqihar": _qiqihar})
+
+
+def score(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinContext) -> ScoreResult:
+    """What the winning ``hand`` (concealed tiles including ``win_tile``) pays under ``rules``.
+
+    Raises :class:`NotAWinningHand` when the hand does not win under the rules,
+    and :class:`InvalidWinContext` for impossible seats or flags.
+    """
+    scoring = SCORING.get(rules.name)
+    if scoring is None:
+        raise InvalidWinContext(
+            f"no scoring profile for rules {rules.name!r}; scoring profiles: {', '.join(SCORING)}", field="rules"
+        )
+    _check_context(context)
+    if not 0 <= win_tile < len(hand.counts) or not hand.counts[win_tile]:
+        raise InvalidWinContext(
+            f"win_tile {format_tile(win_tile) if 0 <= win_tile < 34 else win_tile} is not in the hand; "
+            "hand holds the concealed tiles including the winning tile",
+            field="win_tile",
+        )
+    result = Checker(rules).win(hand, limit=1)
+    if not result.win:
+        why = f" ({result.reason})" if result.reason else ""
+        raise NotAWinningHand(f"the hand does not win under {rules.name} rules{why}", field="hand")
+    return scoring(hand, context)

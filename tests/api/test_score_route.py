@@ -1,0 +1,70 @@
+"""POST /score: Qiqihar payments, the seed's worked example, and refusals."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+PON_EAST = {"kind": "pon", "tiles": "111z"}
+WIN = {"hand": "123m456p78s99s7z", "melds": [PON_EAST], "win_tile": "9s", "rules": "qiqihar"}
+
+
+def _score(client: TestClient, **context: object) -> dict:
+    answer = client.post("/score", json={**WIN, **context})
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def test_seed_example_dealer_self_draw_holding_red_dragon(client: TestClient) -> None:
+    answer = _score(client, winner=0, dealer=0)
+    assert answer["payments"] == [24, -8, -8, -8]
+    assert answer["per_payer"] == [{"seat": 1, "pays": 8}, {"seat": 2, "pays": 8}, {"seat": 3, "pays": 8}]
+    assert [m["name"] for m in answer["multipliers"]] == ["self_draw", "red_dragon_held", "dealer"]
+
+
+@pytest.mark.parametrize(
+    ("context", "payments"),
+    [
+        ({"winner": 1, "dealer": 0}, [-8, 16, -4, -4]),  # self-draw with 红中: 4 each, the dealer 8
+        ({"winner": 1, "dealer": 0, "discarder": 2}, [0, 4, -4, 0]),  # discard, 红中, no dealer involved
+        ({"winner": 1, "dealer": 2, "discarder": 2}, [0, 8, -8, 0]),  # the dealer discarded
+        ({"winner": 1, "dealer": 3, "kong_replacement": True}, [-8, 32, -8, -16]),
+        ({"winner": 2, "dealer": 2, "discarder": 0, "robbed_kong": True}, [-16, 0, 16, 0]),
+    ],
+)
+def test_payments_follow_the_multipliers(client: TestClient, context: dict, payments: list[int]) -> None:
+    answer = _score(client, **context)
+    assert answer["payments"] == payments and sum(answer["payments"]) == 0
+
+
+def test_no_red_dragon_no_doubling(client: TestClient) -> None:
+    body = {**WIN, "hand": "123m456p789s99s", "winner": 0, "dealer": 1, "discarder": 3}
+    answer = client.post("/score", json=body).json()
+    assert answer["payments"] == [2, 0, 0, -2]
+    assert [m["name"] for m in answer["multipliers"]] == ["discard_win"]
+
+
+def test_a_hand_that_does_not_win_is_a_400(client: TestClient) -> None:
+    body = {**WIN, "melds": [], "hand": "123m456p78s99s7z111z", "winner": 0, "dealer": 0}
+    answer = client.post("/score", json=body)
+    assert answer.status_code == 400
+    assert answer.json()["error"] == "not_a_winning_hand"
+    assert answer.json()["detail"][0]["type"] == "not_a_winning_hand"
+
+
+@pytest.mark.parametrize(
+    ("context", "loc"),
+    [
+        ({"winner": 0, "dealer": 0, "discarder": 0}, ["body", "discarder"]),
+        ({"winner": 0, "dealer": 0, "discarder": 1, "kong_replacement": True}, ["body", "kong_replacement"]),
+        ({"winner": 0, "dealer": 0, "robbed_kong": True}, ["body", "robbed_kong"]),
+        ({"winner": 4, "dealer": 0}, ["body", "winner"]),
+        ({"winner": 0, "dealer": 0, "win_tile": "5m"}, ["body", "win_tile"]),
+        ({"winner": 0, "dealer": 0, "win_tile": "9s9s"}, ["body", "win_tile"]),
+        ({"winner": 0, "dealer": 0, "rules": "riichi"}, ["body", "rules"]),
+    ],
+)
+def test_impossible_contexts_are_422_at_their_field(client: TestClient, context: dict, loc: list) -> None:
+    answer = client.post("/score", json={**WIN, **context})
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["detail"][0]["loc"][:2] == loc

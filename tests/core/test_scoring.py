@@ -1,0 +1,65 @@
+"""Qiqihar scoring (seed 004 section 4): the worked example and every seat arrangement."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from app.core.errors import NotAWinningHand
+from app.core.hand import Hand, Meld
+from app.core.rules import rule_profile
+from app.core.scoring import InvalidWinContext, WinContext, score
+from app.core.tiles import parse_mpsz
+
+QIQIHAR = rule_profile("qiqihar")
+PON_EAST = Meld.of("pon", [27, 27, 27])
+WITH_RED = Hand.from_tiles(parse_mpsz("123m456p78s99s7z"), [PON_EAST])
+WITHOUT_RED = Hand.from_tiles(parse_mpsz("123m456p789s99s"), [PON_EAST])
+NINE_SOU = 26
+
+
+def test_seed_worked_example() -> None:
+    result = score(WITH_RED, NINE_SOU, QIQIHAR, WinContext(winner=0, dealer=0))
+    assert result.payments == (24, -8, -8, -8)
+
+
+def _contexts():
+    for winner, dealer in itertools.product(range(4), range(4)):
+        yield WinContext(winner, dealer)
+        yield WinContext(winner, dealer, kong_replacement=True)
+        for discarder in range(4):
+            if discarder != winner:
+                yield WinContext(winner, dealer, discarder)
+                yield WinContext(winner, dealer, discarder, robbed_kong=True)
+
+
+@pytest.mark.parametrize("hand", [WITH_RED, WITHOUT_RED])
+def test_every_arrangement_pays_by_the_rule(hand: Hand) -> None:
+    for context in _contexts():
+        result = score(hand, NINE_SOU, QIQIHAR, context)
+        assert sum(result.payments) == 0
+        base = 2 * (2 if hand.counts[33] else 1) * (2 if context.kong_replacement else 1)
+        base *= 2 if context.robbed_kong else 1
+        payers = [context.discarder] if context.discarder is not None else [s for s in range(4) if s != context.winner]
+        expected = {seat: base * (2 if context.dealer in (seat, context.winner) else 1) for seat in payers}
+        assert dict(result.per_payer) == expected
+        assert result.payments[context.winner] == sum(expected.values())
+        for seat in range(4):
+            if seat != context.winner:
+                assert result.payments[seat] == -expected.get(seat, 0)
+
+
+def test_a_closed_hand_does_not_win_under_qiqihar() -> None:
+    closed = Hand.from_tiles(parse_mpsz("123m456p78s99s7z111z"))
+    with pytest.raises(NotAWinningHand):
+        score(closed, NINE_SOU, QIQIHAR, WinContext(0, 0))
+
+
+@pytest.mark.parametrize(
+    "context",
+    [WinContext(0, 0, 0), WinContext(0, 0, 1, kong_replacement=True), WinContext(0, 0, robbed_kong=True), WinContext(5, 0)],
+)
+def test_impossible_contexts_are_refused(context: WinContext) -> None:
+    with pytest.raises(InvalidWinContext):
+        score(WITH_RED, NINE_SOU, QIQIHAR, context)
