@@ -8,102 +8,29 @@ Needs Debian's ``chromium`` and ``chromium-driver`` (CI installs them).
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install -e '.[test]')")
-from selenium.webdriver.chrome.service import Service  # noqa: E402
+from browser_helpers import PAGE_TIMEOUT_SECONDS, headless_chrome, needs_chromium, uvicorn_service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support import expected_conditions  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = shutil.which("chromium")
-CHROMEDRIVER = shutil.which("chromedriver")
-START_TIMEOUT_SECONDS = 120
-PAGE_TIMEOUT_SECONDS = 60
-
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None or CHROMEDRIVER is None,
-    reason="headless Chromium not found: apt-get install -y chromium chromium-driver",
-)
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
 def service_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = _free_port()
-    log_path = tmp_path_factory.mktemp("uvicorn") / "uvicorn.log"
-    log = log_path.open("wb")
-    env = {key: value for key, value in os.environ.items() if not key.startswith("TENPAI_")}
-    server = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port),
-         "--log-level", "warning"],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + START_TIMEOUT_SECONDS
-        while True:
-            assert server.poll() is None, log_path.read_text(errors="replace")
-            try:
-                if httpx.get(f"{url}/ready", timeout=2, trust_env=False).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "uvicorn did not become ready"
-            time.sleep(0.2)
+    with uvicorn_service(tmp_path_factory.mktemp("uvicorn")) as url:
         yield url
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
-        log.close()
 
 
 @pytest.fixture
 def browser(tmp_path: Path) -> Iterator[webdriver.Chrome]:
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})  # the network events
-    for flag in (
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-dev-shm-usage",
-        "--no-proxy-server",  # the service is on loopback; never route through a proxy
-        "--window-size=1280,2000",
-        f"--user-data-dir={tmp_path / 'profile'}",
-    ):
-        options.add_argument(flag)
-    # An explicit driver path, so that selenium never tries to download one.
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(PAGE_TIMEOUT_SECONDS)
+    driver = headless_chrome(tmp_path, "1280,2000")
     try:
         yield driver
     finally:
