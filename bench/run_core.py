@@ -34,7 +34,7 @@ import riichienv
 from mahjong.agari import Agari
 from mahjong.shanten import Shanten
 
-from timing import timed_pass_ns
+from timing import cpu_model, timed_pass_ns
 
 from app.core.engine import Checker
 from app.core.hand import Hand
@@ -421,14 +421,7 @@ TARGETS: Final = (
 
 
 def environment() -> dict[str, str]:
-    cpu = "unknown"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
+    cpu = cpu_model()
     return {
         "python": platform.python_version(),
         "implementation": platform.python_implementation(),

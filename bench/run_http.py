@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from mahjong.shanten import Shanten
-from timing import timed_pass_ns
+from timing import cpu_model, timed_pass_ns
 
 HOST: Final = "127.0.0.1"
 REPO: Final = Path(__file__).resolve().parent.parent
@@ -550,14 +550,7 @@ BATCH_SPEEDUP: Final = 10.0
 
 
 def environment() -> dict[str, Any]:
-    cpu = "unknown"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
+    cpu = cpu_model()
     wrk = subprocess.run(["wrk", "-v"], capture_output=True, text=True, check=False, timeout=10)
     return {
         "python": f"{platform.python_version()} ({platform.python_implementation()})",

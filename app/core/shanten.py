@@ -110,11 +110,7 @@ def regular_improving_draws(counts: bytes, melds_wanted: int) -> tuple[int, byte
     >>> distance, flagged_tiles(flags)
     (1, (28,))
     """
-    t = tables()
-    index = t.number_suit.index
-    return regular_draws_from_keys(
-        index[counts[0:9]], index[counts[9:18]], index[counts[18:27]], t.honors.index[counts[27:34]], melds_wanted
-    )
+    return regular_draws_from_keys(*suit_keys(counts), melds_wanted)
 
 
 def suit_keys(counts: bytes) -> tuple[int, int, int, int]:
