@@ -5,7 +5,7 @@ The score is the linear model of seed 000 (section 4.1), with its parameter tabl
 
     score = - shanten_weight * shanten          (syantenWeight 10.0)
             + ukeire_weight  * ukeire_count / 4 (advanceWeight  0.8)
-            + safety_weight  * safety           (safetyWeight   1.2)
+            + safety_weight  * safety_score     (safetyWeight   1.2)
             + dora_weight    * dora             (doraWeight     1.5)
             + honors_weight  * honors           (honorsWeight   0.6)
 
@@ -23,10 +23,17 @@ Each term, for the hand after the discard:
     Unseen = 4 minus copies in the 14-tile hand, the melds, ``visible``, the dora
     indicators and every opponent's river and melds (the discarded tile counts as
     seen, as the HTTP contract says).
-``safety``
-    Probability that no opponent can win on the tile (:mod:`app.core.safety`);
-    1 when no opponent is described.  With the seed's weight it breaks ties between
-    similar discards; raise it to defend.
+``safety_score``
+    ``safety`` is the probability that no opponent can win on the tile
+    (:mod:`app.core.safety`; 1 when no opponent is described).  The score reads it
+    on the seed's safety scale, where a fresh tile scores 0.2 and a safe one 1.0
+    (section 4.3): ``safety_score = 1 - (1 - safety) / DANGER_PER_SAFETY_UNIT``.
+    The unit, 0.16, puts a fresh middle tile against a declared hand at turn 9
+    (danger 0.128 in the published table) at the seed's 0.2.  Read as a bare
+    probability, safety differences of a few hundredths could never outweigh one
+    ukeire copy, and the seed's weights 0.5, 1.2 and 2.0 would all play alike
+    (self-play showed exactly that); on this scale they trade acceptance for
+    safety as the seed's table does.  Very dangerous tiles score below zero.
 ``dora``
     Dora kept in the hand and melds: each indicator names the next tile of its suit
     (9 -> 1), winds East -> South -> West -> North -> East, dragons White -> Green
@@ -93,6 +100,8 @@ from app.core.tiles import (
 
 UKEIRE_UNIT: Final = 4
 """Copies per unit of the ukeire term: the score counts acceptance in whole tile kinds."""
+DANGER_PER_SAFETY_UNIT: Final = 0.16
+"""Deal-in probability that costs one unit of the seed's safety scale (see ``safety_score``)."""
 MAX_OPPONENTS: Final = 3
 MAX_WEIGHT: Final = 1e9
 """Largest weight magnitude: scores stay finite (and JSON numbers) whatever the weights."""
@@ -224,10 +233,22 @@ class Candidate(NamedTuple):
         return ScoreComponents(
             -shanten * self.shanten,
             ukeire / UKEIRE_UNIT * self.ukeire_count,
-            safety * self.safety,
+            safety * self.safety_score,
             dora * self.dora,
             honors * self.honors,
         )
+
+    @property
+    def safety_score(self) -> float:
+        """``safety`` on the seed's scale (1: safe; 0.2: a fresh tile against a declared hand).
+
+        >>> from app.core.rules import rule_profile
+        >>> from app.core.tiles import parse_mpsz
+        >>> candidate = evaluate_discards(Hand.from_tiles(parse_mpsz("123m456p789s1122z5z")), rule_profile("riichi"))[0]
+        >>> candidate.safety, candidate.safety_score, round(candidate._replace(safety=0.968).safety_score, 6)
+        (1.0, 1.0, 0.8)
+        """
+        return safety_score(self.safety)
 
     @property
     def reasons(self) -> tuple[str, ...]:
@@ -259,6 +280,11 @@ class Candidate(NamedTuple):
             why = ", ".join(verdict.reasons)
             lines.append(f"opponent {index}: deals in with probability {verdict.danger:.3f} ({why})")
         return tuple(lines)
+
+
+def safety_score(safety: float) -> float:
+    """A probability of not dealing in, on the seed's safety scale (see the module notes)."""
+    return 1.0 - (1.0 - safety) / DANGER_PER_SAFETY_UNIT
 
 
 def dora_from_indicator(indicator: Tile) -> Tile:
@@ -338,7 +364,10 @@ def evaluate_discards(
         dora = dora_total - lost
         honors = honors_total - honor_lost
         # The same terms, in the same order, as Candidate.components.
-        score = -w_shanten * shanten + w_ukeire * count + w_safety * safety + w_dora * dora + w_honors * honors
+        score = (
+            -w_shanten * shanten + w_ukeire * count + w_safety * (1.0 - (1.0 - safety) / DANGER_PER_SAFETY_UNIT)
+            + w_dora * dora + w_honors * honors
+        )
         candidate = make(
             (tile, shanten, ukeire, count, safety, dora, honors, score, weights, verdicts,
              shanten - best_shanten, tile in wild, lost, honor_lost, None, None, None)

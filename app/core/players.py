@@ -1,0 +1,281 @@
+"""Strategies for the table simulator: what a seat discards, calls and declares.
+
+Each strategy is an object with four decisions; the table asks only legal
+questions and checks every answer.  A win is never a decision: every
+strategy takes every win the rules allow (declining a win is not a strategy
+any of these is meant to model).
+
+``advisor``
+    The discard advisor (:func:`app.core.discard.evaluate_discards`) with its
+    weights, told everything a player at the table sees: its own turn, the
+    dora indicators and each opponent's river, melds and declaration.
+``greedy``
+    Shanten only: a discard that leaves the lowest shanten, ties broken at random.
+``heuristic``
+    Seed 001's ``findBestDiscard``: ``-100 * shanten + value(tile)``, where a tile
+    is worth -30 as an honour, -15 as a terminal, +20 per held neighbour within
+    two and +10 when another copy is held.  The seed keeps the tile of highest
+    value, but its comment (and its intent: "字牌/孤牌优先打", throw honours and
+    isolated tiles first) is to discard the tile of *lowest* value; we do that.
+``random``
+    Every decision at random among the legal ones.
+
+The first three call the same way (:class:`ShantenCaller`): a pon or chi that
+lowers the shanten, a kong that does not raise it, and, when the rules make an
+open meld a condition of winning (Qiqihar), the first such meld whenever it
+does not raise the shanten.  All declare riichi whenever it is legal.
+
+>>> sorted(PLAYER_KINDS)
+['advisor', 'greedy', 'heuristic', 'random']
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
+from typing import Final, NamedTuple
+
+from app.core.discard import DEFAULT_WEIGHTS, Weights, evaluate_discards
+from app.core.engine import Checker
+from app.core.errors import TenpaiError
+from app.core.hand import Hand, Meld, MeldKind
+from app.core.rules import RuleProfile
+from app.core.safety import Opponent
+from app.core.tiles import Tile, is_honor
+
+
+class UnknownStrategy(TenpaiError):
+    """A strategy name that is not in :data:`PLAYER_KINDS`."""
+
+    code = "unknown_strategy"
+
+
+class SeatView(NamedTuple):
+    """What one seat knows when it decides: its hand and the public table."""
+
+    seat: int
+    #: Concealed tiles (with the tile just drawn) and declared melds.
+    hand: Hand
+    #: The tile just drawn, or None after a call.
+    drawn: Tile | None
+    #: This seat's turn, 1-based: own discards so far plus one.
+    turn: int
+    #: The other three seats in play order after this one.
+    opponents: tuple[Opponent, ...]
+    dora_indicators: tuple[Tile, ...]
+    #: Tiles left to draw.
+    wall_left: int
+    rules: RuleProfile
+    checker: Checker
+
+
+def hand_without(hand: Hand, tiles: Sequence[Tile], meld: Meld | None = None) -> Hand:
+    """``hand`` with ``tiles`` taken out of the concealed part and ``meld`` added.
+
+    >>> from app.core.tiles import parse_mpsz
+    >>> after = hand_without(Hand.from_tiles(parse_mpsz("1122m")), [0, 0], Meld.of("pon", [0, 0, 0]))
+    >>> list(after.counts[:2]), [m.kind.value for m in after.melds]
+    ([0, 2], ['pon'])
+    """
+    counts = bytearray(hand.counts)
+    for tile in tiles:
+        counts[tile] -= 1
+    melds = hand.melds if meld is None else hand.melds + (meld,)
+    return Hand(bytes(counts), melds)
+
+
+def shanten_after_discards(hand: Hand, checker: Checker) -> list[tuple[Tile, int]]:
+    """Each distinct discard of a 3n+2 hand with the shanten it leaves, in tile order."""
+    return [
+        (tile, checker.shanten(hand_without(hand, (tile,))).shanten)
+        for tile, count in enumerate(hand.counts)
+        if count
+    ]
+
+
+class ShantenCaller:
+    """Calls that help: a pon or chi that lowers the shanten, a kong that keeps it.
+
+    Under rules where a win needs an open meld of some kinds, the first such
+    meld is taken whenever it does not raise the shanten: without it the hand
+    can never win.
+    """
+
+    def call(self, view: SeatView, tile: Tile, options: Sequence[Meld]) -> Meld | None:
+        """A meld to make from the discard ``tile`` (one of ``options``), or None to pass."""
+        checker, hand = view.checker, view.hand
+        before = checker.shanten(hand).shanten
+        opens = _needs_opening(hand, view.rules)
+        best: tuple[int, Meld] | None = None
+        for meld in options:
+            used = list(meld.tiles)
+            used.remove(tile)
+            after = checker.shanten(hand_without(hand, used, meld)).shanten
+            if meld.kind.size == 4:
+                helps = after <= before
+            else:
+                # A 3n+2 hand's shanten is that of its best discard; it cannot be complete
+                # here (a complete shape would have won on the tile).
+                helps = after < before or (opens and meld.kind in view.rules.win_requires_meld and after <= before)
+            if helps and (best is None or after < best[0]):
+                best = (after, meld)
+        return None if best is None else best[1]
+
+    def kan(self, view: SeatView, options: Sequence[Meld]) -> Meld | None:
+        """A closed or added kong to declare (one of ``options``), or None."""
+        checker, hand = view.checker, view.hand
+        before = checker.shanten(hand).shanten
+        for meld in options:
+            tile = meld.tiles[0]
+            if meld.kind is MeldKind.CLOSED_KAN:
+                after = hand_without(hand, meld.tiles, meld)
+            else:
+                melds = tuple(meld if m.kind is MeldKind.PON and m.tiles[0] == tile else m for m in hand.melds)
+                counts = bytearray(hand.counts)
+                counts[tile] -= 1
+                after = Hand(bytes(counts), melds)
+            if checker.shanten(after).shanten <= max(before, 0):
+                return meld
+        return None
+
+    def declare_riichi(self, view: SeatView, discard: Tile) -> bool:
+        """Whether to declare riichi with ``discard`` (asked only when it is legal)."""
+        return True
+
+
+class Advisor(ShantenCaller):
+    """The discard advisor with ``weights``, told what the seat sees."""
+
+    name = "advisor"
+
+    def __init__(self, weights: Weights = DEFAULT_WEIGHTS, rng: random.Random | None = None) -> None:
+        self.weights = weights
+
+    def discard(self, view: SeatView) -> Tile:
+        """The advisor's best discard."""
+        ranked = evaluate_discards(
+            view.hand,
+            view.rules,
+            dora_indicators=view.dora_indicators,
+            opponents=view.opponents,
+            turn=view.turn,
+            weights=self.weights,
+        )
+        return ranked[0].tile
+
+
+class Greedy(ShantenCaller):
+    """Shanten only: any discard leaving the lowest shanten, chosen at random."""
+
+    name = "greedy"
+
+    def __init__(self, weights: Weights = DEFAULT_WEIGHTS, rng: random.Random | None = None) -> None:
+        self.rng = rng or random.Random(0)
+
+    def discard(self, view: SeatView) -> Tile:
+        """A random discard among those of lowest shanten."""
+        options = shanten_after_discards(view.hand, view.checker)
+        lowest = min(shanten for _, shanten in options)
+        return self.rng.choice([tile for tile, shanten in options if shanten == lowest])
+
+
+class Heuristic(ShantenCaller):
+    """Seed 001's discard rule (lowest shanten, then the least useful tile)."""
+
+    name = "heuristic"
+
+    def __init__(self, weights: Weights = DEFAULT_WEIGHTS, rng: random.Random | None = None) -> None:
+        pass
+
+    def discard(self, view: SeatView) -> Tile:
+        """The tile with the best ``-100 * shanten - value``; ties go to the lower tile."""
+        hand = view.hand
+        best_tile, best_score = -1, float("-inf")
+        for tile, shanten in shanten_after_discards(hand, view.checker):
+            after = hand_without(hand, (tile,)).counts
+            score = -100 * shanten - tile_value(tile, after)
+            if score > best_score:
+                best_tile, best_score = tile, score
+        return best_tile
+
+
+def tile_value(tile: Tile, counts: bytes) -> int:
+    """Seed 001's ``evaluateTileValue``: how much ``tile`` is worth beside ``counts``
+    (the hand without it).
+
+    >>> from app.core.tiles import parse_mpsz, counts_from_tiles
+    >>> counts = counts_from_tiles(parse_mpsz("24m1z"))  # 234m9p1z after 3m, say
+    >>> tile_value(2, counts), tile_value(17, counts), tile_value(27, counts)
+    (40, -15, -20)
+    """
+    value = 0
+    if is_honor(tile):
+        value -= 30
+    position = tile % 9
+    if not is_honor(tile) and position in (0, 8):
+        value -= 15
+    if not is_honor(tile):
+        start = tile - position
+        for neighbour in range(max(start, tile - 2), min(start + 9, tile + 3)):
+            if neighbour != tile and counts[neighbour]:
+                value += 20
+    if counts[tile]:
+        value += 10
+    return value
+
+
+class RandomPlayer:
+    """Every decision at random among the legal ones (calls and kongs half the time)."""
+
+    name = "random"
+
+    def __init__(self, weights: Weights = DEFAULT_WEIGHTS, rng: random.Random | None = None) -> None:
+        self.rng = rng or random.Random(0)
+
+    def discard(self, view: SeatView) -> Tile:
+        """A random concealed tile."""
+        return self.rng.choice([tile for tile, count in enumerate(view.hand.counts) for _ in range(count)])
+
+    def call(self, view: SeatView, tile: Tile, options: Sequence[Meld]) -> Meld | None:
+        """One of ``options`` half the time."""
+        return self.rng.choice(options) if self.rng.random() < 0.5 else None
+
+    def kan(self, view: SeatView, options: Sequence[Meld]) -> Meld | None:
+        """One of ``options`` half the time."""
+        return self.rng.choice(options) if self.rng.random() < 0.5 else None
+
+    def declare_riichi(self, view: SeatView, discard: Tile) -> bool:
+        """Half the time."""
+        return self.rng.random() < 0.5
+
+
+def _needs_opening(hand: Hand, rules: RuleProfile) -> bool:
+    required = rules.win_requires_meld
+    return bool(required) and not any(meld.kind in required for meld in hand.melds)
+
+
+Strategy = Advisor | Greedy | Heuristic | RandomPlayer
+
+#: Strategy classes by name; each is built with the advisor weights and a seeded random source.
+PLAYER_KINDS: Final[Mapping[str, Callable[[Weights, random.Random], Strategy]]] = MappingProxyType(
+    {"advisor": Advisor, "greedy": Greedy, "heuristic": Heuristic, "random": RandomPlayer}
+)
+
+
+def make_player(name: str, weights: Weights = DEFAULT_WEIGHTS, rng: random.Random | None = None) -> Strategy:
+    """The strategy called ``name``.
+
+    >>> make_player("expert")
+    Traceback (most recent call last):
+    ...
+    app.core.players.UnknownStrategy: unknown strategy 'expert'; strategies are advisor, greedy, heuristic, random
+    """
+    try:
+        kind = PLAYER_KINDS[name]
+    except (KeyError, TypeError):
+        raise UnknownStrategy(
+            f"unknown strategy {name!r}; strategies are {', '.join(PLAYER_KINDS)}", field="players"
+        ) from None
+    return kind(weights, rng or random.Random(0))
+

@@ -1,0 +1,544 @@
+"""One hand of four-player mahjong, played by strategies, from a seeded shuffle to the payments.
+
+The table keeps the 136 tiles of one shuffled wall and moves them between the
+wall, the concealed hands, the melds and the rivers; it never creates or drops
+one (``audit=True`` checks that after every step).  The rule profile decides
+what is legal; the table settings (:data:`TABLE_SETTINGS`, by preset name)
+hold what a hand check never needs:
+
+* **Deal.** Every seat takes 13 tiles; the dealer's first draw is the 14th.
+  The dealer is seat ``game % 4``, so a run rotates the deal evenly.
+* **Turn.** Draw from the front of the wall; win by self-draw, or declare a
+  closed or added kong, or (riichi) declare riichi; then discard.
+* **Claims on a discard**, by priority: a win (the first seat in play order
+  after the discarder takes it: one winner per hand), then a pon or an open
+  kong (only one seat can hold two more copies), then a chi by the next seat
+  when ``rules.chi_allowed``.  A seat that calls a pon or chi discards without
+  drawing.
+* **Kongs** draw a replacement tile from the back of the wall; a self-draw on
+  it is a kong-replacement win (杠上开花).  An added kong can be robbed (抢杠):
+  a seat that wins on the added tile takes it, and the kong's owner pays as a
+  discarder.  A kong needs a tile left to draw, and a hand has at most
+  ``max_kongs`` kongs in all.
+* **Exhaustive draw** when no tile is left to draw: ``reserved_tiles`` stay in
+  the wall (riichi's dead wall, from which its dora indicator is shown).
+* **Wins** are checked by :meth:`Checker.is_win <app.core.engine.Checker.is_win>`
+  under the rule profile, so Qiqihar's open-meld precondition and its 红中
+  wildcard apply.  Where ``rules.furiten`` holds, a seat cannot win on a
+  discard while one of its waits is in its own river.
+* **Wildcards** are not called (``call_wildcards``: 红中 is 宝, it substitutes
+  from the hand), but may be discarded and won on.
+* **Riichi** (``riichi_declarations``): a closed ready hand may declare with a
+  discard while at least four tiles are left to draw; it then discards every
+  tile it draws that does not win, and makes no calls and no kongs.
+* **Payments** come from the scoring profile named by ``scoring``
+  (:data:`app.core.scoring.SCORING`, Qiqihar's per seed 004) or, for
+  ``"flat"``, a win worth 3: the discarder pays 3, or each other seat pays 1
+  on a self-draw.  Payments sum to zero; an exhaustive draw pays nothing.
+
+What the simulator leaves out, on purpose: yaku (riichi hands are not checked
+for a scoring pattern), flowers, multiple winners on one discard, abortive
+draws, and kongs after riichi.
+
+>>> result = play_game(GameConfig("qiqihar", ("advisor", "greedy", "heuristic", "random"), seed=7), 0)
+>>> sum(result.payments), result.dealer, len(result.shanten_by_turn)
+(0, 0, 4)
+>>> result == play_game(GameConfig("qiqihar", ("advisor", "greedy", "heuristic", "random"), seed=7), 0)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Final, NamedTuple
+
+from app.core.discard import DEFAULT_WEIGHTS, Weights
+from app.core.engine import Checker
+from app.core.errors import TenpaiError
+from app.core.hand import Hand, Meld, MeldKind
+from app.core.players import SeatView, Strategy, make_player
+from app.core.rules import RuleProfile, rule_profile
+from app.core.safety import Opponent
+from app.core.scoring import SCORING, WinContext, score
+from app.core.tiles import NUM_TILE_KINDS, Tile, is_honor
+
+SEATS: Final = 4
+TILES: Final = 136
+HAND_SIZE: Final = 13
+RIICHI_MIN_WALL: Final = 4
+"""Tiles that must be left to draw for a riichi declaration."""
+FLAT_WIN_VALUE: Final = 3
+
+
+class TableSettings(NamedTuple):
+    """What a table needs beyond the hand rules (see the module notes)."""
+
+    #: Tiles never drawn: the exhaustive draw comes when only these are left.
+    reserved_tiles: int = 0
+    riichi_declarations: bool = False
+    #: Show one dora indicator (from the reserved tiles) for the advisor to count.
+    dora_indicator: bool = False
+    #: Whether a discarded wildcard may be called into a meld.
+    call_wildcards: bool = False
+    #: Scoring profile name: a key of ``SCORING`` or "flat".
+    scoring: str = "flat"
+    max_kongs: int = 4
+
+
+#: Table settings by rules preset name.
+TABLE_SETTINGS: Final[Mapping[str, TableSettings]] = MappingProxyType(
+    {
+        "riichi": TableSettings(reserved_tiles=14, riichi_declarations=True, dora_indicator=True),
+        "chinese": TableSettings(),
+        "qiqihar": TableSettings(scoring="qiqihar"),
+    }
+)
+
+
+class InvalidGameConfig(TenpaiError):
+    """A simulation asked with players or rules the table cannot seat."""
+
+    code = "invalid_game_config"
+
+
+class TableInvariantError(AssertionError):
+    """The table broke one of its own invariants (a bug, never a user's doing)."""
+
+
+class GameConfig(NamedTuple):
+    """One run's settings: every game of it is seeded from ``seed`` and its index."""
+
+    rules: str
+    #: Strategy names by seat (see :data:`app.core.players.PLAYER_KINDS`).
+    players: tuple[str, ...]
+    seed: int
+    #: The advisor's weights.
+    weights: Weights = DEFAULT_WEIGHTS
+    #: Keep the wall and every action in the result (for replay and tests).
+    record_events: bool = False
+    #: Check the table's invariants after every step.
+    audit: bool = False
+
+
+class GameResult(NamedTuple):
+    """How one hand ended, and what each seat went through."""
+
+    game: int
+    dealer: int
+    #: None: exhaustive draw.
+    winner: int | None
+    #: The seat that dealt in (or whose added kong was robbed); None: self-draw or no win.
+    discarder: int | None
+    robbed_kong: bool
+    kong_replacement: bool
+    #: Net per seat; sums to zero.
+    payments: tuple[int, ...]
+    #: Per seat: the own turn after whose discard the hand was first ready (0: dealt ready); None: never.
+    tenpai_turn: tuple[int | None, ...]
+    #: Per seat: shanten after each own discard (turn 1, 2, ...).
+    shanten_by_turn: tuple[tuple[int, ...], ...]
+    #: Discards in the hand.
+    turns: int
+    #: With ``record_events``: ("wall", tiles), then every action in order.
+    events: tuple | None = None
+
+
+def game_seed(seed: int, game: int) -> str:
+    """The seed string of one game: a function of the run seed and the game index only,
+    so results never depend on how games are spread over workers."""
+    return f"tenpai/{seed}/{game}"
+
+
+def validate_config(config: GameConfig) -> RuleProfile:
+    """The rule profile of ``config``, or a typed error naming the bad field.
+
+    >>> validate_config(GameConfig("qiqihar", ("advisor", "greedy", "random", "expert"), 1))
+    Traceback (most recent call last):
+    ...
+    app.core.players.UnknownStrategy: unknown strategy 'expert'; strategies are advisor, greedy, heuristic, random
+    """
+    try:
+        rules = rule_profile(config.rules)
+    except TenpaiError as error:
+        raise type(error)(error.message, field="rules") from None
+    if rules.name not in TABLE_SETTINGS:
+        raise InvalidGameConfig(f"no table settings for rules {rules.name!r}", field="rules")
+    if len(config.players) != SEATS:
+        raise InvalidGameConfig(f"a table seats {SEATS} players, got {len(config.players)}", field="players")
+    for seat, name in enumerate(config.players):
+        try:
+            make_player(name)
+        except TenpaiError as error:
+            raise type(error)(error.message, field=f"players[{seat}]") from None
+    config.weights.validated()
+    return rules
+
+
+def play_game(config: GameConfig, game: int) -> GameResult:
+    """Play game number ``game`` of the run ``config`` (deterministic in both)."""
+    return _Table(config, game).play()
+
+
+class _Ended(Exception):
+    """Raised inside the turn loop when the hand is over."""
+
+
+class _Table:
+    def __init__(self, config: GameConfig, game: int) -> None:
+        self.rules = validate_config(config)
+        self.settings = TABLE_SETTINGS[self.rules.name]
+        self.checker = Checker(self.rules)
+        self.game = game
+        seed = game_seed(config.seed, game)
+        wall = [tile for tile in range(NUM_TILE_KINDS) for _ in range(4)]
+        random.Random(seed).shuffle(wall)
+        self.wall = wall
+        self.head, self.tail = 0, TILES
+        self.players: list[Strategy] = [
+            make_player(name, config.weights, random.Random(f"{seed}/{seat}")) for seat, name in enumerate(config.players)
+        ]
+        self.dealer = game % SEATS
+        self.hands = [bytearray(NUM_TILE_KINDS) for _ in range(SEATS)]
+        self.melds: list[list[Meld]] = [[] for _ in range(SEATS)]
+        self.discards: list[list[Tile]] = [[] for _ in range(SEATS)]  # every tile discarded, in order
+        self.river: list[list[Tile]] = [[] for _ in range(SEATS)]  # discards not called away
+        # 1-based river position of the riichi declaration (0: that tile was called away); None: none.
+        self.riichi_at: list[int | None] = [None] * SEATS
+        self.shanten_by_turn: list[list[int]] = [[] for _ in range(SEATS)]
+        self.tenpai_turn: list[int | None] = [None] * SEATS
+        self.kongs = 0
+        self.turns = 0
+        self.dora_indicators: tuple[Tile, ...] = ()
+        if self.settings.dora_indicator and self.settings.reserved_tiles:
+            # The lowest reserved tile: replacement draws take the back end first, and
+            # max_kongs keeps them from reaching it.
+            self.dora_indicators = (wall[TILES - self.settings.reserved_tiles],)
+        self.events: list | None = [("wall", tuple(wall))] if config.record_events else None
+        self.audit = config.audit
+        self.outcome: tuple = (None, None, False, False, (0,) * SEATS)
+
+    # -- the hand --------------------------------------------------------
+
+    def play(self) -> GameResult:
+        try:
+            self._deal()
+            self._loop()
+        except _Ended:
+            pass
+        winner, discarder, robbed, replacement, payments = self.outcome
+        return GameResult(
+            self.game,
+            self.dealer,
+            winner,
+            discarder,
+            robbed,
+            replacement,
+            payments,
+            tuple(self.tenpai_turn),
+            tuple(map(tuple, self.shanten_by_turn)),
+            self.turns,
+            tuple(self.events) if self.events is not None else None,
+        )
+
+    def _deal(self) -> None:
+        for offset in range(SEATS):
+            seat = (self.dealer + offset) % SEATS
+            tiles = self.wall[self.head : self.head + HAND_SIZE]
+            self.head += HAND_SIZE
+            for tile in tiles:
+                self.hands[seat][tile] += 1
+            self._log("deal", seat, tuple(tiles))
+            if self._ready(seat):
+                self.tenpai_turn[seat] = 0
+        self._check()
+
+    def _loop(self) -> None:
+        seat = self.dealer
+        drawn: Tile | None = self._draw(seat, replacement=False)
+        replacement = False
+        while True:
+            if drawn is not None:
+                if self._wins(seat, None):
+                    self._finish(seat, drawn, discarder=None, replacement=replacement)
+                if self.riichi_at[seat] is None:
+                    kong = self._own_kong(seat)
+                    if kong is not None:
+                        drawn, replacement = self._draw(seat, replacement=True), True
+                        continue
+            tile = self._discard(seat, drawn)
+            self._claim_win(seat, tile, robbing=False)
+            call = self._offer_calls(seat, tile)
+            if call is not None:
+                seat, meld = call
+                if meld.kind is MeldKind.OPEN_KAN:
+                    drawn, replacement = self._draw(seat, replacement=True), True
+                else:
+                    drawn, replacement = None, False
+                continue
+            if self._wall_left() == 0:
+                self._log("exhaustive_draw")
+                raise _Ended
+            seat = (seat + 1) % SEATS
+            drawn, replacement = self._draw(seat, replacement=False), False
+
+    # -- steps -----------------------------------------------------------
+
+    def _wall_left(self) -> int:
+        return self.tail - self.settings.reserved_tiles - self.head
+
+    def _draw(self, seat: int, *, replacement: bool) -> Tile:
+        if self._wall_left() <= 0:
+            raise TableInvariantError("drew from an empty wall")
+        if replacement:
+            self.tail -= 1
+            tile = self.wall[self.tail]
+        else:
+            tile = self.wall[self.head]
+            self.head += 1
+        self.hands[seat][tile] += 1
+        self._log("draw", seat, tile, "replacement" if replacement else "wall")
+        self._check()
+        return tile
+
+    def _discard(self, seat: int, drawn: Tile | None) -> Tile:
+        view = self._view(seat, drawn)
+        if self.riichi_at[seat] is not None and drawn is not None:
+            tile = drawn
+            declare = False
+        else:
+            tile = self.players[seat].discard(view)
+            if not (0 <= tile < NUM_TILE_KINDS and self.hands[seat][tile]):
+                raise TableInvariantError(f"seat {seat} discarded a tile it does not hold: {tile}")
+            declare = self._may_declare(seat, tile) and self.players[seat].declare_riichi(view, tile)
+        self.hands[seat][tile] -= 1
+        self.discards[seat].append(tile)
+        self.river[seat].append(tile)
+        if declare:
+            self.riichi_at[seat] = len(self.river[seat])
+        self.turns += 1
+        self._log("discard", seat, tile, declare)
+        self._record_shanten(seat)
+        self._check()
+        return tile
+
+    def _may_declare(self, seat: int, tile: Tile) -> bool:
+        if not self.settings.riichi_declarations or self.riichi_at[seat] is not None:
+            return False
+        if any(meld.is_open for meld in self.melds[seat]) or self._wall_left() < RIICHI_MIN_WALL:
+            return False
+        counts = bytearray(self.hands[seat])
+        counts[tile] -= 1
+        return self.checker.waits(Hand(bytes(counts), tuple(self.melds[seat]))).tenpai
+
+    def _record_shanten(self, seat: int) -> None:
+        hand = self._hand(seat)
+        shanten = self.checker.shanten(hand).shanten
+        self.shanten_by_turn[seat].append(shanten)
+        if self.tenpai_turn[seat] is None and shanten == 0 and self.checker.precondition_failure(hand) is None:
+            self.tenpai_turn[seat] = len(self.shanten_by_turn[seat])
+
+    def _ready(self, seat: int) -> bool:
+        hand = self._hand(seat)
+        return self.checker.shanten(hand).shanten == 0 and self.checker.precondition_failure(hand) is None
+
+    def _own_kong(self, seat: int) -> Meld | None:
+        if self.kongs >= self.settings.max_kongs or self._wall_left() == 0:
+            return None
+        counts = self.hands[seat]
+        options = [
+            Meld(MeldKind.CLOSED_KAN, (tile,) * 4)
+            for tile in range(NUM_TILE_KINDS)
+            if counts[tile] == 4 and self._callable(tile)
+        ]
+        options += [
+            Meld(MeldKind.ADDED_KAN, (meld.tiles[0],) * 4)
+            for meld in self.melds[seat]
+            if meld.kind is MeldKind.PON and counts[meld.tiles[0]]
+        ]
+        if not options:
+            return None
+        kong = self.players[seat].kan(self._view(seat, None), options)
+        if kong is None:
+            return None
+        if kong not in options:
+            raise TableInvariantError(f"seat {seat} declared a kong it was not offered: {kong}")
+        tile = kong.tiles[0]
+        if kong.kind is MeldKind.ADDED_KAN:
+            self._log("kong", seat, kong.kind.value, tile)
+            # The added tile is in the open: a seat that wins on it robs the kong.
+            counts[tile] -= 1
+            self._claim_win(seat, tile, robbing=True)
+            self.melds[seat] = [kong if m.kind is MeldKind.PON and m.tiles[0] == tile else m for m in self.melds[seat]]
+        else:
+            counts[tile] -= 4
+            self.melds[seat].append(kong)
+            self._log("kong", seat, kong.kind.value, tile)
+        self.kongs += 1
+        self._check()
+        return kong
+
+    def _claim_win(self, seat: int, tile: Tile, *, robbing: bool) -> None:
+        """The first seat after ``seat`` that can win on ``tile`` takes it (and the hand ends)."""
+        for other in seat_order(seat):
+            if self._wins(other, tile):
+                if not robbing:  # a robbed tile left the kong-to-be, not the river; the pon stays a pon
+                    self.river[seat].pop()
+                self.hands[other][tile] += 1
+                self._finish(other, tile, discarder=seat, replacement=False, robbed=robbing)
+
+    def _wins(self, seat: int, tile: Tile | None) -> bool:
+        counts = self.hands[seat]
+        if tile is not None:
+            counts = bytearray(counts)
+            counts[tile] += 1
+        hand = Hand(bytes(counts), tuple(self.melds[seat]))
+        if not self.checker.is_win(hand):
+            return False
+        if tile is not None and self.rules.furiten:
+            waits = self.checker.waits(self._hand(seat)).waits
+            if any(wait.tile in self.discards[seat] for wait in waits):
+                return False
+        return True
+
+    def _offer_calls(self, seat: int, tile: Tile) -> tuple[int, Meld] | None:
+        if not self._callable(tile):
+            return None
+        can_kong = self._wall_left() > 0 and self.kongs < self.settings.max_kongs
+        for other in seat_order(seat):
+            held = self.hands[other][tile]
+            if held < 2 or self.riichi_at[other] is not None:
+                continue
+            options = [Meld(MeldKind.PON, (tile,) * 3)]
+            if held == 3 and can_kong:
+                options.append(Meld(MeldKind.OPEN_KAN, (tile,) * 4))
+            meld = self._ask_call(other, tile, options)
+            if meld is not None:
+                return self._make_call(other, seat, tile, meld)
+            break  # only one seat can hold two more copies
+        nxt = (seat + 1) % SEATS
+        if self.rules.chi_allowed and not is_honor(tile) and self.riichi_at[nxt] is None:
+            held = self.hands[nxt]
+            position = tile % 9
+            options = []
+            for low in range(max(0, position - 2), min(6, position) + 1):
+                first = tile - position + low
+                others = [t for t in (first, first + 1, first + 2) if t != tile]
+                if all(held[t] and self._callable(t) for t in others):
+                    options.append(Meld(MeldKind.CHI, (first, first + 1, first + 2)))
+            if options:
+                meld = self._ask_call(nxt, tile, options)
+                if meld is not None:
+                    return self._make_call(nxt, seat, tile, meld)
+        return None
+
+    def _ask_call(self, seat: int, tile: Tile, options: list[Meld]) -> Meld | None:
+        meld = self.players[seat].call(self._view(seat, None), tile, options)
+        if meld is not None and meld not in options:
+            raise TableInvariantError(f"seat {seat} made a call it was not offered: {meld}")
+        return meld
+
+    def _make_call(self, seat: int, discarder: int, tile: Tile, meld: Meld) -> tuple[int, Meld]:
+        used = list(meld.tiles)
+        used.remove(tile)
+        for held in used:
+            self.hands[seat][held] -= 1
+        self.river[discarder].pop()
+        if self.riichi_at[discarder] is not None and self.riichi_at[discarder] > len(self.river[discarder]):
+            # The declaration tile was called: later tiles still count as discarded after riichi.
+            self.riichi_at[discarder] = len(self.river[discarder])
+        self.melds[seat].append(meld)
+        if meld.kind is MeldKind.OPEN_KAN:
+            self.kongs += 1
+        self._log("call", seat, meld.kind.value, discarder, tile, meld.tiles)
+        self._check()
+        return seat, meld
+
+    def _callable(self, tile: Tile) -> bool:
+        return self.settings.call_wildcards or tile not in self.rules.wildcards
+
+    def _finish(self, winner: int, tile: Tile, *, discarder: int | None, replacement: bool, robbed: bool = False) -> None:
+        hand = self._hand(winner)
+        if not self.checker.is_win(hand):
+            raise TableInvariantError(f"seat {winner} recorded a win that does not win")
+        context = WinContext(winner, self.dealer, discarder, replacement, robbed)
+        if self.settings.scoring == "flat":
+            payments = [0] * SEATS
+            payers = [s for s in range(SEATS) if s != winner] if discarder is None else [discarder]
+            share = FLAT_WIN_VALUE // len(payers)
+            for payer in payers:
+                payments[payer] -= share
+                payments[winner] += share
+            result = tuple(payments)
+        else:
+            result = score(hand, tile, self.rules, context).payments
+        if sum(result):
+            raise TableInvariantError(f"payments {result} do not sum to zero")
+        self.outcome = (winner, discarder, robbed, replacement, result)
+        self._log("win", winner, tile, discarder, robbed, replacement)
+        self._check()
+        raise _Ended
+
+    # -- views and checks -----------------------------------------------
+
+    def _hand(self, seat: int) -> Hand:
+        return Hand(bytes(self.hands[seat]), tuple(self.melds[seat]))
+
+    def _view(self, seat: int, drawn: Tile | None) -> SeatView:
+        opponents = []
+        for other in seat_order(seat):
+            riichi_at = self.riichi_at[other]
+            opponents.append(
+                Opponent(
+                    river=tuple(self.river[other]),
+                    riichi=riichi_at is not None,
+                    riichi_turn=riichi_at or None,  # 0: the declaration tile was called away
+                    melds=tuple(self.melds[other]),
+                )
+            )
+        return SeatView(
+            seat,
+            self._hand(seat),
+            drawn,
+            len(self.discards[seat]) + 1,
+            tuple(opponents),
+            self.dora_indicators,
+            self._wall_left(),
+            self.rules,
+            self.checker,
+        )
+
+    def _log(self, *event: object) -> None:
+        if self.events is not None:
+            self.events.append(event)
+
+    def _check(self) -> None:
+        if not self.audit:
+            return
+        total = [0] * NUM_TILE_KINDS
+        for tile in self.wall[self.head : self.tail]:
+            total[tile] += 1
+        for seat in range(SEATS):
+            for tile, count in enumerate(self.hands[seat]):
+                total[tile] += count
+            for meld in self.melds[seat]:
+                for tile in meld.tiles:
+                    total[tile] += 1
+            for tile in self.river[seat]:
+                total[tile] += 1
+        if total != [4] * NUM_TILE_KINDS:
+            raise TableInvariantError(f"tiles not conserved: {total}")
+        for seat in range(SEATS):
+            concealed = sum(self.hands[seat])
+            if concealed + 3 * len(self.melds[seat]) not in (HAND_SIZE, HAND_SIZE + 1):
+                raise TableInvariantError(f"seat {seat} holds {concealed} tiles with {len(self.melds[seat])} melds")
+
+
+def seat_order(seat: int) -> Sequence[int]:
+    """The other seats in play order after ``seat``.
+
+    >>> list(seat_order(2))
+    [3, 0, 1]
+    """
+    return [(seat + offset) % SEATS for offset in (1, 2, 3)]

@@ -1,0 +1,347 @@
+"""The table simulator, checked by replaying every recorded action on an independent model.
+
+The replay below knows the wall and the rules, not the table's code: it moves
+tiles itself, checks every action was legal when it was made, confirms every
+win with the brute-force oracle (``tests/core/oracles.py``), and checks that
+no seat that could have won on a tile was passed over (a win outranks every
+call and every draw).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from app.core.discard import Weights
+from app.core.rules import rule_profile
+from app.core.table import (
+    SEATS,
+    TABLE_SETTINGS,
+    GameConfig,
+    InvalidGameConfig,
+    game_seed,
+    play_game,
+    validate_config,
+)
+from app.core.players import UnknownStrategy, make_player, tile_value
+import oracles as O
+
+LINEUPS = (
+    ("advisor", "advisor", "greedy", "random"),
+    ("heuristic", "random", "advisor", "greedy"),
+)
+
+
+class Replay:
+    """An independent model of the table, driven by a game's events."""
+
+    def __init__(self, rules_name: str, events: tuple) -> None:
+        self.profile = rule_profile(rules_name)
+        self.rules = O.OracleRules.of(self.profile)
+        self.settings = TABLE_SETTINGS[rules_name]
+        kind, wall = events[0]
+        assert kind == "wall" and sorted(wall) == sorted(t for t in range(34) for _ in range(4))
+        self.wall = list(wall)
+        self.head, self.tail = 0, 136
+        self.hands = [[0] * 34 for _ in range(SEATS)]
+        self.melds: list[list[tuple[str, tuple[int, ...]]]] = [[] for _ in range(SEATS)]
+        self.river: list[list[int]] = [[] for _ in range(SEATS)]
+        self.discarded: list[set[int]] = [set() for _ in range(SEATS)]
+        self.riichi = [False] * SEATS
+        self.kongs = 0
+        self.events = events[1:]
+        self.seen = Counter()
+
+    # -- the oracle's view ------------------------------------------------
+
+    def live(self) -> int:
+        return self.tail - self.settings.reserved_tiles - self.head
+
+    def can_win(self, seat: int, tile: int | None) -> bool:
+        counts = list(self.hands[seat])
+        if tile is not None:
+            counts[tile] += 1
+        melds = self.melds[seat]
+        if not (O.is_complete(counts, melds, self.rules) and O.precondition_met(melds, self.rules)):
+            return False
+        if tile is not None and self.profile.furiten:
+            waits = O.shape_waits(self.hands[seat], melds, self.rules)
+            if self.discarded[seat] & set(waits):
+                return False
+        return True
+
+    def ready(self, seat: int) -> bool:
+        melds = self.melds[seat]
+        return bool(O.shape_waits(self.hands[seat], melds, self.rules)) and O.precondition_met(melds, self.rules)
+
+    def conserved(self) -> None:
+        total = Counter(self.wall[self.head : self.tail])
+        for seat in range(SEATS):
+            total.update({t: c for t, c in enumerate(self.hands[seat]) if c})
+            for _, tiles in self.melds[seat]:
+                total.update(tiles)
+            total.update(self.river[seat])
+        assert total == Counter({t: 4 for t in range(34)}), "136 tiles are not conserved"
+
+    def nobody_else_wins(self, discarder: int, tile: int, before: int | None = None) -> None:
+        """No seat (before ``before`` in play order, if given) could win on ``tile``."""
+        for offset in (1, 2, 3):
+            seat = (discarder + offset) % SEATS
+            if seat == before:
+                return
+            assert not self.can_win(seat, tile), f"seat {seat} could win on {tile} but was passed over"
+
+    # -- the replay --------------------------------------------------------
+
+    def run(self, result) -> None:
+        last = None  # the previous event
+        last_draw: dict[int, tuple[int, str]] = {}
+        pending_discard: tuple[int, int] | None = None  # (seat, tile) not yet claimed or passed
+        pending_kong: tuple[int, int] | None = None  # an added kong's (seat, tile) open to robbing
+        for index, event in enumerate(self.events):
+            kind = event[0]
+            nxt = self.events[index + 1] if index + 1 < len(self.events) else None
+            if kind == "deal":
+                _, seat, tiles = event
+                assert list(tiles) == self.wall[self.head : self.head + 13]
+                self.head += 13
+                for t in tiles:
+                    self.hands[seat][t] += 1
+            elif kind == "draw":
+                _, seat, tile, source = event
+                if pending_discard is not None:
+                    discarder, passed = pending_discard
+                    assert seat == (discarder + 1) % SEATS, "the next seat draws"
+                    self.nobody_else_wins(discarder, passed)
+                    pending_discard = None
+                assert self.live() > 0, "drew from an empty wall"
+                if source == "wall":
+                    assert tile == self.wall[self.head]
+                    self.head += 1
+                else:
+                    assert last[0] in ("kong", "call") and last[1] == seat, "a replacement follows a kong"
+                    self.tail -= 1
+                    assert tile == self.wall[self.tail]
+                self.hands[seat][tile] += 1
+                last_draw[seat] = (tile, source)
+                assert sum(self.hands[seat]) + 3 * len(self.melds[seat]) == 14
+            elif kind == "discard":
+                _, seat, tile, declare = event
+                assert self.hands[seat][tile] > 0, "discarded a tile not held"
+                assert sum(self.hands[seat]) + 3 * len(self.melds[seat]) == 14
+                if self.riichi[seat]:
+                    assert last == ("draw", seat, *last_draw[seat]) and tile == last_draw[seat][0], "riichi: tsumogiri"
+                self.hands[seat][tile] -= 1
+                if declare:
+                    assert self.settings.riichi_declarations and not self.riichi[seat]
+                    assert all(k == "closed_kan" for k, _ in self.melds[seat]), "riichi needs a closed hand"
+                    assert self.live() >= 4
+                    assert self.ready(seat), "riichi needs a ready hand"
+                    self.riichi[seat] = True
+                self.river[seat].append(tile)
+                self.discarded[seat].add(tile)
+                pending_discard = (seat, tile)
+            elif kind == "call":
+                _, seat, meld_kind, discarder, tile, meld_tiles = event
+                assert pending_discard == (discarder, tile), "a call takes the last discard"
+                assert not self.riichi[seat], "no calls after riichi"
+                assert tile not in self.profile.wildcards or self.settings.call_wildcards
+                self.nobody_else_wins(discarder, tile)
+                used = list(meld_tiles)
+                used.remove(tile)
+                if meld_kind == "chi":
+                    assert self.profile.chi_allowed and seat == (discarder + 1) % SEATS
+                    first = meld_tiles[0]
+                    assert first < 27 and first % 9 <= 6 and tuple(meld_tiles) == (first, first + 1, first + 2)
+                else:
+                    assert seat != discarder and set(meld_tiles) == {tile}
+                    assert len(meld_tiles) == (3 if meld_kind == "pon" else 4)
+                    if meld_kind == "open_kan":
+                        assert self.live() > 0 and self.kongs < self.settings.max_kongs
+                        self.kongs += 1
+                for t in used:
+                    assert self.hands[seat][t] > 0, "called with a tile not held"
+                    self.hands[seat][t] -= 1
+                assert self.river[discarder][-1] == tile
+                self.river[discarder].pop()
+                self.melds[seat].append((meld_kind, tuple(meld_tiles)))
+                pending_discard = None
+            elif kind == "kong":
+                _, seat, meld_kind, tile = event
+                assert last[0] == "draw" and last[1] == seat, "a kong follows the seat's own draw"
+                assert not self.riichi[seat] and self.live() > 0 and self.kongs < self.settings.max_kongs
+                assert tile not in self.profile.wildcards or self.settings.call_wildcards
+                self.kongs += 1
+                if meld_kind == "closed_kan":
+                    assert self.hands[seat][tile] == 4
+                    self.hands[seat][tile] = 0
+                    self.melds[seat].append(("closed_kan", (tile,) * 4))
+                else:
+                    assert meld_kind == "added_kan" and ("pon", (tile,) * 3) in self.melds[seat]
+                    assert self.hands[seat][tile] >= 1
+                    self.hands[seat][tile] -= 1
+                    robbed = nxt is not None and nxt[0] == "win" and nxt[3] == seat
+                    if robbed:
+                        pending_kong = (seat, tile)
+                        continue
+                    self.nobody_else_wins(seat, tile)
+                    position = self.melds[seat].index(("pon", (tile,) * 3))
+                    self.melds[seat][position] = ("added_kan", (tile,) * 4)
+            elif kind == "win":
+                _, seat, tile, discarder, robbed, replacement = event
+                if discarder is None:
+                    assert last[0] == "draw" and last[1] == seat and last[2] == tile, "self-draw on the drawn tile"
+                    assert replacement == (last[3] == "replacement")
+                    assert self.can_win(seat, None), "recorded self-draw does not win"
+                else:
+                    assert not replacement
+                    if robbed:
+                        assert pending_kong == (discarder, tile)
+                    else:
+                        assert pending_discard == (discarder, tile)
+                        self.river[discarder].pop()
+                    assert self.can_win(seat, tile), "recorded win on a discard does not win"
+                    self.nobody_else_wins(discarder, tile, before=seat)
+                    self.hands[seat][tile] += 1
+                assert nxt is None
+                assert (result.winner, result.discarder, result.robbed_kong, result.kong_replacement) == (
+                    seat,
+                    discarder,
+                    robbed,
+                    replacement,
+                )
+            elif kind == "exhaustive_draw":
+                assert pending_discard is not None and self.live() == 0
+                self.nobody_else_wins(*pending_discard)
+                assert nxt is None and result.winner is None and result.payments == (0, 0, 0, 0)
+            else:
+                raise AssertionError(f"unknown event {event}")
+            self.conserved()
+            last = event
+        assert last[0] in ("win", "exhaustive_draw")
+
+
+def _games(rules: str, players: tuple[str, ...], count: int, seed: int = 3, **extra):
+    config = GameConfig(rules, players, seed, record_events=True, audit=True, **extra)
+    return [play_game(config, game) for game in range(count)]
+
+
+@pytest.mark.parametrize("rules", sorted(TABLE_SETTINGS))
+@pytest.mark.parametrize("players", LINEUPS)
+def test_every_action_replays_legally_and_every_win_is_confirmed(rules, players):
+    for result in _games(rules, players, 12):
+        Replay(rules, result.events).run(result)
+        assert sum(result.payments) == 0
+        assert (result.winner is None) == (result.payments == (0, 0, 0, 0))
+
+
+@pytest.fixture(scope="module")
+def many_qiqihar_games():
+    config = GameConfig("qiqihar", ("advisor", "advisor", "greedy", "random"), 11, record_events=True)
+    return [play_game(config, game) for game in range(160)]
+
+
+def test_every_kind_of_action_happens_and_replays(many_qiqihar_games):
+    """Over a run every call and kong kind, both win kinds and a draw occur; their games replay."""
+    seen: Counter = Counter()
+    for result in many_qiqihar_games:
+        kinds = {e[2] if e[0] in ("call", "kong") else e[0] for e in result.events}
+        if result.winner is not None:
+            kinds.add("self_draw" if result.discarder is None else "discard_win")
+        if result.kong_replacement:
+            kinds.add("kong_replacement_win")
+        seen.update(kinds)
+    for wanted in ("pon", "chi", "open_kan", "closed_kan", "added_kan", "self_draw", "discard_win"):
+        assert seen[wanted], f"no {wanted} in 160 games: {seen}"
+    rare = [r for r in many_qiqihar_games if r.robbed_kong or r.kong_replacement or any(
+        e[0] == "kong" for e in r.events)]
+    for result in rare[:10]:
+        Replay("qiqihar", result.events).run(result)
+
+
+def test_qiqihar_wins_need_an_open_pon_or_kong_and_pay_per_seed_004(many_qiqihar_games):
+    for result in many_qiqihar_games:
+        if result.winner is None:
+            continue
+        melds = _melds_at_end(result.events)[result.winner]
+        assert any(kind in ("pon", "open_kan", "added_kan") for kind, _ in melds)
+        # Every Qiqihar win is worth a power of two per payer, at least 2 (the way of winning doubles).
+        received = result.payments[result.winner]
+        payers = 3 if result.discarder is None else 1
+        assert received >= 2 * payers
+
+
+def test_riichi_declarations_happen_and_force_tsumogiri():
+    results = _games("riichi", ("advisor", "greedy", "heuristic", "advisor"), 20, seed=5)
+    declared = [r for r in results if any(e[0] == "discard" and e[3] for e in r.events)]
+    assert declared, "no riichi in 20 games"
+    for result in declared[:5]:
+        Replay("riichi", result.events).run(result)
+
+
+def test_same_seed_same_games_different_seed_different_games():
+    config = GameConfig("chinese", LINEUPS[0], 42)
+    first = [play_game(config, game) for game in range(6)]
+    again = [play_game(config, game) for game in reversed(range(6))][::-1]
+    assert first == again
+    other = [play_game(config._replace(seed=43), game) for game in range(6)]
+    assert first != other
+    assert game_seed(42, 5) != game_seed(4, 25)
+
+
+def test_dealer_rotates_with_the_game_index():
+    config = GameConfig("qiqihar", LINEUPS[0], 1)
+    assert [play_game(config, game).dealer for game in range(8)] == [0, 1, 2, 3, 0, 1, 2, 3]
+
+
+def test_shanten_curve_and_tenpai_turn_agree():
+    for result in _games("chinese", ("advisor",) * 4, 8):
+        for seat in range(SEATS):
+            curve = result.shanten_by_turn[seat]
+            turn = result.tenpai_turn[seat]
+            if turn:
+                assert curve[turn - 1] == 0 and all(s > 0 for s in curve[: turn - 1])
+            elif turn is None:
+                assert all(s > 0 for s in curve)
+        assert sum(len(c) for c in result.shanten_by_turn) == result.turns
+
+
+def test_bad_configs_are_typed_errors_naming_the_field():
+    with pytest.raises(InvalidGameConfig) as error:
+        validate_config(GameConfig("qiqihar", ("advisor",) * 3, 1))
+    assert error.value.field == "players"
+    with pytest.raises(UnknownStrategy):
+        validate_config(GameConfig("qiqihar", ("advisor", "advisor", "greedy", "oracle"), 1))
+    with pytest.raises(ValueError) as error:
+        validate_config(GameConfig("qiqihar", ("advisor",) * 4, 1, weights=Weights(safety=float("inf"))))
+    assert error.value.field == "weights.safety"
+    with pytest.raises(ValueError):
+        validate_config(GameConfig("mcr", ("advisor",) * 4, 1))
+
+
+def test_strategies_only_discard_tiles_they_hold():
+    rng = random.Random(5)
+    for name in ("advisor", "greedy", "heuristic", "random"):
+        make_player(name, rng=rng)
+    # The seed-001 value: honours and terminals are cheap, connected tiles dear.
+    counts = [0] * 34
+    for tile in (1, 3, 27):
+        counts[tile] += 1
+    assert tile_value(27, bytes(counts)) == -20  # honour (-30) with a copy held (+10)
+    assert tile_value(2, bytes(counts)) == 40  # two neighbours within two
+
+
+def _melds_at_end(events) -> list[list[tuple[str, tuple[int, ...]]]]:
+    melds: list[list[tuple[str, tuple[int, ...]]]] = [[] for _ in range(SEATS)]
+    for event in events:
+        if event[0] == "call":
+            melds[event[1]].append((event[2], tuple(event[5])))
+        elif event[0] == "kong":
+            _, seat, kind, tile = event
+            if kind == "closed_kan":
+                melds[seat].append((kind, (tile,) * 4))
+            else:
+                melds[seat] = [("added_kan", m[1] + (tile,)) if m == ("pon", (tile,) * 3) else m for m in melds[seat]]
+    return melds
