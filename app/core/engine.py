@@ -292,6 +292,19 @@ class Checker:
             )
         )
 
+    def shanten_number(self, hand: Hand) -> int:
+        """The shanten alone (no forms, no ukeire): the cheapest question, for simulations.
+
+        >>> from app.core.rules import rule_profile
+        >>> from app.core.tiles import parse_mpsz
+        >>> Checker(rule_profile("riichi")).shanten_number(Hand.from_tiles(parse_mpsz("1111222233334z")))
+        3
+        """
+        n = hand.tile_count
+        if n % 3 == 0 or n > 14:
+            _check_size(hand, (1, 2))
+        return self._analyse(hand.counts, n // 3, n >= 13 and not hand.melds, self.caps(hand), False)[0]
+
     def waits(self, hand: Hand, visible: bytes | None = None) -> WaitResult:
         """Tiles that complete a 3n+1 hand into a win, with unseen copies.
 

@@ -88,7 +88,7 @@ def hand_without(hand: Hand, tiles: Sequence[Tile], meld: Meld | None = None) ->
 def shanten_after_discards(hand: Hand, checker: Checker) -> list[tuple[Tile, int]]:
     """Each distinct discard of a 3n+2 hand with the shanten it leaves, in tile order."""
     return [
-        (tile, checker.shanten(hand_without(hand, (tile,))).shanten)
+        (tile, checker.shanten_number(hand_without(hand, (tile,))))
         for tile, count in enumerate(hand.counts)
         if count
     ]
@@ -105,13 +105,13 @@ class ShantenCaller:
     def call(self, view: SeatView, tile: Tile, options: Sequence[Meld]) -> Meld | None:
         """A meld to make from the discard ``tile`` (one of ``options``), or None to pass."""
         checker, hand = view.checker, view.hand
-        before = checker.shanten(hand).shanten
+        before = checker.shanten_number(hand)
         opens = _needs_opening(hand, view.rules)
         best: tuple[int, Meld] | None = None
         for meld in options:
             used = list(meld.tiles)
             used.remove(tile)
-            after = checker.shanten(hand_without(hand, used, meld)).shanten
+            after = checker.shanten_number(hand_without(hand, used, meld))
             if meld.kind.size == 4:
                 helps = after <= before
             else:
@@ -125,7 +125,7 @@ class ShantenCaller:
     def kan(self, view: SeatView, options: Sequence[Meld]) -> Meld | None:
         """A closed or added kong to declare (one of ``options``), or None."""
         checker, hand = view.checker, view.hand
-        before = checker.shanten(hand).shanten
+        before = checker.shanten_number(hand)
         for meld in options:
             tile = meld.tiles[0]
             if meld.kind is MeldKind.CLOSED_KAN:
@@ -135,7 +135,7 @@ class ShantenCaller:
                 counts = bytearray(hand.counts)
                 counts[tile] -= 1
                 after = Hand(bytes(counts), melds)
-            if checker.shanten(after).shanten <= max(before, 0):
+            if checker.shanten_number(after) <= max(before, 0):
                 return meld
         return None
 

@@ -334,14 +334,14 @@ class _Table:
 
     def _record_shanten(self, seat: int) -> None:
         hand = self._hand(seat)
-        shanten = self.checker.shanten(hand).shanten
+        shanten = self.checker.shanten_number(hand)
         self.shanten_by_turn[seat].append(shanten)
         if self.tenpai_turn[seat] is None and shanten == 0 and self.checker.precondition_failure(hand) is None:
             self.tenpai_turn[seat] = len(self.shanten_by_turn[seat])
 
     def _ready(self, seat: int) -> bool:
         hand = self._hand(seat)
-        return self.checker.shanten(hand).shanten == 0 and self.checker.precondition_failure(hand) is None
+        return self.checker.shanten_number(hand) == 0 and self.checker.precondition_failure(hand) is None
 
     def _own_kong(self, seat: int) -> Meld | None:
         if self.kongs >= self.settings.max_kongs or self._wall_left() == 0:
