@@ -1,0 +1,351 @@
+"""The command line: play a self-play run, or a sweep of one advisor weight, and report it.
+
+::
+
+    python -m app.selfplay --rules qiqihar --games 1000 --seed 42 \\
+        --players advisor,advisor,greedy,random --out report.json --plot report.png
+
+Standard output gets the summary table; standard error the progress bar and the
+throughput (``--quiet`` leaves standard error to errors).  Options are checked
+before any game is played: a bad one exits with status 2 and says why.
+
+A sweep (``--sweep safetyWeight=0.5,1.2,2.0``) plays the full run once per
+value with the same seed, so every value meets the same walls (common random
+numbers: differences between rows come from the weight, not from the deal).
+With ``--plot PATH`` a sweep draws one picture per value, named after the
+value: ``report.png`` becomes ``report-safetyWeight-0.5.png`` and so on.
+
+>>> parse_weights("safety=2.0,advanceWeight=1")
+{'safety': 2.0, 'ukeire': 1.0}
+>>> parse_sweep("safetyWeight=0.5,1.2")
+Sweep(parameter='safetyWeight', field='safety', values=(0.5, 1.2))
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Final, NamedTuple
+
+from app.core.discard import DEFAULT_WEIGHTS, InvalidWeight, Weights
+from app.core.errors import TenpaiError
+from app.core.players import PLAYER_KINDS
+from app.core.rules import PRESETS
+from app.core.table import SEATS, TABLE_SETTINGS, GameConfig, validate_config
+from app.selfplay.errors import MissingExtra
+from app.selfplay.plot import import_matplotlib, write_plot
+from app.selfplay.progress import ProgressBar
+from app.selfplay.report import build_report
+from app.selfplay.runner import Backend, available_cores, import_ray, run_games
+from app.selfplay.summary import ADVISOR, format_summary, format_sweep
+
+PROGRAM: Final = "python -m app.selfplay"
+DEFAULT_RULES: Final = "riichi"
+DEFAULT_PLAYERS: Final = ("advisor", "greedy", "heuristic", "random")
+DEFAULT_GAMES: Final = 1000
+DEFAULT_SEED: Final = 0
+
+#: Seed 000's parameter names (its table in section 4.4) -> fields of :class:`~app.core.discard.Weights`.
+SEED_PARAMETER_FIELDS: Final = MappingProxyType(
+    {
+        "syantenWeight": "shanten",
+        "advanceWeight": "ukeire",
+        "safetyWeight": "safety",
+        "doraWeight": "dora",
+        "honorsWeight": "honors",
+    }
+)
+SEED_PARAMETER_NAMES: Final = MappingProxyType({field: name for name, field in SEED_PARAMETER_FIELDS.items()})
+#: Rules the table can seat: the presets that have table settings.
+TABLE_RULES: Final = tuple(name for name in PRESETS if name in TABLE_SETTINGS)
+
+
+class Sweep(NamedTuple):
+    """One advisor weight and the values a sweep gives it."""
+
+    #: Seed 000's name of the weight (``safetyWeight``).
+    parameter: str
+    #: The :class:`~app.core.discard.Weights` field (``safety``).
+    field: str
+    values: tuple[float, ...]
+
+
+def weight_field(name: str) -> str:
+    """The ``Weights`` field named ``name``, by its field name or its seed 000 name.
+
+    >>> weight_field("safetyWeight"), weight_field("ukeire")
+    ('safety', 'ukeire')
+    """
+    if name in Weights._fields:
+        return name
+    if name in SEED_PARAMETER_FIELDS:
+        return SEED_PARAMETER_FIELDS[name]
+    known = ", ".join([*SEED_PARAMETER_FIELDS, *Weights._fields])
+    raise argparse.ArgumentTypeError(f"unknown weight {name!r}; weights are {known}")
+
+
+def parse_rules(text: str) -> str:
+    """A rules preset the table can seat."""
+    if text not in TABLE_RULES:
+        raise argparse.ArgumentTypeError(f"unknown rules {text!r}; rules are {', '.join(TABLE_RULES)}")
+    return text
+
+
+def parse_players(text: str) -> tuple[str, ...]:
+    """Four comma-separated strategy names, in seat order.
+
+    >>> parse_players("advisor, advisor,greedy,random")
+    ('advisor', 'advisor', 'greedy', 'random')
+    """
+    names = tuple(name.strip() for name in text.split(","))
+    for name in names:
+        if name not in PLAYER_KINDS:
+            raise argparse.ArgumentTypeError(f"unknown strategy {name!r}; strategies are {', '.join(PLAYER_KINDS)}")
+    if len(names) != SEATS:
+        raise argparse.ArgumentTypeError(f"a table seats exactly {SEATS} players, got {len(names)}: {text!r}")
+    return names
+
+
+def parse_weights(text: str) -> dict[str, float]:
+    """``name=value`` pairs, comma-separated, keyed by ``Weights`` field."""
+    weights: dict[str, float] = {}
+    for pair in text.split(","):
+        name, equals, value = pair.partition("=")
+        if not equals:
+            raise argparse.ArgumentTypeError(f"{pair.strip()!r} is not name=value (e.g. safety=2.0)")
+        field = weight_field(name.strip())
+        if field in weights:
+            raise argparse.ArgumentTypeError(f"weight {name.strip()!r} is given twice")
+        weights[field] = _weight_value(name.strip(), value)
+    return weights
+
+
+def parse_sweep(text: str) -> Sweep:
+    """``name=v1,v2,...``: one weight and its values."""
+    name, equals, values = text.partition("=")
+    if not equals or not values.strip():
+        raise argparse.ArgumentTypeError(f"{text!r} is not name=value,value,... (e.g. safetyWeight=0.5,1.2,2.0)")
+    field = weight_field(name.strip())
+    return Sweep(
+        SEED_PARAMETER_NAMES[field], field, tuple(_weight_value(name.strip(), value) for value in values.split(","))
+    )
+
+
+def parse_positive_int(text: str) -> int:
+    """A whole number of at least 1."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{number} is less than 1")
+    return number
+
+
+def _weight_value(name: str, text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"weight {name} is {text.strip()!r}, not a number") from None
+    try:
+        DEFAULT_WEIGHTS._replace(**{weight_field(name): value}).validated()
+    except InvalidWeight as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line's parser (options typed and checked as they are read)."""
+    cores = available_cores()
+    parser = argparse.ArgumentParser(
+        prog=PROGRAM,
+        description=(
+            "Play seeded four-player hands between strategies and report win, deal-in and "
+            "self-draw rates, tenpai speed, payments and shanten by turn, each with a 95% interval. "
+            "The same options give the same report, byte for byte, whatever the workers or backend."
+        ),
+        epilog=(
+            "weights: the advisor's score weights, by field or by seed 000's name: "
+            + ", ".join(
+                f"{field} ({name}, default {getattr(DEFAULT_WEIGHTS, field):g})"
+                for name, field in SEED_PARAMETER_FIELDS.items()
+            )
+            + ".  example: %(prog)s --rules qiqihar --games 1000 --seed 42 "
+            "--players advisor,advisor,greedy,random --out report.json --plot report.png"
+        ),
+    )
+    parser.add_argument(
+        "--rules",
+        type=parse_rules,
+        metavar="NAME",
+        default=DEFAULT_RULES,
+        help=f"rules preset: {', '.join(TABLE_RULES)} (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--games",
+        type=parse_positive_int,
+        metavar="N",
+        default=DEFAULT_GAMES,
+        help="hands to play (per sweep value; default: %(default)s)",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=DEFAULT_SEED, help="run seed: game i is dealt from (seed, i) (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--players",
+        type=parse_players,
+        default=DEFAULT_PLAYERS,
+        metavar="S0,S1,S2,S3",
+        help=f"{SEATS} strategies in seat order, seat 0 deals first; strategies: {', '.join(PLAYER_KINDS)} "
+        f"(default: {','.join(DEFAULT_PLAYERS)})",
+    )
+    parser.add_argument(
+        "--weights",
+        type=parse_weights,
+        default={},
+        metavar="NAME=VALUE,...",
+        help="advisor weights to change, e.g. safety=2.0,ukeire=1.0 (see below)",
+    )
+    parser.add_argument(
+        "--sweep",
+        type=parse_sweep,
+        metavar="NAME=V1,V2,...",
+        help="play the run once per value of one advisor weight, same seed each time, "
+        "e.g. safetyWeight=0.5,1.2,2.0; prints seed 000's tuning table",
+    )
+    parser.add_argument("--out", type=Path, metavar="PATH", help="write the JSON report here")
+    parser.add_argument(
+        "--plot",
+        type=Path,
+        metavar="PATH",
+        help="draw shanten by turn and tenpai turns as a PNG here (needs tenpai[plot]); "
+        "a sweep draws one per value, PATH's name suffixed with the value",
+    )
+    parser.add_argument(
+        "--workers",
+        type=parse_positive_int,
+        metavar="N",
+        default=cores,
+        help=f"processes playing games; 1 plays in this process (default: all {cores} cores)",
+    )
+    parser.add_argument(
+        "--backend",
+        choices=[backend.value for backend in Backend],
+        default=Backend.LOCAL.value,
+        help="local: a process pool; ray: Ray tasks (needs tenpai[ray]); either only with --workers > 1 "
+        "(default: %(default)s)",
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress bar or throughput on standard error")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line with ``argv`` (default: ``sys.argv[1:]``); the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    config = _checked_config(parser, args)
+    try:
+        if args.sweep is None:
+            _run_once(config, args)
+        else:
+            _run_sweep(config, args.sweep, args)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    return 0
+
+
+def _checked_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -> GameConfig:
+    """The run's configuration, once every option has been checked together (exit 2 if not)."""
+    sweep: Sweep | None = args.sweep
+    if sweep is not None:
+        if sweep.field in args.weights:
+            parser.error(f"--weights and --sweep both set {sweep.parameter}; give it in one of them")
+        if ADVISOR not in args.players:
+            parser.error(
+                f"--sweep changes the advisor's weights, and --players {','.join(args.players)} has no advisor"
+            )
+    for option, path in (("--out", args.out), ("--plot", args.plot)):
+        if path is not None and not path.parent.is_dir():
+            parser.error(f"{option} {path}: folder {path.parent} does not exist")
+    try:
+        if args.plot is not None:
+            import_matplotlib()
+        if args.backend == Backend.RAY and args.workers > 1:
+            import_ray()
+    except MissingExtra as error:
+        parser.error(str(error))
+    config = GameConfig(args.rules, args.players, args.seed, weights=DEFAULT_WEIGHTS._replace(**args.weights))
+    try:
+        validate_config(config)
+    except TenpaiError as error:
+        parser.error(str(error))
+    return config
+
+
+def _run_once(config: GameConfig, args: argparse.Namespace) -> None:
+    report = _played_report(config, args, label="")
+    print(format_summary(report))
+    if args.out is not None:
+        _write_json(args.out, report, args)
+    if args.plot is not None:
+        _write_plot(args.plot, report, args)
+
+
+def _run_sweep(config: GameConfig, sweep: Sweep, args: argparse.Namespace) -> None:
+    reports = []
+    for value in sweep.values:
+        valued = config._replace(weights=config.weights._replace(**{sweep.field: value}))
+        reports.append(_played_report(valued, args, label=f"{sweep.parameter}={value:g} "))
+    print(format_sweep(sweep.parameter, sweep.values, reports))
+    if args.out is not None:
+        document = {"sweep": {"parameter": sweep.parameter, "values": list(sweep.values), "reports": reports}}
+        _write_json(args.out, document, args)
+    if args.plot is not None:
+        for value, report in zip(sweep.values, reports):
+            _write_plot(sweep_plot_path(args.plot, sweep.parameter, value), report, args)
+
+
+def sweep_plot_path(path: Path, parameter: str, value: float) -> Path:
+    """Where a sweep draws the picture of one value.
+
+    >>> sweep_plot_path(Path("out/report.png"), "safetyWeight", 0.5).as_posix()
+    'out/report-safetyWeight-0.5.png'
+    """
+    return path.with_name(f"{path.stem}-{parameter}-{value:g}{path.suffix}")
+
+
+def _played_report(config: GameConfig, args: argparse.Namespace, *, label: str) -> dict[str, Any]:
+    bar = None if args.quiet else ProgressBar(sys.stderr, label=label)
+    started = time.perf_counter()
+    try:
+        results = run_games(config, args.games, workers=args.workers, backend=args.backend, progress=bar)
+    finally:
+        if bar is not None:
+            bar.close()
+    elapsed = time.perf_counter() - started
+    if not args.quiet:
+        where = "in this process" if args.workers == 1 else f"{args.workers} workers, {args.backend} backend"
+        print(
+            f"{label}played {args.games} games in {elapsed:.1f} s: {args.games / elapsed:.1f} games/s ({where})",
+            file=sys.stderr,
+        )
+    return build_report(config, results)
+
+
+def _write_json(path: Path, document: dict[str, Any], args: argparse.Namespace) -> None:
+    # sort_keys and a fixed indent: one seed gives one file, byte for byte.
+    path.write_text(json.dumps(document, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    if not args.quiet:
+        print(f"wrote {path}", file=sys.stderr)
+
+
+def _write_plot(path: Path, report: dict[str, Any], args: argparse.Namespace) -> None:
+    write_plot(report, path)
+    if not args.quiet:
+        print(f"wrote {path}", file=sys.stderr)

@@ -1,0 +1,125 @@
+"""Reports as text for a person: the per-seat table of a run and the table of a sweep.
+
+>>> format_rate({"value": 0.25, "ci95": [0.1, 0.4], "n": 40}, interval=True)
+'25.0% (10.0-40.0)'
+>>> format_number({"value": None, "ci95": None, "n": 0})
+'-'
+>>> print(format_table(["a", "bb"], [["1", "2"], ["333", "4"]]))
+a    bb
+---  --
+1    2
+333  4
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from app.selfplay.report import Estimate
+
+MISSING: Final = "-"
+"""Shown for an estimate without a value (nothing to average)."""
+ADVISOR: Final = "advisor"
+"""The strategy whose weights a sweep changes."""
+
+
+def format_summary(report: dict[str, Any]) -> str:
+    """The run's per-seat table, the table-wide rates and the strategy comparisons."""
+    weights = " ".join(f"{name}={value:g}" for name, value in report["weights"].items())
+    lines = [f"{report['rules']}: {report['games']} games, seed {report['seed']}, advisor weights {weights}", ""]
+    header = ["seat", "strategy", "win rate (95% CI)", "deal-in", "self-draw share", "avg tenpai turn", "avg payment"]
+    rows = [
+        [
+            str(player["seat"]),
+            player["strategy"],
+            format_rate(player["win_rate"], interval=True),
+            format_rate(player["deal_in_rate"]),
+            format_rate(player["self_draw_share"]),
+            format_number(player["average_tenpai_turn"], decimals=1),
+            format_number(player["average_payment"], decimals=2, signed=True),
+        ]
+        for player in report["players"]
+    ]
+    lines.append(format_table(header, rows))
+    table = report["table"]
+    lines.append("")
+    lines.append(
+        f"exhaustive draws {format_rate(table['exhaustive_draw_rate'], interval=True)}, "
+        f"wins on a discard {format_rate(table['deal_in_rate'])}, "
+        f"self-draws {format_rate(table['self_draw_rate'])}, "
+        f"{format_number(table['average_turns'], decimals=1)} discards a hand"
+    )
+    if report["comparisons"]:
+        lines += ["", "win rate differences, seats pooled (approximate 95% CI: seats at one table are not independent)"]
+    for comparison in report["comparisons"]:
+        difference = comparison["win_rate_difference"]
+        lines.append(
+            f"  {comparison['a']} - {comparison['b']}: {_points(difference['value'])} points "
+            f"({_points_interval(difference['ci95'])})"
+        )
+    return "\n".join(lines)
+
+
+def format_sweep(parameter: str, values: Sequence[float], reports: Sequence[dict[str, Any]]) -> str:
+    """Seed 000's tuning table: one row per value of ``parameter``, for the advisors' seats pooled.
+
+    Columns: the value, the advisors' average tenpai turn, deal-in rate, average
+    payment when winning and win rate (each advisor seat in each game is one trial).
+    """
+    header = [parameter, "avg tenpai turn", "deal-in rate", "avg win payment", "advisor win rate (95% CI)"]
+    rows = []
+    for value, report in zip(values, reports):
+        advisors = report["by_strategy"][ADVISOR]
+        rows.append(
+            [
+                f"{value:g}",
+                format_number(advisors["average_tenpai_turn"], decimals=1),
+                format_rate(advisors["deal_in_rate"]),
+                format_number(advisors["average_win_payment"], decimals=1),
+                format_rate(advisors["win_rate"], interval=True),
+            ]
+        )
+    seats = ", ".join(str(seat) for seat in reports[0]["by_strategy"][ADVISOR]["seats"]) if reports else ""
+    title = f"{parameter} sweep: {reports[0]['games'] if reports else 0} games per value, advisors at seats {seats}"
+    return title + "\n\n" + format_table(header, rows)
+
+
+def format_rate(estimate: Estimate, *, interval: bool = False) -> str:
+    """A rate as a percentage, with its 95% interval when ``interval``."""
+    if estimate["value"] is None:
+        return MISSING
+    text = f"{estimate['value']:.1%}"
+    if interval and estimate["ci95"] is not None:
+        low, high = estimate["ci95"]
+        text += f" ({low * 100:.1f}-{high * 100:.1f})"
+    return text
+
+
+def format_number(estimate: Estimate, *, decimals: int = 1, signed: bool = False) -> str:
+    """An average's value (``-`` when there was nothing to average).
+
+    >>> format_number({"value": 1.234, "ci95": None, "n": 1}, decimals=2, signed=True)
+    '+1.23'
+    """
+    if estimate["value"] is None:
+        return MISSING
+    return f"{estimate['value']:{'+' if signed else ''}.{decimals}f}"
+
+
+def format_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """Left-aligned columns two spaces apart, the header underlined."""
+    widths = [max(len(row[column]) for row in [header, *rows]) for column in range(len(header))]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(cell.ljust(width) for cell, width in zip(cells, widths)).rstrip()
+
+    return "\n".join([line(header), line(["-" * width for width in widths]), *(line(row) for row in rows)])
+
+
+def _points(share: float | None) -> str:
+    return MISSING if share is None else f"{share * 100:+.1f}"
+
+
+def _points_interval(interval: list[float] | None) -> str:
+    return MISSING if interval is None else f"{_points(interval[0])} to {_points(interval[1])}"

@@ -1,0 +1,107 @@
+"""``python -m app.selfplay`` end to end: files written, same seed same bytes, bad options exit 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.selfplay.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+RUN = ["--rules", "qiqihar", "--games", "8", "--seed", "42", "--players", "advisor,advisor,greedy,random"]
+
+
+def test_module_end_to_end(tmp_path):
+    out, plot = tmp_path / "report.json", tmp_path / "report.png"
+    completed = subprocess.run(
+        [sys.executable, "-m", "app.selfplay", *RUN, "--workers", "1", "--out", str(out), "--plot", str(plot)],
+        cwd=ROOT,
+        check=False,  # the exit status is asserted, with standard error shown
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert "seat  strategy  win rate (95% CI)" in completed.stdout
+    assert "3     random" in completed.stdout
+    # Standard error: progress lines (not a terminal here) and the throughput; standard output has neither.
+    assert "[##########] 8/8 games" in completed.stderr
+    assert "played 8 games in" in completed.stderr and "games/s" not in completed.stdout
+    report = json.loads(out.read_text())
+    assert (report["rules"], report["seed"], report["games"]) == ("qiqihar", 42, 8)
+    assert [player["strategy"] for player in report["players"]] == ["advisor", "advisor", "greedy", "random"]
+    assert plot.read_bytes().startswith(PNG_SIGNATURE)
+
+
+def test_same_seed_same_file_whatever_the_workers(tmp_path, capsys):
+    first, second, other = tmp_path / "first.json", tmp_path / "second.json", tmp_path / "other.json"
+    assert main([*RUN, "--workers", "1", "--quiet", "--out", str(first)]) == 0
+    assert main([*RUN, "--workers", "2", "--quiet", "--out", str(second)]) == 0
+    assert first.read_bytes() == second.read_bytes()
+    assert main([*RUN[:-4], "--seed", "43", *RUN[-2:], "--workers", "1", "--quiet", "--out", str(other)]) == 0
+    assert other.read_bytes() != first.read_bytes()
+    assert capsys.readouterr().err == ""  # --quiet: nothing on standard error
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--rules", "mahjongg"], "unknown rules 'mahjongg'; rules are riichi, chinese, qiqihar"),
+        (["--players", "advisor,expert,greedy,random"], "unknown strategy 'expert'; strategies are advisor, greedy"),
+        (["--players", "advisor,greedy,random"], "a table seats exactly 4 players, got 3"),
+        (["--games", "0"], "argument --games: 0 is less than 1"),
+        (["--games", "many"], "argument --games: 'many' is not a whole number"),
+        (["--workers", "0"], "argument --workers: 0 is less than 1"),
+        (["--weights", "safety=inf"], "weight safety is inf; weights are finite numbers"),
+        (["--weights", "courage=2"], "unknown weight 'courage'"),
+        (["--weights", "safety=high"], "weight safety is 'high', not a number"),
+        (["--sweep", "safetyWeight"], "is not name=value,value,..."),
+        (["--sweep", "safetyWeight=1,2", "--weights", "safety=3"], "--weights and --sweep both set safetyWeight"),
+        (["--sweep", "safetyWeight=1", "--players", "greedy,greedy,random,random"], "has no advisor"),
+        (["--out", "/no/such/folder/report.json"], "folder /no/such/folder does not exist"),
+        (["--backend", "dask"], "invalid choice: 'dask'"),
+    ],
+)
+def test_bad_options_exit_2_and_say_why(arguments, message, capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(arguments)
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and err.startswith("usage: python -m app.selfplay")
+
+
+def test_plot_without_matplotlib_exits_2_before_playing(monkeypatch, tmp_path, capsys):
+    for module in ("matplotlib", "matplotlib.figure", "matplotlib.backends.backend_agg", "matplotlib.patches"):
+        monkeypatch.setitem(sys.modules, module, None)
+    with pytest.raises(SystemExit) as exited:
+        main([*RUN, "--workers", "1", "--plot", str(tmp_path / "report.png")])
+    assert exited.value.code == 2
+    captured = capsys.readouterr()
+    assert "pip install 'tenpai[plot]'" in captured.err and "played" not in captured.err
+    assert captured.out == ""
+
+
+def test_sweep_plays_each_value_on_the_same_deals(tmp_path, capsys):
+    out, plot = tmp_path / "sweep.json", tmp_path / "sweep.png"
+    sweep = ["--games", "4", "--seed", "7", "--rules", "riichi", "--players", "advisor,greedy,advisor,random"]
+    assert (
+        main([*sweep, "--workers", "1", "--sweep", "safetyWeight=0.5,2", "--out", str(out), "--plot", str(plot)]) == 0
+    )
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "safetyWeight sweep: 4 games per value, advisors at seats 0, 2"
+    assert lines[2].split("  ")[0] == "safetyWeight" and "advisor win rate (95% CI)" in lines[2]
+    assert [line.split()[0] for line in lines[4:]] == ["0.5", "2"]
+    document = json.loads(out.read_text())["sweep"]
+    assert (document["parameter"], document["values"]) == ("safetyWeight", [0.5, 2.0])
+    assert [report["weights"]["safety"] for report in document["reports"]] == [0.5, 2.0]
+    for value in ("0.5", "2"):
+        assert (tmp_path / f"sweep-safetyWeight-{value}.png").read_bytes().startswith(PNG_SIGNATURE)
+    # Common random numbers: a sweep's row is the plain run with that weight.
+    single = tmp_path / "single.json"
+    assert main([*sweep, "--workers", "1", "--quiet", "--weights", "safetyWeight=2", "--out", str(single)]) == 0
+    assert json.loads(single.read_text()) == document["reports"][1]
