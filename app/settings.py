@@ -42,6 +42,12 @@ class Settings(BaseSettings):
         1_048_576, ge=1024, description="Largest request body accepted; larger ones get 413."
     )
     max_batch_size: int = Field(1000, ge=1, description="Most hands one batch request may ask about.")
+    max_simulate_games: int = Field(
+        200,
+        ge=1,
+        le=100_000,
+        description="Most games one POST /simulate may play (about 20 ms of CPU each; bigger runs: python -m app.selfplay).",
+    )
     log_level: LogLevel = Field("info", description="uvicorn and app log level.")
     decomposition_limit: int = Field(
         DEFAULT_DECOMPOSITION_LIMIT,

@@ -27,7 +27,8 @@ from app.settings import Settings
 MAX_EXAMPLES = 300
 MIN_CASES = 1000
 
-APP = create_app(Settings())
+# Two games at most per generated /simulate request: a game costs about 20 ms.
+APP = create_app(Settings(max_simulate_games=2))
 SCHEMA = schemathesis.openapi.from_asgi("/openapi.json", APP)
 CASES: Counter[str] = Counter()
 

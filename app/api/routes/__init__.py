@@ -2,7 +2,7 @@
 
 from fastapi import APIRouter
 
-from app.api.routes import analyze, discard, metrics, reference, score, service, shanten, ting, win
+from app.api.routes import analyze, discard, metrics, reference, score, service, shanten, simulate, ting, win
 
 # Request routing tries routers in this order: the busiest first.
 ROUTERS: tuple[APIRouter, ...] = (
@@ -11,6 +11,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     win.router,
     discard.router,
     score.router,
+    simulate.router,
     reference.router,
     service.router,
     metrics.router,
