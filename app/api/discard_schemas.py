@@ -69,8 +69,8 @@ class WeightsSpec(BaseModel):
         DEFAULT_WEIGHTS.ukeire, description="advanceWeight: points per 4 unseen ukeire copies (one tile kind)."
     )
     safety: _Weight = Field(
-        DEFAULT_WEIGHTS.safety, description="safetyWeight: points per unit of `safety_score` (the seed's safety scale: 1 safe, "
-        "0.2 a fresh tile against a declared hand; one unit is a 0.16 chance of dealing in)."
+        DEFAULT_WEIGHTS.safety, description="safetyWeight: points per unit of `safety_score` (1 for a safe tile, one unit "
+        "less per 0.04 of deal-in probability)."
     )
     dora: _Weight = Field(DEFAULT_WEIGHTS.dora, description="doraWeight: points per dora kept.")
     honors: _Weight = Field(
@@ -323,8 +323,8 @@ class CandidateOut(BaseModel):
     ukeire: list[TileRemaining] = Field(description="Draws that lower the shanten, with unseen copies.")
     safety: float = Field(description="Probability that no opponent wins on it (1 with no opponents).", examples=[0.8])
     safety_score: float = Field(
-        description="`safety` on the seed's scale, as the score reads it: 1 - (1 - safety) / 0.16 "
-        "(1: safe; 0.2: a fresh middle tile against a declared hand; below 0 for worse).",
+        description="`safety` as the score reads it: 1 - (1 - safety) / 0.04 (1: safe; a 0.04 chance "
+        "of dealing in costs one unit, so a fresh middle tile against a declared hand scores about -2.2).",
         examples=[-0.25],
     )
     score: float = Field(description="The seed's linear score: the sum of `components`.", examples=[-8.7])
@@ -417,8 +417,8 @@ _DISCARD_EXAMPLE: Final = {
     "candidates": [
         {
             "tile": "3p", "shanten": 0, "ukeire_count": 3, "ukeire": [{"tile": "7p", "remaining": 3}],
-            "safety": 0.944, "safety_score": 0.65, "score": 3.78,
-            "components": {"shanten": 0.0, "ukeire": 0.6, "safety": 0.78, "dora": 1.5, "honors": 0.9},
+            "safety": 0.944, "safety_score": -0.4, "score": 2.52,
+            "components": {"shanten": 0.0, "ukeire": 0.6, "safety": -0.48, "dora": 1.5, "honors": 0.9},
             "dora": 1, "honors": 1.5, "shanten_loss": 0, "is_wildcard": False,
             "safety_by_opponent": [
                 {"opponent": 0, "safety": 0.944, "danger": 0.056, "danger_if_ready": 0.056,
@@ -432,8 +432,8 @@ _DISCARD_EXAMPLE: Final = {
         },
         {
             "tile": "7p", "shanten": 0, "ukeire_count": 3, "ukeire": [{"tile": "3p", "remaining": 3}],
-            "safety": 0.917615, "safety_score": 0.485095, "score": 2.082114,
-            "components": {"shanten": 0.0, "ukeire": 0.6, "safety": 0.582114, "dora": 0.0, "honors": 0.9},
+            "safety": 0.917615, "safety_score": -1.059619, "score": 0.228457,
+            "components": {"shanten": 0.0, "ukeire": 0.6, "safety": -1.271543, "dora": 0.0, "honors": 0.9},
             "dora": 0, "honors": 1.5, "shanten_loss": 0, "is_wildcard": False,
             "safety_by_opponent": [
                 {"opponent": 0, "safety": 0.917615, "danger": 0.082385, "danger_if_ready": 0.082385,

@@ -26,14 +26,18 @@ Each term, for the hand after the discard:
 ``safety_score``
     ``safety`` is the probability that no opponent can win on the tile
     (:mod:`app.core.safety`; 1 when no opponent is described).  The score reads it
-    on the seed's safety scale, where a fresh tile scores 0.2 and a safe one 1.0
-    (section 4.3): ``safety_score = 1 - (1 - safety) / DANGER_PER_SAFETY_UNIT``.
-    The unit, 0.16, puts a fresh middle tile against a declared hand at turn 9
-    (danger 0.128 in the published table) at the seed's 0.2.  Read as a bare
-    probability, safety differences of a few hundredths could never outweigh one
-    ukeire copy, and the seed's weights 0.5, 1.2 and 2.0 would all play alike
-    (self-play showed exactly that); on this scale they trade acceptance for
-    safety as the seed's table does.  Very dangerous tiles score below zero.
+    as ``safety_score = 1 - (1 - safety) / DANGER_PER_SAFETY_UNIT``: 1 for a safe
+    tile, one unit less per 0.04 of deal-in probability.  The unit prices a deal-in
+    in the score's own currency (ours): ten points are one shanten, and dealing in
+    loses the hand's chances and pays for another's win, about four shanten's worth,
+    so a danger ``d`` should cost about ``40 d`` points; at the default weight 1.2 that
+    is ``1.2 d / 0.03``, and we round the unit up to 0.04 (a fresh middle tile
+    against a declared hand at turn 9, danger 0.128, costs 3.8 points: 19 ukeire
+    copies, not yet a shanten).  Read as a bare probability, safety differences of a
+    few hundredths never outweigh one ukeire copy, and the seed's weights 0.5, 1.2
+    and 2.0 played alike in self-play; on this scale they trade acceptance for
+    safety in the direction of the seed's table (see the README's self-play
+    results).  Very dangerous tiles score below zero.
 ``dora``
     Dora kept in the hand and melds: each indicator names the next tile of its suit
     (9 -> 1), winds East -> South -> West -> North -> East, dragons White -> Green
@@ -100,8 +104,8 @@ from app.core.tiles import (
 
 UKEIRE_UNIT: Final = 4
 """Copies per unit of the ukeire term: the score counts acceptance in whole tile kinds."""
-DANGER_PER_SAFETY_UNIT: Final = 0.16
-"""Deal-in probability that costs one unit of the seed's safety scale (see ``safety_score``)."""
+DANGER_PER_SAFETY_UNIT: Final = 0.04
+"""Deal-in probability that costs one unit of the safety term (see ``safety_score``)."""
 MAX_OPPONENTS: Final = 3
 MAX_WEIGHT: Final = 1e9
 """Largest weight magnitude: scores stay finite (and JSON numbers) whatever the weights."""
@@ -240,13 +244,13 @@ class Candidate(NamedTuple):
 
     @property
     def safety_score(self) -> float:
-        """``safety`` on the seed's scale (1: safe; 0.2: a fresh tile against a declared hand).
+        """``safety`` as the score reads it: 1 when safe, one unit less per 0.04 of deal-in probability.
 
         >>> from app.core.rules import rule_profile
         >>> from app.core.tiles import parse_mpsz
         >>> candidate = evaluate_discards(Hand.from_tiles(parse_mpsz("123m456p789s1122z5z")), rule_profile("riichi"))[0]
         >>> candidate.safety, candidate.safety_score, round(candidate._replace(safety=0.968).safety_score, 6)
-        (1.0, 1.0, 0.8)
+        (1.0, 1.0, 0.2)
         """
         return safety_score(self.safety)
 
@@ -283,7 +287,7 @@ class Candidate(NamedTuple):
 
 
 def safety_score(safety: float) -> float:
-    """A probability of not dealing in, on the seed's safety scale (see the module notes)."""
+    """A probability of not dealing in, as the score reads it (see the module notes)."""
     return 1.0 - (1.0 - safety) / DANGER_PER_SAFETY_UNIT
 
 
