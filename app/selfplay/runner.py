@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
+import threading
 from collections.abc import Callable, Generator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import closing
@@ -29,6 +30,7 @@ from enum import StrEnum
 from typing import Any, Final
 
 from app.core.table import GameConfig, GameResult, play_game, validate_config
+from app.core.tables import tables
 from app.selfplay.errors import InvalidRunOption, MissingExtra
 
 MAX_CHUNK_GAMES: Final = 25
@@ -89,7 +91,7 @@ def run_games(
     ``backend="local"`` uses a pool of spawned processes, and ``"ray"`` runs
     the chunks as Ray tasks, starting a local Ray instance with ``workers``
     CPUs (and stopping it afterwards) unless this process is already connected
-    to one (whose workers must be able to import ``app``, as on this machine with
+    to one or ``RAY_ADDRESS`` names a cluster to join (whose workers must be able to import ``app``, as on this machine with
     tenpai installed).  ``progress(done, total)`` is called once with 0 before
     any game, then as games finish.
 
@@ -146,11 +148,8 @@ def _play_here(config: GameConfig, games: int, progress: Progress) -> list[GameR
 
 
 def _play_in_pool(config: GameConfig, chunks: list[range], workers: int) -> Generator[list[GameResult], None, None]:
-    """Chunk results as they finish, from a pool of ``workers`` spawned processes."""
-    # Spawn, not fork: a forked child inherits the parent's threads' locks in whatever
-    # state they were (Ray, a web server, a test runner), and spawn is what macOS and
-    # Windows do anyway, so the pool behaves the same everywhere.
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    """Chunk results as they finish, from a pool of ``workers`` processes."""
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context())
     try:
         pending = {pool.submit(play_chunk, config, chunk) for chunk in chunks}
         while pending:
@@ -162,12 +161,31 @@ def _play_in_pool(config: GameConfig, chunks: list[range], workers: int) -> Gene
         pool.shutdown(cancel_futures=True)
 
 
+def _pool_context() -> multiprocessing.context.BaseContext:
+    """Fork when it is safe, else spawn.
+
+    A forked worker starts at once with the parent's lookup tables (built here
+    first; about a second per spawned worker otherwise).  But a forked child
+    inherits other threads' locks in whatever state they were (Ray, a web
+    server, a test runner's helpers), so fork only from a process whose one
+    thread is this one, and only where fork exists; else spawn, as macOS and
+    Windows do anyway.  Either way every game is a function of (config, index).
+    """
+    if "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1:
+        tables()
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
+
+
 def _play_on_ray(
     ray: Any, config: GameConfig, chunks: list[range], workers: int
 ) -> Generator[list[GameResult], None, None]:
     """Chunk results as they finish, from Ray tasks (on this process's Ray cluster, or a local one)."""
     started_here = not ray.is_initialized()
-    if started_here:
+    if started_here and os.environ.get("RAY_ADDRESS"):
+        # A cluster named by RAY_ADDRESS: join it (its size is the cluster's, not ``workers``).
+        ray.init(log_to_driver=False, configure_logging=False)
+    elif started_here:
         ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, configure_logging=False)
     pending: list[Any] = []
     try:
