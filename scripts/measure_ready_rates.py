@@ -1,0 +1,101 @@
+"""Measure, by self-play, how often a player is ready after their n-th discard, by melds held.
+
+The danger model (:mod:`app.core.safety`) needs, for an opponent who has not
+declared, the chance that they are ready.  For riichi it reads published Tenhou
+statistics; for rules with no such statistics (Chinese, Qiqihar) it reads the
+rates this script measures on our own table, which
+``app/core/safety_tables.py`` keeps as ``SELFPLAY_READY_BY_TURN`` together with
+the command that produced them::
+
+    .venv/bin/python scripts/measure_ready_rates.py --games 2000 --seed 7
+
+A hand counts as ready after a discard when its shanten is 0 and the rules let
+it win (Qiqihar: it holds an exposed pon or kong).  Cells with fewer than
+``--min-hands`` hands are printed as None (the model then uses the nearest
+earlier turn).  Four advisors play with the default weights.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from app.core.rules import rule_profile  # noqa: E402
+from app.core.table import GameConfig, GameResult  # noqa: E402
+from app.selfplay.runner import available_cores, run_games  # noqa: E402
+
+MAX_TURN = 19
+MAX_MELDS = 3  # rows 0..3 melds; four melds always wait (one tile left)
+
+
+def tally(results: list[GameResult], rules_name: str) -> tuple[list[list[int]], list[list[int]]]:
+    """(hands, ready) per [melds][turn] over every seat of every game."""
+    required = {kind.value for kind in rule_profile(rules_name).win_requires_meld}
+    hands = [[0] * (MAX_TURN + 1) for _ in range(MAX_MELDS + 1)]
+    ready = [[0] * (MAX_TURN + 1) for _ in range(MAX_MELDS + 1)]
+    for result in results:
+        melds = [0, 0, 0, 0]
+        opened = [not required] * 4
+        discards = [0, 0, 0, 0]
+        for event in result.events:
+            if event[0] == "call":
+                seat, kind = event[1], event[2]
+                melds[seat] += 1
+                opened[seat] = opened[seat] or kind in required
+            elif event[0] == "kong":
+                seat, kind = event[1], event[2]
+                if kind == "closed_kan":
+                    melds[seat] += 1
+                opened[seat] = opened[seat] or kind in required
+            elif event[0] == "discard":
+                seat = event[1]
+                discards[seat] += 1
+                turn = discards[seat]
+                if turn > MAX_TURN or melds[seat] > MAX_MELDS:
+                    continue
+                shanten = result.shanten_by_turn[seat][turn - 1]
+                hands[melds[seat]][turn] += 1
+                ready[melds[seat]][turn] += shanten == 0 and opened[seat]
+    return hands, ready
+
+
+def rates(hands: list[list[int]], ready: list[list[int]], min_hands: int) -> list[list[float | None]]:
+    """Percentages, None where fewer than ``min_hands`` hands were seen."""
+    return [
+        [round(100 * r / h, 1) if h >= min_hands else None for h, r in zip(row_hands, row_ready)]
+        for row_hands, row_ready in zip(hands, ready)
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rules", default="chinese,qiqihar", help="comma-separated presets (default: chinese,qiqihar)")
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--min-hands", type=int, default=100)
+    parser.add_argument("--workers", type=int, default=0, help="0: every core")
+    parser.add_argument("--json", type=Path, help="also write the counts and rates here")
+    args = parser.parse_args()
+    document = {}
+    for rules_name in args.rules.split(","):
+        config = GameConfig(rules_name, ("advisor",) * 4, args.seed, record_events=True)
+        results = run_games(config, args.games, workers=args.workers or available_cores())
+        hands, ready = tally(results, rules_name)
+        table = rates(hands, ready, args.min_hands)
+        document[rules_name] = {"hands": hands, "ready": ready, "rates": table}
+        print(f"    {rules_name!r}: (  # {args.games} games, seed {args.seed}, advisor x4")
+        for melds, row in enumerate(table):
+            print(f"        # {melds} melds, turns 0..{MAX_TURN}")
+            print(f"        {tuple(row)!r},")
+        print("    ),")
+    if args.json:
+        args.json.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
