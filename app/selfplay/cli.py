@@ -36,11 +36,11 @@ from app.core.discard import DEFAULT_WEIGHTS, InvalidWeight, Weights
 from app.core.errors import TenpaiError
 from app.core.players import PLAYER_KINDS
 from app.core.rules import PRESETS
-from app.core.table import SEATS, TABLE_SETTINGS, GameConfig, validate_config
+from app.core.table import SEATS, TABLE_SETTINGS, GameConfig, GameResult, validate_config
 from app.selfplay.errors import MissingExtra
 from app.selfplay.plot import import_matplotlib, write_plot
 from app.selfplay.progress import ProgressBar
-from app.selfplay.report import build_report
+from app.selfplay.report import build_report, paired_changes
 from app.selfplay.runner import Backend, available_cores, import_ray, run_games
 from app.selfplay.summary import ADVISOR, format_summary, format_sweep
 
@@ -289,7 +289,7 @@ def _checked_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -
 
 
 def _run_once(config: GameConfig, args: argparse.Namespace) -> None:
-    report = _played_report(config, args, label="")
+    report = build_report(config, _played(config, args, label=""))
     print(format_summary(report))
     if args.out is not None:
         _write_json(args.out, report, args)
@@ -298,13 +298,28 @@ def _run_once(config: GameConfig, args: argparse.Namespace) -> None:
 
 
 def _run_sweep(config: GameConfig, sweep: Sweep, args: argparse.Namespace) -> None:
-    reports = []
+    reports, runs = [], []
     for value in sweep.values:
         valued = config._replace(weights=config.weights._replace(**{sweep.field: value}))
-        reports.append(_played_report(valued, args, label=f"{sweep.parameter}={value:g} "))
-    print(format_sweep(sweep.parameter, sweep.values, reports))
+        results = _played(valued, args, label=f"{sweep.parameter}={value:g} ")
+        runs.append(results)
+        reports.append(build_report(valued, results))
+    # Every value met the same walls: changes from the first value, paired by game.
+    advisors = [seat for seat, name in enumerate(config.players) if name == ADVISOR]
+    paired = [
+        {"value": value, **paired_changes(advisors, runs[0], results)}
+        for value, results in zip(sweep.values[1:], runs[1:])
+    ]
+    print(format_sweep(sweep.parameter, sweep.values, reports, paired))
     if args.out is not None:
-        document = {"sweep": {"parameter": sweep.parameter, "values": list(sweep.values), "reports": reports}}
+        document = {
+            "sweep": {
+                "parameter": sweep.parameter,
+                "values": list(sweep.values),
+                "reports": reports,
+                "paired_changes": paired,
+            }
+        }
         _write_json(args.out, document, args)
     if args.plot is not None:
         for value, report in zip(sweep.values, reports):
@@ -320,7 +335,7 @@ def sweep_plot_path(path: Path, parameter: str, value: float) -> Path:
     return path.with_name(f"{path.stem}-{parameter}-{value:g}{path.suffix}")
 
 
-def _played_report(config: GameConfig, args: argparse.Namespace, *, label: str) -> dict[str, Any]:
+def _played(config: GameConfig, args: argparse.Namespace, *, label: str) -> list[GameResult]:
     bar = None if args.quiet else ProgressBar(sys.stderr, label=label)
     started = time.perf_counter()
     try:
@@ -335,7 +350,7 @@ def _played_report(config: GameConfig, args: argparse.Namespace, *, label: str) 
             f"{label}played {args.games} games in {elapsed:.1f} s: {args.games / elapsed:.1f} games/s ({where})",
             file=sys.stderr,
         )
-    return build_report(config, results)
+    return results
 
 
 def _write_json(path: Path, document: dict[str, Any], args: argparse.Namespace) -> None:

@@ -160,6 +160,35 @@ def build_report(config: GameConfig, results: Sequence[GameResult]) -> dict[str,
     }
 
 
+def paired_changes(
+    seats: Sequence[int], baseline: Sequence[GameResult], changed: Sequence[GameResult]
+) -> dict[str, Estimate]:
+    """How ``seats``' deal-in and win rates moved from ``baseline`` to ``changed``, paired by game.
+
+    Both runs share the run seed, so game ``i`` of each is dealt from the same wall
+    (common random numbers): the per-game differences have far less spread than
+    two independent rates, and their mean's interval (``mean +- 1.96 sd / sqrt(n)``)
+    says whether a change is more than noise.
+
+    >>> from app.core.table import GameResult
+    >>> hand = GameResult(game=0, dealer=0, winner=1, discarder=0, robbed_kong=False, kong_replacement=False,
+    ...     payments=(-1, 1, 0, 0), tenpai_turn=(None,) * 4, shanten_by_turn=((),) * 4, turns=1)
+    >>> calmer = hand._replace(winner=0, discarder=2, payments=(1, 0, -1, 0))
+    >>> paired_changes([0], [hand, hand], [hand, calmer])["deal_in_rate_change"]
+    {'value': -0.5, 'ci95': [-1.48, 0.48], 'n': 2}
+    """
+    if len(baseline) != len(changed):
+        raise ValueError(f"paired runs need as many games: {len(baseline)} and {len(changed)}")
+    per_seat = len(seats)
+    deal_ins = [
+        (int(after.winner is not None and after.discarder in seats) - int(before.winner is not None and before.discarder in seats))
+        / per_seat
+        for before, after in zip(baseline, changed)
+    ]
+    wins = [(int(after.winner in seats) - int(before.winner in seats)) / per_seat for before, after in zip(baseline, changed)]
+    return {"deal_in_rate_change": mean_estimate(deal_ins), "win_rate_change": mean_estimate(wins)}
+
+
 def _table_statistics(results: Sequence[GameResult]) -> dict[str, Estimate]:
     games = len(results)
     draws = sum(result.winner is None for result in results)

@@ -61,11 +61,18 @@ def format_summary(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def format_sweep(parameter: str, values: Sequence[float], reports: Sequence[dict[str, Any]]) -> str:
+def format_sweep(
+    parameter: str,
+    values: Sequence[float],
+    reports: Sequence[dict[str, Any]],
+    paired: Sequence[dict[str, Any]] = (),
+) -> str:
     """Seed 000's tuning table: one row per value of ``parameter``, for the advisors' seats pooled.
 
     Columns: the value, the advisors' average tenpai turn, deal-in rate, average
     payment when winning and win rate (each advisor seat in each game is one trial).
+    ``paired`` (see :func:`~app.selfplay.report.paired_changes`) adds, under the
+    table, each later value's change from the first, paired by game.
     """
     header = [parameter, "avg tenpai turn", "deal-in rate", "avg win payment", "advisor win rate (95% CI)"]
     rows = []
@@ -82,7 +89,17 @@ def format_sweep(parameter: str, values: Sequence[float], reports: Sequence[dict
         )
     seats = ", ".join(str(seat) for seat in reports[0]["by_strategy"][ADVISOR]["seats"]) if reports else ""
     title = f"{parameter} sweep: {reports[0]['games'] if reports else 0} games per value, advisors at seats {seats}"
-    return title + "\n\n" + format_table(header, rows)
+    text = title + "\n\n" + format_table(header, rows)
+    if paired:
+        text += f"\n\nchanges from {parameter}={values[0]:g}, paired by game (same walls), 95% CI:"
+        for change in paired:
+            deal_in, win = change["deal_in_rate_change"], change["win_rate_change"]
+            text += (
+                f"\n  {parameter}={change['value']:g}: deal-in {_points(deal_in['value'])} points"
+                f" ({_points_interval(deal_in['ci95'])}), win rate {_points(win['value'])} points"
+                f" ({_points_interval(win['ci95'])})"
+            )
+    return text
 
 
 def format_rate(estimate: Estimate, *, interval: bool = False) -> str:

@@ -95,9 +95,13 @@ def test_sweep_plays_each_value_on_the_same_deals(tmp_path, capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "safetyWeight sweep: 4 games per value, advisors at seats 0, 2"
     assert lines[2].split("  ")[0] == "safetyWeight" and "advisor win rate (95% CI)" in lines[2]
-    assert [line.split()[0] for line in lines[4:]] == ["0.5", "2"]
+    assert [line.split()[0] for line in lines[4:6]] == ["0.5", "2"]
+    assert lines[7] == "changes from safetyWeight=0.5, paired by game (same walls), 95% CI:"
+    assert lines[8].startswith("  safetyWeight=2: deal-in ")
     document = json.loads(out.read_text())["sweep"]
     assert (document["parameter"], document["values"]) == ("safetyWeight", [0.5, 2.0])
+    (change,) = document["paired_changes"]
+    assert change["value"] == 2.0 and change["deal_in_rate_change"]["n"] == 4
     assert [report["weights"]["safety"] for report in document["reports"]] == [0.5, 2.0]
     for value in ("0.5", "2"):
         assert (tmp_path / f"sweep-safetyWeight-{value}.png").read_bytes().startswith(PNG_SIGNATURE)
