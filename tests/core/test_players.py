@@ -1,0 +1,92 @@
+"""Strategies' decisions on hands whose right answer is plain."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from app.core.engine import Checker
+from app.core.hand import Hand, Meld, MeldKind
+from app.core.players import Advisor, Greedy, Heuristic, RandomPlayer, SeatView, make_player, tile_value
+from app.core.rules import rule_profile
+from app.core.safety import Opponent
+from app.core.tiles import parse_mpsz
+
+CALLERS = (Advisor, Greedy, Heuristic)
+
+
+def _view(rules_name: str, tiles: str, melds: tuple[Meld, ...] = (), drawn: int | None = None) -> SeatView:
+    rules = rule_profile(rules_name)
+    hand = Hand.from_tiles(parse_mpsz(tiles), melds)
+    return SeatView(0, hand, drawn, 5, (Opponent(),) * 3, (), 60, rules, Checker(rules))
+
+
+@pytest.mark.parametrize("kind", CALLERS)
+def test_a_pon_that_lowers_the_shanten_is_called_one_that_does_not_is_passed(kind):
+    player = kind()
+    pon = Meld.of("pon", parse_mpsz("111z"))
+    # 1-shanten (three runs, the 1z pair, 5z and 9m): the pon leaves a ready hand.
+    assert player.call(_view("chinese", "123m456p789s11z5z9m"), 27, [pon]) == pon
+    # Ready on 3m-6m: the pon takes the pair, and the hand is only ready again on a single wait.
+    assert player.call(_view("chinese", "123m456p789s11z45m"), 27, [pon]) is None
+
+
+@pytest.mark.parametrize("kind", CALLERS)
+def test_under_qiqihar_the_pon_that_opens_the_hand_is_called_even_at_equal_shanten(kind):
+    player = kind()
+    # Ready on 3m-6m, but closed: under Qiqihar it can never win. The pon keeps it ready and opens it.
+    view = _view("qiqihar", "123m456p789s11z45m")
+    pon = Meld.of("pon", parse_mpsz("111z"))
+    assert view.checker.shanten_number(view.hand) == 0
+    assert player.call(view, 27, [pon]) == pon
+    # Once open, the same call at equal shanten is passed (a chi does not open a Qiqihar hand).
+    opened = _view("qiqihar", "123m456p11z45m", (Meld.of("pon", parse_mpsz("999s")),))
+    assert player.call(opened, 27, [pon]) is None
+
+
+@pytest.mark.parametrize("kind", CALLERS)
+def test_a_chi_is_called_only_when_it_lowers_the_shanten(kind):
+    player = kind()
+    chi = Meld.of("chi", parse_mpsz("123m"))
+    assert player.call(_view("chinese", "23m456p789s11z559s"), 0, [chi]) == chi
+    # 5m into 345m breaks 234m: the shanten stays 1, so the chi is passed.
+    assert player.call(_view("chinese", "234m456p789s11z5z7z"), 4, [Meld.of("chi", parse_mpsz("345m"))]) is None
+
+
+@pytest.mark.parametrize("kind", CALLERS)
+def test_a_closed_kong_that_keeps_the_shanten_is_declared(kind):
+    player = kind()
+    view = _view("chinese", "1111m456p789s11z55z", drawn=0)
+    kong = Meld(MeldKind.CLOSED_KAN, (0,) * 4)
+    assert player.kan(view, [kong]) == kong
+    # Four 5m in 345m 555m 6789m: declaring takes the 5m out of the runs, raising the shanten.
+    view = _view("chinese", "3455556789m11z22z", drawn=4)
+    assert player.kan(view, [Meld(MeldKind.CLOSED_KAN, (4,) * 4)]) is None
+
+
+def test_discards_are_tiles_held_and_greedy_keeps_the_lowest_shanten():
+    view = _view("riichi", "123m456p789s111z2z5z", drawn=31)
+    checker = view.checker
+    for name in ("advisor", "greedy", "heuristic", "random"):
+        tile = make_player(name, rng=random.Random(3)).discard(view)
+        assert view.hand.counts[tile] > 0
+    greedy_choices = {Greedy(rng=random.Random(seed)).discard(view) for seed in range(20)}
+    assert greedy_choices == {28, 31}  # 2z or 5z: either leaves a single wait on the other
+    assert all(checker.shanten_number(Hand(bytes(c - (t == tile) for t, c in enumerate(view.hand.counts)))) == 0
+               for tile in greedy_choices)
+
+
+def test_the_heuristic_throws_lone_honours_and_terminals_first():
+    # Seed 001 (its intent): honours -30, terminals -15, +20 per neighbour, +10 for another copy.
+    # 6s, 9s and 5z each leave the hand ready; 6s has two neighbours, 9s is a terminal with two.
+    view = _view("riichi", "1m5z345p678s22334m9s", drawn=0)
+    assert Heuristic().discard(view) == 31  # 5z
+    counts = Hand.from_tiles(parse_mpsz("24m1z")).counts
+    assert (tile_value(2, counts), tile_value(17, counts), tile_value(27, counts)) == (40, -15, -20)
+
+
+def test_random_player_is_reproducible_from_its_seed():
+    view = _view("riichi", "123m456p789s111z2z5z", drawn=31)
+    first = [RandomPlayer(rng=random.Random(9)).discard(view) for _ in range(5)]
+    assert first == [RandomPlayer(rng=random.Random(9)).discard(view) for _ in range(5)]
