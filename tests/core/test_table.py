@@ -13,6 +13,8 @@ import random
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.core.discard import Weights
 from app.core.rules import rule_profile
@@ -373,3 +375,21 @@ def test_robbed_kongs_and_kong_replacement_wins_replay_and_pay(rules):
             received = result.payments[winner]
             payers = 1 if result.discarder is not None else 3
             assert received >= 4 * payers, (flag, result.payments)  # way of winning x2, the flag x2
+
+
+STRATEGIES = ("advisor", "greedy", "heuristic", "random")
+
+
+@settings(max_examples=24, deadline=None, derandomize=True)
+@given(
+    rules=st.sampled_from(sorted(TABLE_SETTINGS)),
+    players=st.tuples(*(st.sampled_from(STRATEGIES),) * SEATS),
+    seed=st.integers(0, 2**32),
+    game=st.integers(0, 10_000),
+)
+def test_any_seed_and_lineup_plays_a_legal_reproducible_hand(rules, players, seed, game):
+    config = GameConfig(rules, players, seed, record_events=True, audit=True)
+    result = play_game(config, game)
+    Replay(rules, result.events).run(result)
+    assert result == play_game(config, game)
+    assert result.dealer == game % SEATS and sum(result.payments) == 0
