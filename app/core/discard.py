@@ -463,7 +463,7 @@ def _extras(
     budget: int,
     analysis: dict,
 ) -> Candidate:
-    after = _minus(hand, candidate.tile)
+    after = hand.without((candidate.tile,))
     seen = bytearray(others or bytes(NUM_TILE_KINDS))
     seen[candidate.tile] += 1  # the discarded tile is on the table now
     seen_after = bytes(seen)
@@ -478,12 +478,6 @@ def _extras(
             draws = max(1, 18 - turn) if turn is not None else 6
         changes["lookahead"] = lookahead(after, checker, seen_after, draws=draws, budget=budget, analysis=analysis)
     return candidate._replace(**changes)
-
-
-def _minus(hand: Hand, tile: Tile) -> Hand:
-    counts = bytearray(hand.counts)
-    counts[tile] -= 1
-    return Hand(bytes(counts), hand.melds)
 
 
 def _plus(hand: Hand, tile: Tile) -> Hand:

@@ -157,6 +157,20 @@ class Hand:
         """Whether any meld was made from another player's discard."""
         return any(meld.is_open for meld in self.melds)
 
+    def without(self, tiles: Iterable[Tile], meld: Meld | None = None) -> "Hand":
+        """This hand with ``tiles`` taken out of the concealed part and ``meld`` declared.
+
+        Not validated: for callers that know the tiles are held (a discard, a call).
+
+        >>> after = Hand.from_tiles([0, 0, 1, 1]).without([0, 0], Meld.of("pon", [0, 0, 0]))
+        >>> list(after.counts[:2]), [m.kind.value for m in after.melds]
+        ([0, 2], ['pon'])
+        """
+        counts = bytearray(self.counts)
+        for tile in tiles:
+            counts[tile] -= 1
+        return Hand(bytes(counts), self.melds if meld is None else self.melds + (meld,))
+
     def melded_counts(self) -> bytes:
         """Copies of each tile locked in melds."""
         return counts_from_tiles(tile for meld in self.melds for tile in meld.tiles)
@@ -165,3 +179,13 @@ class Hand:
         """Copies of each tile in hand and melds together."""
         melded = self.melded_counts()
         return bytes(min(255, a + b) for a, b in zip(self.counts, melded))
+
+
+def added_kong(melds: Sequence[Meld], tile: Tile) -> tuple[Meld, ...]:
+    """``melds`` with the pon of ``tile`` grown into an added kong.
+
+    >>> [m.kind.value for m in added_kong((Meld.of("chi", [0, 1, 2]), Meld.of("pon", [27] * 3)), 27)]
+    ['chi', 'added_kan']
+    """
+    kong = Meld(MeldKind.ADDED_KAN, (tile,) * 4)
+    return tuple(kong if meld.kind is MeldKind.PON and meld.tiles[0] == tile else meld for meld in melds)

@@ -39,7 +39,7 @@ from typing import Final, NamedTuple
 from app.core.discard import DEFAULT_WEIGHTS, Weights, evaluate_discards
 from app.core.engine import Checker
 from app.core.errors import TenpaiError
-from app.core.hand import Hand, Meld, MeldKind
+from app.core.hand import Hand, Meld, MeldKind, added_kong
 from app.core.rules import RuleProfile
 from app.core.safety import Opponent
 from app.core.tiles import Tile, is_honor
@@ -70,25 +70,10 @@ class SeatView(NamedTuple):
     checker: Checker
 
 
-def hand_without(hand: Hand, tiles: Sequence[Tile], meld: Meld | None = None) -> Hand:
-    """``hand`` with ``tiles`` taken out of the concealed part and ``meld`` added.
-
-    >>> from app.core.tiles import parse_mpsz
-    >>> after = hand_without(Hand.from_tiles(parse_mpsz("1122m")), [0, 0], Meld.of("pon", [0, 0, 0]))
-    >>> list(after.counts[:2]), [m.kind.value for m in after.melds]
-    ([0, 2], ['pon'])
-    """
-    counts = bytearray(hand.counts)
-    for tile in tiles:
-        counts[tile] -= 1
-    melds = hand.melds if meld is None else hand.melds + (meld,)
-    return Hand(bytes(counts), melds)
-
-
 def shanten_after_discards(hand: Hand, checker: Checker) -> list[tuple[Tile, int]]:
     """Each distinct discard of a 3n+2 hand with the shanten it leaves, in tile order."""
     return [
-        (tile, checker.shanten_number(hand_without(hand, (tile,))))
+        (tile, checker.shanten_number(hand.without((tile,))))
         for tile, count in enumerate(hand.counts)
         if count
     ]
@@ -111,7 +96,7 @@ class ShantenCaller:
         for meld in options:
             used = list(meld.tiles)
             used.remove(tile)
-            after = checker.shanten_number(hand_without(hand, used, meld))
+            after = checker.shanten_number(hand.without(used, meld))
             if meld.kind.size == 4:
                 helps = after <= before
             else:
@@ -129,12 +114,10 @@ class ShantenCaller:
         for meld in options:
             tile = meld.tiles[0]
             if meld.kind is MeldKind.CLOSED_KAN:
-                after = hand_without(hand, meld.tiles, meld)
+                after = hand.without(meld.tiles, meld)
             else:
-                melds = tuple(meld if m.kind is MeldKind.PON and m.tiles[0] == tile else m for m in hand.melds)
-                counts = bytearray(hand.counts)
-                counts[tile] -= 1
-                after = Hand(bytes(counts), melds)
+                taken = hand.without((tile,))
+                after = Hand(taken.counts, added_kong(hand.melds, tile))
             if checker.shanten_number(after) <= max(before, 0):
                 return meld
         return None
@@ -193,7 +176,7 @@ class Heuristic(ShantenCaller):
         hand = view.hand
         best_tile, best_score = -1, float("-inf")
         for tile, shanten in shanten_after_discards(hand, view.checker):
-            after = hand_without(hand, (tile,)).counts
+            after = hand.without((tile,)).counts
             score = -100 * shanten - tile_value(tile, after)
             if score > best_score:
                 best_tile, best_score = tile, score

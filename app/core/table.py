@@ -57,7 +57,7 @@ from typing import Final, NamedTuple
 from app.core.discard import DEFAULT_WEIGHTS, Weights
 from app.core.engine import Checker
 from app.core.errors import TenpaiError
-from app.core.hand import Hand, Meld, MeldKind
+from app.core.hand import Hand, Meld, MeldKind, added_kong
 from app.core.players import SeatView, Strategy, make_player
 from app.core.rules import RuleProfile, rule_profile
 from app.core.safety import Opponent
@@ -370,7 +370,7 @@ class _Table:
             # The added tile is in the open: a seat that wins on it robs the kong.
             counts[tile] -= 1
             self._claim_win(seat, tile, robbing=True)
-            self.melds[seat] = [kong if m.kind is MeldKind.PON and m.tiles[0] == tile else m for m in self.melds[seat]]
+            self.melds[seat] = list(added_kong(self.melds[seat], tile))
         else:
             counts[tile] -= 4
             self.melds[seat].append(kong)
