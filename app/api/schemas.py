@@ -25,7 +25,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSche
 from app.core.decompose import Decomposition
 from app.core.engine import ShantenResult, TileCount, WaitResult, WinResult
 from app.core.hand import MeldKind
-from app.core.rules import OPTION_DOCS, PRESETS, SevenPairs
+from app.core.rules import KAZOE_LIMITS, OPTION_DOCS, PRESETS, SevenPairs
 from app.core.tiles import format_tile
 
 # --- tiles and rules as requests carry them ---------------------------------------
@@ -118,6 +118,12 @@ class RulesSpec(BaseModel):
     melded_tiles_count_toward_limit: Any = _option("melded_tiles_count_toward_limit", _BOOLEAN)
     chi_allowed: Any = _option("chi_allowed", _BOOLEAN)
     furiten: Any = _option("furiten", _BOOLEAN)
+    open_tanyao: Any = _option("open_tanyao", _BOOLEAN)
+    red_fives: Any = _option("red_fives", _BOOLEAN)
+    kazoe_limit: Any = _option("kazoe_limit", {"type": "string", "enum": list(KAZOE_LIMITS)})
+    kiriage: Any = _option("kiriage", _BOOLEAN)
+    double_yakuman: Any = _option("double_yakuman", _BOOLEAN)
+    yakuman_stacking: Any = _option("yakuman_stacking", _BOOLEAN)
 
     def overrides(self) -> dict[str, Any]:
         """The options the request set (unknown ones included), without the preset."""

@@ -50,6 +50,19 @@ class RuleProfile:
     #: Whether a player may not win on a tile they discarded (riichi's furiten): what makes
     #: genbutsu and suji safe against a ready player.
     furiten: bool = True
+    # Riichi scoring (app/core/riichi_scoring.py); other scoring profiles ignore them.
+    #: All simples (tanyao) counts with an open hand.
+    open_tanyao: bool = True
+    #: Each red five (0m, 0p, 0s) held is a dora.
+    red_fives: bool = True
+    #: What 13 han or more without a yakuman is worth: "yakuman" (kazoe) or "sanbaiman".
+    kazoe_limit: str = "yakuman"
+    #: 4 han 30 fu and 3 han 60 fu round up to mangan.
+    kiriage: bool = False
+    #: Suuankou tanki, kokushi's 13-sided wait, junsei chuuren and daisuushii count two yakuman.
+    double_yakuman: bool = True
+    #: Several yakuman add up; off, only the largest counts.
+    yakuman_stacking: bool = True
 
     @property
     def wildcard_set(self) -> frozenset[Tile]:
@@ -67,6 +80,12 @@ class RuleProfile:
             "melded_tiles_count_toward_limit": self.melded_tiles_count_toward_limit,
             "chi_allowed": self.chi_allowed,
             "furiten": self.furiten,
+            "open_tanyao": self.open_tanyao,
+            "red_fives": self.red_fives,
+            "kazoe_limit": self.kazoe_limit,
+            "kiriage": self.kiriage,
+            "double_yakuman": self.double_yakuman,
+            "yakuman_stacking": self.yakuman_stacking,
         }
 
 
@@ -100,9 +119,33 @@ OPTION_DOCS: Final[Mapping[str, str]] = MappingProxyType(
         "chi_allowed": "Whether chi may be called (table simulation).",
         "furiten": "Whether a player may not win on a tile they discarded (riichi's furiten rule); "
         "the discard advisor trusts genbutsu and suji fully only when it holds.",
+        "open_tanyao": "Riichi scoring: all simples (tanyao) counts with an open hand (kuitan).",
+        "red_fives": "Riichi scoring: each red five (0m, 0p, 0s) held is a dora (aka_dora).",
+        "kazoe_limit": "Riichi scoring: what 13 han or more without a yakuman is worth: 'yakuman' (kazoe "
+        "yakuman) or 'sanbaiman'.",
+        "kiriage": "Riichi scoring: 4 han 30 fu and 3 han 60 fu round up to mangan.",
+        "double_yakuman": "Riichi scoring: suuankou tanki, kokushi's 13-sided wait, junsei chuuren and "
+        "daisuushii count as two yakuman.",
+        "yakuman_stacking": "Riichi scoring: several yakuman in one hand add up; off, only the largest counts.",
     }
 )
 """What each override means, for ``/rules``."""
+
+
+KAZOE_LIMITS: Final = ("yakuman", "sanbaiman")
+_BOOLEAN_OPTIONS: Final = frozenset(
+    (
+        "thirteen_orphans",
+        "melded_tiles_count_toward_limit",
+        "chi_allowed",
+        "furiten",
+        "open_tanyao",
+        "red_fives",
+        "kiriage",
+        "double_yakuman",
+        "yakuman_stacking",
+    )
+)
 
 
 def _coerce(option: str, value: Any) -> Any:
@@ -114,7 +157,13 @@ def _coerce(option: str, value: Any) -> Any:
         except ValueError:
             allowed = ", ".join(v.value for v in SevenPairs)
             raise InvalidRuleOption(f"seven_pairs must be one of {allowed}, got {value!r}", field=option) from None
-    if option in ("thirteen_orphans", "melded_tiles_count_toward_limit", "chi_allowed", "furiten"):
+    if option == "kazoe_limit":
+        if value not in KAZOE_LIMITS:
+            raise InvalidRuleOption(
+                f"kazoe_limit must be one of {', '.join(KAZOE_LIMITS)}, got {value!r}", field=option
+            )
+        return value
+    if option in _BOOLEAN_OPTIONS:
         if not isinstance(value, bool):
             raise InvalidRuleOption(f"{option} must be true or false, got {value!r}", field=option)
         return value

@@ -28,28 +28,14 @@ from types import MappingProxyType
 from typing import Final, NamedTuple
 
 from app.core.engine import Checker
-from app.core.errors import NotAWinningHand, TenpaiError
+from app.core.errors import NotAWinningHand
 from app.core.hand import Hand
+from app.core.riichi_scoring import RiichiScore, score_riichi
+from app.core.scoring_context import InvalidWinContext, WinContext, check_seats
 from app.core.rules import RuleProfile
 from app.core.tiles import RED, Tile, format_tile
 
 SEATS: Final = 4
-
-
-class InvalidWinContext(TenpaiError):
-    """Seats or flags of a win that cannot happen together."""
-
-    code = "invalid_win_context"
-
-
-class WinContext(NamedTuple):
-    """Who won, who deals, how: ``discarder`` None means self-draw."""
-
-    winner: int
-    dealer: int
-    discarder: int | None = None
-    kong_replacement: bool = False
-    robbed_kong: bool = False
 
 
 class Multiplier(NamedTuple):
@@ -67,24 +53,20 @@ class ScoreResult(NamedTuple):
     per_payer: tuple[tuple[int, int], ...]
 
 
-def _check_context(context: WinContext) -> None:
-    for name in ("winner", "dealer", "discarder"):
-        seat = getattr(context, name)
-        if seat is not None and not (isinstance(seat, int) and 0 <= seat < SEATS):
-            raise InvalidWinContext(f"{name} must be a seat 0..3, got {seat!r}", field=name)
-    if context.discarder == context.winner:
-        raise InvalidWinContext("the winner cannot have discarded the winning tile", field="discarder")
-    if context.kong_replacement and context.discarder is not None:
+def _qiqihar(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinContext) -> ScoreResult:
+    check_seats(context)
+    if not 0 <= win_tile < len(hand.counts) or not hand.counts[win_tile]:
         raise InvalidWinContext(
-            "a kong replacement win is a self-draw: discarder must be null", field="kong_replacement"
+            f"win_tile {format_tile(win_tile) if 0 <= win_tile < 34 else win_tile} is not in the hand; "
+            "hand holds the concealed tiles including the winning tile",
+            field="win_tile",
         )
-    if context.robbed_kong and context.discarder is None:
-        raise InvalidWinContext(
-            "robbing a kong needs the seat that declared the kong as discarder", field="robbed_kong"
-        )
-
-
-def _qiqihar(hand: Hand, context: WinContext) -> ScoreResult:
+    if context.kong_replacement and not any(meld.kind.size == 4 for meld in hand.melds):
+        raise InvalidWinContext("kong_replacement needs a kong among the winner's melds", field="kong_replacement")
+    result = Checker(rules).win(hand, limit=1)
+    if not result.win:
+        why = f" ({result.reason})" if result.reason else ""
+        raise NotAWinningHand(f"the hand does not win under {rules.name} rules{why}", field="hand")
     shared = [Multiplier("self_draw", 2) if context.discarder is None else Multiplier("discard_win", 2)]
     if hand.counts[RED]:
         shared.append(Multiplier("red_dragon_held", 2))
@@ -110,30 +92,22 @@ def _qiqihar(hand: Hand, context: WinContext) -> ScoreResult:
     return ScoreResult(tuple(payments), listed, per_payer)
 
 
-#: Scoring profiles by rules preset name.
-SCORING: Final[Mapping[str, Callable[[Hand, WinContext], ScoreResult]]] = MappingProxyType({"qiqihar": _qiqihar})
+Scorer = Callable[[Hand, Tile, RuleProfile, WinContext], "ScoreResult | RiichiScore"]
+
+#: Scoring profiles by rules preset name: each validates the situation and the hand itself.
+SCORING: Final[Mapping[str, Scorer]] = MappingProxyType({"qiqihar": _qiqihar, "riichi": score_riichi})
 
 
-def score(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinContext) -> ScoreResult:
+def score(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinContext) -> ScoreResult | RiichiScore:
     """What the winning ``hand`` (concealed tiles including ``win_tile``) pays under ``rules``.
 
     Raises :class:`NotAWinningHand` when the hand does not win under the rules,
-    and :class:`InvalidWinContext` for impossible seats or flags.
+    :class:`InvalidWinContext` for impossible seats or flags, and (riichi)
+    :class:`~app.core.riichi_scoring.NoYaku` for a complete hand without a yaku.
     """
     scoring = SCORING.get(rules.name)
     if scoring is None:
         raise InvalidWinContext(
             f"no scoring profile for rules {rules.name!r}; scoring profiles: {', '.join(SCORING)}", field="rules"
         )
-    _check_context(context)
-    if not 0 <= win_tile < len(hand.counts) or not hand.counts[win_tile]:
-        raise InvalidWinContext(
-            f"win_tile {format_tile(win_tile) if 0 <= win_tile < 34 else win_tile} is not in the hand; "
-            "hand holds the concealed tiles including the winning tile",
-            field="win_tile",
-        )
-    result = Checker(rules).win(hand, limit=1)
-    if not result.win:
-        why = f" ({result.reason})" if result.reason else ""
-        raise NotAWinningHand(f"the hand does not win under {rules.name} rules{why}", field="hand")
-    return scoring(hand, context)
+    return scoring(hand, win_tile, rules, context)

@@ -14,8 +14,11 @@ from app.core.tiles import parse_mpsz
 
 QIQIHAR = rule_profile("qiqihar")
 PON_EAST = Meld.of("pon", [27, 27, 27])
+KONG_EAST = Meld.of("added_kan", [27] * 4)
 WITH_RED = Hand.from_tiles(parse_mpsz("123m456p78s99s7z"), [PON_EAST])
 WITHOUT_RED = Hand.from_tiles(parse_mpsz("123m456p789s99s"), [PON_EAST])
+WITH_RED_KONG = Hand.from_tiles(parse_mpsz("123m456p78s99s7z"), [KONG_EAST])
+WITHOUT_RED_KONG = Hand.from_tiles(parse_mpsz("123m456p789s99s"), [KONG_EAST])
 NINE_SOU = 26
 
 
@@ -34,9 +37,12 @@ def _contexts():
                 yield WinContext(winner, dealer, discarder, robbed_kong=True)
 
 
-@pytest.mark.parametrize("hand", [WITH_RED, WITHOUT_RED])
+@pytest.mark.parametrize("hand", [WITH_RED, WITHOUT_RED, WITH_RED_KONG, WITHOUT_RED_KONG])
 def test_every_arrangement_pays_by_the_rule(hand: Hand) -> None:
+    has_kong = any(meld.kind.size == 4 for meld in hand.melds)
     for context in _contexts():
+        if context.kong_replacement and not has_kong:
+            continue  # refused: see test_a_kong_replacement_win_needs_a_kong
         result = score(hand, NINE_SOU, QIQIHAR, context)
         assert sum(result.payments) == 0
         base = 2 * (2 if hand.counts[33] else 1) * (2 if context.kong_replacement else 1)
@@ -48,6 +54,12 @@ def test_every_arrangement_pays_by_the_rule(hand: Hand) -> None:
         for seat in range(4):
             if seat != context.winner:
                 assert result.payments[seat] == -expected.get(seat, 0)
+
+
+def test_a_kong_replacement_win_needs_a_kong() -> None:
+    with pytest.raises(InvalidWinContext) as refused:
+        score(WITH_RED, NINE_SOU, QIQIHAR, WinContext(0, 0, kong_replacement=True))
+    assert refused.value.field == "kong_replacement"
 
 
 def test_a_closed_hand_does_not_win_under_qiqihar() -> None:

@@ -29,6 +29,12 @@ class RulePreset(BaseModel):
     melded_tiles_count_toward_limit: bool
     chi_allowed: bool
     furiten: bool
+    open_tanyao: bool
+    red_fives: bool
+    kazoe_limit: str = Field(examples=["yakuman"])
+    kiriage: bool
+    double_yakuman: bool
+    yakuman_stacking: bool
 
 
 class RuleOption(BaseModel):

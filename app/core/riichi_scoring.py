@@ -1,0 +1,760 @@
+"""What a riichi win is worth: yaku, han, fu, limits and Tenhou's payments.
+
+Every reading of the hand is scored and the highest is kept, as the rules
+say: each way the concealed tiles split into a pair and four groups (or seven
+pairs, or thirteen orphans), and within a split each group the winning tile
+could have completed (a tile that fits a run on either side is a two-sided
+wait in one reading and a closed wait in another).  Readings are ranked by
+base points, then han, then fu.
+
+The rules written down here, where riichi rule sets differ, follow Tenhou and
+are rule-profile fields (``/rules`` lists them):
+
+* ``open_tanyao`` (default on): all-simples counts with an open hand.
+* ``red_fives`` (default on): each red five held is a dora (``aka_dora``).
+* ``kazoe_limit`` (default ``"yakuman"``): 13 han or more without a yakuman
+  is a counted yakuman; ``"sanbaiman"`` caps it at sanbaiman.
+* ``kiriage`` (default off): 4 han 30 fu and 3 han 60 fu round up to mangan.
+* ``double_yakuman`` (default on): suuankou tanki, kokushi's 13-sided wait,
+  junsei chuuren and daisuushii count as two yakuman.
+* ``yakuman_stacking`` (default on): yakuman add up; off, the largest counts.
+
+Fixed choices, all Tenhou's:
+
+* A double wind pair is worth 4 fu; an open hand with 20 fu is scored 30.
+* Pinfu on a self-draw is 20 fu (no self-draw fu); seven pairs is 25 fu.
+* A triplet completed by a discard counts as open (for fu and sanankou).
+* Ippatsu ends with any kong, so a kong replacement win has no ippatsu; a
+  kong needs a tile left to draw, so robbing a kong is never on the last tile.
+* Dora, red fives and ura dora add han only to a hand that has a yaku, and
+  never to a yakuman.  Ura dora count only for a hand in riichi.
+* Riichi sticks go to the winner outside the seat payments:
+  ``riichi_sticks_won`` is 1000 points a stick.
+
+>>> from app.core.hand import Hand, Meld
+>>> from app.core.rules import rule_profile
+>>> from app.core.scoring import WinContext
+>>> from app.core.tiles import parse_mpsz
+>>> hand = Hand.from_tiles(parse_mpsz("234456m66p789s"), [Meld.of("pon", [33, 33, 33])])
+>>> result = score_riichi(hand, 5, rule_profile("riichi"), WinContext(winner=1, dealer=0, discarder=3))
+>>> result.han, result.fu, [y.name for y in result.yaku], result.payments
+(1, 30, ['chun'], (0, 1000, 0, -1000))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Final, NamedTuple
+
+from app.core.decompose import _suit_splits
+from app.core.errors import NotAWinningHand, TenpaiError, TooManyCopies, WrongTileCount
+from app.core.hand import Hand, MeldKind
+from app.core.rules import RuleProfile
+from app.core.scoring_context import InvalidWinContext, WinContext, check_seats
+from app.core.tiles import (
+    DRAGONS,
+    EAST,
+    NORTH,
+    NUM_TILE_KINDS,
+    ORPHANS,
+    Tile,
+    format_tile,
+)
+
+SEATS: Final = 4
+MAX_INDICATORS: Final = 5
+"""Dora (and ura dora) indicators: one, plus one for each of at most four kongs."""
+STICK_POINTS: Final = 1000
+HONBA_RON: Final = 300
+HONBA_TSUMO_EACH: Final = 100
+
+_RED_FIVE_TILES: Final = (4, 13, 22)
+_GREEN: Final = frozenset((19, 20, 21, 23, 25, 32))  # 2s 3s 4s 6s 8s and 6z (hatsu)
+_ORPHAN_SET: Final = frozenset(ORPHANS)
+_DRAGON_NAMES: Final = {31: "haku", 32: "hatsu", 33: "chun"}
+_SUIT_STARTS: Final = ((0, 9, True), (9, 9, True), (18, 9, True), (27, 7, False))
+_CHUUREN_BASE: Final = (3, 1, 1, 1, 1, 1, 1, 1, 3)
+
+#: Limits by name and base points (yakuman: per yakuman counted).
+LIMIT_BASE: Final = {"mangan": 2000, "haneman": 3000, "baiman": 4000, "sanbaiman": 6000, "yakuman": 8000}
+
+
+class NoYaku(TenpaiError):
+    """A complete riichi hand with no yaku: it cannot be declared a win."""
+
+    code = "no_yaku"
+
+
+class YakuHan(NamedTuple):
+    """One yaku and its han (a yakuman counts 13 han for each yakuman it is worth)."""
+
+    name: str
+    han: int
+    #: Yakuman this yaku is worth (0: an ordinary yaku).
+    yakuman: int = 0
+
+
+class FuPart(NamedTuple):
+    """One item of the fu count and why (``tile`` for a group or pair)."""
+
+    fu: int
+    reason: str
+    tile: Tile | None = None
+
+
+class RiichiScore(NamedTuple):
+    """A scored riichi win: the value, the reading behind it, and who pays what."""
+
+    #: Net per seat, honba included, riichi sticks not (they are not seat transfers).
+    payments: tuple[int, ...]
+    #: (seat, points) for each seat that pays the winner.
+    per_payer: tuple[tuple[int, int], ...]
+    han: int
+    #: 0 for a yakuman (fu do not count there).
+    fu: int
+    yaku: tuple[YakuHan, ...]
+    fu_details: tuple[FuPart, ...]
+    #: None, or mangan, haneman, baiman, sanbaiman, yakuman.
+    limit: str | None
+    #: Yakuman counted (kazoe yakuman: 1); 0 below yakuman.
+    yakuman_count: int
+    #: Base points (fu x 2^(2 + han), or the limit's).
+    base_points: int
+    #: Points the winner takes from the table's riichi sticks.
+    riichi_sticks_won: int
+    #: The winning reading: its form, pair, groups and wait (see :class:`Reading`).
+    reading: "Reading"
+    #: Qiqihar's field; riichi has no multipliers (kept for one answer shape).
+    multipliers: tuple[()] = ()
+
+
+class Group(NamedTuple):
+    """A set of three or four: a run (``first`` is its lowest tile) or a triplet/kan."""
+
+    is_run: bool
+    first: Tile
+    #: Concealed (never called; a triplet finished by a discard is not).
+    concealed: bool
+    is_kan: bool = False
+
+
+class Reading(NamedTuple):
+    """One way to read the winning hand."""
+
+    #: ``regular``, ``seven_pairs`` or ``thirteen_orphans``.
+    form: str
+    #: The pair (thirteen orphans: the doubled tile); seven pairs: the first pair.
+    pair: Tile
+    groups: tuple[Group, ...] = ()
+    pairs: tuple[Tile, ...] = ()
+    #: ``ryanmen``, ``kanchan``, ``penchan``, ``shanpon``, ``tanki`` (seven pairs and
+    #: thirteen orphans: ``tanki``; a 13-sided kokushi: ``kokushi_13``).
+    wait: str = "tanki"
+
+
+class _Table(NamedTuple):
+    """The situation in the shape the yaku checks read."""
+
+    tsumo: bool
+    seat_wind: Tile
+    round_wind: Tile
+    closed: bool
+
+
+def _tile_mask(tiles: Sequence[Tile] | range) -> int:
+    """Tiles as an int with byte ``t`` set to 1 for each tile ``t`` (see :class:`_Held`)."""
+    return sum(1 << (8 * tile) for tile in set(tiles))
+
+
+_NONZERO: Final = bytes([0] + [1] * 255)  # bytes.translate: any count -> 1
+_ALL_MASK: Final = _tile_mask(range(NUM_TILE_KINDS))
+_ORPHAN_MASK: Final = _tile_mask(ORPHANS)
+_HONOR_MASK: Final = _tile_mask(range(EAST, NUM_TILE_KINDS))
+_TERMINAL_MASK: Final = _ORPHAN_MASK & ~_HONOR_MASK
+_GREEN_MASK: Final = _tile_mask(sorted(_GREEN))
+_SUIT_MASKS: Final = tuple(_tile_mask(range(start, start + 9)) for start in (0, 9, 18))
+
+
+class _Held(NamedTuple):
+    """What the kinds of tile held (hand and melds) say, worked out once per hand."""
+
+    #: Copies of each tile in hand and melds (a kan's four counted).
+    total: list[int]
+    no_orphans: bool
+    all_orphans: bool
+    all_honors: bool
+    all_green: bool
+    all_terminals: bool
+    has_honors: bool
+    #: The suit (0 m, 1 p, 2 s) when the number tiles are all of one suit, else -1 (none or several).
+    single_suit: int
+
+    @classmethod
+    def of(cls, total: list[int]) -> "_Held":
+        held = int.from_bytes(bytes(total).translate(_NONZERO), "little")
+        suits = [suit for suit, mask in enumerate(_SUIT_MASKS) if held & mask]
+        return cls(
+            total,
+            not held & _ORPHAN_MASK,
+            not held & ~_ORPHAN_MASK & _ALL_MASK,
+            not held & ~_HONOR_MASK & _ALL_MASK,
+            not held & ~_GREEN_MASK & _ALL_MASK,
+            not held & ~_TERMINAL_MASK & _ALL_MASK,
+            bool(held & _HONOR_MASK),
+            suits[0] if len(suits) == 1 else -1,
+        )
+
+
+def dora_from_indicator(indicator: Tile) -> Tile:
+    """The dora an indicator shows: the next tile in its suit, winds and dragons in their own cycles.
+
+    >>> [format_tile(dora_from_indicator(t)) for t in (8, 30, 33)]
+    ['1m', '1z', '5z']
+    """
+    if indicator < 27:
+        return indicator - indicator % 9 + (indicator % 9 + 1) % 9
+    if indicator <= NORTH:
+        return EAST + (indicator - EAST + 1) % 4
+    return DRAGONS[(DRAGONS.index(indicator) + 1) % 3]
+
+
+def _round_up_100(points: int) -> int:
+    return -(-points // 100) * 100
+
+
+# -- readings ----------------------------------------------------------------
+
+
+@lru_cache(maxsize=65536)
+def _suit_groups(suit: bytes, start: int, runs: bool) -> tuple[tuple[Tile | None, tuple[Group, ...]], ...]:
+    """(pair, concealed groups) for every split of one suit's counts, tiles numbered from ``start``.
+
+    Memoised on the suit's counts: a finite domain (a few hundred thousand suit shapes, of
+    which play meets far fewer), like the per-suit tables of the shape engine.
+    """
+    local = tuple(suit)
+    with_pair = sum(local) % 3 == 2
+    return tuple(
+        (
+            None if pair is None else start + pair,
+            tuple(Group(meld[0] != meld[1], start + meld[0], True) for meld in melds),
+        )
+        for pair, melds in _suit_splits(local, runs, with_pair)
+    )
+
+
+def _regular_splits(counts: bytes) -> list[tuple[Tile, tuple[Group, ...]]]:
+    """(pair, concealed groups) for every split of ``counts`` into melds and one pair."""
+    out: list[tuple[Tile, tuple[Group, ...]]] = [(-1, ())]
+    pair_suits = 0
+    for start, width, runs in _SUIT_STARTS:
+        suit = counts[start : start + width]
+        if not any(suit):
+            continue
+        options = _suit_groups(suit, start, runs)
+        if not options:
+            return []
+        pair_suits += options[0][0] is not None
+        if len(options) == 1:
+            suit_pair, suit_groups = options[0]
+            out = [(pair if suit_pair is None else suit_pair, groups + suit_groups) for pair, groups in out]
+        else:
+            out = [
+                (pair if suit_pair is None else suit_pair, groups + suit_groups)
+                for pair, groups in out
+                for suit_pair, suit_groups in options
+            ]
+    return out if pair_suits == 1 else []
+
+
+def _wait_of_run(first: Tile, win_tile: Tile) -> str:
+    offset = win_tile - first
+    if offset == 1:
+        return "kanchan"
+    number = first % 9  # 0-based number of the run's lowest tile
+    if (offset == 2 and number == 0) or (offset == 0 and number == 6):
+        return "penchan"
+    return "ryanmen"
+
+
+def _readings(hand: Hand, win_tile: Tile, tsumo: bool, rules: RuleProfile) -> list[Reading]:
+    counts = hand.counts
+    declared = tuple(
+        Group(
+            meld.kind is MeldKind.CHI,
+            meld.tiles[0],
+            meld.kind is MeldKind.CLOSED_KAN,
+            meld.kind.size == 4,
+        )
+        for meld in hand.melds
+    )
+    readings: list[Reading] = []
+    for pair, concealed in _regular_splits(counts):
+        seen: set[tuple[bool, Tile, str]] = set()
+        if pair == win_tile:
+            readings.append(Reading("regular", pair, concealed + declared, wait="tanki"))
+        for index, group in enumerate(concealed):
+            if group.is_run:
+                if not group.first <= win_tile <= group.first + 2:
+                    continue
+                wait = _wait_of_run(group.first, win_tile)
+                finished = group
+            else:
+                if group.first != win_tile:
+                    continue
+                wait = "shanpon"
+                # A triplet finished by a discard is an open one (fu, sanankou, suuankou).
+                finished = group if tsumo else group._replace(concealed=False)
+            key = (group.is_run, group.first, wait)
+            if key in seen:
+                continue
+            seen.add(key)
+            groups_read = concealed[:index] + (finished,) + concealed[index + 1 :] + declared
+            readings.append(Reading("regular", pair, groups_read, wait=wait))
+    if not hand.melds and hand.tile_count == 14:
+        pairs = tuple(tile for tile in range(NUM_TILE_KINDS) if counts[tile] == 2)
+        if len(pairs) == 7 and rules.seven_pairs.value != "off":
+            readings.append(Reading("seven_pairs", pairs[0], pairs=pairs, wait="tanki"))
+        if rules.thirteen_orphans and all(counts[t] for t in ORPHANS) and sum(counts[t] for t in ORPHANS) == 14:
+            doubled = next(t for t in ORPHANS if counts[t] == 2)
+            readings.append(
+                Reading("thirteen_orphans", doubled, wait="kokushi_13" if doubled == win_tile else "tanki")
+            )
+    return readings
+
+
+# -- yakuman -----------------------------------------------------------------
+
+
+def _all_tiles(hand: Hand) -> list[int]:
+    """Copies of each tile in hand and melds (a kan's four counted)."""
+    total = list(hand.counts)
+    for meld in hand.melds:
+        for tile in meld.tiles:
+            total[tile] += 1
+    return total
+
+
+def _yakuman(
+    reading: Reading, hand: Hand, win_tile: Tile, held: _Held, first_turn: bool, dealer_wins: bool,
+    rules: RuleProfile,
+) -> list[YakuHan]:
+    double = 2 if rules.double_yakuman else 1
+    found: list[YakuHan] = []
+
+    def add(name: str, count: int = 1) -> None:
+        found.append(YakuHan(name, 13 * count, count))
+
+    if first_turn:
+        add("tenhou" if dealer_wins else "chiihou")
+    if reading.form == "thirteen_orphans":
+        if reading.wait == "kokushi_13":
+            add("kokushi_13", double)
+        else:
+            add("kokushi")
+        return found
+    if held.all_honors:
+        add("tsuuiisou")
+    if held.all_green:
+        add("ryuuiisou")
+    if held.all_terminals:
+        add("chinroutou")
+    if reading.form == "seven_pairs":
+        return found
+    groups = reading.groups
+    triplets = [g for g in groups if not g.is_run]
+    if len(triplets) == 4 and all(g.concealed for g in triplets):
+        if reading.wait == "tanki":
+            add("suuankou_tanki", double)
+        else:
+            add("suuankou")
+    dragons = sum(1 for g in triplets if g.first in _DRAGON_NAMES)
+    if dragons == 3:
+        add("daisangen")
+    winds = sum(1 for g in triplets if EAST <= g.first <= NORTH)
+    if winds == 4:
+        add("daisuushii", double)
+    elif winds == 3 and EAST <= reading.pair <= NORTH:
+        add("shousuushii")
+    if sum(1 for g in groups if g.is_kan) == 4:
+        add("suukantsu")
+    suit = held.single_suit
+    if not hand.melds and suit >= 0 and not held.has_honors:
+        local = held.total[suit * 9 : suit * 9 + 9]
+        if all(have >= need for have, need in zip(local, _CHUUREN_BASE)):
+            before = list(local)
+            before[win_tile - suit * 9] -= 1
+            if tuple(before) == _CHUUREN_BASE:
+                add("junsei_chuuren", double)
+            else:
+                add("chuuren")
+    return found
+
+
+# -- ordinary yaku -----------------------------------------------------------
+
+
+def _is_terminal_or_honor(tile: Tile) -> bool:
+    return tile >= 27 or tile % 9 in (0, 8)
+
+
+def _yaku(reading: Reading, held: _Held, table: _Table, rules: RuleProfile) -> list[YakuHan]:
+    closed = table.closed
+    found: list[YakuHan] = []
+    honors = held.has_honors
+    if held.no_orphans and (closed or rules.open_tanyao):
+        found.append(YakuHan("tanyao", 1))
+    if held.single_suit >= 0:
+        if honors:
+            found.append(YakuHan("honitsu", 3 if closed else 2))
+        else:
+            found.append(YakuHan("chinitsu", 6 if closed else 5))
+    if held.all_orphans:
+        found.append(YakuHan("honroutou", 2))
+    if reading.form == "seven_pairs":
+        found.append(YakuHan("chiitoitsu", 2))
+        return found
+
+    runs: list[Tile] = []
+    triplets: list[Tile] = []
+    kans = concealed_triplets = dragon_triplets = 0
+    orphan_in_every_group = True
+    seat_wind, round_wind = table.seat_wind, table.round_wind
+    for group in reading.groups:
+        first = group.first
+        if group.is_run:
+            runs.append(first)
+            if orphan_in_every_group and first % 9 not in (0, 6):
+                orphan_in_every_group = False
+            continue
+        triplets.append(first)
+        kans += group.is_kan
+        concealed_triplets += group.concealed
+        if orphan_in_every_group and first < 27 and first % 9 not in (0, 8):
+            orphan_in_every_group = False
+        if first >= 31:
+            dragon_triplets += 1
+            found.append(YakuHan(_DRAGON_NAMES[first], 1))
+        elif first >= 27:
+            if first == seat_wind:
+                found.append(YakuHan("seat_wind", 1))
+            if first == round_wind:
+                found.append(YakuHan("round_wind", 1))
+    pair = reading.pair
+    if runs:
+        if (
+            closed
+            and len(runs) == 4
+            and reading.wait == "ryanmen"
+            and pair < 31
+            and pair != seat_wind
+            and pair != round_wind
+        ):
+            found.append(YakuHan("pinfu", 1))
+        if closed and len(runs) >= 2:
+            twins = sum(runs.count(first) // 2 for first in set(runs))
+            if twins >= 2:
+                found.append(YakuHan("ryanpeikou", 3))
+            elif twins == 1:
+                found.append(YakuHan("iipeikou", 1))
+        if orphan_in_every_group and _is_terminal_or_honor(pair):
+            if honors:
+                found.append(YakuHan("chanta", 2 if closed else 1))
+            else:
+                found.append(YakuHan("junchan", 3 if closed else 2))
+        if len(runs) >= 3:
+            run_set = set(runs)
+            if any({start, start + 3, start + 6} <= run_set for start in (0, 9, 18)):
+                found.append(YakuHan("ittsu", 2 if closed else 1))
+            if any({number, number + 9, number + 18} <= run_set for number in runs if number < 9):
+                found.append(YakuHan("sanshoku", 2 if closed else 1))
+    if len(triplets) >= 3:
+        if any({number, number + 9, number + 18} <= set(triplets) for number in triplets if number < 9):
+            found.append(YakuHan("sanshoku_doukou", 2))
+        if kans == 3:
+            found.append(YakuHan("sankantsu", 2))
+        if len(triplets) == 4:
+            found.append(YakuHan("toitoi", 2))
+        if concealed_triplets == 3:
+            found.append(YakuHan("sanankou", 2))
+    if dragon_triplets == 2 and pair >= 31:
+        found.append(YakuHan("shousangen", 2))
+    return found
+
+
+def _fu(reading: Reading, table: _Table, pinfu: bool) -> tuple[int, tuple[FuPart, ...]]:
+    """The fu of a reading, rounded up to 10 (seven pairs: 25), with its items."""
+    if reading.form == "seven_pairs":
+        return 25, (FuPart(25, "chiitoitsu"),)
+    if pinfu and table.tsumo:
+        return 20, (FuPart(20, "base"),)
+    parts = [FuPart(20, "base")]
+    if table.closed and not table.tsumo:
+        parts.append(FuPart(10, "closed_ron"))
+    if table.tsumo and not pinfu:
+        parts.append(FuPart(2, "self_draw"))
+    for group in reading.groups:
+        if group.is_run:
+            continue
+        fu = 2 * (2 if group.concealed else 1) * (2 if _is_terminal_or_honor(group.first) else 1)
+        kind = "kan" if group.is_kan else "triplet"
+        if group.is_kan:
+            fu *= 4
+        orphan = "terminal_or_honor" if _is_terminal_or_honor(group.first) else "simple"
+        parts.append(FuPart(fu, f"{'closed' if group.concealed else 'open'}_{kind}_{orphan}", group.first))
+    pair = reading.pair
+    if pair in _DRAGON_NAMES:
+        parts.append(FuPart(2, "pair_dragon", pair))
+    if pair == table.seat_wind:
+        parts.append(FuPart(2, "pair_seat_wind", pair))
+    if pair == table.round_wind:
+        parts.append(FuPart(2, "pair_round_wind", pair))
+    if reading.wait in ("kanchan", "penchan", "tanki"):
+        parts.append(FuPart(2, f"wait_{reading.wait}"))
+    raw = sum(part.fu for part in parts)
+    if raw == 20 and not table.closed:
+        # An open hand with nothing but the base (kuipinfu) is scored 30 fu.
+        parts.append(FuPart(10, "open_pinfu"))
+        raw = 30
+    return -(-raw // 10) * 10, tuple(parts)
+
+
+# -- points ------------------------------------------------------------------
+
+
+def _limit_of(han: int, fu: int, rules: RuleProfile) -> tuple[str | None, int]:
+    """(limit name, base points) of an ordinary hand (kazoe yakuman included)."""
+    if han >= 13:
+        if rules.kazoe_limit == "yakuman":
+            return "yakuman", LIMIT_BASE["yakuman"]
+        return "sanbaiman", LIMIT_BASE["sanbaiman"]
+    if han >= 11:
+        return "sanbaiman", LIMIT_BASE["sanbaiman"]
+    if han >= 8:
+        return "baiman", LIMIT_BASE["baiman"]
+    if han >= 6:
+        return "haneman", LIMIT_BASE["haneman"]
+    base = fu * 2 ** (2 + han)
+    if han >= 5 or base >= LIMIT_BASE["mangan"] or (rules.kiriage and (han, fu) in ((4, 30), (3, 60))):
+        return "mangan", LIMIT_BASE["mangan"]
+    return None, base
+
+
+def riichi_payments(
+    base: int, winner: int, dealer: int, discarder: int | None, honba: int
+) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]:
+    """Tenhou's payments for ``base`` points: net per seat and what each payer pays.
+
+    >>> riichi_payments(960, winner=1, dealer=0, discarder=None, honba=1)
+    ((-2100, 4300, -1100, -1100), ((0, 2100), (2, 1100), (3, 1100)))
+    """
+    if discarder is not None:
+        pays = _round_up_100(base * (6 if winner == dealer else 4)) + HONBA_RON * honba
+        per_payer: tuple[tuple[int, int], ...] = ((discarder, pays),)
+    else:
+        per_payer = tuple(
+            (seat, _round_up_100(base * (2 if dealer in (seat, winner) else 1)) + HONBA_TSUMO_EACH * honba)
+            for seat in range(SEATS)
+            if seat != winner
+        )
+    payments = [0] * SEATS
+    for seat, pays in per_payer:
+        payments[seat] -= pays
+        payments[winner] += pays
+    return tuple(payments), per_payer
+
+
+# -- the situation -----------------------------------------------------------
+
+
+def _check_situation(hand: Hand, win_tile: Tile, context: WinContext, held_total: Sequence[int]) -> None:
+    check_seats(context)
+    tsumo = context.discarder is None
+    in_riichi = context.riichi or context.double_riichi
+    if not EAST <= context.round_wind <= NORTH:
+        raise InvalidWinContext(
+            f"round_wind must be a wind (1z..4z), got {format_tile(context.round_wind)}", field="round_wind"
+        )
+    if in_riichi and hand.has_open_meld:
+        field = "double_riichi" if context.double_riichi else "riichi"
+        raise InvalidWinContext(f"{field} needs a closed hand, but the hand has an open meld", field=field)
+    if context.ippatsu and not in_riichi:
+        raise InvalidWinContext("ippatsu needs riichi (or double_riichi)", field="ippatsu")
+    if context.kong_replacement:
+        if not any(meld.kind.size == 4 for meld in hand.melds):
+            raise InvalidWinContext(
+                "kong_replacement needs a kong among the winner's melds", field="kong_replacement"
+            )
+        if context.ippatsu:
+            raise InvalidWinContext("a kong ends ippatsu, so a kong replacement win has none", field="ippatsu")
+        if context.last_tile:
+            raise InvalidWinContext(
+                "a kong replacement tile is never the last tile (haitei)", field="last_tile"
+            )
+    if context.robbed_kong:
+        if hand.counts[win_tile] != 1 or any(win_tile in meld.tiles for meld in hand.melds):
+            raise InvalidWinContext(
+                f"robbing a kong of {format_tile(win_tile)}: its other three copies are in the kong, "
+                "so the winner holds only the robbed one",
+                field="robbed_kong",
+            )
+        if context.last_tile:
+            raise InvalidWinContext("no kong can be declared on the last tile, so none is robbed", field="last_tile")
+    if context.first_turn:
+        if not tsumo:
+            raise InvalidWinContext("tenhou and chiihou are self-draws: discarder must be null", field="first_turn")
+        if hand.melds:
+            raise InvalidWinContext("tenhou and chiihou need a hand with no melds", field="first_turn")
+        if in_riichi or context.kong_replacement or context.last_tile:
+            raise InvalidWinContext(
+                "tenhou and chiihou are the first draw: no riichi, kong or last tile", field="first_turn"
+            )
+    if context.honba < 0:
+        raise InvalidWinContext(f"honba must be 0 or more, got {context.honba}", field="honba")
+    if context.riichi_sticks < 0:
+        raise InvalidWinContext(f"riichi_sticks must be 0 or more, got {context.riichi_sticks}", field="riichi_sticks")
+    total = list(held_total)
+    for field in ("dora_indicators", "ura_indicators"):
+        indicators = getattr(context, field)
+        if len(indicators) > MAX_INDICATORS:
+            raise InvalidWinContext(
+                f"{field}: at most {MAX_INDICATORS} indicators (one, plus one a kong), got {len(indicators)}",
+                field=field,
+            )
+        for tile in indicators:
+            if not 0 <= tile < NUM_TILE_KINDS:
+                raise InvalidWinContext(f"{field}: {tile} is not a tile", field=field)
+            total[tile] += 1
+            if total[tile] > 4:
+                raise TooManyCopies(
+                    f"{total[tile]} copies of {format_tile(tile)} in hand, melds and indicators; a tile has 4",
+                    field=field,
+                )
+    fives = held_total
+    for tile in set(context.red_fives):
+        if tile not in _RED_FIVE_TILES:
+            raise InvalidWinContext(f"red_fives: {format_tile(tile)} is not a five of m, p or s", field="red_fives")
+        if context.red_fives.count(tile) > fives[tile]:
+            raise InvalidWinContext(
+                f"{context.red_fives.count(tile)} red {format_tile(tile)} but {fives[tile]} held", field="red_fives"
+            )
+
+
+def score_riichi(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinContext) -> RiichiScore:
+    """Score a riichi win: the highest reading's yaku, han, fu, limit and payments.
+
+    ``hand`` holds the concealed tiles including ``win_tile``.  Raises
+    :class:`InvalidWinContext` for a situation that cannot happen,
+    :class:`~app.core.errors.NotAWinningHand` for a hand that is not complete and
+    :class:`NoYaku` for a complete hand without a yaku.
+
+    >>> from app.core.rules import rule_profile
+    >>> from app.core.scoring import WinContext
+    >>> from app.core.tiles import parse_mpsz
+    >>> hand = Hand.from_tiles(parse_mpsz("123456789m11p456s"))
+    >>> result = score_riichi(hand, 8, rule_profile("riichi"), WinContext(winner=0, dealer=0, riichi=True))
+    >>> [(y.name, y.han) for y in result.yaku], result.fu, result.limit, result.payments
+    ([('riichi', 1), ('menzen_tsumo', 1), ('pinfu', 1), ('ittsu', 2)], 20, 'mangan', (12000, -4000, -4000, -4000))
+    """
+    if not 0 <= win_tile < NUM_TILE_KINDS or not hand.counts[win_tile]:
+        shown = format_tile(win_tile) if 0 <= win_tile < NUM_TILE_KINDS else str(win_tile)
+        raise InvalidWinContext(
+            f"win_tile {shown} is not in the hand; hand holds the concealed tiles including the winning tile",
+            field="win_tile",
+        )
+    groups_declared = len(hand.melds)
+    if hand.tile_count + 3 * groups_declared != 14:
+        raise WrongTileCount(
+            f"a winning hand has 14 tiles with each meld counted as 3; got {hand.tile_count} concealed "
+            f"with {groups_declared} melds",
+            field="hand",
+        )
+    total = _all_tiles(hand)
+    _check_situation(hand, win_tile, context, total)
+    tsumo = context.discarder is None
+    seat_wind = EAST + (context.winner - context.dealer) % SEATS
+    table = _Table(tsumo, seat_wind, context.round_wind, not hand.has_open_meld)
+    readings = _readings(hand, win_tile, tsumo, rules)
+    if not readings:
+        raise NotAWinningHand(f"the hand does not win under {rules.name} rules", field="hand")
+    held = _Held.of(total)
+    dealer_wins = context.winner == context.dealer
+
+    yakuman_best: tuple[int, list[YakuHan], Reading] | None = None
+    for reading in readings:
+        found = _yakuman(reading, hand, win_tile, held, context.first_turn, dealer_wins, rules)
+        if found:
+            count = sum(y.yakuman for y in found) if rules.yakuman_stacking else max(y.yakuman for y in found)
+            if yakuman_best is None or count > yakuman_best[0]:
+                yakuman_best = (count, found, reading)
+    if yakuman_best is not None:
+        count, found, reading = yakuman_best
+        if not rules.yakuman_stacking:
+            found = [max(found, key=lambda y: y.yakuman)]
+        base = LIMIT_BASE["yakuman"] * count
+        payments, per_payer = riichi_payments(base, context.winner, context.dealer, context.discarder, context.honba)
+        return RiichiScore(
+            payments, per_payer, 13 * count, 0, tuple(found), (), "yakuman", count, base,
+            STICK_POINTS * context.riichi_sticks, reading,
+        )
+
+    situational = _situational_yaku(context, table)
+    bonus = _dora(total, context, rules)
+    best: tuple[tuple[int, int, int], RiichiScore] | None = None
+    for reading in readings:
+        yaku = situational + _yaku(reading, held, table, rules)
+        if not yaku:
+            continue
+        han = sum(y.han for y in yaku)
+        pinfu = any(y.name == "pinfu" for y in yaku)
+        fu, fu_details = _fu(reading, table, pinfu)
+        han += sum(y.han for y in bonus)
+        limit, base = _limit_of(han, fu, rules)
+        key = (base, han, fu)
+        if best is not None and key <= best[0]:
+            continue
+        payments, per_payer = riichi_payments(base, context.winner, context.dealer, context.discarder, context.honba)
+        best = (
+            key,
+            RiichiScore(
+                payments, per_payer, han, fu, tuple(yaku) + bonus, fu_details, limit,
+                1 if limit == "yakuman" else 0, base, STICK_POINTS * context.riichi_sticks, reading,
+            ),
+        )
+    if best is None:
+        raise NoYaku("the hand is complete but has no yaku, so it cannot be declared a win", field="hand")
+    return best[1]
+
+
+def _situational_yaku(context: WinContext, table: _Table) -> list[YakuHan]:
+    found: list[YakuHan] = []
+    if context.double_riichi:
+        found.append(YakuHan("double_riichi", 2))
+    elif context.riichi:
+        found.append(YakuHan("riichi", 1))
+    if context.ippatsu:
+        found.append(YakuHan("ippatsu", 1))
+    if table.closed and table.tsumo:
+        found.append(YakuHan("menzen_tsumo", 1))
+    if context.last_tile:
+        found.append(YakuHan("haitei" if table.tsumo else "houtei", 1))
+    if context.kong_replacement:
+        found.append(YakuHan("rinshan", 1))
+    if context.robbed_kong:
+        found.append(YakuHan("chankan", 1))
+    return found
+
+
+def _dora(total: Sequence[int], context: WinContext, rules: RuleProfile) -> tuple[YakuHan, ...]:
+    found = []
+    dora = sum(total[dora_from_indicator(t)] for t in context.dora_indicators)
+    if dora:
+        found.append(YakuHan("dora", dora))
+    if rules.red_fives and context.red_fives:
+        found.append(YakuHan("aka_dora", len(context.red_fives)))
+    if context.riichi or context.double_riichi:
+        ura = sum(total[dora_from_indicator(t)] for t in context.ura_indicators)
+        if ura:
+            found.append(YakuHan("ura_dora", ura))
+    return tuple(found)

@@ -1,0 +1,71 @@
+"""The situation of a win, shared by every scoring profile.
+
+A :class:`WinContext` says who won, who deals and how the hand was won; the
+riichi fields (winds, dora, riichi, ippatsu, last tile, first turn, honba,
+sticks) default to "nothing special" and are ignored by profiles that have no
+use for them (Qiqihar's).
+
+>>> WinContext(winner=1, dealer=0, discarder=3).riichi
+False
+>>> check_seats(WinContext(winner=1, dealer=0, discarder=1))
+Traceback (most recent call last):
+...
+app.core.scoring_context.InvalidWinContext: the winner cannot have discarded the winning tile
+"""
+
+from __future__ import annotations
+
+from typing import Final, NamedTuple
+
+from app.core.errors import TenpaiError
+from app.core.tiles import EAST, Tile
+
+SEATS: Final = 4
+
+
+class InvalidWinContext(TenpaiError):
+    """Seats or flags of a win that cannot happen together."""
+
+    code = "invalid_win_context"
+
+
+class WinContext(NamedTuple):
+    """Who won, who deals, how: ``discarder`` None means self-draw."""
+
+    winner: int
+    dealer: int
+    discarder: int | None = None
+    kong_replacement: bool = False
+    robbed_kong: bool = False
+    round_wind: Tile = EAST
+    dora_indicators: tuple[Tile, ...] = ()
+    ura_indicators: tuple[Tile, ...] = ()
+    #: Red fives held in hand and melds, one entry per red tile (4, 13 or 22).
+    red_fives: tuple[Tile, ...] = ()
+    riichi: bool = False
+    double_riichi: bool = False
+    ippatsu: bool = False
+    #: Haitei on a self-draw, houtei on a discard.
+    last_tile: bool = False
+    #: Tenhou (dealer) or chiihou (others): a win on the first, uninterrupted draw.
+    first_turn: bool = False
+    honba: int = 0
+    riichi_sticks: int = 0
+
+
+def check_seats(context: WinContext) -> None:
+    """Raise :class:`InvalidWinContext` for seats and win kinds that cannot go together."""
+    for name in ("winner", "dealer", "discarder"):
+        seat = getattr(context, name)
+        if seat is not None and not (isinstance(seat, int) and 0 <= seat < SEATS):
+            raise InvalidWinContext(f"{name} must be a seat 0..3, got {seat!r}", field=name)
+    if context.discarder == context.winner:
+        raise InvalidWinContext("the winner cannot have discarded the winning tile", field="discarder")
+    if context.kong_replacement and context.discarder is not None:
+        raise InvalidWinContext(
+            "a kong replacement win is a self-draw: discarder must be null", field="kong_replacement"
+        )
+    if context.robbed_kong and context.discarder is None:
+        raise InvalidWinContext(
+            "robbing a kong needs the seat that declared the kong as discarder", field="robbed_kong"
+        )
