@@ -49,7 +49,7 @@ from typing import Final, NamedTuple
 
 from app.core.decompose import _suit_splits
 from app.core.errors import NotAWinningHand, TenpaiError, TooManyCopies, WrongTileCount
-from app.core.hand import Hand, MeldKind
+from app.core.hand import Hand, Meld, MeldKind
 from app.core.rules import RuleProfile
 from app.core.scoring_context import InvalidWinContext, WinContext, check_seats
 from app.core.tiles import (
@@ -219,6 +219,9 @@ def dora_from_indicator(indicator: Tile) -> Tile:
     return DRAGONS[(DRAGONS.index(indicator) + 1) % 3]
 
 
+_DORA_OF: Final = tuple(dora_from_indicator(tile) for tile in range(NUM_TILE_KINDS))
+
+
 def _round_up_100(points: int) -> int:
     return -(-points // 100) * 100
 
@@ -278,17 +281,15 @@ def _wait_of_run(first: Tile, win_tile: Tile) -> str:
     return "ryanmen"
 
 
+@lru_cache(maxsize=None)  # bounded: 5 kinds x 34 tiles
+def _declared_group(meld: Meld) -> Group:
+    kind = meld.kind
+    return Group(kind is MeldKind.CHI, meld.tiles[0], kind is MeldKind.CLOSED_KAN, kind.size == 4)
+
+
 def _readings(hand: Hand, win_tile: Tile, tsumo: bool, rules: RuleProfile) -> list[Reading]:
     counts = hand.counts
-    declared = tuple(
-        Group(
-            meld.kind is MeldKind.CHI,
-            meld.tiles[0],
-            meld.kind is MeldKind.CLOSED_KAN,
-            meld.kind.size == 4,
-        )
-        for meld in hand.melds
-    )
+    declared = tuple(map(_declared_group, hand.melds))
     readings: list[Reading] = []
     for pair, concealed in _regular_splits(counts):
         seen: set[tuple[bool, Tile, str]] = set()
@@ -305,7 +306,7 @@ def _readings(hand: Hand, win_tile: Tile, tsumo: bool, rules: RuleProfile) -> li
                     continue
                 wait = "shanpon"
                 # A triplet finished by a discard is an open one (fu, sanankou, suuankou).
-                finished = group if tsumo else group._replace(concealed=False)
+                finished = group if tsumo else Group(False, group.first, False)
             key = (group.is_run, group.first, wait)
             if key in seen:
                 continue
@@ -399,6 +400,9 @@ def _is_terminal_or_honor(tile: Tile) -> bool:
     return tile >= 27 or tile % 9 in (0, 8)
 
 
+PINFU: Final = YakuHan("pinfu", 1)
+
+
 def _yaku(reading: Reading, held: _Held, table: _Table, rules: RuleProfile) -> list[YakuHan]:
     closed = table.closed
     found: list[YakuHan] = []
@@ -451,7 +455,7 @@ def _yaku(reading: Reading, held: _Held, table: _Table, rules: RuleProfile) -> l
             and pair != seat_wind
             and pair != round_wind
         ):
-            found.append(YakuHan("pinfu", 1))
+            found.append(PINFU)
         if closed and len(runs) >= 2:
             twins = sum(runs.count(first) // 2 for first in set(runs))
             if twins >= 2:
@@ -481,6 +485,38 @@ def _yaku(reading: Reading, held: _Held, table: _Table, rules: RuleProfile) -> l
     if dragon_triplets == 2 and pair >= 31:
         found.append(YakuHan("shousangen", 2))
     return found
+
+
+_ORPHAN_FLAGS: Final = tuple(tile in _ORPHAN_SET for tile in range(NUM_TILE_KINDS))
+
+
+def _fu_points(reading: Reading, table: _Table, pinfu: bool) -> int:
+    """The fu of a reading, rounded up to 10: :func:`_fu`'s total without its items."""
+    if reading.form == "seven_pairs":
+        return 25
+    if pinfu and table.tsumo:
+        return 20
+    fu = 20
+    if table.tsumo:
+        fu += 2
+    elif table.closed:
+        fu += 10
+    for group in reading.groups:
+        if not group.is_run:
+            fu += (2 << group.concealed << _ORPHAN_FLAGS[group.first]) << (2 * group.is_kan)
+    pair = reading.pair
+    if pair >= 31:
+        fu += 2
+    else:
+        fu += 2 * (pair == table.seat_wind) + 2 * (pair == table.round_wind)
+    if reading.wait in _CLOSED_WAITS:
+        fu += 2
+    if fu == 20 and not table.closed:
+        return 30
+    return -(-fu // 10) * 10
+
+
+_CLOSED_WAITS: Final = frozenset(("kanchan", "penchan", "tanki"))
 
 
 def _fu(reading: Reading, table: _Table, pinfu: bool) -> tuple[int, tuple[FuPart, ...]]:
@@ -615,6 +651,8 @@ def _check_situation(hand: Hand, win_tile: Tile, context: WinContext, held_total
     if context.riichi_sticks < 0:
         raise InvalidWinContext(f"riichi_sticks must be 0 or more, got {context.riichi_sticks}", field="riichi_sticks")
     total = list(held_total)
+    if context.robbed_kong:
+        total[win_tile] += 3  # the robbed kong's other three copies are on the table
     for field in ("dora_indicators", "ura_indicators"):
         indicators = getattr(context, field)
         if len(indicators) > MAX_INDICATORS:
@@ -627,8 +665,10 @@ def _check_situation(hand: Hand, win_tile: Tile, context: WinContext, held_total
                 raise InvalidWinContext(f"{field}: {tile} is not a tile", field=field)
             total[tile] += 1
             if total[tile] > 4:
+                robbed = " and the robbed kong" if context.robbed_kong and tile == win_tile else ""
                 raise TooManyCopies(
-                    f"{total[tile]} copies of {format_tile(tile)} in hand, melds and indicators; a tile has 4",
+                    f"{total[tile]} copies of {format_tile(tile)} in hand, melds{robbed} and indicators; "
+                    "a tile has 4",
                     field=field,
                 )
     fives = held_total
@@ -679,52 +719,72 @@ def score_riichi(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinCon
     if not readings:
         raise NotAWinningHand(f"the hand does not win under {rules.name} rules", field="hand")
     held = _Held.of(total)
-    dealer_wins = context.winner == context.dealer
-
-    yakuman_best: tuple[int, list[YakuHan], Reading] | None = None
-    for reading in readings:
-        found = _yakuman(reading, hand, win_tile, held, context.first_turn, dealer_wins, rules)
-        if found:
-            count = sum(y.yakuman for y in found) if rules.yakuman_stacking else max(y.yakuman for y in found)
-            if yakuman_best is None or count > yakuman_best[0]:
-                yakuman_best = (count, found, reading)
-    if yakuman_best is not None:
-        count, found, reading = yakuman_best
-        if not rules.yakuman_stacking:
-            found = [max(found, key=lambda y: y.yakuman)]
-        base = LIMIT_BASE["yakuman"] * count
-        payments, per_payer = riichi_payments(base, context.winner, context.dealer, context.discarder, context.honba)
-        return RiichiScore(
-            payments, per_payer, 13 * count, 0, tuple(found), (), "yakuman", count, base,
-            STICK_POINTS * context.riichi_sticks, reading,
-        )
+    sticks_won = STICK_POINTS * context.riichi_sticks
+    if context.first_turn or _may_be_yakuman(hand, held, readings):
+        dealer_wins = context.winner == context.dealer
+        yakuman_best: tuple[int, list[YakuHan], Reading] | None = None
+        for reading in readings:
+            found = _yakuman(reading, hand, win_tile, held, context.first_turn, dealer_wins, rules)
+            if found:
+                count = sum(y.yakuman for y in found) if rules.yakuman_stacking else max(y.yakuman for y in found)
+                if yakuman_best is None or count > yakuman_best[0]:
+                    yakuman_best = (count, found, reading)
+        if yakuman_best is not None:
+            count, found, reading = yakuman_best
+            if not rules.yakuman_stacking:
+                found = [max(found, key=lambda y: y.yakuman)]
+            base = LIMIT_BASE["yakuman"] * count
+            payments, per_payer = riichi_payments(base, context.winner, context.dealer, context.discarder, context.honba)
+            return RiichiScore(
+                payments, per_payer, 13 * count, 0, tuple(found), (), "yakuman", count, base, sticks_won, reading
+            )
 
     situational = _situational_yaku(context, table)
     bonus = _dora(total, context, rules)
-    best: tuple[tuple[int, int, int], RiichiScore] | None = None
+    bonus_han = sum(y.han for y in bonus)
+    # Rank the readings on plain numbers; the fu items are written out for the winner only.
+    best_key = (-1, -1, -1)
+    best: tuple[Reading, list[YakuHan], bool, str | None] | None = None
     for reading in readings:
         yaku = situational + _yaku(reading, held, table, rules)
         if not yaku:
             continue
-        han = sum(y.han for y in yaku)
-        pinfu = any(y.name == "pinfu" for y in yaku)
-        fu, fu_details = _fu(reading, table, pinfu)
-        han += sum(y.han for y in bonus)
+        han = bonus_han
+        pinfu = False
+        for item in yaku:
+            han += item.han
+            if item is PINFU:
+                pinfu = True
+        fu = _fu_points(reading, table, pinfu)
         limit, base = _limit_of(han, fu, rules)
         key = (base, han, fu)
-        if best is not None and key <= best[0]:
-            continue
-        payments, per_payer = riichi_payments(base, context.winner, context.dealer, context.discarder, context.honba)
-        best = (
-            key,
-            RiichiScore(
-                payments, per_payer, han, fu, tuple(yaku) + bonus, fu_details, limit,
-                1 if limit == "yakuman" else 0, base, STICK_POINTS * context.riichi_sticks, reading,
-            ),
-        )
+        if key > best_key:
+            best_key, best = key, (reading, yaku, pinfu, limit)
     if best is None:
         raise NoYaku("the hand is complete but has no yaku, so it cannot be declared a win", field="hand")
-    return best[1]
+    base, han, fu = best_key
+    reading, yaku, pinfu, limit = best
+    payments, per_payer = riichi_payments(base, context.winner, context.dealer, context.discarder, context.honba)
+    return RiichiScore(
+        payments, per_payer, han, fu, tuple(yaku) + bonus, _fu(reading, table, pinfu)[1], limit,
+        1 if limit == "yakuman" else 0, base, sticks_won, reading,
+    )
+
+
+def _may_be_yakuman(hand: Hand, held: _Held, readings: Sequence[Reading]) -> bool:
+    """Whether any yakuman but tenhou/chiihou could apply: a cheap test that spares most hands the search.
+
+    Every pattern yakuman needs one of: thirteen orphans; a hand of honours, greens or terminals
+    only; three or more kinds held three or more times (the dragon and wind yakuman, suuankou,
+    suukantsu); a closed hand of one suit (chuuren).
+    """
+    if held.all_honors or held.all_green or held.all_terminals:
+        return True
+    if not hand.melds and held.single_suit >= 0 and not held.has_honors:
+        return True
+    if readings[-1].form == "thirteen_orphans":
+        return True
+    return sum(1 for copies in held.total if copies >= 3) >= 3
 
 
 def _situational_yaku(context: WinContext, table: _Table) -> list[YakuHan]:
@@ -748,13 +808,13 @@ def _situational_yaku(context: WinContext, table: _Table) -> list[YakuHan]:
 
 def _dora(total: Sequence[int], context: WinContext, rules: RuleProfile) -> tuple[YakuHan, ...]:
     found = []
-    dora = sum(total[dora_from_indicator(t)] for t in context.dora_indicators)
+    dora = sum(total[_DORA_OF[t]] for t in context.dora_indicators)
     if dora:
         found.append(YakuHan("dora", dora))
     if rules.red_fives and context.red_fives:
         found.append(YakuHan("aka_dora", len(context.red_fives)))
     if context.riichi or context.double_riichi:
-        ura = sum(total[dora_from_indicator(t)] for t in context.ura_indicators)
+        ura = sum(total[_DORA_OF[t]] for t in context.ura_indicators)
         if ura:
             found.append(YakuHan("ura_dora", ura))
     return tuple(found)
