@@ -47,10 +47,12 @@ ERROR_STATUS: Final[Mapping[str, int]] = MappingProxyType(
         "invalid_meld": 422,
         "unknown_rules": 422,
         "invalid_rule_option": 422,
+        "absent_tile": 422,
         "invalid_opponent": 422,
         "invalid_weight": 422,
         "invalid_win_context": 422,
         "not_a_winning_hand": 400,
+        "no_yaku": 400,
         "unknown_strategy": 422,
         "invalid_game_config": 422,
         "too_many_games": 422,
@@ -106,7 +108,7 @@ class ErrorResponse(BaseModel):
 
     detail: list[ErrorItem]
     error: str | None = Field(
-        None, description="For a 400 (a well-formed question that cannot be answered): its code, e.g. not_a_winning_hand."
+        None, description="For a 400 (a well-formed question that cannot be answered): its code, e.g. not_a_winning_hand or no_yaku."
     )
 
 

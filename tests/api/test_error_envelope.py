@@ -236,8 +236,10 @@ def test_unknown_paths_and_methods_use_the_envelope(client: TestClient) -> None:
 
 def test_every_core_error_code_has_a_status() -> None:
     assert set(ERROR_CODES) <= set(ERROR_STATUS)
-    assert ERROR_STATUS["not_a_winning_hand"] == 400
-    assert {ERROR_STATUS[code] for code in ERROR_CODES if code != "not_a_winning_hand"} == {422}
+    # A well-formed question whose hand cannot be scored is a 400; everything else is malformed: 422.
+    answered_no = {"not_a_winning_hand", "no_yaku"}
+    assert {ERROR_STATUS[code] for code in answered_no} == {400}
+    assert {ERROR_STATUS[code] for code in ERROR_CODES if code not in answered_no} == {422}
 
 
 def test_an_unexpected_error_is_a_bare_500_and_is_logged(caplog: pytest.LogCaptureFixture) -> None:

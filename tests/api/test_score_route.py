@@ -1,4 +1,4 @@
-"""POST /score: Qiqihar payments, the seed's worked example, and refusals."""
+"""POST /score: Qiqihar payments, the seed's worked example, and refusals (riichi: test_score_riichi_route.py)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,11 @@ def test_seed_example_dealer_self_draw_holding_red_dragon(client: TestClient) ->
         ({"winner": 1, "dealer": 0}, [-8, 16, -4, -4]),  # self-draw with 红中: 4 each, the dealer 8
         ({"winner": 1, "dealer": 0, "discarder": 2}, [0, 4, -4, 0]),  # discard, 红中, no dealer involved
         ({"winner": 1, "dealer": 2, "discarder": 2}, [0, 8, -8, 0]),  # the dealer discarded
-        ({"winner": 1, "dealer": 3, "kong_replacement": True}, [-8, 32, -8, -16]),
+        # A kong replacement needs a kong: the pon of East grown to an added kong.
+        (
+            {"winner": 1, "dealer": 3, "kong_replacement": True, "melds": [{"kind": "added_kan", "tiles": "1111z"}]},
+            [-8, 32, -8, -16],
+        ),
         ({"winner": 2, "dealer": 2, "discarder": 0, "robbed_kong": True}, [-16, 0, 16, 0]),
     ],
 )
@@ -57,14 +61,44 @@ def test_a_hand_that_does_not_win_is_a_400(client: TestClient) -> None:
     [
         ({"winner": 0, "dealer": 0, "discarder": 0}, ["body", "discarder"]),
         ({"winner": 0, "dealer": 0, "discarder": 1, "kong_replacement": True}, ["body", "kong_replacement"]),
+        ({"winner": 0, "dealer": 0, "kong_replacement": True}, ["body", "kong_replacement"]),  # no kong
         ({"winner": 0, "dealer": 0, "robbed_kong": True}, ["body", "robbed_kong"]),
         ({"winner": 4, "dealer": 0}, ["body", "winner"]),
         ({"winner": 0, "dealer": 0, "win_tile": "5m"}, ["body", "win_tile"]),
         ({"winner": 0, "dealer": 0, "win_tile": "9s9s"}, ["body", "win_tile"]),
-        ({"winner": 0, "dealer": 0, "rules": "riichi"}, ["body", "rules"]),
+        ({"winner": 0, "dealer": 0, "rules": "chinese"}, ["body", "rules"]),  # no scoring profile
+        ({"winner": "0", "dealer": 0}, ["body", "winner"]),  # seats are JSON integers, not strings
+        ({"winner": 0, "dealer": 0, "robbed_kong": 0}, ["body", "robbed_kong"]),  # nor flags 0/1
+        # The riichi situation is not read by Qiqihar scoring: refused at its field, not ignored.
+        ({"winner": 0, "dealer": 0, "riichi": True}, ["body", "riichi"]),
+        ({"winner": 0, "dealer": 0, "dora_indicators": "1m"}, ["body", "dora_indicators"]),
+        ({"winner": 0, "dealer": 0, "round_wind": "2z"}, ["body", "round_wind"]),
+        ({"winner": 0, "dealer": 0, "honba": 1}, ["body", "honba"]),
     ],
 )
 def test_impossible_contexts_are_422_at_their_field(client: TestClient, context: dict, loc: list) -> None:
     answer = client.post("/score", json={**WIN, **context})
     assert answer.status_code == 422, answer.text
     assert answer.json()["detail"][0]["loc"][:2] == loc
+
+
+def test_riichi_fields_at_their_defaults_are_accepted(client: TestClient) -> None:
+    defaults = {
+        "round_wind": "东", "dora_indicators": "", "ura_indicators": [], "riichi": False, "double_riichi": False,
+        "ippatsu": False, "last_tile": False, "first_turn": False, "honba": 0, "riichi_sticks": 0,
+    }
+    answer = _score(client, winner=0, dealer=0, **defaults)
+    assert answer == {
+        "payments": [24, -8, -8, -8],
+        "multipliers": [
+            {"name": "self_draw", "factor": 2},
+            {"name": "red_dragon_held", "factor": 2},
+            {"name": "dealer", "factor": 2},
+        ],
+        "per_payer": [{"seat": 1, "pays": 8}, {"seat": 2, "pays": 8}, {"seat": 3, "pays": 8}],
+    }
+
+
+def test_rules_default_to_qiqihar_on_this_route(client: TestClient) -> None:
+    body = {key: value for key, value in WIN.items() if key != "rules"}
+    assert client.post("/score", json={**body, "winner": 0, "dealer": 0}).json()["payments"] == [24, -8, -8, -8]
