@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
 
 import pytest
 from fastapi.testclient import TestClient
@@ -56,3 +57,85 @@ def test_page_routes_are_not_in_the_schema(client: TestClient) -> None:
 
 def test_unknown_asset_is_404(client: TestClient) -> None:
     assert client.get("/static/analyze/missing.js").status_code == 404
+
+
+class _Controls(HTMLParser):
+    """The page's form controls, labels, ``aria-describedby`` references, ids and inline code."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.controls: dict[str, dict[str, str | None]] = {}
+        self.labelled: set[str] = set()
+        self.ids: set[str] = set()
+        self.described_by: list[str] = []
+        self.inline: list[str] = []
+        self.form: str | None = None
+        self.in_form: dict[str, list[str]] = {}
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes = dict(attrs)
+        if attributes.get("id"):
+            self.ids.add(attributes["id"])
+        if tag == "form":
+            self.form = attributes.get("id")
+        if tag == "label" and attributes.get("for"):
+            self.labelled.add(attributes["for"])
+        if tag in ("input", "select", "textarea"):
+            self.controls[attributes["id"]] = attributes
+            if self.form:
+                self.in_form.setdefault(self.form, []).append(attributes["id"])
+        self.described_by += (attributes.get("aria-describedby") or "").split()
+        self.inline += [name for name in attributes if name.startswith("on") or name == "style"]
+        if tag == "script" and not attributes.get("src"):
+            self.inline.append("<script> without src")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "form":
+            self.form = None
+
+
+def _controls(client: TestClient) -> _Controls:
+    parser = _Controls()
+    parser.feed(client.get("/").text)
+    return parser
+
+
+def test_every_control_is_labelled_and_nothing_is_inline(client: TestClient) -> None:
+    page = _controls(client)
+    assert {"hand", "win", "by", "seat", "round", "riichi", "dora"} <= set(page.controls)
+    assert set(page.controls) <= page.labelled, set(page.controls) - page.labelled
+    assert set(page.described_by) <= page.ids, set(page.described_by) - page.ids
+    assert page.inline == []  # the CSP (script-src and style-src 'self') would block them
+
+
+def test_value_controls_are_the_url_state(client: TestClient) -> None:
+    """Every situation control is kept in the shareable URL, and nothing else is."""
+    script = client.get("/static/analyze/app.js").text
+    defaults = re.search(r"const VALUE_DEFAULTS = \{([^}]*)\}", script)
+    assert defaults, "app.js names the value panel's URL state in VALUE_DEFAULTS"
+    kept = set(re.findall(r"(\w+):", defaults.group(1)))
+    assert kept == set(_controls(client).in_form["value-form"])
+
+
+def test_score_request_uses_only_fields_of_the_score_route(client: TestClient) -> None:
+    """The page's /score question and its error mapping name fields the route really has."""
+    script = client.get("/static/analyze/app.js").text
+    schema = client.get("/openapi.json").json()["components"]["schemas"]["ScoreRequest"]["properties"]
+    request = re.search(r"function scoreRequest\(.*?\n\}\n", script, re.DOTALL)
+    assert request, "app.js builds the /score question in scoreRequest()"
+    sent = set(re.findall(r"^ {4}(\w+)(?:,|:)", request.group(0), re.MULTILINE))
+    sent |= set(re.findall(r"body\.(\w+) =", request.group(0)))
+    assert {"hand", "melds", "win_tile", "rules", "winner", "dealer", "discarder", "round_wind", "riichi",
+            "dora_indicators"} == sent
+    assert sent <= set(schema), sent - set(schema)
+    shown = re.search(r"const SCORE_FIELDS = \{([^}]*)\}", script)
+    assert shown and set(re.findall(r"(\w+):", shown.group(1))) <= set(schema)
+
+
+def test_no_yaku_is_told_in_words(client: TestClient) -> None:
+    """The page recognises the route's no_yaku answer (a 400 whose code is no_yaku)."""
+    script = client.get("/static/analyze/app.js").text
+    assert 'detail?.type === "no_yaku"' in script
+    answer = client.post("/score", json={"hand": "11m123m456p789s345s", "win_tile": "4s", "rules": "riichi",
+                                         "winner": 1, "dealer": 0, "discarder": 0})
+    assert answer.status_code == 400 and answer.json()["detail"][0]["type"] == "no_yaku"

@@ -1,7 +1,8 @@
 """The hand analyzer page: GET / and GET /analyze, and its three static files.
 
 A plain HTML page with vanilla JavaScript that calls only the public API
-(``POST /shanten``, ``/ting``, ``/discard``). Every asset is served from here and
+(``POST /shanten``, ``/ting``, ``/discard``, and ``/score`` for the value of a
+complete riichi hand). Every asset is served from here and
 the page's Content-Security-Policy allows nothing from another origin. None of
 these routes is part of the OpenAPI document.
 """

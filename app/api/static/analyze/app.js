@@ -23,6 +23,29 @@ const MELD_KINDS = {
   ankan: "closed_kan", closed_kan: "closed_kan", kakan: "added_kan", added_kan: "added_kan",
 };
 const FORM_NAMES = { regular: "four melds + pair", seven_pairs: "seven pairs", thirteen_orphans: "thirteen orphans" };
+const WINDS = ["E", "S", "W", "N"]; // seat and round winds; the dealer sits East (seat 0)
+const WIND_NAMES = ["East", "South", "West", "North"];
+// The API's yaku names, with an English gloss for readers who do not know the Japanese term.
+const YAKU_LABELS = {
+  riichi: "riichi", double_riichi: "double riichi", ippatsu: "ippatsu (one-shot)",
+  menzen_tsumo: "menzen tsumo (closed self-draw)", pinfu: "pinfu (no-points hand)", tanyao: "tanyao (all simples)",
+  iipeikou: "iipeikou (pure double run)", haku: "haku (white dragon)", hatsu: "hatsu (green dragon)",
+  chun: "chun (red dragon)", seat_wind: "seat wind", round_wind: "round wind", chankan: "chankan (robbing a kong)",
+  rinshan: "rinshan (kong replacement)", haitei: "haitei (last draw)", houtei: "houtei (last discard)",
+  chiitoitsu: "chiitoitsu (seven pairs)", chanta: "chanta (outside hand)", ittsu: "ittsu (straight)",
+  sanshoku: "sanshoku (mixed triple run)", sanshoku_doukou: "sanshoku doukou (triple triplets)",
+  sankantsu: "sankantsu (three kongs)", toitoi: "toitoi (all triplets)", sanankou: "sanankou (three concealed triplets)",
+  shousangen: "shousangen (little three dragons)", honroutou: "honroutou (all terminals and honors)",
+  junchan: "junchan (terminal in each group)", honitsu: "honitsu (half flush)", ryanpeikou: "ryanpeikou (two double runs)",
+  chinitsu: "chinitsu (full flush)", dora: "dora", aka_dora: "aka dora (red fives)", ura_dora: "ura dora",
+  kokushi: "kokushi musou (thirteen orphans)", kokushi_13: "kokushi musou, 13-sided wait",
+  suuankou: "suuankou (four concealed triplets)", suuankou_tanki: "suuankou tanki (four concealed triplets, pair wait)",
+  daisangen: "daisangen (big three dragons)", shousuushii: "shousuushii (little four winds)",
+  daisuushii: "daisuushii (big four winds)", tsuuiisou: "tsuuiisou (all honors)", ryuuiisou: "ryuuiisou (all green)",
+  chinroutou: "chinroutou (all terminals)", chuuren: "chuuren poutou (nine gates)",
+  junsei_chuuren: "junsei chuuren poutou (pure nine gates)", suukantsu: "suukantsu (four kongs)",
+  tenhou: "tenhou (dealer's first draw)", chiihou: "chiihou (first draw)",
+};
 const SEPARATORS = /[\s,，、;；|]/;
 
 // --- notation (display only: the API is the judge of what is valid) -------------
@@ -211,17 +234,27 @@ function tileWithCount(name, remaining) {
 
 const $ = (id) => document.getElementById(id);
 const FIELDS = ["hand", "rules", "melds", "visible"];
+// The situation of a win, for the value panel; in the URL only when not the default.
+const VALUE_DEFAULTS = { win: "", by: "ron", seat: "S", round: "E", riichi: "", dora: "" };
+const VALUE_FIELDS = Object.keys(VALUE_DEFAULTS);
+const VALUE_CHOICES = { by: ["ron", "tsumo"], seat: WINDS, round: WINDS };
+// Where a /score request field is shown on the page.
+const SCORE_FIELDS = {
+  hand: "hand", melds: "melds", win_tile: "win", discarder: "by", winner: "seat", dealer: "seat",
+  round_wind: "round", riichi: "riichi", dora_indicators: "dora",
+};
 
 function showError(field, message) {
-  const target = $(`${FIELDS.includes(field) ? field : "form"}-error`);
+  const known = FIELDS.includes(field) || VALUE_FIELDS.includes(field);
+  const target = $(`${known ? field : "form"}-error`);
   target.textContent = message;
   target.hidden = false;
   const input = $(field);
   if (input) input.setAttribute("aria-invalid", "true");
 }
 
-function clearErrors() {
-  for (const name of [...FIELDS, "form"]) {
+function clearErrors(names = [...FIELDS, "form"]) {
+  for (const name of names) {
     $(`${name}-error`).hidden = true;
     $(`${name}-error`).textContent = "";
     $(name)?.removeAttribute("aria-invalid");
@@ -258,14 +291,25 @@ function reportApiError(error) {
   showError(field, `${detail.msg} (at ${loc.join(".")})`);
 }
 
+// The winning tile chosen (mpsz name, "" for the last tile typed): kept apart from the
+// <select>, whose options exist only once a complete hand has been drawn.
+let winChoice = "";
+
 function formState() {
-  return Object.fromEntries(FIELDS.map((name) => [name, $(name).value.trim()]));
+  const state = Object.fromEntries(FIELDS.map((name) => [name, $(name).value.trim()]));
+  for (const name of ["by", "seat", "round", "dora"]) state[name] = $(name).value.trim();
+  state.win = winChoice;
+  state.riichi = $("riichi").checked ? "1" : "";
+  return state;
 }
 
 function writeUrl(state, push) {
   const query = new URLSearchParams();
   for (const name of FIELDS) {
     if (state[name] && !(name === "rules" && state[name] === "riichi")) query.set(name, state[name]);
+  }
+  for (const name of VALUE_FIELDS) {
+    if (state[name] !== VALUE_DEFAULTS[name]) query.set(name, state[name]);
   }
   const url = `${location.pathname}?${query}`;
   if (push) history.pushState(state, "", url);
@@ -276,6 +320,14 @@ function readUrl() {
   const query = new URLSearchParams(location.search);
   for (const name of FIELDS) $(name).value = query.get(name) ?? (name === "rules" ? "riichi" : "");
   if (!["riichi", "chinese", "qiqihar"].includes($("rules").value)) $("rules").value = "riichi";
+  for (const [name, choices] of Object.entries(VALUE_CHOICES)) {
+    const raw = query.get(name) ?? "";
+    const value = name === "by" ? raw.toLowerCase() : raw.toUpperCase();
+    $(name).value = choices.includes(value) ? value : VALUE_DEFAULTS[name];
+  }
+  $("riichi").checked = ["1", "true", "on"].includes(query.get("riichi") ?? "");
+  $("dora").value = query.get("dora") ?? "";
+  winChoice = query.get("win") ?? "";
   return query.has("hand");
 }
 
@@ -309,9 +361,17 @@ async function analyze({ push = false } = {}) {
     const follow = await post(waiting ? "/ting" : "/discard", body);
     if (mine !== generation) return;
     render(state, melds, shanten, waiting ? follow : null, waiting ? null : follow);
+    // A complete riichi hand (3n+2 tiles, shanten -1) has a value: what it pays.
+    const complete = !waiting && shanten.shanten === -1 && state.rules === "riichi";
+    showValuePanel(complete ? { state, melds, parsed: parseTiles(state.hand) } : null);
+    if (complete) {
+      if (state.win !== winChoice) writeUrl(formState(), false); // the chosen tile is not in this hand
+      await scoreWin();
+    }
   } catch (error) {
     if (mine !== generation) return;
     $("result").hidden = true;
+    showValuePanel(null);
     if (error instanceof ApiError) reportApiError(error);
     else showError("form", `the service did not answer: ${error.message}`);
   } finally {
@@ -384,6 +444,196 @@ function render(state, melds, shanten, ting, discard) {
   $("result").hidden = false;
 }
 
+// --- the value of a complete hand (riichi) -----------------------------------------
+
+let winning = null; // {state, melds, parsed} of the complete hand on show, or null
+let scoring = 0;
+
+function nameOfTile(tile, red) {
+  return red ? `0${SUITS[Math.floor(tile / 9)]}` : tileName(tile);
+}
+
+function lastTileTyped(parsed) {
+  const last = parsed.tiles.length - 1;
+  return last < 0 ? null : nameOfTile(parsed.tiles[last], parsed.red[last]);
+}
+
+function option(value, text) {
+  const element = document.createElement("option");
+  element.value = value;
+  element.textContent = text;
+  return element;
+}
+
+// The panel for a complete hand (or hidden, for null); the winning tile is offered
+// among the hand's own tiles, the last one typed first.
+function showValuePanel(win) {
+  winning = win && win.parsed ? win : null;
+  $("value-block").hidden = !win;
+  clearErrors([...VALUE_FIELDS]);
+  $("value-answer").hidden = true;
+  $("value-message").hidden = true;
+  if (!win) return;
+  if (!win.parsed) {
+    valueMessage("Type the hand in mpsz, Unicode, Chinese or integers to see what it is worth.");
+    return;
+  }
+  const { tiles, red } = win.parsed;
+  const names = [...new Set(tiles.map((tile, i) => [tile, red[i]]).sort((a, b) => a[0] - b[0] || a[1] - b[1])
+    .map(([tile, isRed]) => nameOfTile(tile, isRed)))];
+  if (!names.includes(winChoice)) winChoice = "";
+  $("win").replaceChildren(option("", `last typed (${lastTileTyped(win.parsed)})`),
+    ...names.map((name) => option(name, name)));
+  $("win").value = winChoice;
+}
+
+function valueMessage(text) {
+  $("value-message").textContent = text;
+  $("value-message").hidden = false;
+  $("value-answer").hidden = true;
+}
+
+function scoreRequest(state, melds, parsed) {
+  const winner = WINDS.indexOf(state.seat);
+  const body = {
+    hand: tilesValue(state.hand),
+    melds,
+    win_tile: state.win || lastTileTyped(parsed),
+    rules: "riichi",
+    winner,
+    dealer: 0,
+    // On a discard the player on the winner's left dealt in: in riichi only the discarder
+    // pays, and what they pay does not depend on which seat it is.
+    discarder: state.by === "tsumo" ? null : (winner + 3) % 4,
+    round_wind: `${WINDS.indexOf(state.round) + 1}z`,
+    riichi: state.riichi === "1",
+  };
+  if (state.dora) body.dora_indicators = tilesValue(state.dora);
+  return body;
+}
+
+async function scoreWin() {
+  if (!winning) return;
+  // The hand analysed, not whatever the hand box holds now; the situation as it is now.
+  const request = scoreRequest({ ...formState(), hand: winning.state.hand }, winning.melds, winning.parsed);
+  const mine = ++scoring;
+  clearErrors([...VALUE_FIELDS]);
+  $("value-block").classList.add("busy");
+  try {
+    const answer = await post("/score", request);
+    if (mine === scoring) renderValue(answer, request);
+  } catch (error) {
+    if (mine !== scoring) return;
+    const detail = error.detail;
+    if (detail?.type === "no_yaku") {
+      valueMessage("Complete, but no yaku: cannot be declared a win.");
+    } else if (detail) {
+      const loc = Array.isArray(detail.loc) ? detail.loc : [];
+      const field = loc[0] === "body" ? SCORE_FIELDS[loc[1]] : undefined;
+      if (VALUE_FIELDS.includes(field)) {
+        showError(field, `${detail.msg} (at ${loc.join(".")})`);
+        $("value-answer").hidden = true;
+      } else {
+        valueMessage(`Cannot score this hand: ${detail.msg}`);
+      }
+    } else {
+      valueMessage(`The service did not score the hand: ${error.message}`);
+    }
+  } finally {
+    if (mine === scoring) $("value-block").classList.remove("busy");
+  }
+}
+
+function seatName(seat) {
+  return WIND_NAMES[seat] + (seat === 0 ? " (dealer)" : "");
+}
+
+// What each payer hands over, as players say it: "1000", "500/1000", "2000 all".
+function paymentWords(answer, request) {
+  const payers = answer.per_payer;
+  if (request.discarder !== null) return `${payers[0].pays} from ${WIND_NAMES[request.discarder]}`;
+  if (request.winner === request.dealer) return `${payers[0].pays} all`;
+  const dealer = payers.find((payer) => payer.seat === request.dealer);
+  const other = payers.find((payer) => payer.seat !== request.dealer);
+  return `${other.pays}/${dealer.pays}`;
+}
+
+// The scoring reading in mpsz: "234m 456m 789s 777z + 66p".
+function readingWords(reading) {
+  const group = (names) => names.map((name) => name[0]).join("") + names[0][1];
+  if (reading.form === "seven_pairs") return "seven pairs " + reading.pairs.map((name) => group([name, name])).join(" ");
+  if (reading.form === "thirteen_orphans") return `thirteen orphans, ${reading.pair} doubled`;
+  return reading.groups.map(group).join(" ") + ` + ${group([reading.pair, reading.pair])}`;
+}
+
+function renderValue(answer, request) {
+  $("value-message").hidden = true;
+  const points = answer.payments[request.winner];
+  const count = answer.yakuman_count;
+  const level = answer.limit === "yakuman" && answer.fu === 0
+    ? (count > 1 ? `${count}× yakuman` : "yakuman")
+    : `${answer.han} han ${answer.fu} fu` + (answer.limit ? ` · ${answer.limit}` : "");
+  const summary = $("value-summary");
+  summary.textContent = `${level} · ${points} points (${paymentWords(answer, request)})`;
+  Object.assign(summary.dataset, {
+    han: String(answer.han), fu: String(answer.fu), limit: answer.limit ?? "", points: String(points),
+  });
+
+  const reading = answer.reading;
+  $("value-reading").hidden = !reading;
+  if (reading) {
+    $("value-reading").textContent = `Read as ${readingWords(reading)}, ${reading.wait.replaceAll("_", " ")} wait.`;
+  }
+
+  const yaku = $("yaku");
+  yaku.replaceChildren();
+  for (const item of answer.yaku) {
+    const row = document.createElement("li");
+    row.dataset.yaku = item.name;
+    row.dataset.han = String(item.han);
+    const name = document.createElement("span");
+    name.textContent = YAKU_LABELS[item.name] ?? item.name.replaceAll("_", " ");
+    const han = document.createElement("b");
+    han.textContent = item.yakuman ? (item.yakuman > 1 ? `${item.yakuman}× yakuman` : "yakuman") : `${item.han} han`;
+    row.append(name, " ", han);
+    yaku.append(row);
+  }
+
+  // Fu do not count for a yakuman: the list would only confuse.
+  $("fu-block").hidden = answer.fu === 0;
+  const parts = answer.fu_details ?? [];
+  const raw = parts.reduce((sum, part) => sum + part.fu, 0);
+  $("fu-title").textContent = `Fu: ${answer.fu}` + (raw && raw !== answer.fu ? ` (${raw} rounded up)` : "");
+  const fu = $("fu");
+  fu.replaceChildren();
+  for (const part of parts) {
+    const row = document.createElement("li");
+    row.dataset.reason = part.reason;
+    const value = document.createElement("b");
+    value.textContent = `${part.fu}`;
+    const reason = document.createElement("span");
+    reason.textContent = part.reason.replaceAll("_", " ") + (part.tile ? ` ${part.tile}` : "");
+    row.append(value, reason);
+    fu.append(row);
+  }
+
+  const table = $("payments").tBodies[0];
+  table.replaceChildren();
+  answer.payments.forEach((net, seat) => {
+    const row = table.insertRow();
+    row.dataset.seat = String(seat);
+    if (seat === request.winner) row.classList.add("winner");
+    row.insertCell().textContent = seatName(seat) + (seat === request.winner ? " · winner" : "");
+    row.insertCell().textContent = net > 0 ? `+${net}` : net < 0 ? `−${-net}` : "0";
+  });
+  if (answer.riichi_sticks_won) {
+    const row = table.insertRow();
+    row.insertCell().textContent = "riichi sticks";
+    row.insertCell().textContent = `+${answer.riichi_sticks_won}`;
+  }
+  $("value-answer").hidden = false;
+}
+
 function renderDiscards(discard, parsed) {
   const body = $("discards").tBodies[0];
   body.replaceChildren();
@@ -441,6 +691,17 @@ document.addEventListener("DOMContentLoaded", () => {
     analyze({ push: true });
   });
   $("rules").addEventListener("change", () => { if ($("hand").value.trim()) analyze({ push: true }); });
+  // The situation changes only the value: score again, without analysing again.
+  $("value-form").addEventListener("change", (event) => {
+    if (event.target.id === "win") winChoice = event.target.value;
+    writeUrl(formState(), false);
+    scoreWin();
+  });
+  $("value-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    writeUrl(formState(), false);
+    scoreWin();
+  });
   window.addEventListener("popstate", () => { if (readUrl()) analyze(); });
   if (readUrl()) analyze();
 });
