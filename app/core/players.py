@@ -23,7 +23,10 @@ any of these is meant to model).
 The first three call the same way (:class:`ShantenCaller`): a pon or chi that
 lowers the shanten, a kong that does not raise it, and, when the rules make an
 open meld a condition of winning (Qiqihar), the first such meld whenever it
-does not raise the shanten.  All declare riichi whenever it is legal.
+does not raise the shanten.  Where a win needs a yaku (``SeatView.needs_yaku``:
+riichi), they open a hand only with a yaku in sight (:func:`keeps_a_yaku`),
+since a closed hand can always win by riichi or self-draw and an open one
+without a yaku never wins.  All declare riichi whenever it is legal.
 
 >>> sorted(PLAYER_KINDS)
 ['advisor', 'greedy', 'heuristic', 'random']
@@ -42,7 +45,7 @@ from app.core.errors import TenpaiError
 from app.core.hand import Hand, Meld, MeldKind, added_kong
 from app.core.rules import RuleProfile
 from app.core.safety import Opponent
-from app.core.tiles import Tile, is_honor
+from app.core.tiles import DRAGONS, ORPHANS, Tile, is_honor
 
 
 class UnknownStrategy(TenpaiError):
@@ -68,6 +71,10 @@ class SeatView(NamedTuple):
     wall_left: int
     rules: RuleProfile
     checker: Checker
+    #: Whether the table's scoring refuses a complete hand without a yaku (riichi's).
+    needs_yaku: bool = False
+    #: Honours whose triplet is a yaku for this seat: the dragons, its seat wind and the round wind.
+    value_honors: tuple[Tile, ...] = DRAGONS
 
 
 def shanten_after_discards(hand: Hand, checker: Checker) -> list[tuple[Tile, int]]:
@@ -96,7 +103,10 @@ class ShantenCaller:
         for meld in options:
             used = list(meld.tiles)
             used.remove(tile)
-            after = checker.shanten_number(hand.without(used, meld))
+            called = hand.without(used, meld)
+            if view.needs_yaku and not keeps_a_yaku(called, view.value_honors, open_tanyao=view.rules.open_tanyao):
+                continue
+            after = checker.shanten_number(called)
             if meld.kind.size == 4:
                 helps = after <= before
             else:
@@ -231,6 +241,37 @@ class RandomPlayer:
     def declare_riichi(self, view: SeatView, discard: Tile) -> bool:
         """Half the time."""
         return self.rng.random() < 0.5
+
+
+def keeps_a_yaku(hand: Hand, value_honors: Sequence[Tile], *, open_tanyao: bool = True) -> bool:
+    """Whether an open ``hand`` has a yaku in sight, by a rule that is simple and safe
+    rather than complete: a triplet of a value honour (melded, or three copies held), or,
+    with ``open_tanyao``, only simples in the melds and at most one terminal or honour left
+    among the concealed tiles (one discard from all simples).
+
+    >>> from app.core.tiles import parse_mpsz
+    >>> pon = Meld.of("pon", parse_mpsz("555z"))
+    >>> keeps_a_yaku(Hand.from_tiles(parse_mpsz("1239m456p78s"), (pon,)), DRAGONS)
+    True
+    >>> chi = Meld.of("chi", parse_mpsz("234m"))
+    >>> keeps_a_yaku(Hand.from_tiles(parse_mpsz("567m456p78s11z"), (chi,)), DRAGONS)
+    False
+    >>> keeps_a_yaku(Hand.from_tiles(parse_mpsz("567m456p78s1z"), (chi,)), DRAGONS)
+    True
+    """
+    counts = hand.counts
+    if any(counts[tile] >= 3 for tile in value_honors):
+        return True
+    if any(meld.tiles[0] in value_honors and meld.tiles[0] == meld.tiles[1] for meld in hand.melds):
+        return True
+    if not open_tanyao:
+        return False
+    if any(tile in _ORPHAN_SET for meld in hand.melds for tile in meld.tiles):
+        return False
+    return sum(counts[tile] for tile in ORPHANS) <= 1
+
+
+_ORPHAN_SET: Final = frozenset(ORPHANS)
 
 
 def _needs_opening(hand: Hand, rules: RuleProfile) -> bool:

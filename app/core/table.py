@@ -21,24 +21,62 @@ hold what a hand check never needs:
   discarder.  A kong needs a tile left to draw, and a hand has at most
   ``max_kongs`` kongs in all.
 * **Exhaustive draw** when no tile is left to draw: ``reserved_tiles`` stay in
-  the wall (riichi's dead wall, from which its dora indicator is shown).
+  the wall (riichi's dead wall, which holds the dora indicators).
 * **Wins** are checked by :meth:`Checker.is_win <app.core.engine.Checker.is_win>`
   under the rule profile, so Qiqihar's open-meld precondition and its 红中
   wildcard apply.  Where ``rules.furiten`` holds, a seat cannot win on a
-  discard while one of its waits is in its own river.
+  discard while one of its waits is in its own river, nor (temporary furiten)
+  after a discard it could have completed went by, until its own next discard.
+* **A scoring profile may refuse a complete hand**: the table scores every
+  complete hand before it counts as a win, and a profile that raises
+  :class:`~app.core.riichi_scoring.NoYaku` (riichi's, for a hand without a
+  yaku) leaves it no win: the seat plays on (and, on a discard, is furiten).
 * **Wildcards** are not called (``call_wildcards``: 红中 is 宝, it substitutes
   from the hand), but may be discarded and won on.
 * **Riichi** (``riichi_declarations``): a closed ready hand may declare with a
   discard while at least four tiles are left to draw; it then discards every
-  tile it draws that does not win, and makes no calls and no kongs.
+  tile it draws that does not win, and makes no calls and no kongs.  The
+  declaration stands once its tile is not won on: then the seat puts a riichi
+  stick (1000 points) on the table, and the hand's winner takes every stick
+  (``GameResult.riichi_sticks``).  After an exhaustive draw the sticks stay on
+  the table; each game is one independent hand, so no later hand collects them.
 * **Payments** come from the scoring profile named by ``scoring``
-  (:data:`app.core.scoring.SCORING`, Qiqihar's per seed 004) or, for
-  ``"flat"``, a win worth 3: the discarder pays 3, or each other seat pays 1
-  on a self-draw.  Payments sum to zero; an exhaustive draw pays nothing.
+  (:data:`app.core.scoring.SCORING`: Qiqihar's per seed 004, riichi's per
+  Tenhou) or, for ``"flat"``, a win worth 3: the discarder pays 3, or each
+  other seat pays 1 on a self-draw.  ``payments`` are the profile's seat
+  payments and sum to zero; riichi sticks are kept out of them (they are
+  deposits on the table, not transfers between seats); an exhaustive draw pays
+  nothing.  Each game is a first hand: no honba, no sticks carried in.
 
-What the simulator leaves out, on purpose: yaku (riichi hands are not checked
-for a scoring pattern), flowers, multiple winners on one discard, abortive
-draws, and kongs after riichi.
+The riichi situation the table passes to the scorer (:class:`WinContext`):
+
+* **Dora.** The dead wall is the last ``reserved_tiles`` of the wall; it
+  shrinks from the back as kong replacements are drawn and is refilled from
+  the live wall, as at a real table.  Indicator ``k`` (0: the first; 1..4:
+  one per kong) is wall tile ``136 - reserved_tiles + 2k`` and its ura
+  indicator the tile after it, places no replacement draw can reach.  Kan
+  dora follow Tenhou: a closed kong shows its indicator at once, an open or
+  added kong when its owner discards after the replacement draw (so a
+  kong-replacement win after an open kong does not count it, a win on that
+  discard does), and any kong shows the ones still pending first.  Ura
+  indicators count for a winner in riichi.
+* **Riichi, double riichi, ippatsu.** Double riichi: declared with the seat's
+  first discard before any call or kong.  Ippatsu: a win by the declarer
+  before its next discard, with no call or kong in between (a robbed added
+  kong never completed, so robbing it keeps ippatsu).
+* **Haitei / houtei** (``last_tile``): a self-draw of the last drawable tile
+  (not a replacement), or a win on a discard made when no tile is left.
+* **Rinshan / chankan**: a self-draw on a replacement tile; a win on an added
+  kong's tile.
+* **Tenhou / chiihou** (``first_turn``): a self-draw on the seat's first draw
+  before any call or kong.
+* **Winds**: the seat wind from the winner and the dealer; the round wind East.
+* **Red fives** are not simulated: the wall holds tile kinds, not the 136
+  individual tiles, so ``red_fives`` is always empty.
+
+What the simulator leaves out, on purpose: flowers, multiple winners on one
+discard, abortive draws, kongs after riichi, robbing a closed kong, and the
+points each seat holds (riichi needs no 1000 points in hand).
 
 >>> result = play_game(GameConfig("qiqihar", ("advisor", "greedy", "heuristic", "random"), seed=7), 0)
 >>> sum(result.payments), result.dealer, len(result.shanten_by_turn)
@@ -61,14 +99,17 @@ from app.core.hand import Hand, Meld, MeldKind, added_kong
 from app.core.players import SeatView, Strategy, make_player
 from app.core.rules import RuleProfile, rule_profile
 from app.core.safety import Opponent
-from app.core.scoring import SCORING, WinContext, score
-from app.core.tiles import NUM_TILE_KINDS, Tile, is_honor
+from app.core.errors import NoYaku
+from app.core.scoring import WinContext, score
+from app.core.tiles import DRAGONS, EAST, NUM_TILE_KINDS, Tile, is_honor
 
 SEATS: Final = 4
 TILES: Final = 136
 HAND_SIZE: Final = 13
 RIICHI_MIN_WALL: Final = 4
 """Tiles that must be left to draw for a riichi declaration."""
+FLAT: Final = "flat"
+"""The scoring of tables without a scoring profile: every win is worth :data:`FLAT_WIN_VALUE`."""
 FLAT_WIN_VALUE: Final = 3
 
 
@@ -78,19 +119,27 @@ class TableSettings(NamedTuple):
     #: Tiles never drawn: the exhaustive draw comes when only these are left.
     reserved_tiles: int = 0
     riichi_declarations: bool = False
-    #: Show one dora indicator (from the reserved tiles) for the advisor to count.
+    #: Dora indicators from the reserved tiles: one, one more per kong, and ura
+    #: indicators under them (see the module notes), for the advisor and the scorer.
     dora_indicator: bool = False
     #: Whether a discarded wildcard may be called into a meld.
     call_wildcards: bool = False
     #: Scoring profile name: a key of ``SCORING`` or "flat".
-    scoring: str = "flat"
+    scoring: str = FLAT
     max_kongs: int = 4
+    round_wind: Tile = EAST
+    #: The scoring profile refuses a complete hand without a yaku.  The table learns that
+    #: from the scorer itself (it raises NoYaku); this tells the strategies, so that they
+    #: do not open a hand that can never win.
+    needs_yaku: bool = False
 
 
 #: Table settings by rules preset name.
 TABLE_SETTINGS: Final[Mapping[str, TableSettings]] = MappingProxyType(
     {
-        "riichi": TableSettings(reserved_tiles=14, riichi_declarations=True, dora_indicator=True),
+        "riichi": TableSettings(
+            reserved_tiles=14, riichi_declarations=True, dora_indicator=True, scoring="riichi", needs_yaku=True
+        ),
         "chinese": TableSettings(),
         "qiqihar": TableSettings(scoring="qiqihar"),
     }
@@ -141,6 +190,14 @@ class GameResult(NamedTuple):
     shanten_by_turn: tuple[tuple[int, ...], ...]
     #: Discards in the hand.
     turns: int
+    #: The win's han (dora included; 13 a yakuman); None without a win or under a
+    #: scoring profile that counts no han.
+    han: int | None = None
+    #: Per seat: a riichi declaration that stood (its stick is on the table).
+    riichi: tuple[bool, ...] = (False,) * SEATS
+    #: Riichi sticks put on the table in the hand (1000 points each): the winner took
+    #: them; after an exhaustive draw they stay on the table.  Not in ``payments``.
+    riichi_sticks: int = 0
     #: With ``record_events``: ("wall", tiles), then every action in order.
     events: tuple | None = None
 
@@ -185,6 +242,13 @@ class _Ended(Exception):
     """Raised inside the turn loop when the hand is over."""
 
 
+class _Win(NamedTuple):
+    """A win the scoring profile accepts: who pays what, and its han (None: the profile counts none)."""
+
+    payments: tuple[int, ...]
+    han: int | None
+
+
 class _Table:
     def __init__(self, config: GameConfig, game: int) -> None:
         self.rules = validate_config(config)
@@ -206,18 +270,23 @@ class _Table:
         self.river: list[list[Tile]] = [[] for _ in range(SEATS)]  # discards not called away
         # 1-based river position of the riichi declaration (0: that tile was called away); None: none.
         self.riichi_at: list[int | None] = [None] * SEATS
+        self.riichi_stood = [False] * SEATS  # the declaration was not won on: its stick is down
+        self.double_riichi = [False] * SEATS
+        self.ippatsu = [False] * SEATS
+        # Temporary furiten: a discard this seat could have completed went by since its last discard.
+        self.passed_win = [False] * SEATS
+        self.sticks = 0
+        self.interrupted = False  # a call or kong has happened (ends double riichi, tenhou, chiihou)
         self.shanten_by_turn: list[list[int]] = [[] for _ in range(SEATS)]
         self.tenpai_turn: list[int | None] = [None] * SEATS
         self.kongs = 0
         self.turns = 0
-        self.dora_indicators: tuple[Tile, ...] = ()
-        if self.settings.dora_indicator and self.settings.reserved_tiles:
-            # The lowest reserved tile: replacement draws take the back end first, and
-            # max_kongs keeps them from reaching it.
-            self.dora_indicators = (wall[TILES - self.settings.reserved_tiles],)
+        # Dora indicators shown, and kongs whose indicator waits for their owner's discard.
+        self.shown = 0
+        self.pending_dora = 0
         self.events: list | None = [("wall", tuple(wall))] if config.record_events else None
         self.audit = config.audit
-        self.outcome: tuple = (None, None, False, False, (0,) * SEATS)
+        self.outcome: tuple = (None, None, False, False, (0,) * SEATS, None)
 
     # -- the hand --------------------------------------------------------
 
@@ -227,19 +296,22 @@ class _Table:
             self._loop()
         except _Ended:
             pass
-        winner, discarder, robbed, replacement, payments = self.outcome
+        winner, discarder, robbed, replacement, payments, han = self.outcome
         return GameResult(
-            self.game,
-            self.dealer,
-            winner,
-            discarder,
-            robbed,
-            replacement,
-            payments,
-            tuple(self.tenpai_turn),
-            tuple(map(tuple, self.shanten_by_turn)),
-            self.turns,
-            tuple(self.events) if self.events is not None else None,
+            game=self.game,
+            dealer=self.dealer,
+            winner=winner,
+            discarder=discarder,
+            robbed_kong=robbed,
+            kong_replacement=replacement,
+            payments=payments,
+            tenpai_turn=tuple(self.tenpai_turn),
+            shanten_by_turn=tuple(map(tuple, self.shanten_by_turn)),
+            turns=self.turns,
+            han=han,
+            riichi=tuple(self.riichi_stood),
+            riichi_sticks=self.sticks,
+            events=tuple(self.events) if self.events is not None else None,
         )
 
     def _deal(self) -> None:
@@ -252,6 +324,8 @@ class _Table:
             self._log("deal", seat, tuple(tiles))
             if self._ready(seat):
                 self.tenpai_turn[seat] = 0
+        if self.settings.dora_indicator:
+            self._show_dora(1)
         self._check()
 
     def _loop(self) -> None:
@@ -260,15 +334,20 @@ class _Table:
         replacement = False
         while True:
             if drawn is not None:
-                if self._wins(seat, None):
-                    self._finish(seat, drawn, discarder=None, replacement=replacement)
+                win = self._win(seat, drawn, discarder=None, replacement=replacement)
+                if win is not None:
+                    self._finish(seat, drawn, win, discarder=None, replacement=replacement)
                 if self.riichi_at[seat] is None:
                     kong = self._own_kong(seat)
                     if kong is not None:
                         drawn, replacement = self._draw(seat, replacement=True), True
                         continue
-            tile = self._discard(seat, drawn)
+            tile, declared = self._discard(seat, drawn)
             self._claim_win(seat, tile, robbing=False)
+            if declared:
+                # Nobody won on the declaration tile: the riichi stands and its stick goes down.
+                self.riichi_stood[seat] = self.ippatsu[seat] = True
+                self.sticks += 1
             call = self._offer_calls(seat, tile)
             if call is not None:
                 seat, meld = call
@@ -302,7 +381,8 @@ class _Table:
         self._check()
         return tile
 
-    def _discard(self, seat: int, drawn: Tile | None) -> Tile:
+    def _discard(self, seat: int, drawn: Tile | None) -> tuple[Tile, bool]:
+        """The seat's discard and whether it declares riichi with it."""
         view = self._view(seat, drawn)
         if self.riichi_at[seat] is not None and drawn is not None:
             tile = drawn
@@ -313,15 +393,21 @@ class _Table:
                 raise TableInvariantError(f"seat {seat} discarded a tile it does not hold: {tile}")
             declare = self._may_declare(seat, tile) and self.players[seat].declare_riichi(view, tile)
         self.hands[seat][tile] -= 1
+        if declare:
+            self.double_riichi[seat] = not self.discards[seat] and not self.interrupted
         self.discards[seat].append(tile)
         self.river[seat].append(tile)
         if declare:
             self.riichi_at[seat] = len(self.river[seat])
+        self.ippatsu[seat] = False  # the declarer's next discard ends its ippatsu
+        self.passed_win[seat] = False
         self.turns += 1
         self._log("discard", seat, tile, declare)
+        if self.pending_dora:
+            self._show_dora(self.pending_dora)
         self._record_shanten(seat)
         self._check()
-        return tile
+        return tile, declare
 
     def _may_declare(self, seat: int, tile: Tile) -> bool:
         if not self.settings.riichi_declarations or self.riichi_at[seat] is not None:
@@ -365,42 +451,103 @@ class _Table:
         if kong not in options:
             raise TableInvariantError(f"seat {seat} declared a kong it was not offered: {kong}")
         tile = kong.tiles[0]
+        self._log("kong", seat, kong.kind.value, tile)
+        if self.pending_dora:
+            self._show_dora(self.pending_dora)
         if kong.kind is MeldKind.ADDED_KAN:
-            self._log("kong", seat, kong.kind.value, tile)
             # The added tile is in the open: a seat that wins on it robs the kong.
             counts[tile] -= 1
             self._claim_win(seat, tile, robbing=True)
             self.melds[seat] = list(added_kong(self.melds[seat], tile))
+            self.pending_dora += self.settings.dora_indicator
         else:
             counts[tile] -= 4
             self.melds[seat].append(kong)
-            self._log("kong", seat, kong.kind.value, tile)
+            if self.settings.dora_indicator:
+                self._show_dora(1)
         self.kongs += 1
+        self._interrupt()
         self._check()
         return kong
 
     def _claim_win(self, seat: int, tile: Tile, *, robbing: bool) -> None:
         """The first seat after ``seat`` that can win on ``tile`` takes it (and the hand ends)."""
         for other in seat_order(seat):
-            if self._wins(other, tile):
+            win = self._win(other, tile, discarder=seat, robbed=robbing)
+            if win is not None:
                 if not robbing:  # a robbed tile left the kong-to-be, not the river; the pon stays a pon
                     self.river[seat].pop()
                 self.hands[other][tile] += 1
-                self._finish(other, tile, discarder=seat, replacement=False, robbed=robbing)
+                self._finish(other, tile, win, discarder=seat, replacement=False, robbed=robbing)
 
-    def _wins(self, seat: int, tile: Tile | None) -> bool:
+    def _win(
+        self, seat: int, tile: Tile, *, discarder: int | None, replacement: bool = False, robbed: bool = False
+    ) -> _Win | None:
+        """What ``seat`` wins with ``tile`` (drawn, when ``discarder`` is None), or None: no win.
+
+        The hand must complete under the rules, not be furiten on a discard,
+        and be accepted by the scoring profile (which may refuse it: no yaku).
+        """
         counts = self.hands[seat]
-        if tile is not None:
+        if discarder is not None:
             counts = bytearray(counts)
             counts[tile] += 1
         hand = Hand(bytes(counts), tuple(self.melds[seat]))
         if not self.checker.is_win(hand):
-            return False
-        if tile is not None and self.rules.furiten:
+            return None
+        if discarder is not None and self.rules.furiten:
+            if self.passed_win[seat]:
+                return None
             waits = self.checker.waits(self._hand(seat)).waits
             if any(wait.tile in self.discards[seat] for wait in waits):
-                return False
-        return True
+                return None
+        if self.settings.scoring == FLAT:
+            return _Win(_flat_payments(seat, discarder), None)
+        try:
+            result = score(hand, tile, self.rules, self._context(seat, discarder, replacement, robbed))
+        except NoYaku:
+            # The scoring profile refuses this complete hand; on a discard the seat let a
+            # winning tile go by, which makes it furiten until its own next discard.
+            if discarder is not None:
+                self.passed_win[seat] = True
+            return None
+        return _Win(tuple(result.payments), getattr(result, "han", None))  # Qiqihar's scoring counts no han
+
+    def _context(self, winner: int, discarder: int | None, replacement: bool, robbed: bool) -> WinContext:
+        """The situation of a win, as the module notes describe it."""
+        in_riichi = self.riichi_at[winner] is not None
+        return WinContext(
+            winner,
+            self.dealer,
+            discarder,
+            kong_replacement=replacement,
+            robbed_kong=robbed,
+            round_wind=self.settings.round_wind,
+            dora_indicators=self._indicators(0),
+            ura_indicators=self._indicators(1) if in_riichi else (),
+            riichi=in_riichi and not self.double_riichi[winner],
+            double_riichi=self.double_riichi[winner],
+            ippatsu=self.ippatsu[winner],
+            last_tile=self._wall_left() == 0 and not replacement and not robbed,
+            first_turn=discarder is None and not replacement and not self.interrupted and not self.discards[winner],
+            riichi_sticks=self.sticks,
+        )
+
+    def _indicators(self, under: int) -> tuple[Tile, ...]:
+        """The dora indicators shown (``under=0``), or the ura indicators beneath them (``under=1``)."""
+        first = TILES - self.settings.reserved_tiles
+        return tuple(self.wall[first + 2 * index + under] for index in range(self.shown))
+
+    def _show_dora(self, count: int) -> None:
+        for _ in range(count):
+            self.shown += 1
+            self._log("dora", self._indicators(0)[-1])
+        self.pending_dora = 0
+
+    def _interrupt(self) -> None:
+        """A call or kong: every ippatsu ends, and no later first turn is uninterrupted."""
+        self.interrupted = True
+        self.ippatsu = [False] * SEATS
 
     def _offer_calls(self, seat: int, tile: Tile) -> tuple[int, Meld] | None:
         if not self._callable(tile):
@@ -451,6 +598,8 @@ class _Table:
         self.melds[seat].append(meld)
         if meld.kind is MeldKind.OPEN_KAN:
             self.kongs += 1
+            self.pending_dora += self.settings.dora_indicator
+        self._interrupt()
         self._log("call", seat, meld.kind.value, discarder, tile, meld.tiles)
         self._check()
         return seat, meld
@@ -458,24 +607,14 @@ class _Table:
     def _callable(self, tile: Tile) -> bool:
         return self.settings.call_wildcards or tile not in self.rules.wildcards
 
-    def _finish(self, winner: int, tile: Tile, *, discarder: int | None, replacement: bool, robbed: bool = False) -> None:
-        hand = self._hand(winner)
-        if not self.checker.is_win(hand):
+    def _finish(
+        self, winner: int, tile: Tile, win: _Win, *, discarder: int | None, replacement: bool, robbed: bool = False
+    ) -> None:
+        if not self.checker.is_win(self._hand(winner)):
             raise TableInvariantError(f"seat {winner} recorded a win that does not win")
-        context = WinContext(winner, self.dealer, discarder, replacement, robbed)
-        if self.settings.scoring == "flat":
-            payments = [0] * SEATS
-            payers = [s for s in range(SEATS) if s != winner] if discarder is None else [discarder]
-            share = FLAT_WIN_VALUE // len(payers)
-            for payer in payers:
-                payments[payer] -= share
-                payments[winner] += share
-            result = tuple(payments)
-        else:
-            result = score(hand, tile, self.rules, context).payments
-        if sum(result):
-            raise TableInvariantError(f"payments {result} do not sum to zero")
-        self.outcome = (winner, discarder, robbed, replacement, result)
+        if sum(win.payments):
+            raise TableInvariantError(f"payments {win.payments} do not sum to zero")
+        self.outcome = (winner, discarder, robbed, replacement, win.payments, win.han)
         self._log("win", winner, tile, discarder, robbed, replacement)
         self._check()
         raise _Ended
@@ -503,10 +642,12 @@ class _Table:
             drawn,
             len(self.discards[seat]) + 1,
             tuple(opponents),
-            self.dora_indicators,
+            self._indicators(0),
             self._wall_left(),
             self.rules,
             self.checker,
+            self.settings.needs_yaku,
+            DRAGONS + tuple(sorted({EAST + (seat - self.dealer) % SEATS, self.settings.round_wind})),
         )
 
     def _log(self, *event: object) -> None:
@@ -533,6 +674,17 @@ class _Table:
             concealed = sum(self.hands[seat])
             if concealed + 3 * len(self.melds[seat]) not in (HAND_SIZE, HAND_SIZE + 1):
                 raise TableInvariantError(f"seat {seat} holds {concealed} tiles with {len(self.melds[seat])} melds")
+
+
+def _flat_payments(winner: int, discarder: int | None) -> tuple[int, ...]:
+    """A flat win: the discarder pays :data:`FLAT_WIN_VALUE`, or each other seat a third of it."""
+    payments = [0] * SEATS
+    payers = [seat for seat in range(SEATS) if seat != winner] if discarder is None else [discarder]
+    share = FLAT_WIN_VALUE // len(payers)
+    for payer in payers:
+        payments[payer] -= share
+        payments[winner] += share
+    return tuple(payments)
 
 
 def seat_order(seat: int) -> Sequence[int]:

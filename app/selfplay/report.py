@@ -24,7 +24,11 @@ The layout::
     table: exhaustive_draw_rate, deal_in_rate, self_draw_rate, average_turns
     players: one entry per seat:
         seat, strategy, win_rate, deal_in_rate, self_draw_share, tenpai_rate,
-        average_tenpai_turn, average_payment, average_win_payment,
+        average_tenpai_turn, average_payment,
+        average_win_payment (the points of a win: what the other seats pay the
+            winner; riichi sticks are not seat payments and are not counted),
+        average_han (over the wins whose scoring counts han, riichi's; n 0 otherwise),
+        riichi_rate (hands with a riichi declaration that stood),
         tenpai_turn_histogram ({"turn": count}, turns as strings, as JSON keys are;
             turn 0: dealt ready),
         shanten_by_turn ([{"turn", "average", "ci95", "hands"}] for turns some hand reached:
@@ -216,11 +220,12 @@ def _statistics_over(seats: Sequence[int], results: Sequence[GameResult]) -> dic
     """Rates and averages of ``seats`` pooled: each seat in each game is one trial.
 
     ``deal_in_rate`` counts wins on a discard and robbed kongs; ``self_draw_share``
-    is of the wins; the tenpai turn and win payment average over the hands that
-    got ready and the hands won.
+    is of the wins; the tenpai turn averages over the hands that got ready; the
+    win payment and han over the hands won (han: those whose scoring counts han).
     """
     trials = len(results) * len(seats)
-    win_payments = [result.payments[result.winner] for result in results if result.winner in seats]
+    won = [result for result in results if result.winner in seats]
+    win_payments = [result.payments[result.winner] for result in won]
     self_draws = sum(result.winner in seats and result.discarder is None for result in results)
     deal_ins = sum(result.winner is not None and result.discarder in seats for result in results)
     tenpai_turns = [
@@ -234,6 +239,8 @@ def _statistics_over(seats: Sequence[int], results: Sequence[GameResult]) -> dic
         "average_tenpai_turn": mean_estimate(tenpai_turns),
         "average_payment": mean_estimate([result.payments[seat] for result in results for seat in seats]),
         "average_win_payment": mean_estimate(win_payments),
+        "average_han": mean_estimate([result.han for result in won if result.han is not None]),
+        "riichi_rate": proportion(sum(result.riichi[seat] for result in results for seat in seats), trials),
     }
 
 

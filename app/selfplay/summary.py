@@ -28,7 +28,10 @@ def format_summary(report: dict[str, Any]) -> str:
     """The run's per-seat table, the table-wide rates and the strategy comparisons."""
     weights = " ".join(f"{name}={value:g}" for name, value in report["weights"].items())
     lines = [f"{report['rules']}: {report['games']} games, seed {report['seed']}, advisor weights {weights}", ""]
-    header = ["seat", "strategy", "win rate (95% CI)", "deal-in", "self-draw share", "avg tenpai turn", "avg payment"]
+    header = [
+        "seat", "strategy", "win rate (95% CI)", "deal-in", "self-draw share", "avg tenpai turn", "avg payment",
+        "avg han", "avg points/win",
+    ]
     rows = [
         [
             str(player["seat"]),
@@ -38,6 +41,8 @@ def format_summary(report: dict[str, Any]) -> str:
             format_rate(player["self_draw_share"]),
             format_number(player["average_tenpai_turn"], decimals=1),
             format_number(player["average_payment"], decimals=2, signed=True),
+            format_number(player["average_han"], decimals=2),
+            format_number(player["average_win_payment"], decimals=0),
         ]
         for player in report["players"]
     ]
@@ -70,11 +75,12 @@ def format_sweep(
     """Seed 000's tuning table: one row per value of ``parameter``, for the advisors' seats pooled.
 
     Columns: the value, the advisors' average tenpai turn, deal-in rate, average
-    payment when winning and win rate (each advisor seat in each game is one trial).
+    han and points of a win (``-`` for han under rules whose scoring counts none)
+    and win rate (each advisor seat in each game is one trial).
     ``paired`` (see :func:`~app.selfplay.report.paired_changes`) adds, under the
     table, each later value's change from the first, paired by game.
     """
-    header = [parameter, "avg tenpai turn", "deal-in rate", "avg win payment", "advisor win rate (95% CI)"]
+    header = [parameter, "avg tenpai turn", "deal-in rate", "avg han", "avg points/win", "advisor win rate (95% CI)"]
     rows = []
     for value, report in zip(values, reports):
         advisors = report["by_strategy"][ADVISOR]
@@ -83,7 +89,8 @@ def format_sweep(
                 f"{value:g}",
                 format_number(advisors["average_tenpai_turn"], decimals=1),
                 format_rate(advisors["deal_in_rate"]),
-                format_number(advisors["average_win_payment"], decimals=1),
+                format_number(advisors["average_han"], decimals=2),
+                format_number(advisors["average_win_payment"], decimals=0),
                 format_rate(advisors["win_rate"], interval=True),
             ]
         )

@@ -90,3 +90,30 @@ def test_random_player_is_reproducible_from_its_seed():
     view = _view("riichi", "123m456p789s111z2z5z", drawn=31)
     first = [RandomPlayer(rng=random.Random(9)).discard(view) for _ in range(5)]
     assert first == [RandomPlayer(rng=random.Random(9)).discard(view) for _ in range(5)]
+
+
+def _riichi_view(tiles: str, melds: tuple[Meld, ...] = (), value_honors: tuple[int, ...] = (27, 31, 32, 33)) -> SeatView:
+    rules = rule_profile("riichi")
+    hand = Hand.from_tiles(parse_mpsz(tiles), melds)
+    return SeatView(0, hand, None, 5, (Opponent(),) * 3, (), 60, rules, Checker(rules), True, value_honors)
+
+
+@pytest.mark.parametrize("kind", CALLERS)
+def test_where_a_win_needs_a_yaku_a_hand_is_opened_only_with_one_in_sight(kind):
+    player = kind()
+    # 1-shanten either way; the pon of 9p lowers the shanten but leaves 1m and 9p: no yaku in sight.
+    pon_9p = Meld.of("pon", parse_mpsz("999p"))
+    yakuless = _riichi_view("123m99p456s78s1m44z")
+    assert player.call(yakuless, 17, [pon_9p]) is None
+    # Without the yaku rule (the same tiles at a table that scores any shape) the pon is called.
+    assert player.call(yakuless._replace(needs_yaku=False), 17, [pon_9p]) == pon_9p
+    # A dragon pon is a yaku by itself: called.
+    pon_white = Meld.of("pon", parse_mpsz("555z"))
+    assert player.call(_riichi_view("123m19p456s78s55z9m"), 31, [pon_white]) == pon_white
+    # All simples in reach (open tanyao): a chi of 3-4-5m is called; a seat wind that is
+    # not this seat's is no yaku.
+    chi = Meld.of("chi", parse_mpsz("345m"))
+    assert player.call(_riichi_view("34m456p678s2288s2z"), 4, [chi]) == chi
+    pon_south = Meld.of("pon", parse_mpsz("222z"))
+    assert player.call(_riichi_view("123m19p456s78s22z9m"), 28, [pon_south]) is None
+    assert player.call(_riichi_view("123m19p456s78s22z9m", value_honors=(28, 31, 32, 33)), 28, [pon_south]) == pon_south

@@ -17,7 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.core.discard import Weights
+from app.core.hand import Hand, Meld
+from app.core.errors import NoYaku
 from app.core.rules import rule_profile
+from app.core.scoring import WinContext, score
 from app.core.table import (
     SEATS,
     TABLE_SETTINGS,
@@ -55,13 +58,64 @@ class Replay:
         self.kongs = 0
         self.events = events[1:]
         self.seen = Counter()
+        # The riichi situation, kept by the rules as the module notes of app/core/table.py state them.
+        self.double = [False] * SEATS
+        self.ippatsu = [False] * SEATS
+        self.passed = [False] * SEATS  # temporary furiten
+        self.stood: set[int] = set()
+        self.declaring: int | None = None  # a declaration whose tile has not yet gone by
+        self.interrupted = False
+        self.shown = 0  # dora indicators shown
+        self.owed = 0  # dora indicators the next events must show
+        self.pending = 0  # open and added kongs' indicators, shown at their owner's discard
+        self.deals = 0
+        self.dealer = None
+        self.replacement_due: int | None = None
+        self.riichi_wins: list = []  # (context, score) of each riichi win checked
+        self.refusals: list[tuple[int, str]] = []  # (seat, how) of complete hands the scorer refused
 
     # -- the oracle's view ------------------------------------------------
 
     def live(self) -> int:
         return self.tail - self.settings.reserved_tiles - self.head
 
-    def can_win(self, seat: int, tile: int | None) -> bool:
+    def indicators(self, under: int) -> tuple[int, ...]:
+        first = 136 - self.settings.reserved_tiles
+        return tuple(self.wall[first + 2 * k + under] for k in range(self.shown))
+
+    def context(self, seat: int, tile: int, discarder: int | None, *, robbed: bool = False,
+                replacement: bool = False) -> WinContext:
+        riichi = self.riichi[seat]
+        return WinContext(
+            seat,
+            self.dealer,
+            discarder,
+            kong_replacement=replacement,
+            robbed_kong=robbed,
+            dora_indicators=self.indicators(0),
+            ura_indicators=self.indicators(1) if riichi else (),
+            riichi=riichi and not self.double[seat],
+            double_riichi=self.double[seat],
+            ippatsu=self.ippatsu[seat],
+            last_tile=self.live() == 0 and not replacement and not robbed,
+            first_turn=discarder is None and not replacement and not self.interrupted and not self.discarded[seat],
+            riichi_sticks=len(self.stood),
+        )
+
+    def scored(self, seat: int, tile: int, context: WinContext):
+        """The scorer's answer for ``seat``'s concealed tiles (the winning tile included), or None: no yaku."""
+        hand = Hand(bytes(self.hands[seat]), tuple(Meld.of(kind, tiles) for kind, tiles in self.melds[seat]))
+        try:
+            return score(hand, tile, self.profile, context)
+        except NoYaku:
+            return None
+
+    def can_win(self, seat: int, tile: int | None, context: WinContext | None = None, drawn: int | None = None) -> bool:
+        """Whether ``seat`` wins on the discard ``tile`` (None: on the tile it ``drawn``), in ``context``.
+
+        A complete hand the scoring profile refuses is no win, and on a discard it
+        makes the seat furiten until its next discard.
+        """
         counts = list(self.hands[seat])
         if tile is not None:
             counts[tile] += 1
@@ -70,9 +124,22 @@ class Replay:
             return False
         if tile is not None and self.profile.furiten:
             waits = O.shape_waits(self.hands[seat], melds, self.rules)
-            if self.discarded[seat] & set(waits):
+            if self.passed[seat] or self.discarded[seat] & set(waits):
                 return False
-        return True
+        if self.settings.scoring == "flat" or context is None:
+            return True
+        if tile is not None:
+            self.hands[seat][tile] += 1
+        try:
+            accepted = self.scored(seat, tile if tile is not None else drawn, context) is not None
+        finally:
+            if tile is not None:
+                self.hands[seat][tile] -= 1
+        if not accepted:
+            self.refusals.append((seat, "discard" if tile is not None else "self_draw"))
+            if tile is not None:
+                self.passed[seat] = True
+        return accepted
 
     def ready(self, seat: int) -> bool:
         melds = self.melds[seat]
@@ -86,14 +153,36 @@ class Replay:
                 total.update(tiles)
             total.update(self.river[seat])
         assert total == Counter({t: 4 for t in range(34)}), "136 tiles are not conserved"
+        if self.settings.dora_indicator:
+            # Every indicator place, shown or to come, and its ura stays out of reach of the draws.
+            first = 136 - self.settings.reserved_tiles
+            assert first + 2 * (self.settings.max_kongs + 1) <= self.tail, "a dora indicator left the dead wall"
 
-    def nobody_else_wins(self, discarder: int, tile: int, before: int | None = None) -> None:
+    def nobody_else_wins(self, discarder: int, tile: int, before: int | None = None, *, robbed: bool = False) -> None:
         """No seat (before ``before`` in play order, if given) could win on ``tile``."""
         for offset in (1, 2, 3):
             seat = (discarder + offset) % SEATS
             if seat == before:
                 return
-            assert not self.can_win(seat, tile), f"seat {seat} could win on {tile} but was passed over"
+            context = self.context(seat, tile, discarder, robbed=robbed)
+            assert not self.can_win(seat, tile, context), f"seat {seat} could win on {tile} but was passed over"
+
+    def no_self_draw_passed(self, seat: int, last: tuple) -> None:
+        """A seat that goes on after its draw could not have won on the tile it drew."""
+        if last[0] == "draw" and last[1] == seat:
+            _, _, drawn, source = last
+            context = self.context(seat, drawn, None, replacement=source == "replacement")
+            assert not self.can_win(seat, None, context, drawn=drawn), f"seat {seat} passed a self-draw win"
+
+    def interrupt(self) -> None:
+        self.interrupted = True
+        self.ippatsu = [False] * SEATS
+
+    def declaration_stands(self) -> None:
+        if self.declaring is not None:
+            self.stood.add(self.declaring)
+            self.ippatsu[self.declaring] = True
+            self.declaring = None
 
     # -- the replay --------------------------------------------------------
 
@@ -102,15 +191,30 @@ class Replay:
         last_draw: dict[int, tuple[int, str]] = {}
         pending_discard: tuple[int, int] | None = None  # (seat, tile) not yet claimed or passed
         pending_kong: tuple[int, int] | None = None  # an added kong's (seat, tile) open to robbing
+        self.dealer = result.dealer
         for index, event in enumerate(self.events):
             kind = event[0]
             nxt = self.events[index + 1] if index + 1 < len(self.events) else None
+            if kind == "dora":
+                assert self.owed > 0, f"a dora indicator shown out of turn: {event}"
+                self.owed -= 1
+                self.shown += 1
+                assert event[1] == self.indicators(0)[-1], "dora indicators come from their dead wall places"
+                self.conserved()
+                last = event
+                continue
+            assert self.owed == 0, f"{self.owed} dora indicator(s) not shown before {event}"
+            if kind not in ("win",):
+                self.declaration_stands()
             if kind == "deal":
                 _, seat, tiles = event
                 assert list(tiles) == self.wall[self.head : self.head + 13]
                 self.head += 13
                 for t in tiles:
                     self.hands[seat][t] += 1
+                self.deals += 1
+                if self.deals == SEATS and self.settings.dora_indicator:
+                    self.owed = 1
             elif kind == "draw":
                 _, seat, tile, source = event
                 if pending_discard is not None:
@@ -123,28 +227,35 @@ class Replay:
                     assert tile == self.wall[self.head]
                     self.head += 1
                 else:
-                    assert last[0] in ("kong", "call") and last[1] == seat, "a replacement follows a kong"
+                    assert self.replacement_due == seat, "a replacement follows the seat's kong"
                     self.tail -= 1
                     assert tile == self.wall[self.tail]
+                self.replacement_due = None
                 self.hands[seat][tile] += 1
                 last_draw[seat] = (tile, source)
                 assert sum(self.hands[seat]) + 3 * len(self.melds[seat]) == 14
             elif kind == "discard":
                 _, seat, tile, declare = event
+                self.no_self_draw_passed(seat, last)
                 assert self.hands[seat][tile] > 0, "discarded a tile not held"
                 assert sum(self.hands[seat]) + 3 * len(self.melds[seat]) == 14
                 if self.riichi[seat]:
                     assert last == ("draw", seat, *last_draw[seat]) and tile == last_draw[seat][0], "riichi: tsumogiri"
                 self.hands[seat][tile] -= 1
+                self.ippatsu[seat] = False
+                self.passed[seat] = False
                 if declare:
                     assert self.settings.riichi_declarations and not self.riichi[seat]
                     assert all(k == "closed_kan" for k, _ in self.melds[seat]), "riichi needs a closed hand"
                     assert self.live() >= 4
                     assert self.ready(seat), "riichi needs a ready hand"
                     self.riichi[seat] = True
+                    self.double[seat] = not self.discarded[seat] and not self.interrupted
+                    self.declaring = seat
                 self.river[seat].append(tile)
                 self.discarded[seat].add(tile)
                 pending_discard = (seat, tile)
+                self.owed, self.pending = self.pending, 0
             elif kind == "call":
                 _, seat, meld_kind, discarder, tile, meld_tiles = event
                 assert pending_discard == (discarder, tile), "a call takes the last discard"
@@ -163,40 +274,50 @@ class Replay:
                     if meld_kind == "open_kan":
                         assert self.live() > 0 and self.kongs < self.settings.max_kongs
                         self.kongs += 1
+                        self.pending += self.settings.dora_indicator
+                        self.replacement_due = seat
                 for t in used:
                     assert self.hands[seat][t] > 0, "called with a tile not held"
                     self.hands[seat][t] -= 1
                 assert self.river[discarder][-1] == tile
                 self.river[discarder].pop()
                 self.melds[seat].append((meld_kind, tuple(meld_tiles)))
+                self.interrupt()
                 pending_discard = None
             elif kind == "kong":
                 _, seat, meld_kind, tile = event
                 assert last[0] == "draw" and last[1] == seat, "a kong follows the seat's own draw"
+                self.no_self_draw_passed(seat, last)
                 assert not self.riichi[seat] and self.live() > 0 and self.kongs < self.settings.max_kongs
                 assert tile not in self.profile.wildcards or self.settings.call_wildcards
                 self.kongs += 1
+                self.replacement_due = seat
+                self.owed, self.pending = self.pending, 0
                 if meld_kind == "closed_kan":
                     assert self.hands[seat][tile] == 4
                     self.hands[seat][tile] = 0
                     self.melds[seat].append(("closed_kan", (tile,) * 4))
+                    self.owed += self.settings.dora_indicator
                 else:
                     assert meld_kind == "added_kan" and ("pon", (tile,) * 3) in self.melds[seat]
                     assert self.hands[seat][tile] >= 1
                     self.hands[seat][tile] -= 1
                     robbed = nxt is not None and nxt[0] == "win" and nxt[3] == seat
                     if robbed:
-                        pending_kong = (seat, tile)
+                        pending_kong = (seat, tile)  # the tile is in the open until the win takes it
                         continue
-                    self.nobody_else_wins(seat, tile)
+                    self.nobody_else_wins(seat, tile, robbed=True)
                     position = self.melds[seat].index(("pon", (tile,) * 3))
                     self.melds[seat][position] = ("added_kan", (tile,) * 4)
+                    self.pending += self.settings.dora_indicator
+                self.interrupt()
             elif kind == "win":
                 _, seat, tile, discarder, robbed, replacement = event
                 if discarder is None:
                     assert last[0] == "draw" and last[1] == seat and last[2] == tile, "self-draw on the drawn tile"
                     assert replacement == (last[3] == "replacement")
-                    assert self.can_win(seat, None), "recorded self-draw does not win"
+                    context = self.context(seat, tile, None, replacement=replacement)
+                    assert self.can_win(seat, None, context, drawn=tile), "recorded self-draw does not win"
                 else:
                     assert not replacement
                     if robbed:
@@ -204,8 +325,9 @@ class Replay:
                     else:
                         assert pending_discard == (discarder, tile)
                         self.river[discarder].pop()
-                    assert self.can_win(seat, tile), "recorded win on a discard does not win"
-                    self.nobody_else_wins(discarder, tile, before=seat)
+                    context = self.context(seat, tile, discarder, robbed=robbed)
+                    assert self.can_win(seat, tile, context), "recorded win on a discard does not win"
+                    self.nobody_else_wins(discarder, tile, before=seat, robbed=robbed)
                     self.hands[seat][tile] += 1
                 assert nxt is None
                 assert (result.winner, result.discarder, result.robbed_kong, result.kong_replacement) == (
@@ -214,15 +336,38 @@ class Replay:
                     robbed,
                     replacement,
                 )
+                self.check_payments(result, seat, tile, context)
             elif kind == "exhaustive_draw":
                 assert pending_discard is not None and self.live() == 0
                 self.nobody_else_wins(*pending_discard)
                 assert nxt is None and result.winner is None and result.payments == (0, 0, 0, 0)
+                assert result.han is None
             else:
                 raise AssertionError(f"unknown event {event}")
             self.conserved()
             last = event
         assert last[0] in ("win", "exhaustive_draw")
+        assert self.owed == 0
+        assert result.riichi == tuple(seat in self.stood for seat in range(SEATS))
+        assert result.riichi_sticks == len(self.stood)
+
+    def check_payments(self, result, seat: int, tile: int, context: WinContext) -> None:
+        """The result pays what the scoring profile says for the situation this model saw."""
+        if self.settings.scoring == "flat":
+            payers = [context.discarder] if context.discarder is not None else [s for s in range(SEATS) if s != seat]
+            expected = [0] * SEATS
+            for payer in payers:
+                expected[payer] -= 3 // len(payers)
+                expected[seat] += 3 // len(payers)
+            assert result.payments == tuple(expected) and result.han is None
+            return
+        scored = self.scored(seat, tile, context)
+        assert scored is not None, "a recorded win the scoring profile refuses"
+        assert result.payments == tuple(scored.payments)
+        if self.settings.scoring == "riichi":
+            assert scored.yaku and any(yaku.name not in ("dora", "aka_dora", "ura_dora") for yaku in scored.yaku)
+            assert result.han == scored.han
+            self.riichi_wins.append((context, scored))
 
 
 def _games(rules: str, players: tuple[str, ...], count: int, seed: int = 3, **extra):
@@ -349,11 +494,12 @@ def _melds_at_end(events) -> list[list[tuple[str, tuple[int, ...]]]]:
     return melds
 
 
-# Games found by searching seed 11 with the lineup below (a robbed kong is rare: about 1 in 800).
+# Games found by searching seed 11 with the lineup below (a robbed kong is rare: about 1 in 800;
+# under riichi, where strategies open a hand only with a yaku in sight, rarer still).
 RARE_GAMES = {
     "qiqihar": {"robbed_kong": 11, "kong_replacement": 13},
     "chinese": {"robbed_kong": 38, "kong_replacement": 605},
-    "riichi": {"robbed_kong": 23, "kong_replacement": 28},
+    "riichi": {"robbed_kong": 2416, "kong_replacement": 104},
 }
 
 
@@ -369,12 +515,82 @@ def test_robbed_kongs_and_kong_replacement_wins_replay_and_pay(rules):
     assert replaced.kong_replacement and replaced.discarder is None
     assert replaced.events[-2][0] == "draw" and replaced.events[-2][3] == "replacement"
     Replay(rules, replaced.events).run(replaced)
+    if rules == "riichi":  # robbing a kong and winning on its replacement are yaku of their own
+        for result, yaku in ((robbed, "chankan"), (replaced, "rinshan")):
+            replay = Replay(rules, result.events)
+            replay.run(result)
+            ((_, scored),) = replay.riichi_wins
+            assert yaku in {y.name for y in scored.yaku}
     if rules == "qiqihar":  # seed 004: each multiplier doubles, the payer being the kong's owner
         for result, flag in ((robbed, "robbed_kong"), (replaced, "kong_replacement")):
             winner = result.winner
             received = result.payments[winner]
             payers = 1 if result.discarder is not None else 3
             assert received >= 4 * payers, (flag, result.payments)  # way of winning x2, the flag x2
+
+
+# Riichi games of seed 11, LINEUPS[0], found by searching with the replay below: each has a
+# win whose situation holds the named yaku (or, for kan_dora, more than one dora indicator;
+# for riichi_sticks, more than one stick on the table).
+RIICHI_SITUATIONS = {
+    "ippatsu": 3,
+    "ura_dora": 13,
+    "kan_dora": 7,
+    "riichi_sticks": 0,
+    "houtei": 38,
+    "haitei": 887,
+    "rinshan": 104,
+    "double_riichi": 361,
+}
+
+
+@pytest.mark.parametrize("situation", sorted(RIICHI_SITUATIONS))
+def test_riichi_situations_reach_the_scorer_as_the_replay_sees_them(situation):
+    """The replay keeps its own dora, riichi, ippatsu, last-tile and stick bookkeeping;
+    the recorded payments and han are what ``score`` gives for that situation."""
+    config = GameConfig("riichi", LINEUPS[0], 11, record_events=True, audit=True)
+    result = play_game(config, RIICHI_SITUATIONS[situation])
+    replay = Replay("riichi", result.events)
+    replay.run(result)
+    ((context, scored),) = replay.riichi_wins
+    names = {yaku.name for yaku in scored.yaku}
+    if situation == "kan_dora":
+        assert len(context.dora_indicators) > 1
+    elif situation == "riichi_sticks":
+        assert context.riichi_sticks > 1 and result.riichi_sticks == context.riichi_sticks
+        assert scored.riichi_sticks_won == 1000 * result.riichi_sticks
+        # Sticks are deposits, not seat payments: the payments still sum to zero.
+        assert sum(result.payments) == 0
+    else:
+        assert situation in names, names
+    assert result.han == scored.han and result.payments == scored.payments
+
+
+@pytest.fixture(scope="module")
+def many_riichi_replays():
+    config = GameConfig("riichi", LINEUPS[0], 11, record_events=True)
+    replays = []
+    for game in range(120):
+        result = play_game(config, game)
+        replay = Replay("riichi", result.events)
+        replay.run(result)
+        replays.append((result, replay))
+    return replays
+
+
+def test_riichi_wins_have_a_yaku_and_yakuless_hands_play_on(many_riichi_replays):
+    """Every recorded win has a yaku (checked in the replay's payments); a complete hand the
+    scorer refuses is no win: its seat plays on (a self-draw) or lets the tile go by and is
+    furiten until its next discard (the replay asserts nobody who could win is passed over)."""
+    wins = [result for result, _ in many_riichi_replays if result.winner is not None]
+    assert wins and all(result.han and result.han >= 1 for result in wins)
+    refused = Counter(how for _, replay in many_riichi_replays for _, how in replay.refusals)
+    assert refused["discard"] and refused["self_draw"], refused
+    # Riichi is the common yaku: most wins come from a closed hand in riichi.
+    riichi_wins = sum(result.riichi[result.winner] for result in wins)
+    assert riichi_wins > len(wins) / 3
+    for result, _ in many_riichi_replays:
+        assert result.riichi_sticks == sum(result.riichi)
 
 
 STRATEGIES = ("advisor", "greedy", "heuristic", "random")

@@ -45,12 +45,23 @@ def _result(game: int, **fields) -> GameResult:
 
 #: Four hands whose statistics are worked out by hand in the tests below:
 #: a draw, a self-draw by seat 0, seat 2 winning on seat 0's discard, and seat 1
-#: robbing seat 3's added kong.
+#: robbing seat 3's added kong.  Seat 0 declared riichi in the first two (its stick
+#: stayed on the table in the draw), seat 2 in the first; the last win counts no han.
 HANDS = [
-    _result(0, tenpai_turn=(3, None, 5, None), shanten_by_turn=((2, 1, 0, 0), (3,), (2,), (4,)), turns=40),
+    _result(
+        0,
+        tenpai_turn=(3, None, 5, None),
+        shanten_by_turn=((2, 1, 0, 0), (3,), (2,), (4,)),
+        turns=40,
+        riichi=(True, False, True, False),
+        riichi_sticks=2,
+    ),
     _result(
         1,
         winner=0,
+        han=3,
+        riichi=(True, False, False, False),
+        riichi_sticks=1,
         payments=(9, -3, -3, -3),
         tenpai_turn=(4, None, None, None),
         shanten_by_turn=((1, 0), (3,), (2,), (4,)),
@@ -60,6 +71,7 @@ HANDS = [
         2,
         winner=2,
         discarder=0,
+        han=1,
         payments=(-6, 0, 6, 0),
         tenpai_turn=(None, 2, 6, None),
         shanten_by_turn=((3, 3, 2), (1,), (1,), (4,)),
@@ -159,6 +171,11 @@ def test_seat_statistics(report):
     assert seat["average_tenpai_turn"] == {"value": 3.5, "ci95": [2.52, 4.48], "n": 2}
     assert seat["average_payment"] == mean_estimate([0, 9, -6, 0])
     assert seat["average_win_payment"] == {"value": 9.0, "ci95": None, "n": 1}
+    assert seat["average_han"] == {"value": 3.0, "ci95": None, "n": 1}
+    assert seat["riichi_rate"] == proportion(2, 4)
+    # Seat 1's one win counts no han: no han to average.
+    assert report["players"][1]["average_han"] == {"value": None, "ci95": None, "n": 0}
+    assert report["players"][2]["average_han"] == {"value": 1.0, "ci95": None, "n": 1}
     assert seat["tenpai_turn_histogram"] == {"3": 1, "4": 1}
     # The robbed kong counts as seat 3's deal-in; seat 1 won it, not by self-draw.
     assert report["players"][3]["deal_in_rate"] == proportion(1, 4)
@@ -184,6 +201,8 @@ def test_strategies_pool_their_seats(report):
     assert advisors["deal_in_rate"] == proportion(1, 8)
     assert advisors["average_tenpai_turn"] == mean_estimate([3, 4, 2, 3])
     assert advisors["average_win_payment"] == mean_estimate([9, 6])
+    assert advisors["average_han"] == mean_estimate([3])  # seat 1's win counts no han
+    assert advisors["riichi_rate"] == proportion(2, 8)
     # A strategy with one seat: its pooled numbers are that seat's.
     greedy_seat = {key: value for key, value in report["players"][2].items() if key in report["by_strategy"]["greedy"]}
     assert greedy_seat == {k: v for k, v in report["by_strategy"]["greedy"].items() if k != "seats"}
@@ -225,9 +244,9 @@ def test_summary_texts(report):
     assert "advisor - random: +25.0 points (-5.0 to +55.0)" in summary
     sweep = format_sweep("safetyWeight", [0.5, 2.0], [report, report])
     header = sweep.splitlines()[2]
-    for column in ("safetyWeight", "avg tenpai turn", "deal-in rate", "avg win payment", "advisor win rate"):
+    for column in ("safetyWeight", "avg tenpai turn", "deal-in rate", "avg han", "avg points/win", "advisor win rate"):
         assert column in header
-    assert sweep.splitlines()[4].split()[:4] == ["0.5", "3.0", "12.5%", "7.5"]
+    assert sweep.splitlines()[4].split()[:5] == ["0.5", "3.0", "12.5%", "3.00", "8"]
 
 
 def test_selfplay_imports_no_web_stack():

@@ -79,7 +79,11 @@ class Rates(BaseModel):
     tenpai_rate: Estimate
     average_tenpai_turn: Estimate
     average_payment: Estimate
-    average_win_payment: Estimate
+    average_win_payment: Estimate = Field(
+        description="Points of a win: what the other seats pay the winner (riichi sticks not included)."
+    )
+    average_han: Estimate = Field(description="Han of a win (riichi; n is 0 under rules whose scoring counts none).")
+    riichi_rate: Estimate = Field(description="Hands with a riichi declaration that stood.")
 
 
 class SeatOut(Rates):
@@ -133,7 +137,9 @@ class SimulateResponse(BaseModel):
 def simulate(body: Annotated[SimulateRequest, Body()], settings: SettingsDep, cache: CacheDep) -> SimulateResponse:
     """Play `games` hands of four strategies under `rules` (dealer rotating), seeded from
     `seed`, and report per seat: win rate, deal-in rate, self-draw share, tenpai rate and
-    average tenpai turn, average payment, the shanten curve by turn, with 95% intervals;
+    average tenpai turn, average payment, the average points and han of a win (riichi pays
+    Tenhou's points: dora, ura dora, riichi, ippatsu and the situational yaku), the riichi
+    rate, the shanten curve by turn, with 95% intervals;
     per table the exhaustive-draw and deal-in rates; and pairwise win-rate differences
     between strategies. The same request always gives the same report."""
     if body.games > settings.max_simulate_games:
