@@ -3,7 +3,8 @@
 A batch of plain mpsz hands is parsed, analysed and written out as JSON with
 numpy, a few microseconds per hand instead of a Python round trip per hand.
 Any request this path does not fully understand (other notations, an error
-anywhere, the melded-copies option with melds) returns ``None`` and takes the
+anywhere, the melded-copies option with melds, rules with absent tiles such as
+sanma's) returns ``None`` and takes the
 per-hand path, which gives exactly the same answers (a test compares them) and
 explains every error precisely.  Batch answers skip the result cache: computing
 one costs less than looking it up.
@@ -58,6 +59,8 @@ def _prepare(body: BatchRequest, max_batch_size: int) -> tuple[_Prepared, BatchA
         melds = [Meld.of(meld.kind, parse_tiles(meld.tiles)) for meld in body.melds]
         if len(melds) > 4 or (rules.melded_tiles_count_toward_limit and melds):
             return None
+        if rules.absent_tiles:
+            return None  # sanma's missing tiles are the per-hand Checker's (analyse_batch refuses them)
         visible = np.frombuffer(counts_from_tiles(parse_tiles(body.visible)), dtype=np.uint8)
     except TenpaiError:
         return None

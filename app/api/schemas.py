@@ -25,7 +25,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSche
 from app.core.decompose import Decomposition
 from app.core.engine import ShantenResult, TileCount, WaitResult, WinResult
 from app.core.hand import MeldKind
-from app.core.rules import KAZOE_LIMITS, OPTION_DOCS, PRESETS, SevenPairs
+from app.core.rules import KAZOE_LIMITS, OPTION_DOCS, PRESETS, SEAT_COUNTS, SevenPairs
 from app.core.tiles import format_tile
 
 # --- tiles and rules as requests carry them ---------------------------------------
@@ -96,7 +96,7 @@ class RulesSpec(BaseModel):
     model_config = ConfigDict(
         extra="allow",
         json_schema_extra={
-            "examples": [{"preset": "riichi", "seven_pairs": "quad_as_two"}, {"preset": "qiqihar"}]
+            "examples": [{"preset": "riichi", "seven_pairs": "quad_as_two"}, {"preset": "qiqihar"}, {"preset": "sanma"}]
         },
     )
 
@@ -124,6 +124,9 @@ class RulesSpec(BaseModel):
     kiriage: Any = _option("kiriage", _BOOLEAN)
     double_yakuman: Any = _option("double_yakuman", _BOOLEAN)
     yakuman_stacking: Any = _option("yakuman_stacking", _BOOLEAN)
+    tsumo_loss: Any = _option("tsumo_loss", _BOOLEAN)
+    absent_tiles: Any = _option("absent_tiles", _TILES_SCHEMA, examples=["2345678m"])
+    seats: Any = _option("seats", {"type": "integer", "enum": list(SEAT_COUNTS)})
 
     def overrides(self) -> dict[str, Any]:
         """The options the request set (unknown ones included), without the preset."""

@@ -156,7 +156,8 @@ def analyse_batch(counts: np.ndarray, rules: RuleProfile, *, declared_melds: int
     ``declared_melds`` is the number of melds every hand has declared (they
     only shape the allowed sizes and rule out the closed forms).  The rules'
     ``melded_tiles_count_toward_limit`` is not applied here: callers with that
-    option and melds use :class:`~app.core.engine.Checker`.
+    option and melds use :class:`~app.core.engine.Checker`, as do callers whose
+    rules have absent tiles (sanma), which raise ``ValueError`` here.
 
     >>> import numpy as np
     >>> from app.core.rules import rule_profile
@@ -166,6 +167,9 @@ def analyse_batch(counts: np.ndarray, rules: RuleProfile, *, declared_melds: int
     >>> result.shanten.tolist(), np.flatnonzero(result.ukeire[0]).tolist()
     ([0], [28])
     """
+    if rules.absent_tiles:
+        # The four-player tables would count runs through absent tiles (sanma's 2m-8m).
+        raise ValueError(f"analyse_batch does not model absent tiles ({rules.name}); use Checker")
     array = _validated(counts)
     plain = array
     wild_counts = np.zeros(len(array), dtype=np.int64)

@@ -99,6 +99,7 @@ from app.core.tiles import (
     Counts,
     Tile,
     counts_from_tiles,
+    dora_table,
     format_tile,
 )
 
@@ -291,15 +292,6 @@ def safety_score(safety: float) -> float:
     return 1.0 - (1.0 - safety) / DANGER_PER_SAFETY_UNIT
 
 
-def dora_from_indicator(indicator: Tile) -> Tile:
-    """The dora an indicator names.
-
-    >>> [format_tile(dora_from_indicator(t)) for t in (8, 4, 30, 33)]
-    ['1m', '6m', '1z', '5z']
-    """
-    return _DORA_OF[indicator]
-
-
 def evaluate_discards(
     hand: Hand,
     rules: RuleProfile,
@@ -324,15 +316,16 @@ def evaluate_discards(
     checker = Checker(rules)
     if weights is not DEFAULT_WEIGHTS:
         weights = Weights(*weights).validated()
-    others = _others_seen(hand, visible, dora_indicators, opponents) if (dora_indicators or opponents) else visible
+    others = _others_seen(hand, visible, dora_indicators, opponents, rules) if (dora_indicators or opponents) else visible
     options_by_tile = checker.discards(hand, others)
     counts = hand.counts
     wild = rules.wildcards
     # Per kind, once: dora values, honour values, safety.
     if dora_indicators or red_fives:
         multiplicity = bytearray(NUM_TILE_KINDS)
+        dora_of = dora_table(rules.absent_tiles)
         for indicator in dora_indicators:
-            multiplicity[_DORA_OF[indicator]] += 1
+            multiplicity[dora_of[indicator]] += 1
         held = hand.all_counts() if hand.melds else counts
         reds = counts_from_tiles(red_fives) if red_fives else bytes(NUM_TILE_KINDS)
         dora_total = sum(map(int.__mul__, held, multiplicity)) + sum(reds)
@@ -393,13 +386,18 @@ def evaluate_discards(
 
 
 def _others_seen(
-    hand: Hand, visible: Counts | None, dora_indicators: Sequence[Tile], opponents: Sequence[Opponent]
+    hand: Hand,
+    visible: Counts | None,
+    dora_indicators: Sequence[Tile],
+    opponents: Sequence[Opponent],
+    rules: RuleProfile,
 ) -> Counts:
     """Every tile seen outside the hand, as counts, checked against the 4-copy limit.
 
     Sources are added in a fixed order (visible, dora indicators, then each opponent's
     melds and river); the first one that takes a tile past four copies, together
-    with the hand and melds, is the field of the error.
+    with the hand and melds, is the field of the error.  A tile the rules' set does
+    not have (sanma's 2m-8m) is refused at its source's field.
     """
     if len(opponents) > MAX_OPPONENTS:
         raise _too_many_opponents(len(opponents))
@@ -414,6 +412,9 @@ def _others_seen(
         sources.append((f"opponents[{index}].melds", (t for meld in opponent.melds for t in meld.tiles)))
         sources.append((f"opponents[{index}].river", opponent.river))
     for field, tiles in sources:
+        if rules.absent_tiles:
+            tiles = list(tiles)
+            rules.check_tiles_exist(tiles, field=field)
         for tile in tiles:
             total[tile] += 1
             others[tile] += 1
@@ -537,18 +538,6 @@ def _good_shape_share(candidate: Candidate, after: Hand, checker: Checker, seen:
 # --- tables ---------------------------------------------------------------------------
 
 
-def _build_dora_of() -> tuple[Tile, ...]:
-    nexts = []
-    for tile in range(NUM_TILE_KINDS):
-        if tile < EAST:
-            nexts.append(tile - tile % 9 + (tile % 9 + 1) % 9)
-        elif tile in WINDS:
-            nexts.append(EAST + (tile - EAST + 1) % 4)
-        else:
-            nexts.append(DRAGONS[(DRAGONS.index(tile) + 1) % 3])
-    return tuple(nexts)
-
-
 @lru_cache(maxsize=16)
 def _honor_values(wildcards: tuple[Tile, ...]) -> tuple[tuple[float, ...], ...]:
     """Per honour kind (East first), the value of holding 0..4 copies; wildcards are worth 0."""
@@ -559,7 +548,6 @@ def _honor_values(wildcards: tuple[Tile, ...]) -> tuple[tuple[float, ...], ...]:
     return tuple(rows)
 
 
-_DORA_OF: Final = _build_dora_of()
 _NO_DORA: Final = (0,) * NUM_TILE_KINDS
 _SECOND: Final = itemgetter(1)
 _SCORE_SCALE: Final = 1e9

@@ -8,6 +8,11 @@ Wildcards: every copy of a wildcard tile is taken out of the counts and the
 hand is judged on the rest.  ``w`` wildcards cover ``w`` missing tiles of any
 complete hand, so a form's effective distance is ``max(0, distance - w)``.
 
+Absent tiles (sanma's 2m-8m): a complete hand may hold none, so every answer
+measures against complete hands of existing tiles only; the shared tables do it
+with the affected suit's class read from :class:`~app.core.shanten.AbsentShapes`.
+An absent tile is never a wait or an ukeire tile and has no unseen copies.
+
 >>> from app.core.rules import rule_profile
 >>> from app.core.tiles import parse_mpsz
 >>> checker = Checker(rule_profile("riichi"))
@@ -20,7 +25,7 @@ complete hand, so a form's effective distance is ``max(0, distance - w)``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import partial
+from functools import lru_cache, partial
 from operator import add
 from typing import Final, NamedTuple
 
@@ -34,6 +39,8 @@ from app.core.errors import TooManyCopies, WrongTileCount
 from app.core.hand import Hand
 from app.core.rules import RuleProfile, SevenPairs
 from app.core.shanten import (
+    AbsentShapes,
+    absent_regular_draws,
     capped_regular_distance,
     flagged_tiles,
     regular_distance,
@@ -128,10 +135,15 @@ class Checker:
         "_plain_rules",
         "_complete_number",
         "_complete_honors",
+        "_absent",
+        "_base_caps",
     )
 
     def __init__(self, rules: RuleProfile) -> None:
         self.rules = rules
+        self._absent = _absent_shapes(rules.absent_tiles) if rules.absent_tiles else None
+        # The caps of a hand without melded limits: all 4, or 0 for the absent tiles.
+        self._base_caps = _FULL if self._absent is None else self._absent.caps
         self._wild_tiles = rules.wildcards
         self._seven_pairs = rules.seven_pairs is not SevenPairs.OFF
         self._quad_as_two = rules.seven_pairs is SevenPairs.QUAD_AS_TWO
@@ -156,16 +168,28 @@ class Checker:
         return bytes(plain), held
 
     def caps(self, hand: Hand) -> bytes:
-        """Copies of each tile a complete concealed hand may hold."""
+        """Copies of each tile a complete concealed hand may hold (0 for an absent tile)."""
         if not self.rules.melded_tiles_count_toward_limit or not hand.melds:
-            return _FULL
-        return bytes(4 - m for m in hand.melded_counts())
+            return self._base_caps
+        return bytes(map(min, self._base_caps, (4 - m for m in hand.melded_counts())))
+
+    def _regular(
+        self, plain: bytes, melds_wanted: int, caps: bytes, draws: bool, keys: tuple[int, int, int, int] | None = None
+    ) -> tuple[int, bytes | None]:
+        """The regular distance and, when ``draws`` and cheap, its improving draws as flags (else None)."""
+        if caps is _FULL:
+            if draws:
+                return regular_draws_from_keys(*(keys or suit_keys(plain)), melds_wanted)
+            return regular_distance(plain, melds_wanted), None
+        if caps is self._base_caps and self._absent is not None:
+            found = absent_regular_draws(plain, melds_wanted, self._absent, keys)
+            if found is not None:
+                return found if draws else (found[0], None)
+        return capped_regular_distance(plain, caps, melds_wanted), None
 
     def _distances(self, plain: bytes, melds_wanted: int, closed: bool, caps: bytes) -> tuple[int, int | None, int | None]:
         """Raw distances (before wildcards) of the regular, seven-pairs and orphans forms."""
-        regular = (
-            regular_distance(plain, melds_wanted) if caps is _FULL else capped_regular_distance(plain, caps, melds_wanted)
-        )
+        regular = self._regular(plain, melds_wanted, caps, False)[0]
         return (
             regular,
             seven_pairs_distance(plain, quad_as_two=self._quad_as_two) if closed and self._seven_pairs else None,
@@ -192,14 +216,8 @@ class Checker:
             keys = None
         else:
             plain, w = counts, 0
-        regular_flags = None
-        if draws and caps is _FULL:
-            # One pass gives the regular distance and its improving draws.
-            regular, regular_flags = regular_draws_from_keys(*(keys or suit_keys(plain)), melds_wanted)
-        elif caps is _FULL:
-            regular = regular_distance(plain, melds_wanted)
-        else:
-            regular = capped_regular_distance(plain, caps, melds_wanted)
+        # One pass gives the regular distance and, on the table paths, its improving draws.
+        regular, regular_flags = self._regular(plain, melds_wanted, caps, draws, keys)
         pairs = seven_pairs_distance(plain, quad_as_two=self._quad_as_two) if closed and self._seven_pairs else None
         orphans = thirteen_orphans_distance(plain) if closed and self._thirteen_orphans else None
         distances = (regular, pairs, orphans)
@@ -246,10 +264,20 @@ class Checker:
         return None
 
     def remaining(self, hand: Hand, visible: bytes | None = None) -> bytes:
-        """Unseen copies of each tile: 4 minus hand, melds and ``visible``.
+        """Unseen copies of each tile: 4 minus hand, melds and ``visible``; 0 for an absent tile.
 
-        Raises :class:`TooManyCopies` when more than four copies are accounted for.
+        Raises :class:`TooManyCopies` when more than four copies are accounted for,
+        :class:`~app.core.rules.AbsentTile` when the hand, a meld or ``visible`` holds
+        a tile the rules' set does not have.
+
+        >>> from app.core.rules import rule_profile
+        >>> from app.core.tiles import parse_mpsz
+        >>> left = Checker(rule_profile("sanma")).remaining(Hand.from_tiles(parse_mpsz("19m1p")))
+        >>> left[0], left[4], left[9]
+        (3, 0, 3)
         """
+        if self._absent is not None:
+            self.check_tiles_exist(hand, visible)
         seen: bytes | list[int] = hand.all_counts() if hand.melds else hand.counts
         if visible is not None:
             seen = list(map(add, seen, visible))
@@ -259,7 +287,23 @@ class Checker:
                 f"{seen[tile]} copies of {format_tile(tile)} in hand, melds and visible tiles; a tile has 4",
                 field="visible",
             )
-        return bytes(seen).translate(_FOUR_MINUS)
+        left = bytes(seen).translate(_FOUR_MINUS)
+        if self._absent is not None:
+            left = bytes(map(min, left, self._base_caps))
+        return left
+
+    def check_tiles_exist(self, hand: Hand, visible: bytes | None = None) -> None:
+        """Raise :class:`~app.core.rules.AbsentTile` (field ``hand``, ``melds[i].tiles`` or ``visible``)
+        if the hand, a meld or ``visible`` holds a tile the rules' set does not have."""
+        absent = self.rules.absent_tiles
+        if not absent:
+            return
+        counts = hand.counts
+        self.rules.check_tiles_exist((t for t in absent if counts[t]), field="hand")
+        for index, meld in enumerate(hand.melds):
+            self.rules.check_tiles_exist(meld.tiles, field=f"melds[{index}].tiles")
+        if visible is not None:
+            self.rules.check_tiles_exist((t for t in absent if visible[t]), field="visible")
 
     # -- questions -------------------------------------------------------
 
@@ -358,7 +402,7 @@ class Checker:
         plain, wilds = self._split_wilds(counts)
         caps = self.caps(hand)
         w = len(wilds)
-        if (regular_distance(plain, n // 3) if caps is _FULL else capped_regular_distance(plain, caps, n // 3)) > w:
+        if self._regular(plain, n // 3, caps, False)[0] > w:
             if hand.melds or n < 14:
                 return False
             _, pairs, orphans = self._distances(plain, n // 3, True, caps)
@@ -395,6 +439,9 @@ class Checker:
                 more, cut = seven_pairs_decompositions(plain, wilds, quad_as_two=self._quad_as_two, limit=room)
             else:
                 more, cut = thirteen_orphans_decompositions(plain, wilds, limit=room)
+            if self._absent is not None and wilds:
+                # A wildcard may stand only for a tile that exists (seven pairs' new pairs).
+                more = [d for d in more if not _uses_absent(d, self._base_caps)]
             found.extend(more)
             truncated = truncated or cut
         reason = self.precondition_failure(hand)
@@ -420,7 +467,7 @@ class Checker:
         caps = self.caps(hand)
         options = []
         # Without wildcards, a discard moves one suit key by 5**i: reuse the other three.
-        keys = suit_keys(counts) if caps is _FULL and not self._wild_tiles else None
+        keys = suit_keys(counts) if caps is self._base_caps and not self._wild_tiles else None
         after_keys = None
         for tile in range(NUM_TILE_KINDS):
             if counts[tile]:
@@ -433,6 +480,18 @@ class Checker:
                 ukeire = tuple(map(_make_tile_count, zip(improving, copies)))
                 options.append(_make_option((tile, shanten, ukeire, sum(copies))))
         return options
+
+
+@lru_cache(maxsize=16)
+def _absent_shapes(absent: tuple[Tile, ...]) -> AbsentShapes:
+    return AbsentShapes(absent)
+
+
+def _uses_absent(decomposition: Decomposition, caps: bytes) -> bool:
+    tiles = [*decomposition.pairs, *(t for group in decomposition.melds for t in group), *(s for _, s in decomposition.wildcards)]
+    if decomposition.pair is not None:
+        tiles.append(decomposition.pair)
+    return any(caps[t] == 0 for t in tiles)
 
 
 def _plus(counts: bytes, tile: Tile) -> bytes:

@@ -73,6 +73,18 @@ class NotAWinningHand(TenpaiError):
     code = "not_a_winning_hand"
 
 
+class AbsentTile(TenpaiError):
+    """A tile the rules' tile set does not have (2m-8m in sanma), in a hand, meld or option."""
+
+    code = "absent_tile"
+
+
+class NoYaku(TenpaiError):
+    """A complete riichi hand with no yaku: it cannot be declared a win."""
+
+    code = "no_yaku"
+
+
 ERROR_CODES: tuple[str, ...] = tuple(
     cls.code
     for cls in (
@@ -84,6 +96,8 @@ ERROR_CODES: tuple[str, ...] = tuple(
         UnknownRules,
         InvalidRuleOption,
         NotAWinningHand,
+        AbsentTile,
+        NoYaku,
     )
 )
 """Every stable error code the core can raise."""

@@ -9,6 +9,9 @@ overrides), not new branches in the engine.
 ((33,), 'off', ['added_kan', 'open_kan', 'pon'])
 >>> rule_profile("riichi", seven_pairs="quad_as_two").seven_pairs
 <SevenPairs.QUAD_AS_TWO: 'quad_as_two'>
+>>> sanma = rule_profile("sanma")
+>>> sanma.seats, sanma.tile_total, sanma.chi_allowed, [format_tile(t) for t in sanma.absent_tiles]
+(3, 108, False, ['2m', '3m', '4m', '5m', '6m', '7m', '8m'])
 """
 
 from __future__ import annotations
@@ -19,9 +22,12 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, Final
 
-from app.core.errors import InvalidNotation, InvalidRuleOption, UnknownRules
+from app.core.errors import AbsentTile, InvalidNotation, InvalidRuleOption, UnknownRules
 from app.core.hand import MeldKind
-from app.core.tiles import RED, Tile, format_tile, parse_tiles
+from app.core.tiles import NUM_TILE_KINDS, ORPHANS, RED, Tile, format_tile, parse_tiles
+
+#: Seats a table may have: three-player (sanma) or four-player.
+SEAT_COUNTS: Final = (3, 4)
 
 
 class SevenPairs(StrEnum):
@@ -63,11 +69,45 @@ class RuleProfile:
     double_yakuman: bool = True
     #: Several yakuman add up; off, only the largest counts.
     yakuman_stacking: bool = True
+    #: Tiles the set does not have (sanma: 2m-8m): never held, never a wait or an ukeire tile,
+    #: no copies unseen.  Only simples (2-8 of a suit) may be absent: terminals and honours
+    #: always exist, which keeps thirteen orphans and seven pairs possible.
+    absent_tiles: tuple[Tile, ...] = ()
+    #: Players at the table (3: sanma); read by the table simulator and the scoring.
+    seats: int = 4
+    #: Riichi scoring at three seats: a self-draw loses the missing north's share (Tenhou's
+    #: sanma); off, each payer adds half of it.
+    tsumo_loss: bool = True
 
     @property
     def wildcard_set(self) -> frozenset[Tile]:
         """The wildcard tiles as a set."""
         return frozenset(self.wildcards)
+
+    @property
+    def tile_total(self) -> int:
+        """Physical tiles in the set: four of each kind that exists (136; sanma 108)."""
+        return 4 * (NUM_TILE_KINDS - len(self.absent_tiles))
+
+    def check_tiles_exist(self, tiles: Iterable[Tile], *, field: str) -> None:
+        """Raise :class:`AbsentTile` at ``field`` for the first tile the set does not have.
+
+        >>> rule_profile("sanma").check_tiles_exist([0, 4], field="hand")
+        Traceback (most recent call last):
+        ...
+        app.core.errors.AbsentTile: 5m does not exist in sanma: 108 tiles, no 2m-8m
+        >>> rule_profile("riichi").check_tiles_exist([4], field="hand")
+        """
+        if not self.absent_tiles:
+            return
+        absent = frozenset(self.absent_tiles)
+        for tile in tiles:
+            if tile in absent:
+                raise AbsentTile(
+                    f"{format_tile(tile)} does not exist in {self.name}: {self.tile_total} tiles, "
+                    f"no {_spans(self.absent_tiles)}",
+                    field=field,
+                )
 
     def describe(self) -> dict[str, Any]:
         """The profile as plain data (tiles in mpsz)."""
@@ -86,8 +126,26 @@ class RuleProfile:
             "kiriage": self.kiriage,
             "double_yakuman": self.double_yakuman,
             "yakuman_stacking": self.yakuman_stacking,
+            "tsumo_loss": self.tsumo_loss,
+            "absent_tiles": [format_tile(t) for t in self.absent_tiles],
+            "seats": self.seats,
         }
 
+
+def _spans(tiles: Iterable[Tile]) -> str:
+    """Tiles as runs within a suit: ``2m-8m``, ``5m, 5p``."""
+    runs: list[list[Tile]] = []
+    for tile in sorted(tiles):
+        if runs and tile == runs[-1][-1] + 1 and tile // 9 == runs[-1][0] // 9:
+            runs[-1].append(tile)
+        else:
+            runs.append([tile])
+    return ", ".join(
+        format_tile(run[0]) if len(run) == 1 else f"{format_tile(run[0])}-{format_tile(run[-1])}" for run in runs
+    )
+
+
+_SANMA_ABSENT: Final = tuple(range(1, 8))  # 2m..8m
 
 PRESETS: Final[Mapping[str, RuleProfile]] = MappingProxyType(
     {
@@ -101,6 +159,9 @@ PRESETS: Final[Mapping[str, RuleProfile]] = MappingProxyType(
             win_requires_meld=frozenset({MeldKind.PON, MeldKind.OPEN_KAN, MeldKind.ADDED_KAN}),
             furiten=False,
         ),
+        # Three-player riichi: 108 tiles (no 2m-8m), three seats, no chi; the riichi scoring
+        # options keep their riichi defaults.
+        "sanma": RuleProfile("sanma", chi_allowed=False, absent_tiles=_SANMA_ABSENT, seats=3),
     }
 )
 """The named rule presets."""
@@ -127,12 +188,19 @@ OPTION_DOCS: Final[Mapping[str, str]] = MappingProxyType(
         "double_yakuman": "Riichi scoring: suuankou tanki, kokushi's 13-sided wait, junsei chuuren and "
         "daisuushii count as two yakuman.",
         "yakuman_stacking": "Riichi scoring: several yakuman in one hand add up; off, only the largest counts.",
+        "tsumo_loss": "Riichi scoring with three seats (sanma): a self-draw loses the missing north's share, "
+        "as Tenhou's sanma does; off, each of the two payers adds half of it (rounded up to 100).",
+        "absent_tiles": "Tiles the set does not have (sanma: 2m-8m, 108 tiles). Only simples (2-8 of a "
+        "suit) may be absent. They are never a wait or an ukeire tile and have no unseen copies; a hand, "
+        "meld, visible tile or wildcard holding one is refused.",
+        "seats": "Players at the table: 4, or 3 for sanma (table simulation and scoring).",
     }
 )
 """What each override means, for ``/rules``."""
 
 
 KAZOE_LIMITS: Final = ("yakuman", "sanbaiman")
+_ALWAYS_PRESENT: Final = frozenset(ORPHANS)
 _BOOLEAN_OPTIONS: Final = frozenset(
     (
         "thirteen_orphans",
@@ -144,6 +212,7 @@ _BOOLEAN_OPTIONS: Final = frozenset(
         "kiriage",
         "double_yakuman",
         "yakuman_stacking",
+        "tsumo_loss",
     )
 )
 
@@ -163,6 +232,22 @@ def _coerce(option: str, value: Any) -> Any:
                 f"kazoe_limit must be one of {', '.join(KAZOE_LIMITS)}, got {value!r}", field=option
             )
         return value
+    if option == "seats":
+        if isinstance(value, bool) or value not in SEAT_COUNTS:
+            raise InvalidRuleOption(f"seats must be 3 or 4, got {value!r}", field=option)
+        return value
+    if option == "absent_tiles":
+        try:
+            tiles = parse_tiles(value)
+        except InvalidNotation as error:
+            raise InvalidRuleOption(f"absent_tiles: {error.message}", field=option) from None
+        for tile in tiles:
+            if tile in _ALWAYS_PRESENT:
+                raise InvalidRuleOption(
+                    f"absent_tiles: {format_tile(tile)} is a terminal or honour; only simples (2-8) may be absent",
+                    field=option,
+                )
+        return tuple(sorted(set(tiles)))
     if option in _BOOLEAN_OPTIONS:
         if not isinstance(value, bool):
             raise InvalidRuleOption(f"{option} must be true or false, got {value!r}", field=option)
@@ -197,7 +282,7 @@ def rule_profile(preset: str = "riichi", **overrides: Any) -> RuleProfile:
     >>> rule_profile("mcr")
     Traceback (most recent call last):
     ...
-    app.core.errors.UnknownRules: unknown rules preset 'mcr'; presets are riichi, chinese, qiqihar
+    app.core.errors.UnknownRules: unknown rules preset 'mcr'; presets are riichi, chinese, qiqihar, sanma
     """
     try:
         base = PRESETS[preset]
@@ -208,7 +293,9 @@ def rule_profile(preset: str = "riichi", **overrides: Any) -> RuleProfile:
     if not overrides:
         return base
     changes = {option: _coerce(option, value) for option, value in overrides.items()}
-    return replace(base, **changes)
+    profile = replace(base, **changes)
+    profile.check_tiles_exist(profile.wildcards, field="wildcards")
+    return profile
 
 
 def option_names() -> Iterable[str]:

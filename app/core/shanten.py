@@ -125,8 +125,32 @@ def regular_draws_from_keys(key_m: int, key_p: int, key_s: int, key_h: int, meld
     t = tables()
     number = t.number_suit
     class_of = number.class_of
+    following = number.next_classes
     honors = t.honors
-    c_m, c_p, c_s, c_h = class_of[key_m], class_of[key_p], class_of[key_s], honors.class_of[key_h]
+    return regular_draws_from_classes(
+        class_of[key_m],
+        following[key_m * 9 : key_m * 9 + 9],
+        class_of[key_p],
+        following[key_p * 9 : key_p * 9 + 9],
+        class_of[key_s],
+        following[key_s * 9 : key_s * 9 + 9],
+        honors.class_of[key_h],
+        honors.next_classes[key_h * 7 : key_h * 7 + 7],
+        melds_wanted,
+    )
+
+
+def regular_draws_from_classes(
+    c_m: int, next_m: bytes, c_p: int, next_p: bytes, c_s: int, next_s: bytes, c_h: int, next_h: bytes, melds_wanted: int
+) -> tuple[int, bytes]:
+    """:func:`regular_improving_draws` from each suit's class and its classes after each draw.
+
+    ``next_*`` holds, per tile of the suit, the suit's class after drawing it
+    (255: the tile cannot be drawn).  The suits usually come from the shared
+    tables (:func:`regular_draws_from_keys`); a suit with absent tiles from
+    :class:`AbsentShapes`.
+    """
+    t = tables()
     man_pin = t.man_pin[c_m * 126 + c_p]
     sou_honors = t.sou_honors[c_s * 55 + c_h]
     distance = t.final[man_pin * 825 + sou_honors * 5 + melds_wanted]
@@ -135,18 +159,11 @@ def regular_draws_from_keys(key_m: int, key_p: int, key_s: int, key_h: int, meld
     below = t.below[distance]
     by_man_pin = t.final_by_man_pin[sou_honors * 5 + melds_wanted]
     by_sou_honors = t.final_by_sou_honors[man_pin * 5 + melds_wanted]
-    following = number.next_classes
     flags = (
-        following[key_m * 9 : key_m * 9 + 9].translate(t.man_pin_with[c_p]).translate(by_man_pin).translate(below)
-        + following[key_p * 9 : key_p * 9 + 9].translate(t.man_pin_with[c_m]).translate(by_man_pin).translate(below)
-        + following[key_s * 9 : key_s * 9 + 9]
-        .translate(t.sou_honors_with_honor[c_h])
-        .translate(by_sou_honors)
-        .translate(below)
-        + honors.next_classes[key_h * 7 : key_h * 7 + 7]
-        .translate(t.sou_honors_with_sou[c_s])
-        .translate(by_sou_honors)
-        .translate(below)
+        next_m.translate(t.man_pin_with[c_p]).translate(by_man_pin).translate(below)
+        + next_p.translate(t.man_pin_with[c_m]).translate(by_man_pin).translate(below)
+        + next_s.translate(t.sou_honors_with_honor[c_h]).translate(by_sou_honors).translate(below)
+        + next_h.translate(t.sou_honors_with_sou[c_s]).translate(by_sou_honors).translate(below)
     )
     return distance, flags
 
@@ -280,3 +297,132 @@ def capped_regular_distance(counts: bytes, caps: bytes, melds_wanted: int) -> in
             parts.append(suit_vector(tuple(suit_counts), tuple(suit_caps), chows))
     combined = min_plus(min_plus(parts[0], parts[1]), min_plus(parts[2], parts[3]))
     return combined[melds_wanted * 2 + 1]
+
+
+# --- absent tiles ----------------------------------------------------------------
+#
+# Sanma has no 2m-8m.  A complete hand then never holds them, so a suit missing
+# tiles has its own distance vector: the capped one of :func:`suit_vector`,
+# where entries for more melds than the suit can form are impossible (sanma's
+# man suit holds at most 111m 999m).  Completing each impossible entry from the
+# possible ones at 3 draws a meld and 2 a pair changes no whole-hand distance:
+# the other suits can always take those melds at that price (a hand uses at
+# most 14 tiles, so of the 25 kinds outside the suit some are untouched), and a
+# completed entry is never below what such a split costs.  For every man suit
+# sanma allows, the completed vector is one of the shared tables' classes
+# (tests/core/test_sanma_shape.py checks that, and the answers against a brute
+# force): the shared tables answer sanma with the man suit's class looked up
+# here.  A suit whose completed vector is not a shared class (possible only for
+# other absent sets) makes :func:`absent_regular_draws` return None, and the
+# caller takes the exact capped path.
+
+
+class AbsentShapes:
+    """Suit classes of the regular form when the tiles ``absent`` do not exist.
+
+    >>> shapes = AbsentShapes(tuple(range(1, 8)))  # sanma: no 2m-8m
+    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> hand = counts_from_tiles(parse_mpsz("1111m9999m123p55p"))
+    >>> absent_regular_draws(hand, 4, shapes)[0] - 1, regular_distance(hand, 4) - 1  # 2m3m cannot help
+    (2, 1)
+    """
+
+    __slots__ = ("caps", "_suit_caps")
+
+    def __init__(self, absent: tuple[int, ...]) -> None:
+        caps = bytearray(_NO_CAPS)
+        for tile in absent:
+            caps[tile] = 0
+        #: Copies of each tile a complete hand may hold: 0 for an absent tile.
+        self.caps = bytes(caps)
+        self._suit_caps = tuple(
+            None if self.caps[start : start + width] == _NO_CAPS[:width] else tuple(self.caps[start : start + width])
+            for start, width in _SUIT_SPANS
+        )
+
+    def suit_entries(self, keys: tuple[int, int, int, int]) -> tuple[tuple[int, bytes], ...] | None:
+        """Per suit: (class, classes after drawing each tile), or None if a suit has no shared class."""
+        t = tables()
+        out = []
+        for suit, key in enumerate(keys):
+            caps = self._suit_caps[suit]
+            if caps is None:
+                table = t.honors if suit == 3 else t.number_suit
+                width = table.width
+                out.append((table.class_of[key], table.next_classes[key * width : key * width + width]))
+            else:
+                entry = _absent_suit_entry(caps, key)
+                if entry is None:
+                    return None
+                out.append(entry)
+        return tuple(out)
+
+
+def absent_regular_draws(
+    counts: bytes, melds_wanted: int, shapes: AbsentShapes, keys: tuple[int, int, int, int] | None = None
+) -> tuple[int, bytes] | None:
+    """The regular distance and improving draws (34 flag bytes) without ``shapes``' absent tiles.
+
+    An absent tile is never flagged.  None when a suit's distances are not a
+    shared class (then use :func:`capped_regular_distance` with ``shapes.caps``).
+    """
+    entries = shapes.suit_entries(keys or suit_keys(counts))
+    if entries is None:
+        return None
+    (c_m, next_m), (c_p, next_p), (c_s, next_s), (c_h, next_h) = entries
+    return regular_draws_from_classes(c_m, next_m, c_p, next_p, c_s, next_s, c_h, next_h, melds_wanted)
+
+
+_SUIT_SPANS: Final = ((0, 9), (9, 9), (18, 9), (27, 7))
+
+
+def completed_vector(vector: DistanceVector) -> DistanceVector:
+    """``vector`` with each impossible entry (255) priced from the possible ones: 3 a meld, 2 a pair.
+
+    >>> completed_vector((0, 0, 0, 2, 3, 255, 255, 255, 255, 255))  # sanma's 1111m: like 111m
+    (0, 0, 0, 2, 3, 5, 6, 8, 9, 11)
+    """
+    out = []
+    for melds in range(MAX_MELDS + 1):
+        for pairs in (0, 1):
+            out.append(
+                min(
+                    vector[m * 2 + p] + 3 * (melds - m) + 2 * (pairs - p)
+                    for m in range(melds + 1)
+                    for p in range(pairs + 1)
+                    if vector[m * 2 + p] < 255
+                )
+            )
+    return tuple(out)
+
+
+@lru_cache(maxsize=8)
+def _class_of_vector(width: int) -> dict[DistanceVector, int]:
+    table = tables().honors if width == 7 else tables().number_suit
+    return {vector: index for index, vector in enumerate(table.vectors)}
+
+
+@lru_cache(maxsize=1 << 16)
+def _absent_suit_class(caps: tuple[int, ...], key: int) -> int | None:
+    """The shared class of a capped suit's completed vector, or None."""
+    width = len(caps)
+    counts = tuple((key // _POW5[i]) % 5 for i in range(width))
+    return _class_of_vector(width).get(completed_vector(suit_vector(counts, caps, width == 9)))
+
+
+@lru_cache(maxsize=1 << 16)
+def _absent_suit_entry(caps: tuple[int, ...], key: int) -> tuple[int, bytes] | None:
+    """(class, class after drawing each tile: 255 where absent or held four times) of a capped suit."""
+    own = _absent_suit_class(caps, key)
+    if own is None:
+        return None
+    following = []
+    for position, cap in enumerate(caps):
+        if (key // _POW5[position]) % 5 >= cap:
+            following.append(255)
+            continue
+        after = _absent_suit_class(caps, key + _POW5[position])
+        if after is None:
+            return None
+        following.append(after)
+    return own, bytes(following)

@@ -49,6 +49,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
+from functools import lru_cache
 from typing import Final, TypeAlias
 
 from app.core.errors import InvalidNotation, TooManyCopies
@@ -106,6 +107,50 @@ def is_honor(tile: Tile) -> bool:
     (False, True, True)
     """
     return tile >= EAST
+
+
+def _build_next_tiles() -> tuple[Tile, ...]:
+    """Each tile's successor in its cycle: 1-9 in a suit, the four winds, the three dragons."""
+    nexts = []
+    for tile in range(NUM_TILE_KINDS):
+        if tile < EAST:
+            nexts.append(tile - tile % 9 + (tile % 9 + 1) % 9)
+        elif tile in WINDS:
+            nexts.append(EAST + (tile - EAST + 1) % 4)
+        else:
+            nexts.append(DRAGONS[(DRAGONS.index(tile) + 1) % 3])
+    return tuple(nexts)
+
+
+_NEXT_TILE: Final = _build_next_tiles()
+
+
+@lru_cache(maxsize=16)
+def dora_table(absent_tiles: tuple[Tile, ...] = ()) -> tuple[Tile, ...]:
+    """Indicator -> dora for every tile, stepping over tiles the set does not have (sanma: 1m -> 9m).
+
+    >>> table = dora_table()
+    >>> [format_tile(table[t]) for t in (8, 4, 30, 33)]
+    ['1m', '6m', '1z', '5z']
+    """
+    nexts = []
+    for tile in range(NUM_TILE_KINDS):
+        dora = _NEXT_TILE[tile]
+        while dora in absent_tiles:
+            dora = _NEXT_TILE[dora]
+        nexts.append(dora)
+    return tuple(nexts)
+
+
+def dora_from_indicator(indicator: Tile, *, absent_tiles: tuple[Tile, ...] = ()) -> Tile:
+    """The dora an indicator names: the next tile of its cycle that exists.
+
+    >>> [format_tile(dora_from_indicator(t)) for t in (8, 4, 30, 33)]
+    ['1m', '6m', '1z', '5z']
+    >>> format_tile(dora_from_indicator(0, absent_tiles=tuple(range(1, 8))))  # sanma: 1m names 9m
+    '9m'
+    """
+    return dora_table(absent_tiles)[indicator]
 
 
 def _build_tile_names() -> tuple[str, ...]:

@@ -13,7 +13,6 @@ from app.core.discard import (
     DiscardOptions,
     InvalidWeight,
     Weights,
-    dora_from_indicator,
     evaluate_discards,
 )
 from app.core.engine import Checker
@@ -21,6 +20,7 @@ from app.core.errors import TooManyCopies, WrongTileCount
 from app.core.hand import Hand, Meld
 from app.core.rules import rule_profile
 from app.core.safety import InvalidOpponent, Opponent
+from app.core.tiles import dora_from_indicator
 from app.core.tiles import (
     NUM_TILE_KINDS,
     counts_from_tiles,

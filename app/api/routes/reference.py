@@ -35,6 +35,9 @@ class RulePreset(BaseModel):
     kiriage: bool
     double_yakuman: bool
     yakuman_stacking: bool
+    tsumo_loss: bool
+    absent_tiles: list[str] = Field(examples=[["2m", "3m", "4m", "5m", "6m", "7m", "8m"]])
+    seats: int = Field(ge=3, le=4, examples=[3])
 
 
 class RuleOption(BaseModel):
