@@ -48,9 +48,9 @@ from functools import lru_cache
 from typing import Final, NamedTuple
 
 from app.core.decompose import _suit_splits
-from app.core.errors import NotAWinningHand, TenpaiError, TooManyCopies, WrongTileCount
+from app.core.errors import InvalidRuleOption, NotAWinningHand, NoYaku, TooManyCopies, WrongTileCount
 from app.core.hand import Hand, Meld, MeldKind
-from app.core.rules import RuleProfile
+from app.core.rules import RuleProfile, SevenPairs
 from app.core.scoring_context import InvalidWinContext, WinContext, check_seats
 from app.core.tiles import (
     DRAGONS,
@@ -59,15 +59,15 @@ from app.core.tiles import (
     NUM_TILE_KINDS,
     ORPHANS,
     Tile,
+    dora_table,
     format_tile,
 )
 
-SEATS: Final = 4
 MAX_INDICATORS: Final = 5
 """Dora (and ura dora) indicators: one, plus one for each of at most four kongs."""
 STICK_POINTS: Final = 1000
-HONBA_RON: Final = 300
-HONBA_TSUMO_EACH: Final = 100
+HONBA_EACH: Final = 100
+"""A honba is worth 100 from each other seat: on a discard the discarder pays them all (300, sanma 200)."""
 
 _RED_FIVE_TILES: Final = (4, 13, 22)
 _GREEN: Final = frozenset((19, 20, 21, 23, 25, 32))  # 2s 3s 4s 6s 8s and 6z (hatsu)
@@ -78,12 +78,6 @@ _CHUUREN_BASE: Final = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 
 #: Limits by name and base points (yakuman: per yakuman counted).
 LIMIT_BASE: Final = {"mangan": 2000, "haneman": 3000, "baiman": 4000, "sanbaiman": 6000, "yakuman": 8000}
-
-
-class NoYaku(TenpaiError):
-    """A complete riichi hand with no yaku: it cannot be declared a win."""
-
-    code = "no_yaku"
 
 
 class YakuHan(NamedTuple):
@@ -168,12 +162,16 @@ def _tile_mask(tiles: Sequence[Tile] | range) -> int:
 
 
 _NONZERO: Final = bytes([0] + [1] * 255)  # bytes.translate: any count -> 1
+_AT_LEAST_THREE: Final = bytes([0, 0, 0] + [1] * 253)  # bytes.translate: 3 or more -> 1
 _ALL_MASK: Final = _tile_mask(range(NUM_TILE_KINDS))
 _ORPHAN_MASK: Final = _tile_mask(ORPHANS)
 _HONOR_MASK: Final = _tile_mask(range(EAST, NUM_TILE_KINDS))
 _TERMINAL_MASK: Final = _ORPHAN_MASK & ~_HONOR_MASK
 _GREEN_MASK: Final = _tile_mask(sorted(_GREEN))
 _SUIT_MASKS: Final = tuple(_tile_mask(range(start, start + 9)) for start in (0, 9, 18))
+
+
+_SINGLE_SUIT: Final = (-1, 0, 1, -1, 2, -1, -1, -1)  # by a bit set of suits held: the one suit, or -1
 
 
 class _Held(NamedTuple):
@@ -189,11 +187,15 @@ class _Held(NamedTuple):
     has_honors: bool
     #: The suit (0 m, 1 p, 2 s) when the number tiles are all of one suit, else -1 (none or several).
     single_suit: int
+    #: Kinds held three times or more (every yakuman of sets needs three such kinds).
+    kinds_at_three: int
 
     @classmethod
     def of(cls, total: list[int]) -> "_Held":
-        held = int.from_bytes(bytes(total).translate(_NONZERO), "little")
-        suits = [suit for suit, mask in enumerate(_SUIT_MASKS) if held & mask]
+        packed = bytes(total)
+        held = int.from_bytes(packed.translate(_NONZERO), "little")
+        man, pin, sou = _SUIT_MASKS
+        suits = (1 if held & man else 0) + (2 if held & pin else 0) + (4 if held & sou else 0)
         return cls(
             total,
             not held & _ORPHAN_MASK,
@@ -202,24 +204,9 @@ class _Held(NamedTuple):
             not held & ~_GREEN_MASK & _ALL_MASK,
             not held & ~_TERMINAL_MASK & _ALL_MASK,
             bool(held & _HONOR_MASK),
-            suits[0] if len(suits) == 1 else -1,
+            _SINGLE_SUIT[suits],
+            packed.translate(_AT_LEAST_THREE).count(1),
         )
-
-
-def dora_from_indicator(indicator: Tile) -> Tile:
-    """The dora an indicator shows: the next tile in its suit, winds and dragons in their own cycles.
-
-    >>> [format_tile(dora_from_indicator(t)) for t in (8, 30, 33)]
-    ['1m', '1z', '5z']
-    """
-    if indicator < 27:
-        return indicator - indicator % 9 + (indicator % 9 + 1) % 9
-    if indicator <= NORTH:
-        return EAST + (indicator - EAST + 1) % 4
-    return DRAGONS[(DRAGONS.index(indicator) + 1) % 3]
-
-
-_DORA_OF: Final = tuple(dora_from_indicator(tile) for tile in range(NUM_TILE_KINDS))
 
 
 def _round_up_100(points: int) -> int:
@@ -294,7 +281,7 @@ def _readings(hand: Hand, win_tile: Tile, tsumo: bool, rules: RuleProfile) -> li
     for pair, concealed in _regular_splits(counts):
         seen: set[tuple[bool, Tile, str]] = set()
         if pair == win_tile:
-            readings.append(Reading("regular", pair, concealed + declared, wait="tanki"))
+            readings.append(Reading("regular", pair, concealed + declared, (), "tanki"))
         for index, group in enumerate(concealed):
             if group.is_run:
                 if not group.first <= win_tile <= group.first + 2:
@@ -312,10 +299,14 @@ def _readings(hand: Hand, win_tile: Tile, tsumo: bool, rules: RuleProfile) -> li
                 continue
             seen.add(key)
             groups_read = concealed[:index] + (finished,) + concealed[index + 1 :] + declared
-            readings.append(Reading("regular", pair, groups_read, wait=wait))
+            readings.append(Reading("regular", pair, groups_read, (), wait))
     if not hand.melds and hand.tile_count == 14:
-        pairs = tuple(tile for tile in range(NUM_TILE_KINDS) if counts[tile] == 2)
-        if len(pairs) == 7 and rules.seven_pairs.value != "off":
+        quads = rules.seven_pairs is SevenPairs.QUAD_AS_TWO
+        pairs = tuple(
+            tile for tile in range(NUM_TILE_KINDS) if counts[tile] == 2 or (quads and counts[tile] == 4)
+            for _ in range(counts[tile] // 2)
+        )
+        if len(pairs) == 7 and rules.seven_pairs is not SevenPairs.OFF:
             readings.append(Reading("seven_pairs", pairs[0], pairs=pairs, wait="tanki"))
         if rules.thirteen_orphans and all(counts[t] for t in ORPHANS) and sum(counts[t] for t in ORPHANS) == 14:
             doubled = next(t for t in ORPHANS if counts[t] == 2)
@@ -519,26 +510,47 @@ def _fu_points(reading: Reading, table: _Table, pinfu: bool) -> int:
 _CLOSED_WAITS: Final = frozenset(("kanchan", "penchan", "tanki"))
 
 
+def _group_fu_part(concealed: bool, is_kan: bool, tile: Tile) -> FuPart:
+    orphan = _ORPHAN_FLAGS[tile]
+    fu = (2 << concealed << orphan) << (2 * is_kan)
+    kind = "kan" if is_kan else "triplet"
+    reason = f"{'closed' if concealed else 'open'}_{kind}_{'terminal_or_honor' if orphan else 'simple'}"
+    return FuPart(fu, reason, tile)
+
+
+#: The fu item of each triplet or kan, by (concealed, is_kan, tile).
+_GROUP_FU_PARTS: Final = {
+    (concealed, is_kan, tile): _group_fu_part(concealed, is_kan, tile)
+    for concealed in (False, True)
+    for is_kan in (False, True)
+    for tile in range(NUM_TILE_KINDS)
+}
+_BASE_PART: Final = FuPart(20, "base")
+_FIXED_PARTS: Final = {
+    "chiitoitsu": FuPart(25, "chiitoitsu"),
+    "closed_ron": FuPart(10, "closed_ron"),
+    "self_draw": FuPart(2, "self_draw"),
+    "open_pinfu": FuPart(10, "open_pinfu"),
+    "kanchan": FuPart(2, "wait_kanchan"),
+    "penchan": FuPart(2, "wait_penchan"),
+    "tanki": FuPart(2, "wait_tanki"),
+}
+
+
 def _fu(reading: Reading, table: _Table, pinfu: bool) -> tuple[int, tuple[FuPart, ...]]:
     """The fu of a reading, rounded up to 10 (seven pairs: 25), with its items."""
     if reading.form == "seven_pairs":
-        return 25, (FuPart(25, "chiitoitsu"),)
+        return 25, (_FIXED_PARTS["chiitoitsu"],)
     if pinfu and table.tsumo:
-        return 20, (FuPart(20, "base"),)
-    parts = [FuPart(20, "base")]
+        return 20, (_BASE_PART,)
+    parts = [_BASE_PART]
     if table.closed and not table.tsumo:
-        parts.append(FuPart(10, "closed_ron"))
-    if table.tsumo and not pinfu:
-        parts.append(FuPart(2, "self_draw"))
+        parts.append(_FIXED_PARTS["closed_ron"])
+    if table.tsumo:
+        parts.append(_FIXED_PARTS["self_draw"])
     for group in reading.groups:
-        if group.is_run:
-            continue
-        fu = 2 * (2 if group.concealed else 1) * (2 if _is_terminal_or_honor(group.first) else 1)
-        kind = "kan" if group.is_kan else "triplet"
-        if group.is_kan:
-            fu *= 4
-        orphan = "terminal_or_honor" if _is_terminal_or_honor(group.first) else "simple"
-        parts.append(FuPart(fu, f"{'closed' if group.concealed else 'open'}_{kind}_{orphan}", group.first))
+        if not group.is_run:
+            parts.append(_GROUP_FU_PARTS[group.concealed, group.is_kan, group.first])
     pair = reading.pair
     if pair in _DRAGON_NAMES:
         parts.append(FuPart(2, "pair_dragon", pair))
@@ -546,12 +558,12 @@ def _fu(reading: Reading, table: _Table, pinfu: bool) -> tuple[int, tuple[FuPart
         parts.append(FuPart(2, "pair_seat_wind", pair))
     if pair == table.round_wind:
         parts.append(FuPart(2, "pair_round_wind", pair))
-    if reading.wait in ("kanchan", "penchan", "tanki"):
-        parts.append(FuPart(2, f"wait_{reading.wait}"))
+    if reading.wait in _CLOSED_WAITS:
+        parts.append(_FIXED_PARTS[reading.wait])
     raw = sum(part.fu for part in parts)
     if raw == 20 and not table.closed:
         # An open hand with nothing but the base (kuipinfu) is scored 30 fu.
-        parts.append(FuPart(10, "open_pinfu"))
+        parts.append(_FIXED_PARTS["open_pinfu"])
         raw = 30
     return -(-raw // 10) * 10, tuple(parts)
 
@@ -578,23 +590,42 @@ def _limit_of(han: int, fu: int, rules: RuleProfile) -> tuple[str | None, int]:
 
 
 def riichi_payments(
-    base: int, winner: int, dealer: int, discarder: int | None, honba: int
+    base: int,
+    winner: int,
+    dealer: int,
+    discarder: int | None,
+    honba: int,
+    *,
+    seats: int = 4,
+    tsumo_loss: bool = True,
 ) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]:
     """Tenhou's payments for ``base`` points: net per seat and what each payer pays.
 
+    A discard pays basic x4 (x6 to the dealer), rounded up to 100; on a self-draw each
+    other seat pays basic x1 (x2 when the payer or the winner deals), rounded up to 100.
+    With three seats the missing north's share is lost on a self-draw (``tsumo_loss``,
+    Tenhou's sanma); without tsumo loss each payer adds half of it, rounded up to 100.
+
     >>> riichi_payments(960, winner=1, dealer=0, discarder=None, honba=1)
     ((-2100, 4300, -1100, -1100), ((0, 2100), (2, 1100), (3, 1100)))
+    >>> riichi_payments(2000, winner=1, dealer=0, discarder=None, honba=0, seats=3)
+    ((-4000, 6000, -2000), ((0, 4000), (2, 2000)))
+    >>> riichi_payments(2000, winner=1, dealer=0, discarder=None, honba=0, seats=3, tsumo_loss=False)
+    ((-5000, 8000, -3000), ((0, 5000), (2, 3000)))
     """
     if discarder is not None:
-        pays = _round_up_100(base * (6 if winner == dealer else 4)) + HONBA_RON * honba
+        pays = _round_up_100(base * (6 if winner == dealer else 4)) + HONBA_EACH * (seats - 1) * honba
         per_payer: tuple[tuple[int, int], ...] = ((discarder, pays),)
     else:
+        # The seat missing at a three-player table would have paid as a non-dealer.
+        missing = 0 if seats == 4 or tsumo_loss else _round_up_100(base * (2 if winner == dealer else 1))
+        extra = _round_up_100(missing // 2) if missing else 0
         per_payer = tuple(
-            (seat, _round_up_100(base * (2 if dealer in (seat, winner) else 1)) + HONBA_TSUMO_EACH * honba)
-            for seat in range(SEATS)
+            (seat, _round_up_100(base * (2 if dealer in (seat, winner) else 1)) + extra + HONBA_EACH * honba)
+            for seat in range(seats)
             if seat != winner
         )
-    payments = [0] * SEATS
+    payments = [0] * seats
     for seat, pays in per_payer:
         payments[seat] -= pays
         payments[winner] += pays
@@ -604,8 +635,10 @@ def riichi_payments(
 # -- the situation -----------------------------------------------------------
 
 
-def _check_situation(hand: Hand, win_tile: Tile, context: WinContext, held_total: Sequence[int]) -> None:
-    check_seats(context)
+def _check_situation(
+    hand: Hand, win_tile: Tile, context: WinContext, held_total: Sequence[int], rules: RuleProfile
+) -> None:
+    check_seats(context, rules.seats)
     tsumo = context.discarder is None
     in_riichi = context.riichi or context.double_riichi
     if not EAST <= context.round_wind <= NORTH:
@@ -651,6 +684,15 @@ def _check_situation(hand: Hand, win_tile: Tile, context: WinContext, held_total
     if context.riichi_sticks < 0:
         raise InvalidWinContext(f"riichi_sticks must be 0 or more, got {context.riichi_sticks}", field="riichi_sticks")
     total = list(held_total)
+    if context.nuki:
+        if rules.seats != 3:
+            raise InvalidWinContext("nuki (north tiles set aside) exists only at a three-player table", field="nuki")
+        if not 0 < context.nuki <= 4 - total[NORTH]:
+            raise InvalidWinContext(
+                f"nuki must be 0..{4 - total[NORTH]} (4 norths less those in hand and melds), got {context.nuki}",
+                field="nuki",
+            )
+        total[NORTH] += context.nuki
     if context.robbed_kong:
         total[win_tile] += 3  # the robbed kong's other three copies are on the table
     for field in ("dora_indicators", "ura_indicators"):
@@ -710,10 +752,24 @@ def score_riichi(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinCon
             f"with {groups_declared} melds",
             field="hand",
         )
+    if rules.wildcards:
+        raise InvalidRuleOption(
+            f"riichi scoring has no wildcards; {rules.name} with wildcards cannot be scored", field="rules.wildcards"
+        )
+    if rules.win_requires_meld and not any(meld.kind in rules.win_requires_meld for meld in hand.melds):
+        raise NotAWinningHand(
+            f"the hand does not win under these {rules.name} rules (open_meld_required)", field="hand"
+        )
     total = _all_tiles(hand)
-    _check_situation(hand, win_tile, context, total)
+    if rules.absent_tiles:
+        for tile in rules.absent_tiles:
+            if total[tile]:
+                rules.check_tiles_exist([tile], field="hand" if hand.counts[tile] else "melds")
+        rules.check_tiles_exist(context.dora_indicators, field="dora_indicators")
+        rules.check_tiles_exist(context.ura_indicators, field="ura_indicators")
+    _check_situation(hand, win_tile, context, total, rules)
     tsumo = context.discarder is None
-    seat_wind = EAST + (context.winner - context.dealer) % SEATS
+    seat_wind = EAST + (context.winner - context.dealer) % rules.seats
     table = _Table(tsumo, seat_wind, context.round_wind, not hand.has_open_meld)
     readings = _readings(hand, win_tile, tsumo, rules)
     if not readings:
@@ -734,7 +790,7 @@ def score_riichi(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinCon
             if not rules.yakuman_stacking:
                 found = [max(found, key=lambda y: y.yakuman)]
             base = LIMIT_BASE["yakuman"] * count
-            payments, per_payer = riichi_payments(base, context.winner, context.dealer, context.discarder, context.honba)
+            payments, per_payer = _payments(base, context, rules)
             return RiichiScore(
                 payments, per_payer, 13 * count, 0, tuple(found), (), "yakuman", count, base, sticks_won, reading
             )
@@ -764,10 +820,17 @@ def score_riichi(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinCon
         raise NoYaku("the hand is complete but has no yaku, so it cannot be declared a win", field="hand")
     base, han, fu = best_key
     reading, yaku, pinfu, limit = best
-    payments, per_payer = riichi_payments(base, context.winner, context.dealer, context.discarder, context.honba)
+    payments, per_payer = _payments(base, context, rules)
     return RiichiScore(
         payments, per_payer, han, fu, tuple(yaku) + bonus, _fu(reading, table, pinfu)[1], limit,
         1 if limit == "yakuman" else 0, base, sticks_won, reading,
+    )
+
+
+def _payments(base: int, context: WinContext, rules: RuleProfile) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]:
+    return riichi_payments(
+        base, context.winner, context.dealer, context.discarder, context.honba,
+        seats=rules.seats, tsumo_loss=rules.tsumo_loss,
     )
 
 
@@ -784,7 +847,7 @@ def _may_be_yakuman(hand: Hand, held: _Held, readings: Sequence[Reading]) -> boo
         return True
     if readings[-1].form == "thirteen_orphans":
         return True
-    return sum(1 for copies in held.total if copies >= 3) >= 3
+    return held.kinds_at_three >= 3
 
 
 def _situational_yaku(context: WinContext, table: _Table) -> list[YakuHan]:
@@ -808,13 +871,18 @@ def _situational_yaku(context: WinContext, table: _Table) -> list[YakuHan]:
 
 def _dora(total: Sequence[int], context: WinContext, rules: RuleProfile) -> tuple[YakuHan, ...]:
     found = []
-    dora = sum(total[_DORA_OF[t]] for t in context.dora_indicators)
+    dora_of = dora_table(rules.absent_tiles)
+    # A north set aside is a dora of its own, and one more for each indicator showing north.
+    nuki = context.nuki
+    dora = sum(total[dora_of[t]] + (nuki if dora_of[t] == NORTH else 0) for t in context.dora_indicators)
     if dora:
         found.append(YakuHan("dora", dora))
     if rules.red_fives and context.red_fives:
         found.append(YakuHan("aka_dora", len(context.red_fives)))
     if context.riichi or context.double_riichi:
-        ura = sum(total[_DORA_OF[t]] for t in context.ura_indicators)
+        ura = sum(total[dora_of[t]] + (nuki if dora_of[t] == NORTH else 0) for t in context.ura_indicators)
         if ura:
             found.append(YakuHan("ura_dora", ura))
+    if nuki:
+        found.append(YakuHan("nuki_dora", nuki))
     return tuple(found)

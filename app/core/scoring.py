@@ -95,7 +95,7 @@ def _qiqihar(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinContext
 Scorer = Callable[[Hand, Tile, RuleProfile, WinContext], "ScoreResult | RiichiScore"]
 
 #: Scoring profiles by rules preset name: each validates the situation and the hand itself.
-SCORING: Final[Mapping[str, Scorer]] = MappingProxyType({"qiqihar": _qiqihar, "riichi": score_riichi})
+SCORING: Final[Mapping[str, Scorer]] = MappingProxyType({"qiqihar": _qiqihar, "riichi": score_riichi, "sanma": score_riichi})
 
 
 def score(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinContext) -> ScoreResult | RiichiScore:

@@ -51,14 +51,19 @@ class WinContext(NamedTuple):
     first_turn: bool = False
     honba: int = 0
     riichi_sticks: int = 0
+    #: Sanma: north tiles the winner set aside as nukidora (kita), each worth a dora.
+    nuki: int = 0
 
 
-def check_seats(context: WinContext) -> None:
-    """Raise :class:`InvalidWinContext` for seats and win kinds that cannot go together."""
+def check_seats(context: WinContext, seats: int = SEATS) -> None:
+    """Raise :class:`InvalidWinContext` for seats and win kinds that cannot go together.
+
+    ``seats`` is the number of players (4, or 3 in sanma).
+    """
     for name in ("winner", "dealer", "discarder"):
         seat = getattr(context, name)
-        if seat is not None and not (isinstance(seat, int) and 0 <= seat < SEATS):
-            raise InvalidWinContext(f"{name} must be a seat 0..3, got {seat!r}", field=name)
+        if seat is not None and not (type(seat) is int and 0 <= seat < seats):
+            raise InvalidWinContext(f"{name} must be a seat 0..{seats - 1}, got {seat!r}", field=name)
     if context.discarder == context.winner:
         raise InvalidWinContext("the winner cannot have discarded the winning tile", field="discarder")
     if context.kong_replacement and context.discarder is not None:

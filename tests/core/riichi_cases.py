@@ -54,7 +54,7 @@ def case_inputs(case: dict[str, Any]) -> tuple[Hand, Tile, WinContext]:
     context = WinContext(
         winner=winner,
         dealer=0,
-        discarder=None if tsumo else (winner + 1) % 4,
+        discarder=None if tsumo else (winner + 1) % conditions["num_players"],
         kong_replacement=conditions["rinshan"],
         robbed_kong=conditions["chankan"],
         round_wind=EAST + conditions["round_wind"],
@@ -67,5 +67,6 @@ def case_inputs(case: dict[str, Any]) -> tuple[Hand, Tile, WinContext]:
         last_tile=conditions["haitei"] or conditions["houtei"],
         first_turn=conditions["tsumo_first_turn"],
         honba=conditions["honba"],
+        nuki=conditions["kita_count"],
     )
     return Hand.from_tiles([t // 4 for t in ids], melds), case["win_tile_136"] // 4, context

@@ -35,11 +35,11 @@ from app.core.riichi_scoring import (
     _limit_of,
     _Table,
     _yaku,
-    dora_from_indicator,
     score_riichi,
 )
 from app.core.rules import rule_profile
 from app.core.scoring_context import WinContext
+from app.core.tiles import dora_from_indicator
 from riichi_situations import EAST, Situation, random_situation
 
 RULES = rule_profile("riichi")
