@@ -44,7 +44,7 @@ Fixed choices, all Tenhou's:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Final, NamedTuple
 
 from app.core.decompose import _suit_splits
@@ -216,13 +216,8 @@ def _round_up_100(points: int) -> int:
 # -- readings ----------------------------------------------------------------
 
 
-@lru_cache(maxsize=65536)
 def _suit_groups(suit: bytes, start: int, runs: bool) -> tuple[tuple[Tile | None, tuple[Group, ...]], ...]:
-    """(pair, concealed groups) for every split of one suit's counts, tiles numbered from ``start``.
-
-    Memoised on the suit's counts: a finite domain (a few hundred thousand suit shapes, of
-    which play meets far fewer), like the per-suit tables of the shape engine.
-    """
+    """(pair, concealed groups) for every split of one suit's counts, tiles numbered from ``start``."""
     local = tuple(suit)
     with_pair = sum(local) % 3 == 2
     return tuple(
@@ -234,15 +229,25 @@ def _suit_groups(suit: bytes, start: int, runs: bool) -> tuple[tuple[Tile | None
     )
 
 
+# Memoised per suit on the suit's counts alone: a finite domain (a few hundred thousand
+# number-suit shapes, 2,400 honour ones, of which play meets far fewer), like the
+# per-suit tables of the shape engine.  One cache a suit keeps the key a plain bytes.
+_read_man = lru_cache(maxsize=65536)(partial(_suit_groups, start=0, runs=True))
+_read_pin = lru_cache(maxsize=65536)(partial(_suit_groups, start=9, runs=True))
+_read_sou = lru_cache(maxsize=65536)(partial(_suit_groups, start=18, runs=True))
+_read_honors = lru_cache(maxsize=4096)(partial(_suit_groups, start=27, runs=False))
+_SUIT_READERS: Final = ((0, 9, _read_man), (9, 9, _read_pin), (18, 9, _read_sou), (27, 7, _read_honors))
+
+
 def _regular_splits(counts: bytes) -> list[tuple[Tile, tuple[Group, ...]]]:
     """(pair, concealed groups) for every split of ``counts`` into melds and one pair."""
     out: list[tuple[Tile, tuple[Group, ...]]] = [(-1, ())]
     pair_suits = 0
-    for start, width, runs in _SUIT_STARTS:
+    for start, width, read_suit in _SUIT_READERS:
         suit = counts[start : start + width]
         if not any(suit):
             continue
-        options = _suit_groups(suit, start, runs)
+        options = read_suit(suit)
         if not options:
             return []
         pair_suits += options[0][0] is not None
@@ -279,39 +284,42 @@ def _readings(hand: Hand, win_tile: Tile, tsumo: bool, rules: RuleProfile) -> li
     declared = tuple(map(_declared_group, hand.melds))
     readings: list[Reading] = []
     for pair, concealed in _regular_splits(counts):
-        seen: set[tuple[bool, Tile, str]] = set()
         if pair == win_tile:
             readings.append(Reading("regular", pair, concealed + declared, (), "tanki"))
+        previous = None
         for index, group in enumerate(concealed):
+            first = group.first
             if group.is_run:
-                if not group.first <= win_tile <= group.first + 2:
+                if not first <= win_tile <= first + 2 or group == previous:
                     continue
-                wait = _wait_of_run(group.first, win_tile)
+                wait = _wait_of_run(first, win_tile)
                 finished = group
             else:
-                if group.first != win_tile:
+                if first != win_tile:
                     continue
                 wait = "shanpon"
                 # A triplet finished by a discard is an open one (fu, sanankou, suuankou).
-                finished = group if tsumo else Group(False, group.first, False)
-            key = (group.is_run, group.first, wait)
-            if key in seen:
-                continue
-            seen.add(key)
+                finished = group if tsumo else Group(False, first, False)
+            # Groups come sorted, so a twin run (iipeikou) sits next to its twin: read once.
+            previous = group
             groups_read = concealed[:index] + (finished,) + concealed[index + 1 :] + declared
             readings.append(Reading("regular", pair, groups_read, (), wait))
     if not hand.melds and hand.tile_count == 14:
+        # Cheap tests on the counts first: most hands are neither form.
         quads = rules.seven_pairs is SevenPairs.QUAD_AS_TWO
-        pairs = tuple(
-            tile for tile in range(NUM_TILE_KINDS) if counts[tile] == 2 or (quads and counts[tile] == 4)
-            for _ in range(counts[tile] // 2)
-        )
-        if len(pairs) == 7 and rules.seven_pairs is not SevenPairs.OFF:
-            readings.append(Reading("seven_pairs", pairs[0], pairs=pairs, wait="tanki"))
-        if rules.thirteen_orphans and all(counts[t] for t in ORPHANS) and sum(counts[t] for t in ORPHANS) == 14:
+        if counts.count(2) + (2 * counts.count(4) if quads else 0) == 7 and rules.seven_pairs is not SevenPairs.OFF:
+            pairs = tuple(tile for tile in range(NUM_TILE_KINDS) for _ in range(counts[tile] // 2))
+            readings.append(Reading("seven_pairs", pairs[0], (), pairs, "tanki"))
+        if (
+            rules.thirteen_orphans
+            and not any(counts[1:8])
+            and not any(counts[10:17])
+            and not any(counts[19:26])
+            and counts.count(0) == NUM_TILE_KINDS - len(ORPHANS)
+        ):
             doubled = next(t for t in ORPHANS if counts[t] == 2)
             readings.append(
-                Reading("thirteen_orphans", doubled, wait="kokushi_13" if doubled == win_tile else "tanki")
+                Reading("thirteen_orphans", doubled, (), (), "kokushi_13" if doubled == win_tile else "tanki")
             )
     return readings
 
@@ -391,24 +399,35 @@ def _is_terminal_or_honor(tile: Tile) -> bool:
     return tile >= 27 or tile % 9 in (0, 8)
 
 
-PINFU: Final = YakuHan("pinfu", 1)
+#: Han of each ordinary yaku, closed and open (0: not allowed open); the riichi family's table.
+_YAKU_HAN: Final = {
+    "riichi": (1, 0), "double_riichi": (2, 0), "ippatsu": (1, 0), "menzen_tsumo": (1, 0),
+    "haitei": (1, 1), "houtei": (1, 1), "rinshan": (1, 1), "chankan": (1, 1),
+    "pinfu": (1, 0), "tanyao": (1, 1), "iipeikou": (1, 0), "ryanpeikou": (3, 0),
+    "haku": (1, 1), "hatsu": (1, 1), "chun": (1, 1), "seat_wind": (1, 1), "round_wind": (1, 1),
+    "chiitoitsu": (2, 0), "chanta": (2, 1), "junchan": (3, 2), "ittsu": (2, 1), "sanshoku": (2, 1),
+    "sanshoku_doukou": (2, 2), "sankantsu": (2, 2), "toitoi": (2, 2), "sanankou": (2, 2),
+    "shousangen": (2, 2), "honroutou": (2, 2), "honitsu": (3, 2), "chinitsu": (6, 5),
+}
+#: The yaku as values, built once: closed hands' and open hands' han.
+_CLOSED_YAKU: Final = {name: YakuHan(name, han) for name, (han, _) in _YAKU_HAN.items()}
+_OPEN_YAKU: Final = {name: YakuHan(name, han) for name, (_, han) in _YAKU_HAN.items() if han}
+PINFU: Final = _CLOSED_YAKU["pinfu"]
 
 
 def _yaku(reading: Reading, held: _Held, table: _Table, rules: RuleProfile) -> list[YakuHan]:
     closed = table.closed
+    yaku = _CLOSED_YAKU if closed else _OPEN_YAKU
     found: list[YakuHan] = []
     honors = held.has_honors
     if held.no_orphans and (closed or rules.open_tanyao):
-        found.append(YakuHan("tanyao", 1))
+        found.append(yaku["tanyao"])
     if held.single_suit >= 0:
-        if honors:
-            found.append(YakuHan("honitsu", 3 if closed else 2))
-        else:
-            found.append(YakuHan("chinitsu", 6 if closed else 5))
+        found.append(yaku["honitsu" if honors else "chinitsu"])
     if held.all_orphans:
-        found.append(YakuHan("honroutou", 2))
+        found.append(yaku["honroutou"])
     if reading.form == "seven_pairs":
-        found.append(YakuHan("chiitoitsu", 2))
+        found.append(yaku["chiitoitsu"])
         return found
 
     runs: list[Tile] = []
@@ -430,12 +449,12 @@ def _yaku(reading: Reading, held: _Held, table: _Table, rules: RuleProfile) -> l
             orphan_in_every_group = False
         if first >= 31:
             dragon_triplets += 1
-            found.append(YakuHan(_DRAGON_NAMES[first], 1))
+            found.append(yaku[_DRAGON_NAMES[first]])
         elif first >= 27:
             if first == seat_wind:
-                found.append(YakuHan("seat_wind", 1))
+                found.append(yaku["seat_wind"])
             if first == round_wind:
-                found.append(YakuHan("round_wind", 1))
+                found.append(yaku["round_wind"])
     pair = reading.pair
     if runs:
         if (
@@ -450,31 +469,28 @@ def _yaku(reading: Reading, held: _Held, table: _Table, rules: RuleProfile) -> l
         if closed and len(runs) >= 2:
             twins = sum(runs.count(first) // 2 for first in set(runs))
             if twins >= 2:
-                found.append(YakuHan("ryanpeikou", 3))
+                found.append(yaku["ryanpeikou"])
             elif twins == 1:
-                found.append(YakuHan("iipeikou", 1))
+                found.append(yaku["iipeikou"])
         if orphan_in_every_group and _is_terminal_or_honor(pair):
-            if honors:
-                found.append(YakuHan("chanta", 2 if closed else 1))
-            else:
-                found.append(YakuHan("junchan", 3 if closed else 2))
+            found.append(yaku["chanta" if honors else "junchan"])
         if len(runs) >= 3:
             run_set = set(runs)
             if any({start, start + 3, start + 6} <= run_set for start in (0, 9, 18)):
-                found.append(YakuHan("ittsu", 2 if closed else 1))
+                found.append(yaku["ittsu"])
             if any({number, number + 9, number + 18} <= run_set for number in runs if number < 9):
-                found.append(YakuHan("sanshoku", 2 if closed else 1))
+                found.append(yaku["sanshoku"])
     if len(triplets) >= 3:
         if any({number, number + 9, number + 18} <= set(triplets) for number in triplets if number < 9):
-            found.append(YakuHan("sanshoku_doukou", 2))
+            found.append(yaku["sanshoku_doukou"])
         if kans == 3:
-            found.append(YakuHan("sankantsu", 2))
+            found.append(yaku["sankantsu"])
         if len(triplets) == 4:
-            found.append(YakuHan("toitoi", 2))
+            found.append(yaku["toitoi"])
         if concealed_triplets == 3:
-            found.append(YakuHan("sanankou", 2))
+            found.append(yaku["sanankou"])
     if dragon_triplets == 2 and pair >= 31:
-        found.append(YakuHan("shousangen", 2))
+        found.append(yaku["shousangen"])
     return found
 
 
@@ -851,21 +867,22 @@ def _may_be_yakuman(hand: Hand, held: _Held, readings: Sequence[Reading]) -> boo
 
 
 def _situational_yaku(context: WinContext, table: _Table) -> list[YakuHan]:
+    yaku = _CLOSED_YAKU
     found: list[YakuHan] = []
     if context.double_riichi:
-        found.append(YakuHan("double_riichi", 2))
+        found.append(yaku["double_riichi"])
     elif context.riichi:
-        found.append(YakuHan("riichi", 1))
+        found.append(yaku["riichi"])
     if context.ippatsu:
-        found.append(YakuHan("ippatsu", 1))
+        found.append(yaku["ippatsu"])
     if table.closed and table.tsumo:
-        found.append(YakuHan("menzen_tsumo", 1))
+        found.append(yaku["menzen_tsumo"])
     if context.last_tile:
-        found.append(YakuHan("haitei" if table.tsumo else "houtei", 1))
+        found.append(yaku["haitei" if table.tsumo else "houtei"])
     if context.kong_replacement:
-        found.append(YakuHan("rinshan", 1))
+        found.append(yaku["rinshan"])
     if context.robbed_kong:
-        found.append(YakuHan("chankan", 1))
+        found.append(yaku["chankan"])
     return found
 
 
