@@ -20,12 +20,12 @@ from __future__ import annotations
 from typing import Annotated, Any, Final
 
 from fastapi.openapi.models import Example
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, create_model
 
 from app.core.decompose import Decomposition
 from app.core.engine import ShantenResult, TileCount, WaitResult, WinResult
 from app.core.hand import MeldKind
-from app.core.rules import KAZOE_LIMITS, OPTION_DOCS, PRESETS, SEAT_COUNTS, SevenPairs
+from app.core.rules import OPTIONS, PRESETS, RuleOption
 from app.core.tiles import format_tile
 
 # --- tiles and rules as requests carry them ---------------------------------------
@@ -67,20 +67,18 @@ class MeldSpec(BaseModel):
     )
 
 
-_BOOLEAN: Final = {"type": "boolean"}
-
-
-def _option(name: str, schema: dict[str, Any], **kwargs: Any) -> Any:
-    """An optional override, documented by ``schema`` and validated by the core.
+def _option(option: RuleOption) -> Any:
+    """An optional override, documented by its kind's schema and validated by the core.
 
     Absent means the preset's value; the core's ``rule_profile`` checks every value
     given (null included) and names the option in its error.
     """
+    schema = _TILES_SCHEMA if option.kind.schema is None else dict(option.kind.schema)
     return Field(
         None,
-        description=OPTION_DOCS[name],
+        description=option.doc,
         json_schema_extra=lambda field: _documented(field, schema),
-        **kwargs,
+        **({"examples": [option.example]} if option.example is not None else {}),
     )
 
 
@@ -89,7 +87,7 @@ def _documented(field: dict[str, Any], schema: dict[str, Any]) -> None:
     field.update(schema)
 
 
-class RulesSpec(BaseModel):
+class _RulesBase(BaseModel):
     """A preset and optional overrides; also accepted as just the preset name."""
 
     # Options, known or not, are checked by the core, which names them in its errors.
@@ -105,32 +103,19 @@ class RulesSpec(BaseModel):
         description=f"Rule preset: {', '.join(PRESETS)}.",
         json_schema_extra={"enum": list(PRESETS)},
     )
-    seven_pairs: Any = _option(
-        "seven_pairs", {"anyOf": [{"type": "string", "enum": [v.value for v in SevenPairs]}, {"type": "boolean"}]}
-    )
-    thirteen_orphans: Any = _option("thirteen_orphans", _BOOLEAN)
-    wildcards: Any = _option("wildcards", _TILES_SCHEMA, examples=["7z"])
-    win_requires_meld: Any = _option(
-        "win_requires_meld",
-        {"type": "array", "items": {"type": "string", "enum": [kind.value for kind in MeldKind]}},
-        examples=[["pon", "open_kan", "added_kan"]],
-    )
-    melded_tiles_count_toward_limit: Any = _option("melded_tiles_count_toward_limit", _BOOLEAN)
-    chi_allowed: Any = _option("chi_allowed", _BOOLEAN)
-    furiten: Any = _option("furiten", _BOOLEAN)
-    open_tanyao: Any = _option("open_tanyao", _BOOLEAN)
-    red_fives: Any = _option("red_fives", _BOOLEAN)
-    kazoe_limit: Any = _option("kazoe_limit", {"type": "string", "enum": list(KAZOE_LIMITS)})
-    kiriage: Any = _option("kiriage", _BOOLEAN)
-    double_yakuman: Any = _option("double_yakuman", _BOOLEAN)
-    yakuman_stacking: Any = _option("yakuman_stacking", _BOOLEAN)
-    tsumo_loss: Any = _option("tsumo_loss", _BOOLEAN)
-    absent_tiles: Any = _option("absent_tiles", _TILES_SCHEMA, examples=["2345678m"])
-    seats: Any = _option("seats", {"type": "integer", "enum": list(SEAT_COUNTS)})
 
     def overrides(self) -> dict[str, Any]:
         """The options the request set (unknown ones included), without the preset."""
         return self.model_dump(exclude_unset=True, exclude={"preset"})
+
+
+# One field per option of the core's table, so an option is declared in one place.
+RulesSpec = create_model(
+    "RulesSpec",
+    __base__=_RulesBase,
+    __doc__=_RulesBase.__doc__,
+    **{option.name: (Any, _option(option)) for option in OPTIONS},
+)
 
 
 def _preset_name_as_object(value: object) -> object:

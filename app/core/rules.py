@@ -16,11 +16,11 @@ overrides), not new branches in the engine.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, fields, replace
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from app.core.errors import AbsentTile, InvalidNotation, InvalidRuleOption, UnknownRules
 from app.core.hand import MeldKind
@@ -80,11 +80,6 @@ class RuleProfile:
     tsumo_loss: bool = True
 
     @property
-    def wildcard_set(self) -> frozenset[Tile]:
-        """The wildcard tiles as a set."""
-        return frozenset(self.wildcards)
-
-    @property
     def tile_total(self) -> int:
         """Physical tiles in the set: four of each kind that exists (136; sanma 108)."""
         return 4 * (NUM_TILE_KINDS - len(self.absent_tiles))
@@ -110,26 +105,11 @@ class RuleProfile:
                 )
 
     def describe(self) -> dict[str, Any]:
-        """The profile as plain data (tiles in mpsz)."""
-        return {
-            "name": self.name,
-            "seven_pairs": self.seven_pairs.value,
-            "thirteen_orphans": self.thirteen_orphans,
-            "wildcards": [format_tile(t) for t in self.wildcards],
-            "win_requires_meld": sorted(k.value for k in self.win_requires_meld),
-            "melded_tiles_count_toward_limit": self.melded_tiles_count_toward_limit,
-            "chi_allowed": self.chi_allowed,
-            "furiten": self.furiten,
-            "open_tanyao": self.open_tanyao,
-            "red_fives": self.red_fives,
-            "kazoe_limit": self.kazoe_limit,
-            "kiriage": self.kiriage,
-            "double_yakuman": self.double_yakuman,
-            "yakuman_stacking": self.yakuman_stacking,
-            "tsumo_loss": self.tsumo_loss,
-            "absent_tiles": [format_tile(t) for t in self.absent_tiles],
-            "seats": self.seats,
-        }
+        """The profile as plain data (tiles in mpsz), one entry per option of :data:`OPTIONS`."""
+        described: dict[str, Any] = {"name": self.name}
+        for option in OPTIONS:
+            described[option.name] = option.kind.describe(getattr(self, option.name))
+        return described
 
 
 def _spans(tiles: Iterable[Tile]) -> str:
@@ -166,114 +146,224 @@ PRESETS: Final[Mapping[str, RuleProfile]] = MappingProxyType(
 )
 """The named rule presets."""
 
-OPTION_DOCS: Final[Mapping[str, str]] = MappingProxyType(
-    {
-        "seven_pairs": "Seven pairs: 'off', 'distinct' (seven different pairs; four of a kind is one pair) "
+KAZOE_LIMITS: Final = ("yakuman", "sanbaiman")
+_ALWAYS_PRESENT: Final = frozenset(ORPHANS)
+
+
+class OptionKind(NamedTuple):
+    """How the values of one kind of option cross the boundary, both ways."""
+
+    #: Request value -> profile value; raises :class:`InvalidRuleOption` naming the option.
+    coerce: Callable[[str, Any], Any]
+    #: Profile value -> plain data (tiles in mpsz), for ``describe`` and ``/rules``.
+    describe: Callable[[Any], Any]
+    #: The request value's JSON Schema, as plain data (the HTTP layer documents it); None for
+    #: tiles, which the HTTP layer documents with its own notation schema.
+    schema: Mapping[str, Any] | None
+    #: The plain-data type ``describe`` gives: bool, str, int or list (of str).
+    plain_type: type
+
+
+def _boolean(option: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidRuleOption(f"{option} must be true or false, got {value!r}", field=option)
+    return value
+
+
+def _choice(choices: tuple[Any, ...]) -> Callable[[str, Any], Any]:
+    def coerce(option: str, value: Any) -> Any:
+        if isinstance(value, bool) or value not in choices:
+            allowed = ", ".join(str(choice) for choice in choices)
+            raise InvalidRuleOption(f"{option} must be one of {allowed}, got {value!r}", field=option)
+        return value
+
+    return coerce
+
+
+def _seven_pairs(option: str, value: Any) -> SevenPairs:
+    if isinstance(value, bool):  # tolerate true/false as on/off
+        return SevenPairs.DISTINCT if value else SevenPairs.OFF
+    try:
+        return SevenPairs(value)
+    except ValueError:
+        allowed = ", ".join(v.value for v in SevenPairs)
+        raise InvalidRuleOption(f"{option} must be one of {allowed}, got {value!r}", field=option) from None
+
+
+def _tiles(option: str, value: Any) -> tuple[Tile, ...]:
+    """Tiles in any notation, or a list of one-tile names as ``describe`` writes them (["7z"])."""
+    try:
+        if isinstance(value, list) and value and all(isinstance(item, str) for item in value):
+            tiles = []
+            for index, item in enumerate(value):
+                one = parse_tiles(item)
+                if len(one) != 1:
+                    raise InvalidNotation(f"item {index} is {item!r}, not one tile")
+                tiles.extend(one)
+        else:
+            tiles = parse_tiles(value)
+    except InvalidNotation as error:
+        raise InvalidRuleOption(f"{option}: {error.message}", field=option) from None
+    return tuple(sorted(set(tiles)))
+
+
+def _absent_tiles(option: str, value: Any) -> tuple[Tile, ...]:
+    tiles = _tiles(option, value)
+    for tile in tiles:
+        if tile in _ALWAYS_PRESENT:
+            raise InvalidRuleOption(
+                f"{option}: {format_tile(tile)} is a terminal or honour; only simples (2-8) may be absent",
+                field=option,
+            )
+    return tiles
+
+
+def _meld_kinds(option: str, value: Any) -> frozenset[MeldKind]:
+    if not isinstance(value, (list, tuple, set, frozenset)):
+        raise InvalidRuleOption(f"{option} must be a list of meld kinds, got {value!r}", field=option)
+    kinds = set()
+    for item in value:
+        try:
+            kinds.add(MeldKind(item))
+        except ValueError:
+            allowed = ", ".join(k.value for k in MeldKind)
+            raise InvalidRuleOption(f"{option}: unknown meld kind {item!r}; expected {allowed}", field=option) from None
+    return frozenset(kinds)
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _tile_names(tiles: Iterable[Tile]) -> list[str]:
+    return [format_tile(tile) for tile in tiles]
+
+
+_BOOLEAN: Final = OptionKind(_boolean, _same, MappingProxyType({"type": "boolean"}), bool)
+_TILE_SET: Final = OptionKind(_tiles, _tile_names, None, list)
+
+
+class RuleOption(NamedTuple):
+    """One overridable field of :class:`RuleProfile`: its kind, what it means, an example."""
+
+    name: str
+    kind: OptionKind
+    doc: str
+    #: A request value to show in the documentation (None: the kind speaks for itself).
+    example: Any = None
+    #: A ``describe`` value to show in the documentation.
+    described_example: Any = None
+
+
+#: Every rule option, once: coercion, description, request schema and meaning all come from here
+#: (``describe``, ``/rules``, the request schema and its docs).  Order: as the profile's fields.
+OPTIONS: Final[tuple[RuleOption, ...]] = (
+    RuleOption(
+        "seven_pairs",
+        OptionKind(
+            _seven_pairs,
+            lambda value: value.value,
+            MappingProxyType(
+                {"anyOf": [{"type": "string", "enum": [v.value for v in SevenPairs]}, {"type": "boolean"}]}
+            ),
+            str,
+        ),
+        "Seven pairs: 'off', 'distinct' (seven different pairs; four of a kind is one pair) "
         "or 'quad_as_two' (four of a kind counts as two pairs).",
-        "thirteen_orphans": "Whether thirteen orphans (one of each terminal and honour plus a pair) wins.",
-        "wildcards": "Tiles that stand for any tile (itself included); every copy held is a wildcard. "
+        described_example="off",
+    ),
+    RuleOption(
+        "thirteen_orphans", _BOOLEAN, "Whether thirteen orphans (one of each terminal and honour plus a pair) wins."
+    ),
+    RuleOption(
+        "wildcards",
+        _TILE_SET,
+        "Tiles that stand for any tile (itself included); every copy held is a wildcard. "
         "The concealed part of a complete hand may not hold more than 4 of any tile.",
-        "win_requires_meld": "Meld kinds of which a hand needs at least one to win (e.g. ['pon', 'open_kan', "
+        example="7z",
+        described_example=["7z"],
+    ),
+    RuleOption(
+        "win_requires_meld",
+        OptionKind(
+            _meld_kinds,
+            lambda kinds: sorted(kind.value for kind in kinds),
+            MappingProxyType({"type": "array", "items": {"type": "string", "enum": [kind.value for kind in MeldKind]}}),
+            list,
+        ),
+        "Meld kinds of which a hand needs at least one to win (e.g. ['pon', 'open_kan', "
         "'added_kan']); empty: no precondition. Shanten stays a shape measure; win and waits honour it.",
-        "melded_tiles_count_toward_limit": "Count melded copies toward the 4-copy limit of every answer "
+        example=["pon", "open_kan", "added_kan"],
+        described_example=["added_kan", "open_kan", "pon"],
+    ),
+    RuleOption(
+        "melded_tiles_count_toward_limit",
+        _BOOLEAN,
+        "Count melded copies toward the 4-copy limit of every answer "
         "(a pon of 1m leaves room for one more 1m). Off: only concealed tiles are limited, as Tenhou does.",
-        "chi_allowed": "Whether chi may be called (table simulation).",
-        "furiten": "Whether a player may not win on a tile they discarded (riichi's furiten rule); "
+    ),
+    RuleOption("chi_allowed", _BOOLEAN, "Whether chi may be called (table simulation)."),
+    RuleOption(
+        "furiten",
+        _BOOLEAN,
+        "Whether a player may not win on a tile they discarded (riichi's furiten rule); "
         "the discard advisor trusts genbutsu and suji fully only when it holds.",
-        "open_tanyao": "Riichi scoring: all simples (tanyao) counts with an open hand (kuitan).",
-        "red_fives": "Riichi scoring: each red five (0m, 0p, 0s) held is a dora (aka_dora).",
-        "kazoe_limit": "Riichi scoring: what 13 han or more without a yakuman is worth: 'yakuman' (kazoe "
+    ),
+    RuleOption("open_tanyao", _BOOLEAN, "Riichi scoring: all simples (tanyao) counts with an open hand (kuitan)."),
+    RuleOption("red_fives", _BOOLEAN, "Riichi scoring: each red five (0m, 0p, 0s) held is a dora (aka_dora)."),
+    RuleOption(
+        "kazoe_limit",
+        OptionKind(_choice(KAZOE_LIMITS), _same, MappingProxyType({"type": "string", "enum": list(KAZOE_LIMITS)}), str),
+        "Riichi scoring: what 13 han or more without a yakuman is worth: 'yakuman' (kazoe "
         "yakuman) or 'sanbaiman'.",
-        "kiriage": "Riichi scoring: 4 han 30 fu and 3 han 60 fu round up to mangan.",
-        "double_yakuman": "Riichi scoring: suuankou tanki, kokushi's 13-sided wait, junsei chuuren and "
+        described_example="yakuman",
+    ),
+    RuleOption("kiriage", _BOOLEAN, "Riichi scoring: 4 han 30 fu and 3 han 60 fu round up to mangan."),
+    RuleOption(
+        "double_yakuman",
+        _BOOLEAN,
+        "Riichi scoring: suuankou tanki, kokushi's 13-sided wait, junsei chuuren and "
         "daisuushii count as two yakuman.",
-        "yakuman_stacking": "Riichi scoring: several yakuman in one hand add up; off, only the largest counts.",
-        "tsumo_loss": "Riichi scoring with three seats (sanma): a self-draw loses the missing north's share, "
-        "as Tenhou's sanma does; off, each of the two payers adds half of it (rounded up to 100).",
-        "absent_tiles": "Tiles the set does not have (sanma: 2m-8m, 108 tiles). Only simples (2-8 of a "
+    ),
+    RuleOption(
+        "yakuman_stacking", _BOOLEAN, "Riichi scoring: several yakuman in one hand add up; off, only the largest counts."
+    ),
+    RuleOption(
+        "absent_tiles",
+        OptionKind(_absent_tiles, _tile_names, None, list),
+        "Tiles the set does not have (sanma: 2m-8m, 108 tiles). Only simples (2-8 of a "
         "suit) may be absent. They are never a wait or an ukeire tile and have no unseen copies; a hand, "
         "meld, visible tile or wildcard holding one is refused.",
-        "seats": "Players at the table: 4, or 3 for sanma (table simulation and scoring).",
-    }
+        example="2345678m",
+        described_example=["2m", "3m", "4m", "5m", "6m", "7m", "8m"],
+    ),
+    RuleOption(
+        "seats",
+        OptionKind(_choice(SEAT_COUNTS), _same, MappingProxyType({"type": "integer", "enum": list(SEAT_COUNTS)}), int),
+        "Players at the table: 4, or 3 for sanma (table simulation and scoring).",
+        described_example=3,
+    ),
+    RuleOption(
+        "tsumo_loss",
+        _BOOLEAN,
+        "Riichi scoring with three seats (sanma): a self-draw loses the missing north's share, "
+        "as Tenhou's sanma does; off, each of the two payers adds half of it (rounded up to 100).",
+    ),
 )
+OPTIONS_BY_NAME: Final[Mapping[str, RuleOption]] = MappingProxyType({option.name: option for option in OPTIONS})
+
+OPTION_DOCS: Final[Mapping[str, str]] = MappingProxyType({option.name: option.doc for option in OPTIONS})
 """What each override means, for ``/rules``."""
 
 
-KAZOE_LIMITS: Final = ("yakuman", "sanbaiman")
-_ALWAYS_PRESENT: Final = frozenset(ORPHANS)
-_BOOLEAN_OPTIONS: Final = frozenset(
-    (
-        "thirteen_orphans",
-        "melded_tiles_count_toward_limit",
-        "chi_allowed",
-        "furiten",
-        "open_tanyao",
-        "red_fives",
-        "kiriage",
-        "double_yakuman",
-        "yakuman_stacking",
-        "tsumo_loss",
-    )
-)
-
-
 def _coerce(option: str, value: Any) -> Any:
-    if option == "seven_pairs":
-        if isinstance(value, bool):  # tolerate true/false as on/off
-            return SevenPairs.DISTINCT if value else SevenPairs.OFF
-        try:
-            return SevenPairs(value)
-        except ValueError:
-            allowed = ", ".join(v.value for v in SevenPairs)
-            raise InvalidRuleOption(f"seven_pairs must be one of {allowed}, got {value!r}", field=option) from None
-    if option == "kazoe_limit":
-        if value not in KAZOE_LIMITS:
-            raise InvalidRuleOption(
-                f"kazoe_limit must be one of {', '.join(KAZOE_LIMITS)}, got {value!r}", field=option
-            )
-        return value
-    if option == "seats":
-        if isinstance(value, bool) or value not in SEAT_COUNTS:
-            raise InvalidRuleOption(f"seats must be 3 or 4, got {value!r}", field=option)
-        return value
-    if option == "absent_tiles":
-        try:
-            tiles = parse_tiles(value)
-        except InvalidNotation as error:
-            raise InvalidRuleOption(f"absent_tiles: {error.message}", field=option) from None
-        for tile in tiles:
-            if tile in _ALWAYS_PRESENT:
-                raise InvalidRuleOption(
-                    f"absent_tiles: {format_tile(tile)} is a terminal or honour; only simples (2-8) may be absent",
-                    field=option,
-                )
-        return tuple(sorted(set(tiles)))
-    if option in _BOOLEAN_OPTIONS:
-        if not isinstance(value, bool):
-            raise InvalidRuleOption(f"{option} must be true or false, got {value!r}", field=option)
-        return value
-    if option == "wildcards":
-        try:
-            tiles = parse_tiles(value)
-        except InvalidNotation as error:
-            raise InvalidRuleOption(f"wildcards: {error.message}", field=option) from None
-        return tuple(sorted(set(tiles)))
-    if option == "win_requires_meld":
-        if not isinstance(value, (list, tuple, set, frozenset)):
-            raise InvalidRuleOption(f"win_requires_meld must be a list of meld kinds, got {value!r}", field=option)
-        kinds = set()
-        for item in value:
-            try:
-                kinds.add(MeldKind(item))
-            except ValueError:
-                allowed = ", ".join(k.value for k in MeldKind)
-                raise InvalidRuleOption(
-                    f"win_requires_meld: unknown meld kind {item!r}; expected {allowed}", field=option
-                ) from None
-        return frozenset(kinds)
-    raise InvalidRuleOption(
-        f"unknown rule option {option!r}; options are {', '.join(OPTION_DOCS)}", field=option
-    )
+    try:
+        kind = OPTIONS_BY_NAME[option].kind
+    except KeyError:
+        raise InvalidRuleOption(
+            f"unknown rule option {option!r}; options are {', '.join(OPTIONS_BY_NAME)}", field=option
+        ) from None
+    return kind.coerce(option, value)
 
 
 def rule_profile(preset: str = "riichi", **overrides: Any) -> RuleProfile:
@@ -296,8 +386,3 @@ def rule_profile(preset: str = "riichi", **overrides: Any) -> RuleProfile:
     profile = replace(base, **changes)
     profile.check_tiles_exist(profile.wildcards, field="wildcards")
     return profile
-
-
-def option_names() -> Iterable[str]:
-    """Names of the overridable options."""
-    return (f.name for f in fields(RuleProfile) if f.name != "name")

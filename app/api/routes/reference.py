@@ -2,42 +2,36 @@
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from fastapi import APIRouter
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from app.api.errors import error_responses
-from app.core.rules import OPTION_DOCS, PRESETS
+from app.core.rules import OPTION_DOCS, OPTIONS, PRESETS
+from app.core.rules import RuleOption as CoreRuleOption
 from app.core.tiles import CHINESE_NAMES, NUM_TILE_KINDS, TILE_NAMES, UNICODE_CHARS
 
 router = APIRouter(tags=["reference"])
 _ERRORS = error_responses(500)
 
 
-class RulePreset(BaseModel):
-    """A preset's value of every option."""
+def _preset_field(option: CoreRuleOption) -> tuple[Any, Any]:
+    plain = list[str] if option.kind.plain_type is list else option.kind.plain_type
+    if option.described_example is None:
+        return plain, ...
+    return plain, Field(examples=[option.described_example])
 
-    # Extra keys pass through, so an option added to the core shows up here unchanged.
-    model_config = ConfigDict(extra="allow")
 
-    name: str = Field(examples=["qiqihar"])
-    seven_pairs: str = Field(examples=["off"])
-    thirteen_orphans: bool
-    wildcards: list[str] = Field(examples=[["7z"]])
-    win_requires_meld: list[str] = Field(examples=[["added_kan", "open_kan", "pon"]])
-    melded_tiles_count_toward_limit: bool
-    chi_allowed: bool
-    furiten: bool
-    open_tanyao: bool
-    red_fives: bool
-    kazoe_limit: str = Field(examples=["yakuman"])
-    kiriage: bool
-    double_yakuman: bool
-    yakuman_stacking: bool
-    tsumo_loss: bool
-    absent_tiles: list[str] = Field(examples=[["2m", "3m", "4m", "5m", "6m", "7m", "8m"]])
-    seats: int = Field(ge=3, le=4, examples=[3])
+# A preset's value of every option: one field per option of the core's table.  Extra keys
+# pass through, so the answer never drops what the core describes.
+RulePreset = create_model(
+    "RulePreset",
+    __config__=ConfigDict(extra="allow"),
+    __doc__="A preset's value of every option.",
+    name=(str, Field(examples=["qiqihar"])),
+    **{option.name: _preset_field(option) for option in OPTIONS},
+)
 
 
 class RuleOption(BaseModel):
