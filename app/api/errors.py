@@ -37,7 +37,8 @@ logger = logging.getLogger("app.api")
 
 Loc = tuple[str | int, ...]
 
-# The one table: error code -> HTTP status.  Core codes first, then the HTTP layer's own.
+# The one table: error code -> HTTP status.  Every code of a TenpaiError class (core and
+# self-play; tests/api/test_error_envelope.py checks the two agree), then HTTP_CODES.
 ERROR_STATUS: Final[Mapping[str, int]] = MappingProxyType(
     {
         "invalid_request": 422,
@@ -55,6 +56,7 @@ ERROR_STATUS: Final[Mapping[str, int]] = MappingProxyType(
         "no_yaku": 400,
         "unknown_strategy": 422,
         "invalid_game_config": 422,
+        "invalid_run_option": 422,
         "too_many_games": 422,
         "batch_too_large": 422,
         "body_too_large": 413,
@@ -63,6 +65,11 @@ ERROR_STATUS: Final[Mapping[str, int]] = MappingProxyType(
     }
 )
 _DEFAULT_STATUS: Final = 422  # a core code missing above is still the client's question
+
+#: Codes the HTTP layer answers with itself, raised by no TenpaiError class.
+HTTP_CODES: Final = frozenset(
+    ("too_many_games", "batch_too_large", "body_too_large", "not_ready", "internal_error")
+)
 
 
 def status_of(code: str) -> int:

@@ -14,8 +14,8 @@ import pytest
 from api_helpers import assert_error, error_items, started
 from fastapi.testclient import TestClient
 
-from app.api.errors import ERROR_STATUS
-from app.core.errors import ERROR_CODES
+from app.api.errors import ERROR_STATUS, HTTP_CODES
+from app.core.errors import error_codes
 from app.main import create_app
 from app.settings import Settings
 
@@ -235,11 +235,18 @@ def test_unknown_paths_and_methods_use_the_envelope(client: TestClient) -> None:
 
 
 def test_every_core_error_code_has_a_status() -> None:
-    assert set(ERROR_CODES) <= set(ERROR_STATUS)
+    import app.main  # noqa: F401  every module, so every error class, is loaded
+    import app.selfplay.runner  # noqa: F401
+
+    codes = error_codes()
+    assert "invalid_run_option" in codes and "invalid_weight" in codes
+    # One status per error class, and nothing in the table that no class or HTTP check raises.
+    assert set(ERROR_STATUS) == codes | HTTP_CODES
+    assert not codes & HTTP_CODES
     # A well-formed question whose hand cannot be scored is a 400; everything else is malformed: 422.
     answered_no = {"not_a_winning_hand", "no_yaku"}
     assert {ERROR_STATUS[code] for code in answered_no} == {400}
-    assert {ERROR_STATUS[code] for code in ERROR_CODES if code not in answered_no} == {422}
+    assert {ERROR_STATUS[code] for code in codes if code not in answered_no} == {422}
 
 
 def test_an_unexpected_error_is_a_bare_500_and_is_logged(caplog: pytest.LogCaptureFixture) -> None:
