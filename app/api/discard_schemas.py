@@ -41,6 +41,7 @@ from app.core.hand import Hand
 from app.core.rules import RuleProfile
 from app.core.safety import Opponent
 from app.core.tiles import (
+    COPIES,
     Counts,
     Tile,
     detect_notation,
@@ -48,7 +49,6 @@ from app.core.tiles import (
     parse_mpsz_with_red,
 )
 
-_COPIES: Final = 4
 _DIGITS: Final = 6  # decimals of the floats in answers
 MAX_TURN: Final = 30
 

@@ -28,9 +28,8 @@ from app.core.engine import Checker
 from app.core.errors import TooManyCopies
 from app.core.hand import Hand, Meld
 from app.core.rules import RuleProfile, rule_profile
-from app.core.tiles import Counts, Tile, counts_from_tiles, format_tile, parse_tiles
+from app.core.tiles import COPIES, Counts, Tile, counts_from_tiles, format_tile, parse_tiles
 
-_COPIES: Final = 4
 _NOTHING_SEEN: Final = bytes(34)
 
 
@@ -145,10 +144,10 @@ def request_visible(value: object) -> Counts:
     # Checked here as well as in the core: the core adds these counts to the hand's
     # in a bytes object, which cannot hold a sum over 255.
     for tile, count in enumerate(counts):
-        if count > _COPIES:
+        if count > COPIES:
             raise ApiError(
                 ("body", "visible"),
-                f"{count} copies of {format_tile(tile)} in visible tiles; a tile has {_COPIES}",
+                f"{count} copies of {format_tile(tile)} in visible tiles; a tile has {COPIES}",
                 TooManyCopies.code,
             )
     return counts

@@ -22,7 +22,8 @@ import numpy as np
 
 from app.core.errors import TooManyCopies, WrongTileCount
 from app.core.rules import RuleProfile, SevenPairs
-from app.core.tables import MAX_MELDS, tables
+from app.core.tables import tables
+from app.core.tiles import MAX_MELDS
 
 _ORPHANS: Final = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 _IS_ORPHAN: Final = np.array([tile in _ORPHANS for tile in range(34)])

@@ -20,6 +20,7 @@ from typing import Final
 
 from app.core.errors import InvalidMeld, TooManyCopies, WrongTileCount
 from app.core.tiles import (
+    MAX_MELDS,
     NUM_TILE_KINDS,
     Tile,
     counts_from_tiles,
@@ -27,7 +28,6 @@ from app.core.tiles import (
     is_honor,
 )
 
-MAX_MELDS: Final = 4
 MAX_CONCEALED: Final = 14
 
 

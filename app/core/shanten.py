@@ -21,14 +21,13 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import Final
 
-from app.core.tables import MAX_MELDS, VECTOR_LENGTH, DistanceVector, min_plus, tables
+from app.core.tables import VECTOR_LENGTH, DistanceVector, min_plus, tables
+from app.core.tiles import MAX_MELDS, NUM_TILE_KINDS, ORPHANS
 
-NUM_KINDS: Final = 34
 _POW5: Final = tuple(5**i for i in range(9))
-_ORPHANS: Final = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
-_orphan_counts = itemgetter(*_ORPHANS)
-_ORPHAN_SET: Final = frozenset(_ORPHANS)
-_NO_CAPS: Final = b"\x04" * NUM_KINDS
+_orphan_counts = itemgetter(*ORPHANS)
+_ORPHAN_SET: Final = frozenset(ORPHANS)
+_NO_CAPS: Final = b"\x04" * NUM_TILE_KINDS
 
 
 def regular_distance(counts: bytes, melds_wanted: int) -> int:
@@ -43,9 +42,9 @@ def regular_distance(counts: bytes, melds_wanted: int) -> int:
     index = number.index
     class_of = number.class_of
     honors = t.honors
-    man_pin = t.man_pin[class_of[index[counts[0:9]]] * 126 + class_of[index[counts[9:18]]]]
-    sou_honors = t.sou_honors[class_of[index[counts[18:27]]] * 55 + honors.class_of[honors.index[counts[27:34]]]]
-    return t.final[(man_pin * 165 + sou_honors) * 5 + melds_wanted]
+    man_pin = t.man_pin[class_of[index[counts[0:9]]] * t.number_classes + class_of[index[counts[9:18]]]]
+    sou_honors = t.sou_honors[class_of[index[counts[18:27]]] * t.honor_classes + honors.class_of[honors.index[counts[27:34]]]]
+    return t.final[man_pin * t.final_stride + sou_honors * 5 + melds_wanted]
 
 
 def seven_pairs_distance(counts: bytes, *, quad_as_two: bool = False) -> int:
@@ -57,7 +56,7 @@ def seven_pairs_distance(counts: bytes, *, quad_as_two: bool = False) -> int:
     (3, 1)
     """
     singles = counts.count(1)
-    held_twice = NUM_KINDS - counts.count(0) - singles  # kinds with two or more copies
+    held_twice = NUM_TILE_KINDS - counts.count(0) - singles  # kinds with two or more copies
     if quad_as_two:
         triples = counts.count(3)
         quads = counts.count(4)
@@ -151,9 +150,9 @@ def regular_draws_from_classes(
     :class:`AbsentShapes`.
     """
     t = tables()
-    man_pin = t.man_pin[c_m * 126 + c_p]
-    sou_honors = t.sou_honors[c_s * 55 + c_h]
-    distance = t.final[man_pin * 825 + sou_honors * 5 + melds_wanted]
+    man_pin = t.man_pin[c_m * t.number_classes + c_p]
+    sou_honors = t.sou_honors[c_s * t.honor_classes + c_h]
+    distance = t.final[man_pin * t.final_stride + sou_honors * 5 + melds_wanted]
     if distance == 0:
         return distance, _NO_FLAGS
     below = t.below[distance]
@@ -192,7 +191,7 @@ def seven_pairs_improving_draws(counts: bytes, *, quad_as_two: bool) -> bytes:
     (6,)
     """
     singles = counts.count(1)
-    held_twice = NUM_KINDS - counts.count(0) - singles
+    held_twice = NUM_TILE_KINDS - counts.count(0) - singles
     if quad_as_two:
         triples = counts.count(3)
         quads = counts.count(4)
@@ -211,16 +210,16 @@ def thirteen_orphans_improving_draws(counts: bytes) -> bytes:
     has_pair = max(_orphan_counts(counts)) >= 2
     by_count = _ORPHAN_DRAWS_PAIRED if has_pair else _ORPHAN_DRAWS_UNPAIRED
     flags = int.from_bytes(counts.translate(by_count), "little") & _ORPHAN_BITS
-    return flags.to_bytes(NUM_KINDS, "little")
+    return flags.to_bytes(NUM_TILE_KINDS, "little")
 
 
-_NO_FLAGS: Final = bytes(NUM_KINDS)
+_NO_FLAGS: Final = bytes(NUM_TILE_KINDS)
 # [quad_as_two][a new candidate still helps] -> flag by copies held (0, 1, 2, 3).
 _SEVEN_PAIRS_DRAWS: Final = (
     (bytes([0, 1]) + bytes(254), bytes([1, 1]) + bytes(254)),
     (bytes([0, 1, 0, 1]) + bytes(252), bytes([1, 1, 1, 1]) + bytes(252)),
 )
-_ORPHAN_BITS: Final = int.from_bytes(bytes(1 if tile in _ORPHAN_SET else 0 for tile in range(NUM_KINDS)), "little")
+_ORPHAN_BITS: Final = int.from_bytes(bytes(1 if tile in _ORPHAN_SET else 0 for tile in range(NUM_TILE_KINDS)), "little")
 # An orphan not held helps; a second copy helps only while no orphan is paired.
 _ORPHAN_DRAWS_PAIRED: Final = bytes([1]) + bytes(255)
 _ORPHAN_DRAWS_UNPAIRED: Final = bytes([1, 1]) + bytes(254)

@@ -36,7 +36,8 @@ from typing import Final
 
 import numpy as np
 
-MAX_MELDS: Final = 4
+from app.core.tiles import MAX_MELDS
+
 MAX_SUIT_TILES: Final = 14
 #: Index of (melds, pairs) in a distance vector: ``m * 2 + p``.
 VECTOR_LENGTH: Final = (MAX_MELDS + 1) * 2
@@ -278,6 +279,11 @@ class Tables:
     sou_honors_array: np.ndarray
     final_array: np.ndarray
     build_seconds: float
+    #: Class counts, the strides of the combined look-ups: number-suit and honour classes,
+    #: and sou+honours classes times the 5 meld counts (``final``'s stride per man+pin class).
+    number_classes: int = 0
+    honor_classes: int = 0
+    final_stride: int = 0
 
 
 def build() -> Tables:
@@ -320,6 +326,9 @@ def build() -> Tables:
         sou_honors_array=sou_honors,
         final_array=final,
         build_seconds=time.perf_counter() - started,
+        number_classes=len(number_suit.vectors),
+        honor_classes=len(honors.vectors),
+        final_stride=n_sh * (MAX_MELDS + 1),
     )
 
 

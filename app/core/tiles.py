@@ -66,6 +66,10 @@ S1, S2, S3, S4, S5, S6, S7, S8, S9 = range(18, 27)
 EAST, SOUTH, WEST, NORTH, WHITE, GREEN, RED = range(27, 34)
 
 NUM_TILE_KINDS: Final = 34
+COPIES: Final = 4
+"""Copies of each tile kind in a set."""
+MAX_MELDS: Final = 4
+"""Melds a complete hand has besides its pair (declared or concealed)."""
 
 MAN: Final[tuple[Tile, ...]] = tuple(range(M1, M9 + 1))
 PIN: Final[tuple[Tile, ...]] = tuple(range(P1, P9 + 1))
@@ -618,7 +622,6 @@ def format_unicode(tiles: Iterable[Tile]) -> str:
 
 # --- 136-tile ids ------------------------------------------------------------------
 
-_COPIES: Final = 4
 
 
 def parse_ids136(values: Iterable[object]) -> list[Tile]:
@@ -632,7 +635,7 @@ def parse_ids136(values: Iterable[object]) -> list[Tile]:
     ids = _integers(values, "136-tile ids 0..135")
     first_index: dict[int, int] = {}
     for index, tile_id in enumerate(ids):
-        if not 0 <= tile_id < NUM_TILE_KINDS * _COPIES:
+        if not 0 <= tile_id < NUM_TILE_KINDS * COPIES:
             raise InvalidNotation(
                 f"item {index} is {tile_id}, which is not a 136-tile id; ids are 0..135"
             )
@@ -642,7 +645,7 @@ def parse_ids136(values: Iterable[object]) -> list[Tile]:
                 "each id is one physical tile"
             )
         first_index[tile_id] = index
-    return [tile_id // _COPIES for tile_id in ids]
+    return [tile_id // COPIES for tile_id in ids]
 
 
 def format_ids136(tiles: Iterable[Tile]) -> list[int]:
@@ -656,11 +659,11 @@ def format_ids136(tiles: Iterable[Tile]) -> list[int]:
     used = [0] * NUM_TILE_KINDS
     ids = []
     for index, tile in enumerate(parse_int_list(tiles)):
-        if used[tile] == _COPIES:
+        if used[tile] == COPIES:
             raise TooManyCopies(
                 f"item {index} is a fifth {TILE_NAMES[tile]}; there are only 4 copies of each tile"
             )
-        ids.append(tile * _COPIES + used[tile])
+        ids.append(tile * COPIES + used[tile])
         used[tile] += 1
     return ids
 
