@@ -48,7 +48,7 @@ from functools import lru_cache, partial
 from typing import Final, NamedTuple
 
 from app.core.decompose import _suit_splits
-from app.core.errors import InvalidRuleOption, NotAWinningHand, NoYaku, TooManyCopies, WrongTileCount
+from app.core.errors import InvalidMeld, InvalidRuleOption, NotAWinningHand, NoYaku, TooManyCopies, WrongTileCount
 from app.core.hand import Hand, Meld, MeldKind
 from app.core.rules import RuleProfile, SevenPairs
 from app.core.scoring_context import InvalidWinContext, WinContext, check_seats
@@ -778,11 +778,15 @@ def score_riichi(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinCon
         )
     total = _all_tiles(hand)
     if rules.absent_tiles:
-        for tile in rules.absent_tiles:
-            if total[tile]:
-                rules.check_tiles_exist([tile], field="hand" if hand.counts[tile] else "melds")
+        rules.check_tiles_exist([t for t in rules.absent_tiles if hand.counts[t]], field="hand")
+        for index, meld in enumerate(hand.melds):
+            rules.check_tiles_exist(meld.tiles, field=f"melds[{index}].tiles")
         rules.check_tiles_exist(context.dora_indicators, field="dora_indicators")
         rules.check_tiles_exist(context.ura_indicators, field="ura_indicators")
+    if not rules.chi_allowed:
+        for index, meld in enumerate(hand.melds):
+            if meld.kind is MeldKind.CHI:
+                raise InvalidMeld(f"{rules.name} has no chi", field=f"melds[{index}].kind")
     _check_situation(hand, win_tile, context, total, rules)
     tsumo = context.discarder is None
     seat_wind = EAST + (context.winner - context.dealer) % rules.seats

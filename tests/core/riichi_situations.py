@@ -9,10 +9,20 @@ declared melds of every kind; the situation draws only the flag combinations
 red five per suit, as a real set has, so the same win can be handed to the
 ``mahjong`` package.
 
+Given a rule profile with fewer seats or absent tiles (``sanma``: three seats, no
+2m-8m, no chi), the same styles are drawn with those tiles refused by the wall,
+runs never called as chi, seats 0..2 and a number of norths set aside (nuki).
+Four-player wins draw exactly the random numbers they always have, so seeded
+lists of them do not change.
+
 >>> import random
 >>> situation = random_situation(random.Random(7))
 >>> situation.hand.tile_count + 3 * len(situation.hand.melds)
 14
+>>> from app.core.rules import rule_profile
+>>> sanma = random_situation(random.Random(7), rules=rule_profile("sanma"))
+>>> any(sanma.hand.all_counts()[1:8]), max(sanma.context.winner, sanma.context.dealer) < 3
+(False, True)
 """
 
 from __future__ import annotations
@@ -22,6 +32,7 @@ from collections.abc import Callable, Sequence
 from typing import Final, NamedTuple
 
 from app.core.hand import Hand, Meld
+from app.core.rules import RuleProfile, rule_profile
 from app.core.scoring_context import WinContext
 from app.core.tiles import Tile
 
@@ -51,10 +62,13 @@ class Situation(NamedTuple):
 
 
 class _Wall:
-    """Copies of each tile still free: hand, melds and indicators hold at most four."""
+    """Copies of each tile still free: hand, melds and indicators hold at most four.
 
-    def __init__(self) -> None:
-        self.used = [0] * 34
+    A tile the set does not have starts with all four copies used, so it is never taken.
+    """
+
+    def __init__(self, absent: Sequence[Tile] = ()) -> None:
+        self.used = [4 if tile in absent else 0 for tile in range(34)]
 
     def take(self, tiles: Sequence[Tile]) -> bool:
         need = [0] * 34
@@ -207,17 +221,17 @@ WEIGHTS: Final = {
 }
 
 
-def _meld_kind(rng: random.Random, group: Group, wall: _Wall, kan_share: float) -> str | None:
-    """A declared kind for ``group`` (None: it stays concealed)."""
+def _meld_kind(rng: random.Random, group: Group, wall: _Wall, kan_share: float, chi: bool) -> str | None:
+    """A declared kind for ``group`` (None: it stays concealed; so does a run where chi is not allowed)."""
     is_run, first = group
     if is_run:
-        return "chi"
+        return "chi" if chi else None
     if rng.random() < kan_share and wall.take([first]):
         return rng.choice(("open_kan", "closed_kan", "added_kan"))
     return "pon"
 
 
-def _regular(rng: random.Random, style: str, wall: _Wall) -> tuple[list[Tile], list[Meld]] | None:
+def _regular(rng: random.Random, style: str, wall: _Wall, chi: bool) -> tuple[list[Tile], list[Meld]] | None:
     groups, pair = STYLES[style](rng)
     tiles = [t for g in groups for t in _group_tiles(g)] + [pair, pair]
     if not wall.take(tiles):
@@ -234,7 +248,7 @@ def _regular(rng: random.Random, style: str, wall: _Wall) -> tuple[list[Tile], l
                 kans_wanted -= 1
                 kind = rng.choice(("open_kan", "closed_kan", "closed_kan", "added_kan"))
         elif rng.random() < meld_share:
-            kind = _meld_kind(rng, group, wall, 0.35)
+            kind = _meld_kind(rng, group, wall, 0.35, chi)
         elif not group[0] and rng.random() < 0.08 and wall.take([group[1]]):
             kind = "closed_kan"  # a closed kan keeps the hand concealed
         if kind is None:
@@ -284,12 +298,18 @@ def _red_fives(rng: random.Random, held: Sequence[int]) -> tuple[Tile, ...]:
     return tuple(t for t in FIVES if held[t] == 4 or (held[t] and rng.random() < 0.5))
 
 
-def random_situation(rng: random.Random, style: str | None = None) -> Situation:
-    """A complete riichi hand with a situation ``_check_situation`` accepts (maybe without a yaku)."""
+FOUR_PLAYER: Final = rule_profile("riichi")
+
+
+def random_situation(rng: random.Random, style: str | None = None, *, rules: RuleProfile = FOUR_PLAYER) -> Situation:
+    """A complete riichi hand with a situation ``_check_situation`` accepts (maybe without a yaku).
+
+    ``rules`` gives the table: its seats, the tiles the set lacks and whether chi is called.
+    """
     # The style is drawn once: retrying with a fresh style would favour styles the wall refuses less.
     chosen = style or rng.choices(list(WEIGHTS), weights=list(WEIGHTS.values()))[0]
     while True:
-        wall = _Wall()
+        wall = _Wall(rules.absent_tiles)
         if chosen == "seven_pairs":
             built = _seven_pairs(rng, wall)
         elif chosen == "kokushi":
@@ -297,22 +317,22 @@ def random_situation(rng: random.Random, style: str | None = None) -> Situation:
         elif chosen == "chuuren":
             built = _chuuren(rng, wall)
         else:
-            built = _regular(rng, chosen, wall)
+            built = _regular(rng, chosen, wall, rules.chi_allowed)
         if built is not None:
             break
     concealed, melds = built
     hand = Hand.from_tiles(concealed, melds)
     win_tile = rng.choice(concealed)
-    return Situation(hand, win_tile, _context(rng, hand, win_tile, wall), chosen)
+    return Situation(hand, win_tile, _context(rng, hand, win_tile, wall, rules.seats), chosen)
 
 
-def _context(rng: random.Random, hand: Hand, win_tile: Tile, wall: _Wall) -> WinContext:
-    """Seats, winds, flags, dora and sticks, drawn only in combinations the scorer accepts."""
-    winner, dealer = rng.randrange(4), rng.randrange(4)
+def _context(rng: random.Random, hand: Hand, win_tile: Tile, wall: _Wall, seats: int) -> WinContext:
+    """Seats, winds, flags, dora, nuki and sticks, drawn only in combinations the scorer accepts."""
+    winner, dealer = rng.randrange(seats), rng.randrange(seats)
     if rng.random() < 0.3:
         dealer = winner
     tsumo = rng.random() < 0.5
-    discarder = None if tsumo else rng.choice([s for s in range(4) if s != winner])
+    discarder = None if tsumo else rng.choice([s for s in range(seats) if s != winner])
     closed = not hand.has_open_meld
     has_kan = any(meld.kind.size == 4 for meld in hand.melds)
     riichi = double_riichi = ippatsu = kong_replacement = robbed_kong = last_tile = first_turn = False
@@ -346,6 +366,11 @@ def _context(rng: random.Random, hand: Hand, win_tile: Tile, wall: _Wall) -> Win
     ):
         first_turn = True
     held = list(hand.all_counts())
+    # Three seats: norths set aside (kita), taken from the wall before any indicator can show one.
+    nuki = 0
+    if seats == 3:
+        nuki = min(rng.choice((0, 0, 0, 1, 1, 2, 3, 4)), 4 - wall.used[NORTH])
+        wall.take([NORTH] * nuki)
     dora = _indicators(rng, wall, rng.choice((0, 1, 1, 1, 2, 3, 5)))
     ura = _indicators(rng, wall, len(dora) if rng.random() < 0.8 else rng.randint(0, 2))
     return WinContext(
@@ -365,14 +390,15 @@ def _context(rng: random.Random, hand: Hand, win_tile: Tile, wall: _Wall) -> Win
         first_turn=first_turn,
         honba=rng.choice((0, 0, 0, 1, 2, 5)),
         riichi_sticks=rng.choice((0, 0, 1, 2)),
+        nuki=nuki,
     )
 
 
-def situations(seed: int, count: int) -> list[Situation]:
+def situations(seed: int, count: int, *, rules: RuleProfile = FOUR_PLAYER) -> list[Situation]:
     """``count`` random situations from ``seed`` (the same list on every run).
 
     >>> [s.style for s in situations(1, 3)] == [s.style for s in situations(1, 3)]
     True
     """
     rng = random.Random(seed)
-    return [random_situation(rng) for _ in range(count)]
+    return [random_situation(rng, rules=rules) for _ in range(count)]

@@ -1,10 +1,12 @@
 """POST /score and /score/batch: what a win pays, per seat, under a scoring profile.
 
-Two profiles score today: Qiqihar (seed 004 section 4: doublings) and riichi
-(Tenhou: yaku, han, fu, limits, honba and riichi sticks).  Both take the same
-request; the riichi situation fields (round wind, dora, riichi, ippatsu, last
-tile, first turn, honba, sticks) keep their defaults under Qiqihar, and a
-non-default one there is a 422 at that field rather than silently ignored.
+Three profiles score today: Qiqihar (seed 004 section 4: doublings), riichi
+(Tenhou: yaku, han, fu, limits, honba and riichi sticks) and sanma (Tenhou's
+three-player riichi: seats 0..2, no 2m-8m, norths set aside as ``nuki``, tsumo
+loss).  All take the same request; the riichi situation fields (round wind,
+dora, riichi, ippatsu, last tile, first turn, honba, sticks, nuki) keep their
+defaults under Qiqihar, and a non-default one there is a 422 at that field
+rather than silently ignored.
 
 Red fives are read here, at the edge: a ``0`` in an mpsz ``hand``, ``melds[i].tiles``
 or ``win_tile`` is a red five, counted as a five by the tile parser and handed to
@@ -44,6 +46,8 @@ _WITHOUT_SITUATION: Final = frozenset({"qiqihar"})
 #: Bounds on the counters, far above any real table, so that no answer overflows a client's int32.
 MAX_HONBA: Final = 1000
 MAX_RIICHI_STICKS: Final = 1000
+#: A set has four norths, so at most four are set aside.
+MAX_NUKI: Final = 4
 
 _QIQIHAR_EXAMPLE: Final = {
     "hand": "123m456p78s99s7z",
@@ -93,10 +97,23 @@ _RIICHI_TSUMO_EXAMPLE: Final = {
     "honba": 1,
     "riichi_sticks": 1,
 }
+# Three-player: seat 1 self-draws with two norths set aside; a 1m indicator shows 9m.
+_SANMA_EXAMPLE: Final = {
+    "hand": "111999m123p45677s",
+    "win_tile": "7s",
+    "rules": "sanma",
+    "winner": 1,
+    "dealer": 0,
+    "dora_indicators": "1m",
+    "nuki": 2,
+}
 SCORE_EXAMPLES: Final = {
     "riichi": Example(summary="Riichi: the contract's example (open hand, ron)", value=_RIICHI_EXAMPLE),
     "riichi_tsumo": Example(
         summary="Riichi: dealer riichi tsumo with a red five, honba and a stick", value=_RIICHI_TSUMO_EXAMPLE
+    ),
+    "sanma": Example(
+        summary="Sanma: a self-draw with two norths set aside and a 1m indicator (9m is dora)", value=_SANMA_EXAMPLE
     ),
     "qiqihar": Example(summary="Qiqihar: the seed's dealer self-draw holding 红中", value=_QIQIHAR_EXAMPLE),
 }
@@ -114,16 +131,20 @@ class ScoreItem(BaseModel):
         "which the hand must then hold.",
         examples=["9s"],
     )
-    winner: int = Field(ge=0, le=3, strict=True, description="Seat of the winner, 0..3.")
+    winner: int = Field(ge=0, le=3, strict=True, description="Seat of the winner, 0..3 (sanma: 0..2).")
     dealer: int = Field(
-        ge=0, le=3, strict=True, description="Seat of the dealer, 0..3; seat winds follow (dealer East, then S, W, N)."
+        ge=0,
+        le=3,
+        strict=True,
+        description="Seat of the dealer, 0..3 (sanma: 0..2); seat winds follow (dealer East, then S, W, N).",
     )
     discarder: int | None = Field(
         None,
         ge=0,
         le=3,
         strict=True,
-        description="Seat that discarded the winning tile (for a robbed kong: who declared it); null: self-draw.",
+        description="Seat that discarded the winning tile (for a robbed kong: who declared it); null: self-draw. "
+        "Sanma: 0..2.",
     )
     kong_replacement: bool = Field(
         False, strict=True, description="Won on a kong replacement tile (杠上开花, rinshan)."
@@ -154,7 +175,12 @@ class ScoreItem(BaseModel):
         description="Riichi: won on the first uninterrupted draw (tenhou for the dealer, else chiihou).",
     )
     honba: int = Field(
-        0, ge=0, le=MAX_HONBA, strict=True, description="Riichi: honba counters (300 a ron, 100 from each on a tsumo)."
+        0,
+        ge=0,
+        le=MAX_HONBA,
+        strict=True,
+        description="Riichi: honba counters (100 from each other seat on a ron: 300, sanma 200; "
+        "100 from each payer on a tsumo).",
     )
     riichi_sticks: int = Field(
         0,
@@ -162,6 +188,14 @@ class ScoreItem(BaseModel):
         le=MAX_RIICHI_STICKS,
         strict=True,
         description="Riichi: riichi sticks on the table (1000 each, to the winner).",
+    )
+    nuki: int = Field(
+        0,
+        ge=0,
+        le=MAX_NUKI,
+        strict=True,
+        description="Sanma: north tiles the winner set aside (kita, nukidora), a dora each; at most 4 less the "
+        "norths in hand and melds. Non-zero only at a three-player table.",
     )
 
 
@@ -173,8 +207,9 @@ class ScoreRequest(ScoreItem):
     rules: Rules = Field(
         "qiqihar",
         validate_default=True,
-        description="The rules whose scoring applies: qiqihar (the default here, for compatibility) or riichi, "
-        "or {preset, ...overrides} such as {\"preset\": \"riichi\", \"kiriage\": true}.",
+        description="The rules whose scoring applies: qiqihar (the default here, for compatibility), riichi or "
+        "sanma, or {preset, ...overrides} such as {\"preset\": \"riichi\", \"kiriage\": true} or "
+        "{\"preset\": \"sanma\", \"tsumo_loss\": false}.",
     )
 
 
@@ -291,8 +326,38 @@ _RIICHI_ANSWER: Final = {
         "wait": "ryanmen",
     },
 }
+# Computed with the core from _SANMA_EXAMPLE (a test checks it): menzen_tsumo 1, dora 3
+# (1m shows 9m, three held), nuki_dora 2: 6 han, haneman (3000 base).  The dealer pays
+# 6000, seat 2 pays 3000, and the absent north's 3000 is lost (tsumo loss).
+_SANMA_ANSWER: Final = {
+    "payments": [-6000, 9000, -3000],
+    "multipliers": [],
+    "per_payer": [{"seat": 0, "pays": 6000}, {"seat": 2, "pays": 3000}],
+    "han": 6,
+    "fu": 40,
+    "yaku": [{"name": "menzen_tsumo", "han": 1}, {"name": "dora", "han": 3}, {"name": "nuki_dora", "han": 2}],
+    "fu_details": [
+        {"fu": 20, "reason": "base"},
+        {"fu": 2, "reason": "self_draw"},
+        {"fu": 8, "reason": "closed_triplet_terminal_or_honor", "tile": "1m"},
+        {"fu": 8, "reason": "closed_triplet_terminal_or_honor", "tile": "9m"},
+        {"fu": 2, "reason": "wait_tanki"},
+    ],
+    "limit": "haneman",
+    "yakuman_count": 0,
+    "base_points": 3000,
+    "riichi_sticks_won": 0,
+    "reading": {
+        "form": "regular",
+        "pair": "7s",
+        "groups": [["1m", "1m", "1m"], ["9m", "9m", "9m"], ["1p", "2p", "3p"], ["4s", "5s", "6s"]],
+        "pairs": [],
+        "wait": "tanki",
+    },
+}
 SCORE_ANSWER_EXAMPLES: Final = {
     "riichi": {"summary": "Riichi: the contract's example", "value": _RIICHI_ANSWER},
+    "sanma": {"summary": "Sanma: a haneman self-draw, tsumo loss", "value": _SANMA_ANSWER},
     "qiqihar": {"summary": "Qiqihar: the seed's example", "value": _QIQIHAR_ANSWER},
 }
 
@@ -387,7 +452,7 @@ def _refuse_unused_situation(
     unused = WinContext(context.winner, context.dealer)
     for field in (
         "round_wind", "dora_indicators", "ura_indicators", "riichi", "double_riichi", "ippatsu",
-        "last_tile", "first_turn", "honba", "riichi_sticks",
+        "last_tile", "first_turn", "honba", "riichi_sticks", "nuki",
     ):
         if getattr(context, field) != getattr(unused, field):
             raise ApiError(
@@ -397,6 +462,30 @@ def _refuse_unused_situation(
             )
 
 
+def _refuse_absent_tiles(
+    tiles: Sequence[Tile],
+    meld_tiles: Sequence[Sequence[Tile]],
+    win_tile: Tile,
+    context: WinContext,
+    rules: RuleProfile,
+    at: Sequence[str | int],
+) -> None:
+    """A tile the rules' set lacks (sanma: 2m-8m) is a 422 ``absent_tile`` at the field holding it.
+
+    The scorer refuses such tiles too; checked here, before the hand is built, the error
+    names the request field that holds the tile (``win_tile`` included) ahead of any other.
+    """
+    if not rules.absent_tiles:
+        return
+    fields: list[tuple[str, Sequence[Tile]]] = [("hand", tiles)]
+    fields += [(f"melds[{index}].tiles", meld) for index, meld in enumerate(meld_tiles)]
+    fields += [("win_tile", (win_tile,)), ("dora_indicators", context.dora_indicators)]
+    fields.append(("ura_indicators", context.ura_indicators))
+    with located(*at):
+        for field, held in fields:
+            rules.check_tiles_exist(held, field=field)
+
+
 def _win(item: ScoreItem, rules: RuleProfile, at: Sequence[str | int]) -> tuple[Hand, Tile, WinContext]:
     """The core values of one score question; errors are located under ``at`` (``body``, or a batch item).
 
@@ -404,8 +493,7 @@ def _win(item: ScoreItem, rules: RuleProfile, at: Sequence[str | int]) -> tuple[
     (malformed input) come before the rest (impossible or unanswerable questions).
     """
     tiles = request_tiles(item.hand, *at, "hand")
-    for index, meld in enumerate(item.melds):
-        request_tiles(meld.tiles, *at, "melds", index, "tiles")
+    meld_tiles = [request_tiles(meld.tiles, *at, "melds", index, "tiles") for index, meld in enumerate(item.melds)]
     win_tile = _one_tile(item.win_tile, *at, "win_tile")
     round_wind = _one_tile(item.round_wind, *at, "round_wind")
     dora_indicators = tuple(request_tiles(item.dora_indicators, *at, "dora_indicators"))
@@ -438,7 +526,9 @@ def _win(item: ScoreItem, rules: RuleProfile, at: Sequence[str | int]) -> tuple[
         first_turn=item.first_turn,
         honba=item.honba,
         riichi_sticks=item.riichi_sticks,
+        nuki=item.nuki,
     )
+    _refuse_absent_tiles(tiles, meld_tiles, win_tile, context, rules, at)
     if rules.name in _WITHOUT_SITUATION:
         _refuse_unused_situation(item, context, rules, at)
     with located(*at):
@@ -468,6 +558,14 @@ def score_win(body: Annotated[ScoreRequest, Body(openapi_examples=SCORE_EXAMPLES
     A complete hand with no yaku is a 400 `no_yaku`; a situation that cannot happen
     (ippatsu without riichi, riichi with an open hand, haitei on a kong replacement,
     a round wind that is not a wind, ...) is a 422 at its field.
+
+    **Sanma** (Tenhou's three-player riichi): the same answer with three seats
+    (0..2, `payments` has three entries; seat winds East, South, West). `nuki`
+    norths set aside count a dora each (and one more per indicator showing north);
+    a 1m indicator shows 9m. A ron's honba is 200 (100 from each other seat). On a
+    self-draw the missing north's share is lost (tsumo loss); with the rule override
+    `{"preset": "sanma", "tsumo_loss": false}` each payer adds half of it, rounded
+    up to 100. A 2m-8m tile anywhere is a 422 `absent_tile` at its field.
 
     **Qiqihar** (seed 004 section 4): base 1, doubled for self-draw (all three pay)
     or a win on a discard (the discarder alone pays), for 红中 held in the winning hand,
