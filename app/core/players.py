@@ -1,6 +1,6 @@
 """Strategies for the table simulator: what a seat discards, calls and declares.
 
-Each strategy is an object with four decisions; the table asks only legal
+Each strategy is an object with five decisions; the table asks only legal
 questions and checks every answer.  A win is never a decision: every
 strategy takes every win the rules allow (declining a win is not a strategy
 any of these is meant to model).
@@ -23,7 +23,8 @@ any of these is meant to model).
 The first three call the same way (:class:`ShantenCaller`): a pon or chi that
 lowers the shanten, a kong that does not raise it, and, when the rules make an
 open meld a condition of winning (Qiqihar), the first such meld whenever it
-does not raise the shanten.  Where a win needs a yaku (``SeatView.needs_yaku``:
+does not raise the shanten; and they set a north aside (sanma's kita) whenever
+that leaves the shanten of their best discard.  Where a win needs a yaku (``SeatView.needs_yaku``:
 riichi), they open a hand only with a yaku in sight (:func:`keeps_a_yaku`),
 since a closed hand can always win by riichi or self-draw and an open one
 without a yaku never wins.  All declare riichi whenever it is legal.
@@ -64,7 +65,7 @@ class SeatView(NamedTuple):
     drawn: Tile | None
     #: This seat's turn, 1-based: own discards so far plus one.
     turn: int
-    #: The other three seats in play order after this one.
+    #: The other seats in play order after this one.
     opponents: tuple[Opponent, ...]
     dora_indicators: tuple[Tile, ...]
     #: Tiles left to draw.
@@ -75,6 +76,11 @@ class SeatView(NamedTuple):
     needs_yaku: bool = False
     #: Honours whose triplet is a yaku for this seat: the dragons, its seat wind and the round wind.
     value_honors: tuple[Tile, ...] = DRAGONS
+    #: Tiles seen that neither the hand, the rivers, the melds nor the indicators hold (the
+    #: norths set aside at a sanma table), per tile kind; None: none.
+    visible: bytes | None = None
+    #: Norths this seat has set aside (sanma's kita), each a dora of its own.
+    nuki: int = 0
 
 
 def shanten_after_discards(hand: Hand, checker: Checker) -> list[tuple[Tile, int]]:
@@ -136,6 +142,23 @@ class ShantenCaller:
         """Whether to declare riichi with ``discard`` (asked only when it is legal)."""
         return True
 
+    def kita(self, view: SeatView, north: Tile) -> bool:
+        """Whether to set ``north`` aside (asked only when it is legal): when the hand without
+        it is as close to ready as after its best discard, the north is a free dora and a draw.
+
+        >>> from app.core.rules import rule_profile
+        >>> from app.core.tiles import parse_mpsz
+        >>> rules = rule_profile("sanma")
+        >>> def view(text):
+        ...     return SeatView(0, Hand.from_tiles(parse_mpsz(text)), None, 1, (), (), 50, rules, Checker(rules))
+        >>> Greedy().kita(view("19m123456p12345s4z"), 30)  # a lone north
+        True
+        >>> Greedy().kita(view("99m123456p12s4445z"), 30)  # a triplet of norths in a ready shape
+        False
+        """
+        checker, hand = view.checker, view.hand
+        return checker.shanten_number(hand.without((north,))) <= checker.shanten_number(hand)
+
 
 class Advisor(ShantenCaller):
     """The discard advisor with ``weights``, told what the seat sees."""
@@ -154,6 +177,7 @@ class Advisor(ShantenCaller):
             opponents=view.opponents,
             turn=view.turn,
             weights=self.weights,
+            visible=view.visible,
         )
         return ranked[0].tile
 
@@ -239,6 +263,10 @@ class RandomPlayer:
         return self.rng.choice(options) if self.rng.random() < 0.5 else None
 
     def declare_riichi(self, view: SeatView, discard: Tile) -> bool:
+        """Half the time."""
+        return self.rng.random() < 0.5
+
+    def kita(self, view: SeatView, north: Tile) -> bool:
         """Half the time."""
         return self.rng.random() < 0.5
 

@@ -1,22 +1,27 @@
-"""One hand of four-player mahjong, played by strategies, from a seeded shuffle to the payments.
+"""One hand of mahjong, played by strategies, from a seeded shuffle to the payments.
 
-The table keeps the 136 tiles of one shuffled wall and moves them between the
-wall, the concealed hands, the melds and the rivers; it never creates or drops
-one (``audit=True`` checks that after every step).  The rule profile decides
+The table seats ``rules.seats`` players (four; three under ``sanma``).  It
+keeps the tiles of one shuffled wall (four of each kind the set has:
+``rules.tile_total``, 136, or 108 without sanma's 2m-8m) and moves them
+between the wall, the concealed hands, the melds, the rivers and the north
+tiles set aside (sanma's kita); it never creates or drops one (``audit=True``
+checks that after every step).  The rule profile decides
 what is legal; the table settings (:data:`TABLE_SETTINGS`, by preset name)
 hold what a hand check never needs:
 
 * **Deal.** Every seat takes 13 tiles; the dealer's first draw is the 14th.
-  The dealer is seat ``game % 4``, so a run rotates the deal evenly.
+  The dealer is seat ``game % seats``, so a run rotates the deal evenly.
 * **Turn.** Draw from the front of the wall; win by self-draw, or declare a
-  closed or added kong, or (riichi) declare riichi; then discard.
+  closed or added kong, or (sanma) set a north aside, or (riichi) declare
+  riichi; then discard.
 * **Claims on a discard**, by priority: a win (the first seat in play order
   after the discarder takes it: one winner per hand), then a pon or an open
   kong (only one seat can hold two more copies), then a chi by the next seat
   when ``rules.chi_allowed``.  A seat that calls a pon or chi discards without
   drawing.
-* **Kongs** draw a replacement tile from the back of the wall; a self-draw on
-  it is a kong-replacement win (杠上开花).  An added kong can be robbed (抢杠):
+* **Kongs** draw a replacement tile from the dead wall (the back of the wall:
+  its last tiles, then those that joined the dead wall as it was refilled);
+  a self-draw on it is a kong-replacement win (杠上开花).  An added kong can be robbed (抢杠):
   a seat that wins on the added tile takes it, and the kong's owner pays as a
   discarder.  A kong needs a tile left to draw, and a hand has at most
   ``max_kongs`` kongs in all.
@@ -40,9 +45,21 @@ hold what a hand check never needs:
   stick (1000 points) on the table, and the hand's winner takes every stick
   (``GameResult.riichi_sticks``).  After an exhaustive draw the sticks stay on
   the table; each game is one independent hand, so no later hand collects them.
+* **Kita** (sanma's nukidora, ``TableSettings.nukidora``): at its own turn,
+  after a draw (not straight after a pon), a seat may set a north aside and
+  draw a replacement from the dead wall as for a kong, while a tile is left
+  to draw.  A seat in riichi may set aside only the north it just drew (its
+  hand, and so its wait, stays as declared).  Each north set aside is a dora
+  of its owner (``nuki`` in the scored situation) and is visible to every
+  seat.  Choices where tables differ, kept simple: a kita is not a kong (no
+  kan dora, and it counts toward no kong limit); it is not a call (it ends no
+  ippatsu and no uninterrupted first turn); it cannot be robbed (no win on a
+  north set aside); and a self-draw on its replacement is not rinshan here
+  (Tenhou counts rinshan, but the scorer accepts ``kong_replacement`` only
+  with a kong among the melds), nor haitei, tenhou or chiihou.
 * **Payments** come from the scoring profile named by ``scoring``
-  (:data:`app.core.scoring.SCORING`: Qiqihar's per seed 004, riichi's per
-  Tenhou) or, for ``"flat"``, a win worth 3: the discarder pays 3, or each
+  (:data:`app.core.scoring.SCORING`: Qiqihar's per seed 004, riichi's and
+  sanma's per Tenhou, one entry per seat) or, for ``"flat"``, a win worth 3: the discarder pays 3, or each
   other seat pays 1 on a self-draw.  ``payments`` are the profile's seat
   payments and sum to zero; riichi sticks are kept out of them (they are
   deposits on the table, not transfers between seats); an exhaustive draw pays
@@ -51,10 +68,14 @@ hold what a hand check never needs:
 The riichi situation the table passes to the scorer (:class:`WinContext`):
 
 * **Dora.** The dead wall is the last ``reserved_tiles`` of the wall; it
-  shrinks from the back as kong replacements are drawn and is refilled from
-  the live wall, as at a real table.  Indicator ``k`` (0: the first; 1..4:
-  one per kong) is wall tile ``136 - reserved_tiles + 2k`` and its ura
-  indicator the tile after it, places no replacement draw can reach.  Kan
+  gives up a tile for each replacement draw and is refilled from the live
+  wall, as at a real table.  Indicator ``k`` (0: the first; 1..4: one per
+  kong) is wall tile ``total - reserved_tiles + 2k`` and its ura indicator
+  the tile after it.  Replacement draws take the dead wall's last tiles
+  (those behind the ten indicator places: four), then the tiles that joined
+  it from the live wall, newest first, so no replacement draw reaches an
+  indicator place however many kongs and kitas (sanma: up to eight) a hand
+  has.  Kan
   dora follow Tenhou: a closed kong shows its indicator at once, an open or
   added kong when its owner discards after the replacement draw (so a
   kong-replacement win after an open kong does not count it, a win on that
@@ -70,7 +91,9 @@ The riichi situation the table passes to the scorer (:class:`WinContext`):
   kong's tile.
 * **Tenhou / chiihou** (``first_turn``): a self-draw on the seat's first draw
   before any call or kong.
-* **Winds**: the seat wind from the winner and the dealer; the round wind East.
+* **Winds**: the seat wind from the winner and the dealer (East, South, West
+  and, at four seats, North); the round wind East.
+* **Nuki**: the norths the winner set aside (sanma).
 * **Red fives** are not simulated: the wall holds tile kinds, not the 136
   individual tiles, so ``red_fives`` is always empty.
 
@@ -83,6 +106,9 @@ points each seat holds (riichi needs no 1000 points in hand).
 (0, 0, 4)
 >>> result == play_game(GameConfig("qiqihar", ("advisor", "greedy", "heuristic", "random"), seed=7), 0)
 True
+>>> sanma = play_game(GameConfig("sanma", ("advisor", "greedy", "advisor"), seed=7), 4)
+>>> len(sanma.payments), sum(sanma.payments), sanma.dealer, len(sanma.nuki)
+(3, 0, 1, 3)
 """
 
 from __future__ import annotations
@@ -94,17 +120,16 @@ from typing import Final, NamedTuple
 
 from app.core.discard import DEFAULT_WEIGHTS, Weights
 from app.core.engine import Checker
-from app.core.errors import TenpaiError
+from app.core.errors import NoYaku, TenpaiError
 from app.core.hand import Hand, Meld, MeldKind, added_kong
 from app.core.players import SeatView, Strategy, make_player
 from app.core.rules import RuleProfile, rule_profile
 from app.core.safety import Opponent
-from app.core.errors import NoYaku
 from app.core.scoring import WinContext, score
-from app.core.tiles import DRAGONS, EAST, NUM_TILE_KINDS, Tile, is_honor
+from app.core.tiles import DRAGONS, EAST, NORTH, NUM_TILE_KINDS, Tile, is_honor
 
 SEATS: Final = 4
-TILES: Final = 136
+"""Seats at a four-player table (a table seats ``rules.seats``)."""
 HAND_SIZE: Final = 13
 RIICHI_MIN_WALL: Final = 4
 """Tiles that must be left to draw for a riichi declaration."""
@@ -132,6 +157,9 @@ class TableSettings(NamedTuple):
     #: from the scorer itself (it raises NoYaku); this tells the strategies, so that they
     #: do not open a hand that can never win.
     needs_yaku: bool = False
+    #: The tile a seat may set aside as a dora, drawing a replacement (sanma's kita: the
+    #: north); None: no such declaration.
+    nukidora: Tile | None = None
 
 
 #: Table settings by rules preset name.
@@ -142,6 +170,14 @@ TABLE_SETTINGS: Final[Mapping[str, TableSettings]] = MappingProxyType(
         ),
         "chinese": TableSettings(),
         "qiqihar": TableSettings(scoring="qiqihar"),
+        "sanma": TableSettings(
+            reserved_tiles=14,
+            riichi_declarations=True,
+            dora_indicator=True,
+            scoring="sanma",
+            needs_yaku=True,
+            nukidora=NORTH,
+        ),
     }
 )
 
@@ -200,6 +236,8 @@ class GameResult(NamedTuple):
     riichi_sticks: int = 0
     #: With ``record_events``: ("wall", tiles), then every action in order.
     events: tuple | None = None
+    #: Per seat: north tiles set aside (sanma's kita); empty at tables without them.
+    nuki: tuple[int, ...] = ()
 
 
 def game_seed(seed: int, game: int) -> str:
@@ -222,8 +260,10 @@ def validate_config(config: GameConfig) -> RuleProfile:
         raise type(error)(error.message, field="rules") from None
     if rules.name not in TABLE_SETTINGS:
         raise InvalidGameConfig(f"no table settings for rules {rules.name!r}", field="rules")
-    if len(config.players) != SEATS:
-        raise InvalidGameConfig(f"a table seats {SEATS} players, got {len(config.players)}", field="players")
+    if len(config.players) != rules.seats:
+        raise InvalidGameConfig(
+            f"a {rules.name} table seats exactly {rules.seats} players, got {len(config.players)}", field="players"
+        )
     for seat, name in enumerate(config.players):
         try:
             make_player(name)
@@ -254,31 +294,38 @@ class _Table:
         self.rules = validate_config(config)
         self.settings = TABLE_SETTINGS[self.rules.name]
         self.checker = Checker(self.rules)
+        self.seats = seats = self.rules.seats
         self.game = game
         seed = game_seed(config.seed, game)
-        wall = [tile for tile in range(NUM_TILE_KINDS) for _ in range(4)]
+        absent = frozenset(self.rules.absent_tiles)
+        wall = [tile for tile in range(NUM_TILE_KINDS) if tile not in absent for _ in range(4)]
         random.Random(seed).shuffle(wall)
         self.wall = wall
-        self.head, self.tail = 0, TILES
+        self.total = len(wall)
+        self.head = 0
+        # Replacement draws so far, and the wall places they took (see _replacement_place).
+        self.replacements = 0
+        self.drawn_back: set[int] = set()
         self.players: list[Strategy] = [
             make_player(name, config.weights, random.Random(f"{seed}/{seat}")) for seat, name in enumerate(config.players)
         ]
-        self.dealer = game % SEATS
-        self.hands = [bytearray(NUM_TILE_KINDS) for _ in range(SEATS)]
-        self.melds: list[list[Meld]] = [[] for _ in range(SEATS)]
-        self.discards: list[list[Tile]] = [[] for _ in range(SEATS)]  # every tile discarded, in order
-        self.river: list[list[Tile]] = [[] for _ in range(SEATS)]  # discards not called away
+        self.dealer = game % seats
+        self.hands = [bytearray(NUM_TILE_KINDS) for _ in range(seats)]
+        self.melds: list[list[Meld]] = [[] for _ in range(seats)]
+        self.discards: list[list[Tile]] = [[] for _ in range(seats)]  # every tile discarded, in order
+        self.river: list[list[Tile]] = [[] for _ in range(seats)]  # discards not called away
+        self.nuki = [0] * seats  # north tiles set aside (kita)
         # 1-based river position of the riichi declaration (0: that tile was called away); None: none.
-        self.riichi_at: list[int | None] = [None] * SEATS
-        self.riichi_stood = [False] * SEATS  # the declaration was not won on: its stick is down
-        self.double_riichi = [False] * SEATS
-        self.ippatsu = [False] * SEATS
+        self.riichi_at: list[int | None] = [None] * seats
+        self.riichi_stood = [False] * seats  # the declaration was not won on: its stick is down
+        self.double_riichi = [False] * seats
+        self.ippatsu = [False] * seats
         # Temporary furiten: a discard this seat could have completed went by since its last discard.
-        self.passed_win = [False] * SEATS
+        self.passed_win = [False] * seats
         self.sticks = 0
         self.interrupted = False  # a call or kong has happened (ends double riichi, tenhou, chiihou)
-        self.shanten_by_turn: list[list[int]] = [[] for _ in range(SEATS)]
-        self.tenpai_turn: list[int | None] = [None] * SEATS
+        self.shanten_by_turn: list[list[int]] = [[] for _ in range(seats)]
+        self.tenpai_turn: list[int | None] = [None] * seats
         self.kongs = 0
         self.turns = 0
         # Dora indicators shown, and kongs whose indicator waits for their owner's discard.
@@ -286,7 +333,7 @@ class _Table:
         self.pending_dora = 0
         self.events: list | None = [("wall", tuple(wall))] if config.record_events else None
         self.audit = config.audit
-        self.outcome: tuple = (None, None, False, False, (0,) * SEATS, None)
+        self.outcome: tuple = (None, None, False, False, (0,) * seats, None)
 
     # -- the hand --------------------------------------------------------
 
@@ -312,11 +359,12 @@ class _Table:
             riichi=tuple(self.riichi_stood),
             riichi_sticks=self.sticks,
             events=tuple(self.events) if self.events is not None else None,
+            nuki=tuple(self.nuki) if self.settings.nukidora is not None else (),
         )
 
     def _deal(self) -> None:
-        for offset in range(SEATS):
-            seat = (self.dealer + offset) % SEATS
+        for offset in range(self.seats):
+            seat = (self.dealer + offset) % self.seats
             tiles = self.wall[self.head : self.head + HAND_SIZE]
             self.head += HAND_SIZE
             for tile in tiles:
@@ -331,16 +379,20 @@ class _Table:
     def _loop(self) -> None:
         seat = self.dealer
         drawn: Tile | None = self._draw(seat, replacement=False)
-        replacement = False
+        # Where the tile in hand came from: "wall", "kong" or "kita" (a replacement draw).
+        source = "wall"
         while True:
             if drawn is not None:
-                win = self._win(seat, drawn, discarder=None, replacement=replacement)
+                win = self._win(seat, drawn, discarder=None, source=source)
                 if win is not None:
-                    self._finish(seat, drawn, win, discarder=None, replacement=replacement)
+                    self._finish(seat, drawn, win, discarder=None, replacement=source == "kong")
+                if self._kita(seat, drawn):
+                    drawn, source = self._draw(seat, replacement=True), "kita"
+                    continue
                 if self.riichi_at[seat] is None:
                     kong = self._own_kong(seat)
                     if kong is not None:
-                        drawn, replacement = self._draw(seat, replacement=True), True
+                        drawn, source = self._draw(seat, replacement=True), "kong"
                         continue
             tile, declared = self._discard(seat, drawn)
             self._claim_win(seat, tile, robbing=False)
@@ -352,27 +404,42 @@ class _Table:
             if call is not None:
                 seat, meld = call
                 if meld.kind is MeldKind.OPEN_KAN:
-                    drawn, replacement = self._draw(seat, replacement=True), True
+                    drawn, source = self._draw(seat, replacement=True), "kong"
                 else:
-                    drawn, replacement = None, False
+                    drawn, source = None, "wall"
                 continue
             if self._wall_left() == 0:
                 self._log("exhaustive_draw")
                 raise _Ended
-            seat = (seat + 1) % SEATS
-            drawn, replacement = self._draw(seat, replacement=False), False
+            seat = (seat + 1) % self.seats
+            drawn, source = self._draw(seat, replacement=False), "wall"
 
     # -- steps -----------------------------------------------------------
 
     def _wall_left(self) -> int:
-        return self.tail - self.settings.reserved_tiles - self.head
+        # Each replacement draw took a tile from the dead wall, which took one from the live wall.
+        return self.total - self.replacements - self.settings.reserved_tiles - self.head
+
+    def _indicator_places(self) -> int:
+        """Dead wall places that hold dora and ura indicators: two for the first and for each kong."""
+        return 2 * (self.settings.max_kongs + 1) if self.settings.dora_indicator else 0
+
+    def _replacement_place(self) -> int:
+        """The wall place of the next replacement draw (module notes: never an indicator place)."""
+        behind = self.settings.reserved_tiles - self._indicator_places()
+        if self.replacements < behind:
+            return self.total - 1 - self.replacements
+        # The dead wall's own tiles behind the indicators are gone: take those it was refilled with.
+        return self.total - self.settings.reserved_tiles - 1 - (self.replacements - behind)
 
     def _draw(self, seat: int, *, replacement: bool) -> Tile:
         if self._wall_left() <= 0:
             raise TableInvariantError("drew from an empty wall")
         if replacement:
-            self.tail -= 1
-            tile = self.wall[self.tail]
+            place = self._replacement_place()
+            self.replacements += 1
+            self.drawn_back.add(place)
+            tile = self.wall[place]
         else:
             tile = self.wall[self.head]
             self.head += 1
@@ -380,6 +447,20 @@ class _Table:
         self._log("draw", seat, tile, "replacement" if replacement else "wall")
         self._check()
         return tile
+
+    def _kita(self, seat: int, drawn: Tile) -> bool:
+        """Whether ``seat`` sets a north aside now (it then draws a replacement)."""
+        north = self.settings.nukidora
+        if north is None or not self.hands[seat][north] or self._wall_left() == 0:
+            return False
+        if self.riichi_at[seat] is not None and drawn != north:
+            return False  # in riichi only the drawn north: the declared hand stays as it was
+        if not self.players[seat].kita(self._view(seat, drawn), north):
+            return False
+        self.hands[seat][north] -= 1
+        self.nuki[seat] += 1
+        self._log("kita", seat, north)
+        return True
 
     def _discard(self, seat: int, drawn: Tile | None) -> tuple[Tile, bool]:
         """The seat's discard and whether it declares riichi with it."""
@@ -408,7 +489,6 @@ class _Table:
         self._record_shanten(seat)
         self._check()
         return tile, declare
-
     def _may_declare(self, seat: int, tile: Tile) -> bool:
         if not self.settings.riichi_declarations or self.riichi_at[seat] is not None:
             return False
@@ -472,7 +552,7 @@ class _Table:
 
     def _claim_win(self, seat: int, tile: Tile, *, robbing: bool) -> None:
         """The first seat after ``seat`` that can win on ``tile`` takes it (and the hand ends)."""
-        for other in seat_order(seat):
+        for other in seat_order(seat, self.seats):
             win = self._win(other, tile, discarder=seat, robbed=robbing)
             if win is not None:
                 if not robbing:  # a robbed tile left the kong-to-be, not the river; the pon stays a pon
@@ -481,9 +561,9 @@ class _Table:
                 self._finish(other, tile, win, discarder=seat, replacement=False, robbed=robbing)
 
     def _win(
-        self, seat: int, tile: Tile, *, discarder: int | None, replacement: bool = False, robbed: bool = False
+        self, seat: int, tile: Tile, *, discarder: int | None, source: str = "wall", robbed: bool = False
     ) -> _Win | None:
-        """What ``seat`` wins with ``tile`` (drawn, when ``discarder`` is None), or None: no win.
+        """What ``seat`` wins with ``tile`` (drawn from ``source``, when ``discarder`` is None), or None: no win.
 
         The hand must complete under the rules, not be furiten on a discard,
         and be accepted by the scoring profile (which may refuse it: no yaku).
@@ -502,9 +582,9 @@ class _Table:
             if any(wait.tile in self.discards[seat] for wait in waits):
                 return None
         if self.settings.scoring == FLAT:
-            return _Win(_flat_payments(seat, discarder), None)
+            return _Win(_flat_payments(seat, discarder, self.seats), None)
         try:
-            result = score(hand, tile, self.rules, self._context(seat, discarder, replacement, robbed))
+            result = score(hand, tile, self.rules, self._context(seat, discarder, source, robbed))
         except NoYaku:
             # The scoring profile refuses this complete hand; on a discard the seat let a
             # winning tile go by, which makes it furiten until its own next discard.
@@ -513,14 +593,15 @@ class _Table:
             return None
         return _Win(tuple(result.payments), getattr(result, "han", None))  # Qiqihar's scoring counts no han
 
-    def _context(self, winner: int, discarder: int | None, replacement: bool, robbed: bool) -> WinContext:
+    def _context(self, winner: int, discarder: int | None, source: str, robbed: bool) -> WinContext:
         """The situation of a win, as the module notes describe it."""
         in_riichi = self.riichi_at[winner] is not None
+        dead_wall = discarder is None and source != "wall"  # a replacement draw (kong or kita)
         return WinContext(
             winner,
             self.dealer,
             discarder,
-            kong_replacement=replacement,
+            kong_replacement=discarder is None and source == "kong",
             robbed_kong=robbed,
             round_wind=self.settings.round_wind,
             dora_indicators=self._indicators(0),
@@ -528,14 +609,15 @@ class _Table:
             riichi=in_riichi and not self.double_riichi[winner],
             double_riichi=self.double_riichi[winner],
             ippatsu=self.ippatsu[winner],
-            last_tile=self._wall_left() == 0 and not replacement and not robbed,
-            first_turn=discarder is None and not replacement and not self.interrupted and not self.discards[winner],
+            last_tile=self._wall_left() == 0 and not dead_wall and not robbed,
+            first_turn=discarder is None and not dead_wall and not self.interrupted and not self.discards[winner],
             riichi_sticks=self.sticks,
+            nuki=self.nuki[winner],
         )
 
     def _indicators(self, under: int) -> tuple[Tile, ...]:
         """The dora indicators shown (``under=0``), or the ura indicators beneath them (``under=1``)."""
-        first = TILES - self.settings.reserved_tiles
+        first = self.total - self.settings.reserved_tiles
         return tuple(self.wall[first + 2 * index + under] for index in range(self.shown))
 
     def _show_dora(self, count: int) -> None:
@@ -547,13 +629,13 @@ class _Table:
     def _interrupt(self) -> None:
         """A call or kong: every ippatsu ends, and no later first turn is uninterrupted."""
         self.interrupted = True
-        self.ippatsu = [False] * SEATS
+        self.ippatsu = [False] * self.seats
 
     def _offer_calls(self, seat: int, tile: Tile) -> tuple[int, Meld] | None:
         if not self._callable(tile):
             return None
         can_kong = self._wall_left() > 0 and self.kongs < self.settings.max_kongs
-        for other in seat_order(seat):
+        for other in seat_order(seat, self.seats):
             held = self.hands[other][tile]
             if held < 2 or self.riichi_at[other] is not None:
                 continue
@@ -564,7 +646,7 @@ class _Table:
             if meld is not None:
                 return self._make_call(other, seat, tile, meld)
             break  # only one seat can hold two more copies
-        nxt = (seat + 1) % SEATS
+        nxt = (seat + 1) % self.seats
         if self.rules.chi_allowed and not is_honor(tile) and self.riichi_at[nxt] is None:
             held = self.hands[nxt]
             position = tile % 9
@@ -626,7 +708,7 @@ class _Table:
 
     def _view(self, seat: int, drawn: Tile | None) -> SeatView:
         opponents = []
-        for other in seat_order(seat):
+        for other in seat_order(seat, self.seats):
             riichi_at = self.riichi_at[other]
             opponents.append(
                 Opponent(
@@ -636,6 +718,13 @@ class _Table:
                     melds=tuple(self.melds[other]),
                 )
             )
+        visible = None
+        north = self.settings.nukidora
+        if north is not None and any(self.nuki):
+            # Norths set aside are face up: every seat sees them (its own too, out of its hand).
+            counts = bytearray(NUM_TILE_KINDS)
+            counts[north] = sum(self.nuki)
+            visible = bytes(counts)
         return SeatView(
             seat,
             self._hand(seat),
@@ -647,7 +736,9 @@ class _Table:
             self.rules,
             self.checker,
             self.settings.needs_yaku,
-            DRAGONS + tuple(sorted({EAST + (seat - self.dealer) % SEATS, self.settings.round_wind})),
+            DRAGONS + tuple(sorted({EAST + (seat - self.dealer) % self.seats, self.settings.round_wind})),
+            visible,
+            self.nuki[seat],
         )
 
     def _log(self, *event: object) -> None:
@@ -658,9 +749,12 @@ class _Table:
         if not self.audit:
             return
         total = [0] * NUM_TILE_KINDS
-        for tile in self.wall[self.head : self.tail]:
-            total[tile] += 1
-        for seat in range(SEATS):
+        for place in range(self.head, self.total):
+            if place not in self.drawn_back:
+                total[self.wall[place]] += 1
+        if self.settings.nukidora is not None:
+            total[self.settings.nukidora] += sum(self.nuki)
+        for seat in range(self.seats):
             for tile, count in enumerate(self.hands[seat]):
                 total[tile] += count
             for meld in self.melds[seat]:
@@ -668,18 +762,22 @@ class _Table:
                     total[tile] += 1
             for tile in self.river[seat]:
                 total[tile] += 1
-        if total != [4] * NUM_TILE_KINDS:
+        absent = self.rules.absent_tiles
+        if total != [0 if tile in absent else 4 for tile in range(NUM_TILE_KINDS)]:
             raise TableInvariantError(f"tiles not conserved: {total}")
-        for seat in range(SEATS):
+        first = self.total - self.settings.reserved_tiles
+        if self.drawn_back & set(range(first, first + self._indicator_places())):
+            raise TableInvariantError("a replacement draw took an indicator place")
+        for seat in range(self.seats):
             concealed = sum(self.hands[seat])
             if concealed + 3 * len(self.melds[seat]) not in (HAND_SIZE, HAND_SIZE + 1):
                 raise TableInvariantError(f"seat {seat} holds {concealed} tiles with {len(self.melds[seat])} melds")
 
 
-def _flat_payments(winner: int, discarder: int | None) -> tuple[int, ...]:
-    """A flat win: the discarder pays :data:`FLAT_WIN_VALUE`, or each other seat a third of it."""
-    payments = [0] * SEATS
-    payers = [seat for seat in range(SEATS) if seat != winner] if discarder is None else [discarder]
+def _flat_payments(winner: int, discarder: int | None, seats: int = SEATS) -> tuple[int, ...]:
+    """A flat win: the discarder pays :data:`FLAT_WIN_VALUE`, or each other seat its share of it."""
+    payments = [0] * seats
+    payers = [seat for seat in range(seats) if seat != winner] if discarder is None else [discarder]
     share = FLAT_WIN_VALUE // len(payers)
     for payer in payers:
         payments[payer] -= share
@@ -687,10 +785,10 @@ def _flat_payments(winner: int, discarder: int | None) -> tuple[int, ...]:
     return tuple(payments)
 
 
-def seat_order(seat: int) -> Sequence[int]:
-    """The other seats in play order after ``seat``.
+def seat_order(seat: int, seats: int = SEATS) -> Sequence[int]:
+    """The other seats in play order after ``seat``, at a table of ``seats``.
 
-    >>> list(seat_order(2))
-    [3, 0, 1]
+    >>> list(seat_order(2)), list(seat_order(2, 3))
+    ([3, 0, 1], [0, 1])
     """
-    return [(seat + offset) % SEATS for offset in (1, 2, 3)]
+    return [(seat + offset) % seats for offset in range(1, seats)]

@@ -4,6 +4,11 @@
 
     python -m app.selfplay --rules qiqihar --games 1000 --seed 42 \\
         --players advisor,advisor,greedy,random --out report.json --plot report.png
+    python -m app.selfplay --rules sanma --games 2000 --seed 42 --players advisor,greedy,advisor
+
+A table seats as many players as its rules (``sanma``: three), so ``--players``
+names one strategy per seat; without it the seats take the first strategies
+of :data:`DEFAULT_PLAYERS`.
 
 Standard output gets the summary table; standard error the progress bar and the
 throughput (``--quiet`` leaves standard error to errors).  Options are checked
@@ -35,8 +40,8 @@ from typing import Any, Final, NamedTuple
 from app.core.discard import DEFAULT_WEIGHTS, InvalidWeight, Weights
 from app.core.errors import TenpaiError
 from app.core.players import PLAYER_KINDS
-from app.core.rules import PRESETS
-from app.core.table import SEATS, TABLE_SETTINGS, GameConfig, GameResult, validate_config
+from app.core.rules import PRESETS, rule_profile
+from app.core.table import TABLE_SETTINGS, GameConfig, GameResult, validate_config
 from app.selfplay.errors import MissingExtra
 from app.selfplay.plot import import_matplotlib, write_plot
 from app.selfplay.progress import ProgressBar
@@ -47,6 +52,7 @@ from app.selfplay.summary import ADVISOR, format_summary, format_sweep
 PROGRAM: Final = "python -m app.selfplay"
 DEFAULT_RULES: Final = "riichi"
 DEFAULT_PLAYERS: Final = ("advisor", "greedy", "heuristic", "random")
+"""The lineup without ``--players``: its first ``rules.seats`` strategies."""
 DEFAULT_GAMES: Final = 1000
 DEFAULT_SEED: Final = 0
 
@@ -97,7 +103,8 @@ def parse_rules(text: str) -> str:
 
 
 def parse_players(text: str) -> tuple[str, ...]:
-    """Four comma-separated strategy names, in seat order.
+    """Comma-separated strategy names, in seat order (their number is checked against the
+    rules' seats once every option is read).
 
     >>> parse_players("advisor, advisor,greedy,random")
     ('advisor', 'advisor', 'greedy', 'random')
@@ -106,8 +113,6 @@ def parse_players(text: str) -> tuple[str, ...]:
     for name in names:
         if name not in PLAYER_KINDS:
             raise argparse.ArgumentTypeError(f"unknown strategy {name!r}; strategies are {', '.join(PLAYER_KINDS)}")
-    if len(names) != SEATS:
-        raise argparse.ArgumentTypeError(f"a table seats exactly {SEATS} players, got {len(names)}: {text!r}")
     return names
 
 
@@ -165,7 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROGRAM,
         description=(
-            "Play seeded four-player hands between strategies and report win, deal-in and "
+            "Play seeded hands between strategies (four players; three under sanma) and report win, deal-in and "
             "self-draw rates, tenpai speed, payments and shanten by turn, each with a 95% interval. "
             "The same options give the same report, byte for byte, whatever the workers or backend."
         ),
@@ -199,10 +204,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--players",
         type=parse_players,
-        default=DEFAULT_PLAYERS,
-        metavar="S0,S1,S2,S3",
-        help=f"{SEATS} strategies in seat order, seat 0 deals first; strategies: {', '.join(PLAYER_KINDS)} "
-        f"(default: {','.join(DEFAULT_PLAYERS)})",
+        metavar="S0,S1,...",
+        help=f"one strategy per seat in seat order (4, or 3 under sanma), seat 0 deals first; strategies: "
+        f"{', '.join(PLAYER_KINDS)} (default: the first seats of {','.join(DEFAULT_PLAYERS)})",
     )
     parser.add_argument(
         "--weights",
@@ -263,6 +267,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _checked_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -> GameConfig:
     """The run's configuration, once every option has been checked together (exit 2 if not)."""
     sweep: Sweep | None = args.sweep
+    if args.players is None:
+        args.players = DEFAULT_PLAYERS[: rule_profile(args.rules).seats]
     if sweep is not None:
         if sweep.field in args.weights:
             parser.error(f"--weights and --sweep both set {sweep.parameter}; give it in one of them")

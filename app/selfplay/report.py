@@ -37,12 +37,17 @@ The layout::
         with the strategy's seats pooled: each of its seats in each game is one trial
     comparisons: for each pair of distinct strategies a and b (in order of first seat):
         a, b, a_seats, b_seats, a_win_rate, b_win_rate (pooled over their seats),
-        win_rate_difference ({"value", "ci95"}: a's pooled rate minus b's)
+        win_rate_difference ({"value", "ci95"}: a's pooled rate minus b's),
+        payment_difference (an estimate: per game, the average payment of a's seats
+            minus that of b's, averaged over the games)
 
-The comparison interval is the normal approximation for a difference of two
+The win-rate interval is the normal approximation for a difference of two
 independent proportions.  Seats at one table are not independent (one seat's
 win is the others' loss, and pooled seats of one strategy share games), so it
 is an approximation, useful to see whether a difference is well outside noise.
+The payment difference is paired by game (both strategies sit at every table),
+so its interval, ``mean +- 1.96 sd / sqrt(games)``, needs no such assumption
+beyond the games being independent, which they are (each has its own wall).
 """
 
 from __future__ import annotations
@@ -147,6 +152,8 @@ def build_report(config: GameConfig, results: Sequence[GameResult]) -> dict[str,
     {'turn': 1, 'average': 1.0, 'ci95': [1.0, 1.0], 'hands': 2}
     >>> [(c["a"], c["b"], c["win_rate_difference"]["value"]) for c in report["comparisons"]]
     [('advisor', 'greedy', -0.5), ('advisor', 'random', 0.0), ('greedy', 'random', 0.5)]
+    >>> report["comparisons"][0]["payment_difference"]  # per game: 0, then (-8 + 0) / 2 - 8 = -12
+    {'value': -6.0, 'ci95': [-17.76, 5.76], 'n': 2}
     """
     seats_of = _seats_by_strategy(config.players)
     return {
@@ -280,9 +287,17 @@ def _comparisons(seats_of: dict[str, list[int]], results: Sequence[GameResult]) 
                     "a_win_rate": proportion(wins_of[a], trials_a),
                     "b_win_rate": proportion(wins_of[b], trials_b),
                     "win_rate_difference": difference_of_proportions(wins_of[a], trials_a, wins_of[b], trials_b),
+                    "payment_difference": mean_estimate(
+                        [_seat_mean(result, seats_of[a]) - _seat_mean(result, seats_of[b]) for result in results]
+                    ),
                 }
             )
     return comparisons
+
+
+def _seat_mean(result: GameResult, seats: Sequence[int]) -> float:
+    """The average payment of ``seats`` in one game."""
+    return sum(result.payments[seat] for seat in seats) / len(seats)
 
 
 def _rounded(value: float) -> float:

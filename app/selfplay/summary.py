@@ -63,6 +63,14 @@ def format_summary(report: dict[str, Any]) -> str:
             f"  {comparison['a']} - {comparison['b']}: {_points(difference['value'])} points "
             f"({_points_interval(difference['ci95'])})"
         )
+    if report["comparisons"]:
+        lines += ["", "average payment differences per hand, paired by game (95% CI)"]
+    for comparison in report["comparisons"]:
+        payment = comparison["payment_difference"]
+        lines.append(
+            f"  {comparison['a']} - {comparison['b']}: {format_number(payment, decimals=1, signed=True)} "
+            f"({_interval(payment['ci95'])})"
+        )
     return "\n".join(lines)
 
 
@@ -139,6 +147,10 @@ def format_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
         return "  ".join(cell.ljust(width) for cell, width in zip(cells, widths)).rstrip()
 
     return "\n".join([line(header), line(["-" * width for width in widths]), *(line(row) for row in rows)])
+
+
+def _interval(interval: list[float] | None) -> str:
+    return MISSING if interval is None else f"{interval[0]:+.1f} to {interval[1]:+.1f}"
 
 
 def _points(share: float | None) -> str:

@@ -8,7 +8,15 @@ import pytest
 
 from app.core.engine import Checker
 from app.core.hand import Hand, Meld, MeldKind
-from app.core.players import Advisor, Greedy, Heuristic, RandomPlayer, SeatView, make_player, tile_value
+from app.core.players import (
+    Advisor,
+    Greedy,
+    Heuristic,
+    RandomPlayer,
+    SeatView,
+    make_player,
+    tile_value,
+)
 from app.core.rules import rule_profile
 from app.core.safety import Opponent
 from app.core.tiles import parse_mpsz
@@ -117,3 +125,46 @@ def test_where_a_win_needs_a_yaku_a_hand_is_opened_only_with_one_in_sight(kind):
     pon_south = Meld.of("pon", parse_mpsz("222z"))
     assert player.call(_riichi_view("123m19p456s78s22z9m"), 28, [pon_south]) is None
     assert player.call(_riichi_view("123m19p456s78s22z9m", value_honors=(28, 31, 32, 33)), 28, [pon_south]) == pon_south
+
+
+def _sanma_view(tiles: str, drawn: int | None = None, visible: bytes | None = None) -> SeatView:
+    rules = rule_profile("sanma")
+    hand = Hand.from_tiles(parse_mpsz(tiles))
+    return SeatView(0, hand, drawn, 5, (Opponent(),) * 2, (), 40, rules, Checker(rules), True,
+                    (27, 31, 32, 33), visible)
+
+
+@pytest.mark.parametrize("kind", CALLERS)
+def test_a_north_is_set_aside_unless_the_hand_needs_it(kind):
+    player = kind()
+    # A lone north: setting it aside is as good as the best discard (and draws a tile).
+    assert player.kita(_sanma_view("19m123456p12345s4z"), 30)
+    # Three norths in the shape: 99m 123456p 12s 444z is ready on 3s after the 5z goes; without a
+    # north it is not (the triplet is broken): kept.
+    assert not player.kita(_sanma_view("99m123456p12s4445z"), 30)
+    # In riichi the table asks only about the drawn north of a ready hand: set aside.
+    assert player.kita(_sanma_view("99m123456p123s11z4z", drawn=30), 30)
+
+
+def test_random_player_sets_norths_aside_about_half_the_time():
+    rng = random.Random(4)
+    answers = [RandomPlayer(rng=rng).kita(_sanma_view("19m123456p12345s4z"), 30) for _ in range(200)]
+    assert 70 < sum(answers) < 130
+
+
+def test_the_advisor_counts_norths_set_aside_as_seen(monkeypatch):
+    """Norths set aside are face up: the advisor is told them (``visible``), so they are not
+    counted among the tiles still to come."""
+    from app.core import players
+
+    seen = {}
+    real = players.evaluate_discards
+
+    def spy(hand, rules, **options):
+        seen.update(options)
+        return real(hand, rules, **options)
+
+    monkeypatch.setattr(players, "evaluate_discards", spy)
+    visible = bytes(30 * [0] + [2] + 3 * [0])
+    tile = Advisor().discard(_sanma_view("19m123456p12345s4z", visible=visible))
+    assert seen["visible"] == visible and tile in parse_mpsz("19m123456p12345s4z")

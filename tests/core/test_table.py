@@ -4,7 +4,10 @@ The replay below knows the wall and the rules, not the table's code: it moves
 tiles itself, checks every action was legal when it was made, confirms every
 win with the brute-force oracle (``tests/core/oracles.py``), and checks that
 no seat that could have won on a tile was passed over (a win outranks every
-call and every draw).
+call and every draw).  It seats ``rules.seats`` players: under ``sanma``
+three, on a wall of 108 tiles without 2m-8m, with no chi, and with kita
+(a north set aside, then a replacement draw from the dead wall; each north
+set aside is a dora of its owner, ``nuki`` in the scored situation).
 """
 
 from __future__ import annotations
@@ -12,13 +15,15 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import oracles as O
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.core.discard import Weights
-from app.core.hand import Hand, Meld
 from app.core.errors import NoYaku
+from app.core.hand import Hand, Meld
+from app.core.players import UnknownStrategy, make_player, tile_value
 from app.core.rules import rule_profile
 from app.core.scoring import WinContext, score
 from app.core.table import (
@@ -30,8 +35,6 @@ from app.core.table import (
     play_game,
     validate_config,
 )
-from app.core.players import UnknownStrategy, make_player, tile_value
-import oracles as O
 
 LINEUPS = (
     ("advisor", "advisor", "greedy", "random"),
@@ -46,22 +49,37 @@ class Replay:
         self.profile = rule_profile(rules_name)
         self.rules = O.OracleRules.of(self.profile)
         self.settings = TABLE_SETTINGS[rules_name]
+        self.seats = seats = self.profile.seats
+        # The tile set: four of each kind the rules have (sanma: no 2m-8m).
+        self.set_counts = Counter({t: 4 for t in range(34) if t not in self.profile.absent_tiles})
+        self.set_list = [self.set_counts[t] for t in range(34)]
         kind, wall = events[0]
-        assert kind == "wall" and sorted(wall) == sorted(t for t in range(34) for _ in range(4))
+        assert kind == "wall" and Counter(wall) == self.set_counts
         self.wall = list(wall)
-        self.head, self.tail = 0, 136
-        self.hands = [[0] * 34 for _ in range(SEATS)]
-        self.melds: list[list[tuple[str, tuple[int, ...]]]] = [[] for _ in range(SEATS)]
-        self.river: list[list[int]] = [[] for _ in range(SEATS)]
-        self.discarded: list[set[int]] = [set() for _ in range(SEATS)]
-        self.riichi = [False] * SEATS
+        self.total = len(wall)
+        self.head = 0
+        # The dead wall: its last places hold, from its front, two indicators per possible
+        # kong and the first; replacements come from behind them, then from the tiles that
+        # joined the dead wall from the live wall (one per replacement), newest first.
+        reserved = self.settings.reserved_tiles
+        indicators = 2 * (self.settings.max_kongs + 1) if self.settings.dora_indicator else 0
+        self.indicator_places = set(range(self.total - reserved, self.total - reserved + indicators))
+        behind = [p for p in range(self.total - 1, self.total - reserved - 1, -1) if p not in self.indicator_places]
+        self.replacement_places = behind + list(range(self.total - reserved - 1, -1, -1))
+        self.taken_back: list[int] = []  # replacement places drawn
+        self.hands = [[0] * 34 for _ in range(seats)]
+        self.melds: list[list[tuple[str, tuple[int, ...]]]] = [[] for _ in range(seats)]
+        self.river: list[list[int]] = [[] for _ in range(seats)]
+        self.discarded: list[set[int]] = [set() for _ in range(seats)]
+        self.riichi = [False] * seats
+        self.nuki = [0] * seats  # norths set aside
         self.kongs = 0
         self.events = events[1:]
         self.seen = Counter()
         # The riichi situation, kept by the rules as the module notes of app/core/table.py state them.
-        self.double = [False] * SEATS
-        self.ippatsu = [False] * SEATS
-        self.passed = [False] * SEATS  # temporary furiten
+        self.double = [False] * seats
+        self.ippatsu = [False] * seats
+        self.passed = [False] * seats  # temporary furiten
         self.stood: set[int] = set()
         self.declaring: int | None = None  # a declaration whose tile has not yet gone by
         self.interrupted = False
@@ -71,26 +89,35 @@ class Replay:
         self.deals = 0
         self.dealer = None
         self.replacement_due: int | None = None
+        self.replacement_for: str | None = None  # "kong" or "kita": what the due replacement follows
+        self.drawn_from: str = "wall"  # where the last drawn tile came from: "wall", "kong" or "kita"
         self.riichi_wins: list = []  # (context, score) of each riichi win checked
         self.refusals: list[tuple[int, str]] = []  # (seat, how) of complete hands the scorer refused
 
     # -- the oracle's view ------------------------------------------------
 
     def live(self) -> int:
-        return self.tail - self.settings.reserved_tiles - self.head
+        # The dead wall keeps its size: each replacement drawn takes one tile off the live wall.
+        return self.total - len(self.taken_back) - self.settings.reserved_tiles - self.head
 
     def indicators(self, under: int) -> tuple[int, ...]:
-        first = 136 - self.settings.reserved_tiles
+        first = self.total - self.settings.reserved_tiles
         return tuple(self.wall[first + 2 * k + under] for k in range(self.shown))
 
     def context(self, seat: int, tile: int, discarder: int | None, *, robbed: bool = False,
-                replacement: bool = False) -> WinContext:
+                drawn_from: str = "wall") -> WinContext:
+        """The scored situation; ``drawn_from`` the self-drawn tile's source ("wall", "kong", "kita").
+
+        A kita replacement is a dead-wall draw but no kong's: no rinshan (the table's
+        documented choice), and, like any replacement, neither haitei nor a first draw.
+        """
         riichi = self.riichi[seat]
+        replacement = discarder is None and drawn_from != "wall"
         return WinContext(
             seat,
             self.dealer,
             discarder,
-            kong_replacement=replacement,
+            kong_replacement=discarder is None and drawn_from == "kong",
             robbed_kong=robbed,
             dora_indicators=self.indicators(0),
             ura_indicators=self.indicators(1) if riichi else (),
@@ -100,6 +127,7 @@ class Replay:
             last_tile=self.live() == 0 and not replacement and not robbed,
             first_turn=discarder is None and not replacement and not self.interrupted and not self.discarded[seat],
             riichi_sticks=len(self.stood),
+            nuki=self.nuki[seat],
         )
 
     def scored(self, seat: int, tile: int, context: WinContext):
@@ -120,7 +148,7 @@ class Replay:
         if tile is not None:
             counts[tile] += 1
         melds = self.melds[seat]
-        if not (O.is_complete(counts, melds, self.rules) and O.precondition_met(melds, self.rules)):
+        if not (self.complete(counts, melds) and O.precondition_met(melds, self.rules)):
             return False
         if tile is not None and self.profile.furiten:
             waits = O.shape_waits(self.hands[seat], melds, self.rules)
@@ -141,27 +169,53 @@ class Replay:
                 self.passed[seat] = True
         return accepted
 
+    def complete(self, counts: list[int], melds: list) -> bool:
+        """Whether the hand is complete, by the oracle.
+
+        Without wildcards or a melded-copies cap (riichi, sanma), by the oracle's plain
+        recursion on the lowest tile and its seven-pairs and thirteen-orphans definitions:
+        the same answer as its substitution search, a hundred times faster, which keeps
+        thousands of replayed hands within a test's budget.
+        """
+        rules = self.rules
+        if rules.wildcards or rules.melded_limit:
+            return O.is_complete(counts, melds, rules)
+        if O.regular_decompositions(counts):
+            return True
+        if not O.closed_forms_allowed(counts, melds):
+            return False
+        if rules.seven_pairs != "off" and O.is_seven_pairs(counts, quad_as_two=rules.seven_pairs == "quad_as_two"):
+            return True
+        return rules.thirteen_orphans and O.is_thirteen_orphans(counts)
+
     def ready(self, seat: int) -> bool:
         melds = self.melds[seat]
         return bool(O.shape_waits(self.hands[seat], melds, self.rules)) and O.precondition_met(melds, self.rules)
 
     def conserved(self) -> None:
-        total = Counter(self.wall[self.head : self.tail])
-        for seat in range(SEATS):
-            total.update({t: c for t, c in enumerate(self.hands[seat]) if c})
+        taken = set(self.taken_back)
+        total = [0] * 34
+        for place in range(self.head, self.total):
+            if place not in taken:
+                total[self.wall[place]] += 1
+        total[30] += sum(self.nuki)
+        for seat in range(self.seats):
+            total = [a + b for a, b in zip(total, self.hands[seat])]
             for _, tiles in self.melds[seat]:
-                total.update(tiles)
-            total.update(self.river[seat])
-        assert total == Counter({t: 4 for t in range(34)}), "136 tiles are not conserved"
-        if self.settings.dora_indicator:
-            # Every indicator place, shown or to come, and its ura stays out of reach of the draws.
-            first = 136 - self.settings.reserved_tiles
-            assert first + 2 * (self.settings.max_kongs + 1) <= self.tail, "a dora indicator left the dead wall"
+                for t in tiles:
+                    total[t] += 1
+            for t in self.river[seat]:
+                total[t] += 1
+        assert total == self.set_list, f"the {self.total} tiles are not conserved"
+        # Every indicator place, shown or to come, and its ura stays out of reach of the draws,
+        # and no draw from the front reached a tile drawn from the back.
+        assert not taken & self.indicator_places, "a dora indicator left the dead wall"
+        assert all(p >= self.head for p in taken)
 
     def nobody_else_wins(self, discarder: int, tile: int, before: int | None = None, *, robbed: bool = False) -> None:
         """No seat (before ``before`` in play order, if given) could win on ``tile``."""
-        for offset in (1, 2, 3):
-            seat = (discarder + offset) % SEATS
+        for offset in range(1, self.seats):
+            seat = (discarder + offset) % self.seats
             if seat == before:
                 return
             context = self.context(seat, tile, discarder, robbed=robbed)
@@ -170,13 +224,13 @@ class Replay:
     def no_self_draw_passed(self, seat: int, last: tuple) -> None:
         """A seat that goes on after its draw could not have won on the tile it drew."""
         if last[0] == "draw" and last[1] == seat:
-            _, _, drawn, source = last
-            context = self.context(seat, drawn, None, replacement=source == "replacement")
+            drawn = last[2]
+            context = self.context(seat, drawn, None, drawn_from=self.drawn_from)
             assert not self.can_win(seat, None, context, drawn=drawn), f"seat {seat} passed a self-draw win"
 
     def interrupt(self) -> None:
         self.interrupted = True
-        self.ippatsu = [False] * SEATS
+        self.ippatsu = [False] * self.seats
 
     def declaration_stands(self) -> None:
         if self.declaring is not None:
@@ -213,24 +267,27 @@ class Replay:
                 for t in tiles:
                     self.hands[seat][t] += 1
                 self.deals += 1
-                if self.deals == SEATS and self.settings.dora_indicator:
+                if self.deals == self.seats and self.settings.dora_indicator:
                     self.owed = 1
             elif kind == "draw":
                 _, seat, tile, source = event
                 if pending_discard is not None:
                     discarder, passed = pending_discard
-                    assert seat == (discarder + 1) % SEATS, "the next seat draws"
+                    assert seat == (discarder + 1) % self.seats, "the next seat draws"
                     self.nobody_else_wins(discarder, passed)
                     pending_discard = None
                 assert self.live() > 0, "drew from an empty wall"
                 if source == "wall":
                     assert tile == self.wall[self.head]
                     self.head += 1
+                    self.drawn_from = "wall"
                 else:
-                    assert self.replacement_due == seat, "a replacement follows the seat's kong"
-                    self.tail -= 1
-                    assert tile == self.wall[self.tail]
-                self.replacement_due = None
+                    assert self.replacement_due == seat, "a replacement follows the seat's kong or kita"
+                    place = self.replacement_places[len(self.taken_back)]
+                    self.taken_back.append(place)
+                    assert tile == self.wall[place]
+                    self.drawn_from = self.replacement_for
+                self.replacement_due = self.replacement_for = None
                 self.hands[seat][tile] += 1
                 last_draw[seat] = (tile, source)
                 assert sum(self.hands[seat]) + 3 * len(self.melds[seat]) == 14
@@ -264,8 +321,9 @@ class Replay:
                 self.nobody_else_wins(discarder, tile)
                 used = list(meld_tiles)
                 used.remove(tile)
+                assert all(t not in self.profile.absent_tiles for t in meld_tiles)
                 if meld_kind == "chi":
-                    assert self.profile.chi_allowed and seat == (discarder + 1) % SEATS
+                    assert self.profile.chi_allowed and seat == (discarder + 1) % self.seats
                     first = meld_tiles[0]
                     assert first < 27 and first % 9 <= 6 and tuple(meld_tiles) == (first, first + 1, first + 2)
                 else:
@@ -275,7 +333,7 @@ class Replay:
                         assert self.live() > 0 and self.kongs < self.settings.max_kongs
                         self.kongs += 1
                         self.pending += self.settings.dora_indicator
-                        self.replacement_due = seat
+                        self.replacement_due, self.replacement_for = seat, "kong"
                 for t in used:
                     assert self.hands[seat][t] > 0, "called with a tile not held"
                     self.hands[seat][t] -= 1
@@ -291,7 +349,7 @@ class Replay:
                 assert not self.riichi[seat] and self.live() > 0 and self.kongs < self.settings.max_kongs
                 assert tile not in self.profile.wildcards or self.settings.call_wildcards
                 self.kongs += 1
-                self.replacement_due = seat
+                self.replacement_due, self.replacement_for = seat, "kong"
                 self.owed, self.pending = self.pending, 0
                 if meld_kind == "closed_kan":
                     assert self.hands[seat][tile] == 4
@@ -311,12 +369,26 @@ class Replay:
                     self.melds[seat][position] = ("added_kan", (tile,) * 4)
                     self.pending += self.settings.dora_indicator
                 self.interrupt()
+            elif kind == "kita":
+                # A north set aside at the seat's own turn, straight after its draw (not after a
+                # call), with a tile left to draw; in riichi only the north it just drew.
+                _, seat, tile = event
+                assert self.settings.nukidora == tile == 30, "kita sets a north aside, at a sanma table"
+                assert last[0] == "draw" and last[1] == seat, "kita follows the seat's own draw"
+                self.no_self_draw_passed(seat, last)
+                assert self.hands[seat][tile] > 0 and self.live() > 0
+                if self.riichi[seat]:
+                    assert last[2] == tile, "in riichi only the drawn north is set aside"
+                self.hands[seat][tile] -= 1
+                self.nuki[seat] += 1
+                self.replacement_due, self.replacement_for = seat, "kita"
+                # Not a call: no ippatsu ends, no first turn is interrupted (the table's choice).
             elif kind == "win":
                 _, seat, tile, discarder, robbed, replacement = event
                 if discarder is None:
                     assert last[0] == "draw" and last[1] == seat and last[2] == tile, "self-draw on the drawn tile"
-                    assert replacement == (last[3] == "replacement")
-                    context = self.context(seat, tile, None, replacement=replacement)
+                    assert replacement == (self.drawn_from == "kong"), "rinshan only on a kong's replacement"
+                    context = self.context(seat, tile, None, drawn_from=self.drawn_from)
                     assert self.can_win(seat, None, context, drawn=tile), "recorded self-draw does not win"
                 else:
                     assert not replacement
@@ -329,6 +401,8 @@ class Replay:
                     assert self.can_win(seat, tile, context), "recorded win on a discard does not win"
                     self.nobody_else_wins(discarder, tile, before=seat, robbed=robbed)
                     self.hands[seat][tile] += 1
+                # Every win, confirmed by the oracle's substitution search as well.
+                assert O.is_complete(self.hands[seat], self.melds[seat], self.rules)
                 assert nxt is None
                 assert (result.winner, result.discarder, result.robbed_kong, result.kong_replacement) == (
                     seat,
@@ -340,7 +414,7 @@ class Replay:
             elif kind == "exhaustive_draw":
                 assert pending_discard is not None and self.live() == 0
                 self.nobody_else_wins(*pending_discard)
-                assert nxt is None and result.winner is None and result.payments == (0, 0, 0, 0)
+                assert nxt is None and result.winner is None and result.payments == (0,) * self.seats
                 assert result.han is None
             else:
                 raise AssertionError(f"unknown event {event}")
@@ -348,14 +422,16 @@ class Replay:
             last = event
         assert last[0] in ("win", "exhaustive_draw")
         assert self.owed == 0
-        assert result.riichi == tuple(seat in self.stood for seat in range(SEATS))
+        assert result.riichi == tuple(seat in self.stood for seat in range(self.seats))
         assert result.riichi_sticks == len(self.stood)
+        assert result.nuki == (tuple(self.nuki) if self.settings.nukidora is not None else ())
+        assert result.dealer == result.game % self.seats
 
     def check_payments(self, result, seat: int, tile: int, context: WinContext) -> None:
         """The result pays what the scoring profile says for the situation this model saw."""
         if self.settings.scoring == "flat":
-            payers = [context.discarder] if context.discarder is not None else [s for s in range(SEATS) if s != seat]
-            expected = [0] * SEATS
+            payers = [context.discarder] if context.discarder is not None else [s for s in range(self.seats) if s != seat]
+            expected = [0] * self.seats
             for payer in payers:
                 expected[payer] -= 3 // len(payers)
                 expected[seat] += 3 // len(payers)
@@ -363,15 +439,20 @@ class Replay:
             return
         scored = self.scored(seat, tile, context)
         assert scored is not None, "a recorded win the scoring profile refuses"
-        assert result.payments == tuple(scored.payments)
-        if self.settings.scoring == "riichi":
+        assert result.payments == tuple(scored.payments) and len(result.payments) == self.seats
+        if self.settings.scoring in ("riichi", "sanma"):
             assert scored.yaku and any(yaku.name not in ("dora", "aka_dora", "ura_dora") for yaku in scored.yaku)
             assert result.han == scored.han
             self.riichi_wins.append((context, scored))
 
 
+def _seated(rules: str, players: tuple[str, ...]) -> tuple[str, ...]:
+    """The first ``rules.seats`` of a four-player lineup."""
+    return players[: rule_profile(rules).seats]
+
+
 def _games(rules: str, players: tuple[str, ...], count: int, seed: int = 3, **extra):
-    config = GameConfig(rules, players, seed, record_events=True, audit=True, **extra)
+    config = GameConfig(rules, _seated(rules, players), seed, record_events=True, audit=True, **extra)
     return [play_game(config, game) for game in range(count)]
 
 
@@ -381,7 +462,7 @@ def test_every_action_replays_legally_and_every_win_is_confirmed(rules, players)
     for result in _games(rules, players, 12):
         Replay(rules, result.events).run(result)
         assert sum(result.payments) == 0
-        assert (result.winner is None) == (result.payments == (0, 0, 0, 0))
+        assert (result.winner is None) == (result.payments == (0,) * len(result.payments))
 
 
 @pytest.fixture(scope="module")
@@ -604,8 +685,116 @@ STRATEGIES = ("advisor", "greedy", "heuristic", "random")
     game=st.integers(0, 10_000),
 )
 def test_any_seed_and_lineup_plays_a_legal_reproducible_hand(rules, players, seed, game):
-    config = GameConfig(rules, players, seed, record_events=True, audit=True)
+    config = GameConfig(rules, _seated(rules, players), seed, record_events=True, audit=True)
     result = play_game(config, game)
     Replay(rules, result.events).run(result)
     assert result == play_game(config, game)
-    assert result.dealer == game % SEATS and sum(result.payments) == 0
+    assert result.dealer == game % len(config.players) and sum(result.payments) == 0
+
+
+# Three-player riichi (sanma): 108 tiles, three seats, no chi, kita.  Issue 15 asks for 2,000
+# seeded hands replayed legally on the model above; four lineups of 500 seat every strategy.
+SANMA_LINEUPS = (
+    ("advisor", "greedy", "advisor"),
+    ("greedy", "advisor", "random"),
+    ("heuristic", "random", "advisor"),
+    ("random", "heuristic", "greedy"),
+)
+SANMA_HANDS_PER_LINEUP = 500
+
+
+def _sanma_kinds(result, replay) -> set[str]:
+    """What happened in one sanma hand, as names the tests below count."""
+    kinds: set[str] = set()
+    declared: set[int] = set()
+    events = result.events
+    for event in events[1:]:
+        if event[0] == "discard" and event[3]:
+            declared.add(event[1])
+        elif event[0] == "kita":
+            kinds.add("kita_in_riichi" if event[1] in declared else "kita")
+        elif event[0] in ("call", "kong"):
+            kinds.add(event[2])
+    if sum(event[0] == "draw" and event[3] == "replacement" for event in events) > 4:
+        kinds.add("more_than_four_replacements")
+    if result.winner is not None:
+        kinds.add("self_draw" if result.discarder is None else "discard_win")
+        if result.nuki[result.winner]:
+            kinds.add("win_with_nuki")
+        if result.discarder is None and events[-3][0] == "kita" and events[-2][3] == "replacement":
+            kinds.add("kita_replacement_win")
+    return kinds
+
+
+@pytest.fixture(scope="module")
+def sanma_replays():
+    """The 2,000 hands, each replayed on the model (which asserts every action legal)."""
+    replays = []
+    for players in SANMA_LINEUPS:
+        config = GameConfig("sanma", players, 15, record_events=True)
+        for game in range(SANMA_HANDS_PER_LINEUP):
+            result = play_game(config, game)
+            replay = Replay("sanma", result.events)
+            replay.run(result)
+            replays.append((result, replay, _sanma_kinds(result, replay)))
+    return replays
+
+
+def test_two_thousand_seeded_sanma_hands_replay_legally(sanma_replays):
+    assert len(sanma_replays) == 2000
+    seen = Counter(kind for _, _, kinds in sanma_replays for kind in kinds)
+    for wanted in (
+        "kita", "kita_in_riichi", "pon", "open_kan", "closed_kan", "added_kan", "self_draw", "discard_win",
+        "win_with_nuki", "kita_replacement_win", "more_than_four_replacements",
+    ):
+        assert seen[wanted], f"no {wanted} in 2,000 sanma hands: {seen}"
+    assert not seen["chi"]
+    for result, replay, _ in sanma_replays:
+        assert len(result.payments) == len(result.riichi) == len(result.nuki) == 3 and sum(result.payments) == 0
+        assert result.dealer == result.game % 3
+
+
+def test_sanma_wins_count_their_norths_as_dora(sanma_replays):
+    """A winner's norths set aside reach the scorer as ``nuki``: a dora each (nuki_dora),
+    unless the hand is a yakuman (which counts no dora)."""
+    wins = [(result, replay) for result, replay, kinds in sanma_replays if "win_with_nuki" in kinds]
+    assert len(wins) > 100
+    for result, replay in wins:
+        ((context, scored),) = replay.riichi_wins
+        assert context.nuki == result.nuki[result.winner] > 0
+        if not scored.yakuman_count:
+            assert ("nuki_dora", context.nuki) in {(y.name, y.han) for y in scored.yaku}
+
+
+def test_a_win_on_a_kita_replacement_is_no_rinshan_nor_haitei(sanma_replays):
+    """The table's documented choice: a kita is not a kong, so its replacement tile is no
+    rinshan (the scorer takes ``kong_replacement`` only with a kong among the melds)."""
+    wins = [(result, replay) for result, replay, kinds in sanma_replays if "kita_replacement_win" in kinds]
+    assert wins
+    for result, replay in wins:
+        assert not result.kong_replacement
+        ((context, scored),) = replay.riichi_wins
+        assert not context.kong_replacement and not context.last_tile and not context.first_turn
+        assert not {"rinshan", "haitei"} & {y.name for y in scored.yaku}
+
+
+def test_sanma_replacement_draws_past_the_dead_walls_last_four_miss_the_indicators(sanma_replays):
+    """Kongs and kitas may draw eight replacements; after the four behind the indicators they
+    come from the tiles that joined the dead wall (the replay asserts every place)."""
+    busy = [replay for _, replay, kinds in sanma_replays if "more_than_four_replacements" in kinds]
+    assert busy
+    for replay in busy:
+        assert len(replay.taken_back) > 4
+        assert not set(replay.taken_back) & replay.indicator_places
+        assert replay.taken_back[4] == replay.total - 14 - 1  # the newest tile to join the dead wall
+
+
+def test_sanma_seats_three_and_rotates_the_deal():
+    config = GameConfig("sanma", SANMA_LINEUPS[0], 1)
+    assert [play_game(config, game).dealer for game in range(6)] == [0, 1, 2, 0, 1, 2]
+    with pytest.raises(InvalidGameConfig) as error:
+        validate_config(GameConfig("sanma", LINEUPS[0], 1))
+    assert error.value.field == "players" and "seats exactly 3" in str(error.value)
+    with pytest.raises(InvalidGameConfig) as error:
+        validate_config(GameConfig("riichi", SANMA_LINEUPS[0], 1))
+    assert error.value.field == "players" and "seats exactly 4" in str(error.value)

@@ -53,7 +53,8 @@ def test_same_seed_same_file_whatever_the_workers(tmp_path, capsys):
     [
         (["--rules", "mahjongg"], "unknown rules 'mahjongg'; rules are riichi, chinese, qiqihar"),
         (["--players", "advisor,expert,greedy,random"], "unknown strategy 'expert'; strategies are advisor, greedy"),
-        (["--players", "advisor,greedy,random"], "a table seats exactly 4 players, got 3"),
+        (["--players", "advisor,greedy,random"], "a riichi table seats exactly 4 players, got 3"),
+        (["--rules", "sanma", "--players", "advisor,greedy,advisor,random"], "a sanma table seats exactly 3 players, got 4"),
         (["--games", "0"], "argument --games: 0 is less than 1"),
         (["--games", "many"], "argument --games: 'many' is not a whole number"),
         (["--workers", "0"], "argument --workers: 0 is less than 1"),
@@ -109,3 +110,26 @@ def test_sweep_plays_each_value_on_the_same_deals(tmp_path, capsys):
     single = tmp_path / "single.json"
     assert main([*sweep, "--workers", "1", "--quiet", "--weights", "safetyWeight=2", "--out", str(single)]) == 0
     assert json.loads(single.read_text()) == document["reports"][1]
+
+
+SANMA = ["--rules", "sanma", "--games", "6", "--seed", "42", "--players", "advisor,greedy,advisor"]
+
+
+def test_sanma_seats_three_and_gives_the_same_bytes_whatever_the_workers(tmp_path, capsys):
+    first, second = tmp_path / "first.json", tmp_path / "second.json"
+    assert main([*SANMA, "--workers", "1", "--quiet", "--out", str(first)]) == 0
+    summary = capsys.readouterr().out
+    assert main([*SANMA, "--workers", "2", "--quiet", "--out", str(second)]) == 0
+    assert first.read_bytes() == second.read_bytes()
+    report = json.loads(first.read_text())
+    assert report["rules"] == "sanma" and [p["seat"] for p in report["players"]] == [0, 1, 2]
+    assert report["by_strategy"]["advisor"]["seats"] == [0, 2]
+    (comparison,) = report["comparisons"]
+    assert comparison["payment_difference"]["n"] == 6
+    assert "2     advisor" in summary and "advisor - greedy" in summary
+
+
+def test_without_players_the_seats_take_the_first_default_strategies(tmp_path):
+    out = tmp_path / "report.json"
+    assert main(["--rules", "sanma", "--games", "2", "--workers", "1", "--quiet", "--out", str(out)]) == 0
+    assert json.loads(out.read_text())["strategies"] == ["advisor", "greedy", "heuristic"]

@@ -217,6 +217,24 @@ def test_comparisons_cover_every_pair_of_strategies(report):
     assert report["comparisons"][0]["win_rate_difference"]["value"] == 0.0
 
 
+def test_payment_differences_are_paired_by_game(report):
+    """Per game, the mean payment of a's seats minus b's: advisors (0, 1) against random (3)
+    are 0, (9 - 3) / 2 + 3, (-6 + 0) / 2 - 0 and (0 + 6) / 2 + 6 in the four hands."""
+    advisor_random = report["comparisons"][1]
+    assert advisor_random["payment_difference"] == mean_estimate([0, 6, -3, 9])
+    assert "advisor - random: +3.0 (" in format_summary(report)
+
+
+def test_a_three_seat_report_has_three_seats():
+    config = GameConfig("sanma", ("advisor", "greedy", "advisor"), seed=5)
+    report = build_report(config, [play_game(config, game) for game in range(6)])
+    assert [player["seat"] for player in report["players"]] == [0, 1, 2]
+    assert report["by_strategy"]["advisor"]["seats"] == [0, 2]
+    assert sum(p["average_payment"]["value"] for p in report["players"]) == pytest.approx(0, abs=4e-4)
+    wins = sum(p["win_rate"]["value"] for p in report["players"])
+    assert wins + report["table"]["exhaustive_draw_rate"]["value"] == pytest.approx(1.0, abs=1e-3)
+
+
 def test_one_strategy_has_nothing_to_compare():
     config = CONFIG._replace(players=("greedy",) * 4)
     assert build_report(config, HANDS)["comparisons"] == []

@@ -18,7 +18,7 @@ from app.api.deps import CacheDep, SettingsDep
 from app.api.discard_schemas import WeightsSpec
 from app.api.errors import ApiError, error_responses, located
 from app.core.players import PLAYER_KINDS
-from app.core.rules import PRESETS
+from app.core.rules import PRESETS, SEAT_COUNTS
 from app.core.table import TABLE_SETTINGS, GameConfig, validate_config
 from app.selfplay.report import build_report
 from app.selfplay.runner import run_games
@@ -31,18 +31,19 @@ StrategyName = StrEnum("StrategyName", {name: name for name in PLAYER_KINDS})
 TableRules = StrEnum("TableRules", {name: name for name in PRESETS if name in TABLE_SETTINGS})
 
 _EXAMPLE = {"rules": "qiqihar", "players": ["advisor", "advisor", "greedy", "random"], "games": 20, "seed": 42}
+_SANMA_EXAMPLE = {"rules": "sanma", "players": ["advisor", "greedy", "advisor"], "games": 20, "seed": 42}
 
 
 class SimulateRequest(BaseModel):
     """Who sits at the table, under which rules, for how many seeded games."""
 
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [_EXAMPLE]})
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [_EXAMPLE, _SANMA_EXAMPLE]})
 
     rules: TableRules = Field(TableRules.qiqihar, description="Rules preset of the table.")
     players: list[StrategyName] = Field(
-        min_length=4,
-        max_length=4,
-        description=f"Strategy per seat 0..3: {', '.join(PLAYER_KINDS)}.",
+        min_length=min(SEAT_COUNTS),
+        max_length=max(SEAT_COUNTS),
+        description=f"Strategy per seat, one for each seat of the rules (4; sanma 3): {', '.join(PLAYER_KINDS)}.",
         examples=[["advisor", "advisor", "greedy", "random"]],
     )
     games: int = Field(ge=1, description="Games to play (at most the service's TENPAI_MAX_SIMULATE_GAMES).")
@@ -110,6 +111,9 @@ class ComparisonOut(BaseModel):
     a_win_rate: Estimate
     b_win_rate: Estimate
     win_rate_difference: Difference
+    payment_difference: Estimate = Field(
+        description="Per game, the average payment of a's seats minus b's, averaged over the games (paired by game)."
+    )
 
 
 class SimulateResponse(BaseModel):
@@ -135,13 +139,15 @@ class SimulateResponse(BaseModel):
     responses=_ERRORS,
 )
 def simulate(body: Annotated[SimulateRequest, Body()], settings: SettingsDep, cache: CacheDep) -> SimulateResponse:
-    """Play `games` hands of four strategies under `rules` (dealer rotating), seeded from
+    """Play `games` hands of one strategy per seat under `rules` (four seats; three under sanma,
+    with kita), dealer rotating, seeded from
     `seed`, and report per seat: win rate, deal-in rate, self-draw share, tenpai rate and
     average tenpai turn, average payment, the average points and han of a win (riichi pays
     Tenhou's points: dora, ura dora, riichi, ippatsu and the situational yaku), the riichi
     rate, the shanten curve by turn, with 95% intervals;
-    per table the exhaustive-draw and deal-in rates; and pairwise win-rate differences
-    between strategies. The same request always gives the same report."""
+    per table the exhaustive-draw and deal-in rates; and pairwise win-rate and payment differences
+    between strategies. The same request always gives the same report; a lineup that does not
+    seat the rules' players is a 422 at `players`."""
     if body.games > settings.max_simulate_games:
         raise ApiError(
             ("body", "games"),
