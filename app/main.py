@@ -86,9 +86,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the service; ``settings`` defaults to the validated ``TENPAI_*`` environment."""
     settings = settings or Settings()
     # uvicorn's "trace" is below DEBUG, which is as low as the standard levels go.
-    logging.getLogger("app").setLevel(
-        logging.DEBUG if settings.log_level == "trace" else settings.log_level.upper()
-    )
+    logging.getLogger("app").setLevel(logging.DEBUG if settings.log_level == "trace" else settings.log_level.upper())
     app = Service(
         title="tenpai",
         version=_version(),

@@ -38,9 +38,7 @@ class Settings(BaseSettings):
     cache_size: int = Field(
         4096, ge=0, le=10_000_000, description="Finished answers kept in the LRU cache; 0 disables it."
     )
-    max_body_bytes: int = Field(
-        1_048_576, ge=1024, description="Largest request body accepted; larger ones get 413."
-    )
+    max_body_bytes: int = Field(1_048_576, ge=1024, description="Largest request body accepted; larger ones get 413.")
     max_batch_size: int = Field(1000, ge=1, description="Most hands one batch request may ask about.")
     max_simulate_games: int = Field(
         200,

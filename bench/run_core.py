@@ -33,7 +33,6 @@ import numpy as np
 import riichienv
 from mahjong.agari import Agari
 from mahjong.shanten import Shanten
-
 from timing import cpu_model, timed_pass_ns
 
 from app.core.engine import Checker
@@ -85,8 +84,7 @@ def bench_hand(ids: Sequence[int]) -> BenchHand:
         counts[tile_id // COPIES] += 1
     held = set(ids)
     spare = [
-        next((k * COPIES + c for c in range(COPIES) if k * COPIES + c not in held), None)
-        for k in range(NUM_TILE_KINDS)
+        next((k * COPIES + c for c in range(COPIES) if k * COPIES + c not in held), None) for k in range(NUM_TILE_KINDS)
     ]
     return BenchHand(ids, counts, Hand(bytes(counts)), spare)
 
@@ -197,9 +195,7 @@ Discards = list[tuple[int, int, tuple[tuple[int, int], ...]]]
 
 
 def ours_discards(h: BenchHand) -> Discards:
-    return [
-        (o.tile, o.shanten, tuple((t.tile, t.remaining) for t in o.ukeire)) for o in CHECKER.discards(h.hand)
-    ]
+    return [(o.tile, o.shanten, tuple((t.tile, t.remaining) for t in o.ukeire)) for o in CHECKER.discards(h.hand)]
 
 
 def mahjong_discards(h: BenchHand) -> Discards:
@@ -272,8 +268,6 @@ class Agreement:
 Contender = tuple[str, Callable[[Any], Any], Sequence[Any]]  # (implementation, function, its inputs)
 
 
-
-
 class Bench:
     def __init__(self, repeat: int) -> None:
         self.repeat = repeat
@@ -291,7 +285,7 @@ class Bench:
             for slot, (_, fn, inputs) in enumerate(contenders):
                 passes[slot].append(timed_pass_ns(fn, inputs))
         rows = []
-        for (impl, _, inputs), samples in zip(contenders, passes):
+        for (impl, _, inputs), samples in zip(contenders, passes, strict=True):
             n = len(inputs)
             row = Row(case, impl, n, min(samples) / n / 1000, statistics.median(samples) / n / 1000, samples, note)
             rows.append(row)
@@ -316,7 +310,7 @@ class Bench:
             if all(v == values[0] for v in values):
                 agreement.agree += 1
             elif len(agreement.examples) < MAX_PRINTED_MISMATCHES:
-                shown = ", ".join(f"{label}={_short(v)}" for label, v in zip(labels, values))
+                shown = ", ".join(f"{label}={_short(v)}" for label, v in zip(labels, values, strict=True))
                 agreement.examples.append(f"{notation}: {shown}")
         self.agreements.append(agreement)
 
@@ -349,7 +343,9 @@ def shanten_section(bench: Bench, case: str, hands: list[BenchHand]) -> None:
     )
     ours = [ours_shanten(h) for h in hands]
     names = [h.notation for h in hands]
-    bench.agree(f"{case}: Checker = raw functions", ("checker", "raw"), (ours, [raw_shanten_of_counts(c) for c in raw]), names)
+    bench.agree(
+        f"{case}: Checker = raw functions", ("checker", "raw"), (ours, [raw_shanten_of_counts(c) for c in raw]), names
+    )
     bench.agree(f"{case}: ours = mahjong", ("ours", "mahjong"), (ours, [mahjong_shanten(c) for c in counts]), names)
     bench.agree(f"{case}: ours = riichienv", ("ours", "riichienv"), (ours, [riichienv_shanten(i) for i in ids]), names)
 
@@ -400,8 +396,11 @@ def composed_section(
     ours: Callable[[BenchHand], Any],
     peers: Sequence[tuple[str, Callable[[BenchHand], Any]]],
 ) -> None:
-    bench.time(case, [(OURS, ours, hands), *((impl, fn, hands) for impl, fn in peers)],
-               note="peers composed from one shanten call per discard and draw")
+    bench.time(
+        case,
+        [(OURS, ours, hands), *((impl, fn, hands) for impl, fn in peers)],
+        note="peers composed from one shanten call per discard and draw",
+    )
     names = [h.notation for h in hands]
     mine = [ours(h) for h in hands]
     for impl, fn in peers:
@@ -509,11 +508,15 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--repeat", type=int, default=5, help="timed passes per row (default 5)")
     parser.add_argument("--batch", type=int, default=100_000, help="hands in the batch case (default 100000)")
     parser.add_argument(
-        "--composed-hands", type=int, default=200,
+        "--composed-hands",
+        type=int,
+        default=200,
         help="hands for the ukeire and discard cases, where the peers are slow (default 200)",
     )
     parser.add_argument(
-        "--apricot", type=int, default=10_000,
+        "--apricot",
+        type=int,
+        default=10_000,
         help="hands per shared apricot-handgen file, if present; 0 skips them (default and max 10000)",
     )
     return parser.parse_args(argv)
@@ -540,11 +543,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     batch_section(bench, args.seed, args.batch)
     win_section(bench, complete)
     composed_section(
-        bench, "shanten + ukeire, 13 tiles", composed_13, ours_ukeire,
+        bench,
+        "shanten + ukeire, 13 tiles",
+        composed_13,
+        ours_ukeire,
         ((MAHJONG, mahjong_ukeire), (RIICHIENV, riichienv_ukeire)),
     )
     composed_section(
-        bench, "discards + ukeire, 14 tiles", composed_14, ours_discards,
+        bench,
+        "discards + ukeire, 14 tiles",
+        composed_14,
+        ours_discards,
         ((MAHJONG, mahjong_discards), (RIICHIENV, riichienv_discards)),
     )
 

@@ -39,7 +39,6 @@ from pathlib import Path
 from typing import Any, Final
 
 from mahjong.shanten import Shanten
-
 from timing import timed_pass_ns
 
 from app.core.discard import DiscardOptions, evaluate_discards
@@ -108,8 +107,6 @@ def mahjong_composed(counts: list[int]) -> Ranked:
     return options
 
 
-
-
 def time_contenders(contenders: Sequence[tuple[str, Callable[[Any], Any], Sequence[Any]]], repeat: int) -> list[dict]:
     for _, fn, inputs in contenders:
         for item in inputs[:WARMUP_HANDS]:
@@ -119,12 +116,17 @@ def time_contenders(contenders: Sequence[tuple[str, Callable[[Any], Any], Sequen
         for slot, (_, fn, inputs) in enumerate(contenders):
             passes[slot].append(timed_pass_ns(fn, inputs))
     rows = []
-    for (name, _, inputs), samples in zip(contenders, passes):
+    for (name, _, inputs), samples in zip(contenders, passes, strict=True):
         n = len(inputs)
-        rows.append({
-            "impl": name, "hands": n, "best_us": min(samples) / n / 1000,
-            "median_us": statistics.median(samples) / n / 1000, "passes_ns": samples,
-        })
+        rows.append(
+            {
+                "impl": name,
+                "hands": n,
+                "best_us": min(samples) / n / 1000,
+                "median_us": statistics.median(samples) / n / 1000,
+                "passes_ns": samples,
+            }
+        )
         print(f"  {name:<34} {rows[-1]['best_us']:10.1f} µs/hand", file=sys.stderr, flush=True)
     return rows
 
@@ -156,13 +158,22 @@ def lookahead_section(draws: int, repeat: int) -> list[dict]:
             ranked = evaluate_discards(hand, RULES, options=options)
             samples.append((time.perf_counter() - start) * 1000)
         best = ranked[0]
-        rows.append({
-            "hand": text, "shanten": CHECKER.shanten(hand).shanten, "label": label, "draws": draws,
-            "best_ms": min(samples), "median_ms": statistics.median(samples), "mahjong_cpp_ms": cpp_ms,
-            "states": sum(c.lookahead.states for c in ranked), "complete": all(c.lookahead.complete for c in ranked),
-            "best_discard": format_mpsz([best.tile]), "tenpai": best.lookahead.tenpai_probability,
-            "win": best.lookahead.win_probability,
-        })
+        rows.append(
+            {
+                "hand": text,
+                "shanten": CHECKER.shanten(hand).shanten,
+                "label": label,
+                "draws": draws,
+                "best_ms": min(samples),
+                "median_ms": statistics.median(samples),
+                "mahjong_cpp_ms": cpp_ms,
+                "states": sum(c.lookahead.states for c in ranked),
+                "complete": all(c.lookahead.complete for c in ranked),
+                "best_discard": format_mpsz([best.tile]),
+                "tenpai": best.lookahead.tenpai_probability,
+                "win": best.lookahead.win_probability,
+            }
+        )
         print(f"  lookahead {label:<12} {rows[-1]['best_ms']:8.1f} ms", file=sys.stderr, flush=True)
     return rows
 
@@ -210,32 +221,55 @@ def main(argv: Sequence[str] | None = None) -> int:
     env = environment()
 
     ours_row, engine_row, peer_row = rows
-    print(f"\n# /discard core, 14-tile hands, seed {args.seed}  ({env['python']}, {env['cpus']} cpus, "
-          f"load {env['load_average']})\n")
+    print(
+        f"\n# /discard core, 14-tile hands, seed {args.seed}  ({env['python']}, {env['cpus']} cpus, "
+        f"load {env['load_average']})\n"
+    )
     print("| implementation | hands | best µs/hand | median µs/hand | x mahjong |")
     print("| --- | --- | --- | --- | --- |")
     for row in rows:
-        print(f"| {row['impl']} | {row['hands']} | {row['best_us']:.1f} | {row['median_us']:.1f} | "
-              f"{peer_row['best_us'] / row['best_us']:.0f} |")
+        print(
+            f"| {row['impl']} | {row['hands']} | {row['best_us']:.1f} | {row['median_us']:.1f} | "
+            f"{peer_row['best_us'] / row['best_us']:.0f} |"
+        )
     overhead = ours_row["best_us"] - engine_row["best_us"]
     verdict = "meets" if ours_row["best_us"] <= TARGET_US else "misses"
-    print(f"\ntarget: default evaluation <= {TARGET_US:.0f} µs/hand; measured {ours_row['best_us']:.1f} µs "
-          f"(best pass) -> {verdict} it; scoring adds {overhead:.1f} µs to Checker.discards")
-    print(f"agreement (tile, shanten, ukeire per discard): {agree['hands'] - agree['disagree']}/{agree['hands']} hands"
-          + (f"; e.g. {', '.join(agree['examples'])}" if agree["examples"] else ""))
+    print(
+        f"\ntarget: default evaluation <= {TARGET_US:.0f} µs/hand; measured {ours_row['best_us']:.1f} µs "
+        f"(best pass) -> {verdict} it; scoring adds {overhead:.1f} µs to Checker.discards"
+    )
+    print(
+        f"agreement (tile, shanten, ukeire per discard): {agree['hands'] - agree['disagree']}/{agree['hands']} hands"
+        + (f"; e.g. {', '.join(agree['examples'])}" if agree["examples"] else "")
+    )
     if ahead:
         print("\n| lookahead | hand | shanten | draws | ours best ms | median ms | states | mahjong-cpp (C++) ms |")
         print("| --- | --- | --- | --- | --- | --- | --- | --- |")
         for row in ahead:
-            print(f"| {row['label']} | {row['hand']} | {row['shanten']} | {row['draws']} | {row['best_ms']:.1f} | "
-                  f"{row['median_ms']:.1f} | {row['states']} | {row['mahjong_cpp_ms']:.0f} |")
-        print("(ours: every discard, tenpai and win probability, no tile swaps at equal shanten; "
-              "mahjong-cpp: expected score with swaps and backtracking; different work, same order of questions)")
+            print(
+                f"| {row['label']} | {row['hand']} | {row['shanten']} | {row['draws']} | {row['best_ms']:.1f} | "
+                f"{row['median_ms']:.1f} | {row['states']} | {row['mahjong_cpp_ms']:.0f} |"
+            )
+        print(
+            "(ours: every discard, tenpai and win probability, no tile swaps at equal shanten; "
+            "mahjong-cpp: expected score with swaps and backtracking; different work, same order of questions)"
+        )
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(
-            {"environment": env, "seed": args.seed, "target_us": TARGET_US, "rows": rows, "agreement": agree,
-             "lookahead": ahead}, indent=2), encoding="utf-8")
+        args.json.write_text(
+            json.dumps(
+                {
+                    "environment": env,
+                    "seed": args.seed,
+                    "target_us": TARGET_US,
+                    "rows": rows,
+                    "agreement": agree,
+                    "lookahead": ahead,
+                },
+                indent=2,
+            ),
+            encoding="utf-8",
+        )
     return 0
 
 

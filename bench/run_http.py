@@ -151,8 +151,19 @@ class ServerSpec:
 def uvicorn_flags(port: int) -> list[str]:
     """The flags every server gets: only the port differs between them."""
     return [
-        "--host", HOST, "--port", str(port), "--workers", "1", "--loop", LOOP, "--http", HTTP_PARSER,
-        "--log-level", UVICORN_LOG_LEVEL, "--no-access-log",
+        "--host",
+        HOST,
+        "--port",
+        str(port),
+        "--workers",
+        "1",
+        "--loop",
+        LOOP,
+        "--http",
+        HTTP_PARSER,
+        "--log-level",
+        UVICORN_LOG_LEVEL,
+        "--no-access-log",
     ]
 
 
@@ -348,18 +359,24 @@ def run_wrk(
     bodies_file.write_text("".join(body + "\n" for body in bodies))
     script = workdir / f"{target}.lua"
     script.write_text(
-        LUA_TEMPLATE.format(
-            bodies_path=lua_string(str(bodies_file)), path=lua_string("/shanten"), threads=args.threads
-        )
+        LUA_TEMPLATE.format(bodies_path=lua_string(str(bodies_file)), path=lua_string("/shanten"), threads=args.threads)
     )
     command = [
-        "wrk", "-t", str(args.threads), "-c", str(args.connections), "-d", f"{args.seconds}s",
-        "--timeout", WRK_TIMEOUT, "-s", str(script), f"{server.url}/shanten",
+        "wrk",
+        "-t",
+        str(args.threads),
+        "-c",
+        str(args.connections),
+        "-d",
+        f"{args.seconds}s",
+        "--timeout",
+        WRK_TIMEOUT,
+        "-s",
+        str(script),
+        f"{server.url}/shanten",
     ]
-    finished = subprocess.run(
-        command, capture_output=True, text=True, timeout=args.seconds + WRK_GRACE_S, check=False
-    )
-    line = next((l for l in finished.stdout.splitlines() if l.startswith("wrk-result ")), None)
+    finished = subprocess.run(command, capture_output=True, text=True, timeout=args.seconds + WRK_GRACE_S, check=False)
+    line = next((text for text in finished.stdout.splitlines() if text.startswith("wrk-result ")), None)
     if finished.returncode != 0 or line is None:
         raise RuntimeError(f"wrk failed ({finished.returncode}):\n{finished.stdout}\n{finished.stderr}")
     result = json.loads(line.removeprefix("wrk-result "))
@@ -463,8 +480,6 @@ class BatchRow:
     note: str = ""
 
 
-
-
 def timed_request_ns(server: Server, path: str, body: bytes) -> tuple[int, bytes]:
     """Wall time from sending the encoded body to the last byte of a 200 answer."""
     server.reconnect()
@@ -509,17 +524,26 @@ def batch_row(server: Server, rng: random.Random, tiles: int, args: argparse.Nam
         raise RuntimeError(f"/shanten/batch answered {len(results)} results for {len(hands)} hands")
     ours = [r["shanten"] for r in results]
     theirs = [Shanten.calculate_shanten(t) for t in tiles_34]
-    agree = sum(a == b for a, b in zip(ours, theirs))
-    differs = [
-        f"{h}: ours={a}, mahjong={b}" for h, a, b in zip(hands, ours, theirs) if a != b
-    ][:MAX_PRINTED_MISMATCHES]
+    agree = sum(a == b for a, b in zip(ours, theirs, strict=True))
+    differs = [f"{h}: ours={a}, mahjong={b}" for h, a, b in zip(hands, ours, theirs, strict=True) if a != b][
+        :MAX_PRINTED_MISMATCHES
+    ]
 
     def per_hand(key: str) -> tuple[float, float]:
         return min(passes[key]) / len(hands) / 1000, statistics.median(passes[key]) / len(hands) / 1000
 
     row = BatchRow(
-        tiles, len(hands), len(body), len(payload), *per_hand("ours"), *per_hand("mahjong"),
-        *per_hand("mahjong_parse"), passes, agree, differs, server.memory_kb(),
+        tiles,
+        len(hands),
+        len(body),
+        len(payload),
+        *per_hand("ours"),
+        *per_hand("mahjong"),
+        *per_hand("mahjong_parse"),
+        passes,
+        agree,
+        differs,
+        server.memory_kb(),
         note="ours includes ukeire; mahjong's call does not" if tiles % 3 == 1 else "",
     )
     print(
@@ -571,17 +595,25 @@ def evaluate_targets(loads: list[LoadRun], batches: list[BatchRow]) -> list[dict
     verdicts = []
     for target in ("/shanten, distinct hands", "/shanten, warm cache"):
         value = by_target[target].requests_per_second / echo.requests_per_second
-        verdicts.append({
-            "target": f"{target} >= {ECHO_RATIO} x echo req/s",
-            "value": value, "shown": f"{value:.2f}x", "met": value >= ECHO_RATIO,
-        })
+        verdicts.append(
+            {
+                "target": f"{target} >= {ECHO_RATIO} x echo req/s",
+                "value": value,
+                "shown": f"{value:.2f}x",
+                "met": value >= ECHO_RATIO,
+            }
+        )
     for row in batches:
         for peer, label in (("mahjong_parse", "mahjong + parse"), ("mahjong", "mahjong, lists ready")):
             value = getattr(row, f"{peer}_best_us") / row.ours_best_us
-            verdicts.append({
-                "target": f"batch {row.tiles} tiles >= {BATCH_SPEEDUP:.0f}x faster than {label}",
-                "value": value, "shown": f"{value:.1f}x", "met": value >= BATCH_SPEEDUP,
-            })
+            verdicts.append(
+                {
+                    "target": f"batch {row.tiles} tiles >= {BATCH_SPEEDUP:.0f}x faster than {label}",
+                    "value": value,
+                    "shown": f"{value:.1f}x",
+                    "met": value >= BATCH_SPEEDUP,
+                }
+            )
     return verdicts
 
 
@@ -590,20 +622,29 @@ def _mib(kb: int | None) -> str:
 
 
 def print_report(
-    env: dict[str, Any], args: argparse.Namespace, loads: list[LoadRun], batches: list[BatchRow],
+    env: dict[str, Any],
+    args: argparse.Namespace,
+    loads: list[LoadRun],
+    batches: list[BatchRow],
     verdicts: list[dict[str, Any]],
 ) -> None:
     load = env["load_average_before"]
     print(f"python {env['python']}, {env['platform']}")
-    print(f"{env['cpu']}, {env['cpus']} cpus ({env['cpus_usable']} usable), "
-          f"load average before {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    print(
+        f"{env['cpu']}, {env['cpus']} cpus ({env['cpus_usable']} usable), "
+        f"load average before {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
+    )
     print(", ".join(f"{k} {v}" for k, v in env["versions"].items()) + f"; {env['wrk']}")
     print(f"every server: uvicorn {env['uvicorn_flags']}")
     print()
-    print(f"load: wrk, {args.threads} threads, {args.connections} connections, {args.seconds} s per target; "
-          "bodies {\"hand\": mpsz, \"rules\": \"riichi\"}, 13 and 14 tiles")
-    header = (f"{'target':<26} {'bodies':>7} {'requests':>9} {'req/s':>8} {'x echo':>7} {'p50 ms':>7} "
-              f"{'p90 ms':>7} {'p99 ms':>7} {'cache hits':>10} {'RSS MiB':>7} {'errors':>6}")
+    print(
+        f"load: wrk, {args.threads} threads, {args.connections} connections, {args.seconds} s per target; "
+        'bodies {"hand": mpsz, "rules": "riichi"}, 13 and 14 tiles'
+    )
+    header = (
+        f"{'target':<26} {'bodies':>7} {'requests':>9} {'req/s':>8} {'x echo':>7} {'p50 ms':>7} "
+        f"{'p90 ms':>7} {'p99 ms':>7} {'cache hits':>10} {'RSS MiB':>7} {'errors':>6}"
+    )
     print(header)
     print("-" * len(header))
     echo_rps = loads[0].requests_per_second
@@ -612,27 +653,37 @@ def print_report(
         if run.cache is not None:
             asked = run.cache["hits"] + run.cache["misses"]
             hits = f"{100 * run.cache['hits'] / asked:.1f}%" if asked else "-"
-        print(f"{run.target:<26} {run.bodies:>7} {run.requests:>9} {run.requests_per_second:>8.0f} "
-              f"{run.requests_per_second / echo_rps:>7.2f} {run.p50_ms:>7.2f} {run.p90_ms:>7.2f} "
-              f"{run.p99_ms:>7.2f} {hits:>10} {_mib(run.memory_kb.get('VmRSS')):>7} {sum(run.errors.values()):>6}")
+        print(
+            f"{run.target:<26} {run.bodies:>7} {run.requests:>9} {run.requests_per_second:>8.0f} "
+            f"{run.requests_per_second / echo_rps:>7.2f} {run.p50_ms:>7.2f} {run.p90_ms:>7.2f} "
+            f"{run.p99_ms:>7.2f} {hits:>10} {_mib(run.memory_kb.get('VmRSS')):>7} {sum(run.errors.values()):>6}"
+        )
     cache = next((r.cache for r in loads if r.cache), None)
     if cache:
-        print(f"(result cache of {cache['max_size']} answers; hits counted by the server during each run; "
-              "RSS read from /proc after the run)")
+        print(
+            f"(result cache of {cache['max_size']} answers; hits counted by the server during each run; "
+            "RSS read from /proc after the run)"
+        )
     print()
-    print(f"/shanten/batch: {args.hands} hands in one request, server cache off, best / median of {args.repeat}; "
-          "ours = client wall time of the request (body pre-encoded; response JSON read, not decoded) / hands")
+    print(
+        f"/shanten/batch: {args.hands} hands in one request, server cache off, best / median of {args.repeat}; "
+        "ours = client wall time of the request (body pre-encoded; response JSON read, not decoded) / hands"
+    )
     print("mahjong = Shanten.calculate_shanten(tiles_34) in this process; '+ parse' starts from the same mpsz text")
-    header = (f"{'hands':<22} {'ours µs':>8} {'median':>8} {'mahjong µs':>10} {'+ parse µs':>10} "
-              f"{'x mahjong':>9} {'x +parse':>8} {'resp MiB':>8} {'peak RSS':>8} {'agree':>13}")
+    header = (
+        f"{'hands':<22} {'ours µs':>8} {'median':>8} {'mahjong µs':>10} {'+ parse µs':>10} "
+        f"{'x mahjong':>9} {'x +parse':>8} {'resp MiB':>8} {'peak RSS':>8} {'agree':>13}"
+    )
     print(header)
     print("-" * len(header))
     for row in batches:
         label = f"{row.tiles} tiles" + (" (+ukeire, ours)" if row.note else "")
-        print(f"{label:<22} {row.ours_best_us:>8.3f} {row.ours_median_us:>8.3f} {row.mahjong_best_us:>10.3f} "
-              f"{row.mahjong_parse_best_us:>10.3f} {row.mahjong_best_us / row.ours_best_us:>9.1f} "
-              f"{row.mahjong_parse_best_us / row.ours_best_us:>8.1f} {row.response_bytes / 2**20:>8.1f} "
-              f"{_mib(row.memory_kb.get('VmHWM')):>8} {f'{row.agree}/{row.hands}':>13}")
+        print(
+            f"{label:<22} {row.ours_best_us:>8.3f} {row.ours_median_us:>8.3f} {row.mahjong_best_us:>10.3f} "
+            f"{row.mahjong_parse_best_us:>10.3f} {row.mahjong_best_us / row.ours_best_us:>9.1f} "
+            f"{row.mahjong_parse_best_us / row.ours_best_us:>8.1f} {row.response_bytes / 2**20:>8.1f} "
+            f"{_mib(row.memory_kb.get('VmHWM')):>8} {f'{row.agree}/{row.hands}':>13}"
+        )
         for example in row.differs:
             print(f"      differs: {example}")
     if any(row.note for row in batches):
@@ -653,7 +704,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--threads", type=int, default=2, help="wrk threads (default 2)")
     parser.add_argument("--hands", type=int, default=20_000, help="hands in the batch request (default 20000)")
     parser.add_argument(
-        "--distinct", type=int, default=40_000,
+        "--distinct",
+        type=int,
+        default=40_000,
         help="distinct bodies of the load runs, far more than the server's cache (default 40000)",
     )
     parser.add_argument("--warm-hands", type=int, default=64, help="hands repeated in the warm-cache run (default 64)")

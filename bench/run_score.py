@@ -53,7 +53,6 @@ from mahjong.hand_calculating.hand import HandCalculator
 from mahjong.hand_calculating.hand_config import HandConfig, HandConstants, OptionalRules
 from mahjong.meld import Meld as MahjongMeld
 from riichienv import _riichienv as riichienv_rust
-
 from timing import cpu_model, timed_pass_ns
 
 from app.core.errors import TenpaiError
@@ -147,6 +146,7 @@ class Situation:
 
     def describe(self) -> str:
         """Every input, in mpsz (0 = red five), for a report line."""
+
         def mpsz(ids: Sequence[int]) -> str:
             return format_mpsz([i // COPIES for i in ids], red=[i // COPIES for i in ids if i in RED_IDS])
 
@@ -156,10 +156,23 @@ class Situation:
         win = mpsz([self.win_id])
         parts.append(f"win={win}")
         parts.append("tsumo" if self.tsumo else f"ron from {self.discarder}")
-        parts.append(f"winner={self.winner} dealer={self.dealer} seat={format_tile(self.seat_wind)} "
-                     f"round={format_tile(self.round_wind)}")
-        flags = [name for name in ("riichi", "double_riichi", "ippatsu", "last_tile", "kong_replacement",
-                                   "robbed_kong", "first_turn") if getattr(self, name)]
+        parts.append(
+            f"winner={self.winner} dealer={self.dealer} seat={format_tile(self.seat_wind)} "
+            f"round={format_tile(self.round_wind)}"
+        )
+        flags = [
+            name
+            for name in (
+                "riichi",
+                "double_riichi",
+                "ippatsu",
+                "last_tile",
+                "kong_replacement",
+                "robbed_kong",
+                "first_turn",
+            )
+            if getattr(self, name)
+        ]
         if flags:
             parts.append(" ".join(flags))
         parts.append(f"dora_ind={mpsz(self.dora) or '-'}")
@@ -277,9 +290,24 @@ def random_situation(rng: random.Random) -> Situation:
     dora = tuple(indicators[: 1 + kans])
     ura = tuple(indicators[1 + kans :]) if (riichi or double_riichi) else ()
     return Situation(
-        form, concealed, melds, win_id, winner, dealer, discarder, _weighted(rng, ROUND_WINDS),
-        riichi, double_riichi, ippatsu, last_tile, kong_replacement, robbed_kong, first_turn,
-        dora, ura, _weighted(rng, ((0, 0.6), (1, 0.2), (2, 0.1), (3, 0.1))),
+        form,
+        concealed,
+        melds,
+        win_id,
+        winner,
+        dealer,
+        discarder,
+        _weighted(rng, ROUND_WINDS),
+        riichi,
+        double_riichi,
+        ippatsu,
+        last_tile,
+        kong_replacement,
+        robbed_kong,
+        first_turn,
+        dora,
+        ura,
+        _weighted(rng, ((0, 0.6), (1, 0.2), (2, 0.1), (3, 0.1))),
         _weighted(rng, ((0, 0.7), (1, 0.2), (2, 0.1))),
     )
 
@@ -299,11 +327,22 @@ def ours_input(s: Situation) -> OursInput:
 
 def ours_context(s: Situation) -> WinContext:
     return WinContext(
-        winner=s.winner, dealer=s.dealer, discarder=s.discarder, kong_replacement=s.kong_replacement,
-        robbed_kong=s.robbed_kong, round_wind=s.round_wind,
-        dora_indicators=tuple(i // COPIES for i in s.dora), ura_indicators=tuple(i // COPIES for i in s.ura),
-        red_fives=s.red_fives, riichi=s.riichi, double_riichi=s.double_riichi, ippatsu=s.ippatsu,
-        last_tile=s.last_tile, first_turn=s.first_turn, honba=s.honba, riichi_sticks=s.sticks,
+        winner=s.winner,
+        dealer=s.dealer,
+        discarder=s.discarder,
+        kong_replacement=s.kong_replacement,
+        robbed_kong=s.robbed_kong,
+        round_wind=s.round_wind,
+        dora_indicators=tuple(i // COPIES for i in s.dora),
+        ura_indicators=tuple(i // COPIES for i in s.ura),
+        red_fives=s.red_fives,
+        riichi=s.riichi,
+        double_riichi=s.double_riichi,
+        ippatsu=s.ippatsu,
+        last_tile=s.last_tile,
+        first_turn=s.first_turn,
+        honba=s.honba,
+        riichi_sticks=s.sticks,
     )
 
 
@@ -318,9 +357,7 @@ def ours_plain_input(s: Situation) -> tuple[list[int], list[tuple[str, list[int]
 
 
 def mahjong_input(s: Situation) -> tuple[list[int], int, list[MahjongMeld], list[int], HandConfig, list[int]]:
-    melds = [
-        MahjongMeld(MAHJONG_MELD[kind][0], list(ids), opened=MAHJONG_MELD[kind][1]) for kind, ids in s.melds
-    ]
+    melds = [MahjongMeld(MAHJONG_MELD[kind][0], list(ids), opened=MAHJONG_MELD[kind][1]) for kind, ids in s.melds]
     everything = sorted(s.concealed + tuple(i for _, ids in s.melds for i in ids))
     config = HandConfig(
         is_tsumo=s.tsumo,
@@ -344,18 +381,31 @@ def mahjong_input(s: Situation) -> tuple[list[int], int, list[MahjongMeld], list
 
 def riichienv_conditions(s: Situation) -> riichienv.Conditions:
     return riichienv.Conditions(
-        tsumo=s.tsumo, riichi=s.riichi, double_riichi=s.double_riichi, ippatsu=s.ippatsu,
-        haitei=s.last_tile and s.tsumo, houtei=s.last_tile and not s.tsumo, rinshan=s.kong_replacement,
-        chankan=s.robbed_kong, tsumo_first_turn=s.first_turn,
-        player_wind=s.seat_wind - EAST, round_wind=s.round_wind - EAST, riichi_sticks=s.sticks, honba=s.honba,
+        tsumo=s.tsumo,
+        riichi=s.riichi,
+        double_riichi=s.double_riichi,
+        ippatsu=s.ippatsu,
+        haitei=s.last_tile and s.tsumo,
+        houtei=s.last_tile and not s.tsumo,
+        rinshan=s.kong_replacement,
+        chankan=s.robbed_kong,
+        tsumo_first_turn=s.first_turn,
+        player_wind=s.seat_wind - EAST,
+        round_wind=s.round_wind - EAST,
+        riichi_sticks=s.sticks,
+        honba=s.honba,
     )
 
 
 def riichienv_melds(s: Situation) -> list[Any]:
     # from_who: the seat before the winner for every called meld; it matters only for pao.
     return [
-        riichienv.Meld(RIICHIENV_MELD[kind][0], list(ids), RIICHIENV_MELD[kind][1],
-                       (s.winner + 3) % SEATS if RIICHIENV_MELD[kind][1] else -1)
+        riichienv.Meld(
+            RIICHIENV_MELD[kind][0],
+            list(ids),
+            RIICHIENV_MELD[kind][1],
+            (s.winner + 3) % SEATS if RIICHIENV_MELD[kind][1] else -1,
+        )
         for kind, ids in s.melds
     ]
 
@@ -367,10 +417,19 @@ def riichienv_input(s: Situation) -> tuple[list[int], list[Any], int, list[int],
 def riichienv_rust_input(s: Situation) -> tuple[list[int], list[Any], int, list[int], list[int], Any]:
     c = riichienv_conditions(s)
     rust_conditions = riichienv_rust.Conditions(
-        tsumo=c.tsumo, riichi=c.riichi, double_riichi=c.double_riichi, ippatsu=c.ippatsu, haitei=c.haitei,
-        houtei=c.houtei, rinshan=c.rinshan, chankan=c.chankan, tsumo_first_turn=c.tsumo_first_turn,
-        player_wind=RIICHIENV_WINDS[c.player_wind], round_wind=RIICHIENV_WINDS[c.round_wind],
-        riichi_sticks=c.riichi_sticks, honba=c.honba,
+        tsumo=c.tsumo,
+        riichi=c.riichi,
+        double_riichi=c.double_riichi,
+        ippatsu=c.ippatsu,
+        haitei=c.haitei,
+        houtei=c.houtei,
+        rinshan=c.rinshan,
+        chankan=c.chankan,
+        tsumo_first_turn=c.tsumo_first_turn,
+        player_wind=RIICHIENV_WINDS[c.player_wind],
+        round_wind=RIICHIENV_WINDS[c.round_wind],
+        riichi_sticks=c.riichi_sticks,
+        honba=c.honba,
     )
     return list(s.concealed), riichienv_melds(s), s.win_id, list(s.dora), list(s.ura), rust_conditions
 
@@ -504,11 +563,18 @@ class Agreement:
     examples: list[str] = field(default_factory=list)
 
 
-def compare(check: str, situations: Sequence[Situation], mine: Sequence[Any], theirs: Sequence[Any],
-            same: Callable[[Situation, Any, Any], bool], peer_detail: Callable[[Any], str],
-            mine_detail: Callable[[Any], str] = ours_detail, labels: tuple[str, str] = ("ours", "peer")) -> Agreement:
+def compare(
+    check: str,
+    situations: Sequence[Situation],
+    mine: Sequence[Any],
+    theirs: Sequence[Any],
+    same: Callable[[Situation, Any, Any], bool],
+    peer_detail: Callable[[Any], str],
+    mine_detail: Callable[[Any], str] = ours_detail,
+    labels: tuple[str, str] = ("ours", "peer"),
+) -> Agreement:
     agreement = Agreement(check, len(situations))
-    for s, a, b in zip(situations, mine, theirs):
+    for s, a, b in zip(situations, mine, theirs, strict=True):
         if same(s, a, b):
             agreement.agree += 1
         elif len(agreement.examples) < MAX_PRINTED_MISMATCHES:
@@ -524,16 +590,43 @@ def agreements(situations: list[Situation], inputs: dict[str, list[Any]]) -> lis
     renv = [riichienv_rust_score(i) for i in inputs[RIICHIENV_RUST]]
     wrapper = [riichienv_score(i) for i in inputs[RIICHIENV]]
     return [
-        compare("han and fu: ours = mahjong", situations, mine, mahjong,
-                lambda s, a, b: ours_value(a) == mahjong_value(b), mahjong_detail, labels=("ours", "mahjong")),
-        compare("winner's points (honba, sticks in): ours = mahjong", situations, mine, mahjong,
-                lambda s, a, b: b.error is None and a.payments[s.winner] + a.riichi_sticks_won == b.cost["total"],
-                mahjong_detail, labels=("ours", "mahjong")),
-        compare("han and fu: ours = riichienv (Rust class)", situations, mine, renv,
-                lambda s, a, b: ours_value(a) == riichienv_value(b), riichienv_detail, labels=("ours", "riichienv")),
-        compare("han and fu: riichienv wrapper = its Rust class", situations, wrapper, renv,
-                lambda s, a, b: riichienv_value(a) == riichienv_value(b), riichienv_detail,
-                mine_detail=riichienv_detail, labels=("wrapper", "rust")),
+        compare(
+            "han and fu: ours = mahjong",
+            situations,
+            mine,
+            mahjong,
+            lambda s, a, b: ours_value(a) == mahjong_value(b),
+            mahjong_detail,
+            labels=("ours", "mahjong"),
+        ),
+        compare(
+            "winner's points (honba, sticks in): ours = mahjong",
+            situations,
+            mine,
+            mahjong,
+            lambda s, a, b: b.error is None and a.payments[s.winner] + a.riichi_sticks_won == b.cost["total"],
+            mahjong_detail,
+            labels=("ours", "mahjong"),
+        ),
+        compare(
+            "han and fu: ours = riichienv (Rust class)",
+            situations,
+            mine,
+            renv,
+            lambda s, a, b: ours_value(a) == riichienv_value(b),
+            riichienv_detail,
+            labels=("ours", "riichienv"),
+        ),
+        compare(
+            "han and fu: riichienv wrapper = its Rust class",
+            situations,
+            wrapper,
+            renv,
+            lambda s, a, b: riichienv_value(a) == riichienv_value(b),
+            riichienv_detail,
+            mine_detail=riichienv_detail,
+            labels=("wrapper", "rust"),
+        ),
     ]
 
 
@@ -621,10 +714,21 @@ def time_rows(contenders: Sequence[Contender], repeat: int) -> tuple[list[Row], 
                 cache_notes["warm pass"] = cache_delta(middle, cache_state())
         print(f"  round {number + 1}/{repeat} done", file=sys.stderr, flush=True)
     rows = []
-    for (impl, _, inputs, note), c, w in zip(contenders, cold, warm):
+    for (impl, _, inputs, note), c, w in zip(contenders, cold, warm, strict=True):
         per = len(inputs) * 1000
-        rows.append(Row(impl, len(inputs), min(c) / per, statistics.median(c) / per,
-                        min(w) / per, statistics.median(w) / per, c, w, note))
+        rows.append(
+            Row(
+                impl,
+                len(inputs),
+                min(c) / per,
+                statistics.median(c) / per,
+                min(w) / per,
+                statistics.median(w) / per,
+                c,
+                w,
+                note,
+            )
+        )
     return rows, cache_notes
 
 
@@ -658,13 +762,29 @@ def targets(rows: list[Row]) -> list[dict[str, Any]]:
     for label, peer, bound in TARGETS:
         warm = by[peer].warm_best_us / ours.warm_best_us
         cold = by[peer].cold_best_us / ours.cold_best_us
-        out.append({"target": label, "peer": peer, "bound": bound, "ratio_warm": warm, "ratio_cold": cold,
-                    "met_warm": warm >= bound, "met_cold": cold >= bound})
+        out.append(
+            {
+                "target": label,
+                "peer": peer,
+                "bound": bound,
+                "ratio_warm": warm,
+                "ratio_cold": cold,
+                "met_warm": warm >= bound,
+                "met_cold": cold >= bound,
+            }
+        )
     return out
 
 
-def print_report(env: dict[str, str], gen: Generated, rows: list[Row], cache_notes: dict[str, str],
-                 verdicts: list[dict[str, Any]], agreed: list[Agreement], repeat: int) -> None:
+def print_report(
+    env: dict[str, str],
+    gen: Generated,
+    rows: list[Row],
+    cache_notes: dict[str, str],
+    verdicts: list[dict[str, Any]],
+    agreed: list[Agreement],
+    repeat: int,
+) -> None:
     print(f"python {env['python']} ({env['implementation']}), mahjong {env['mahjong']}, riichienv {env['riichienv']}")
     print(f"{env['cpu']}, {env['cpus']} cpus, {env['platform']}, load average {env['load']}")
     situations = gen.situations
@@ -678,31 +798,45 @@ def print_report(env: dict[str, str], gen: Generated, rows: list[Row], cache_not
         f"{sum(bool(s.red_fives) for s in situations)} with red fives)"
     )
     meld_kinds = Counter(kind for s in situations for kind, _ in s.melds)
-    flags = {name: sum(getattr(s, name) for s in situations) for name in (
-        "double_riichi", "ippatsu", "last_tile", "kong_replacement", "robbed_kong", "first_turn")}
-    print("  melds: " + ", ".join(f"{k} {v}" for k, v in sorted(meld_kinds.items()))
-          + "; flags: " + ", ".join(f"{k} {v}" for k, v in flags.items())
-          + f"; honba > 0: {sum(s.honba > 0 for s in situations)}, sticks > 0: {sum(s.sticks > 0 for s in situations)}")
+    flags = {
+        name: sum(getattr(s, name) for s in situations)
+        for name in ("double_riichi", "ippatsu", "last_tile", "kong_replacement", "robbed_kong", "first_turn")
+    }
+    print(
+        "  melds: "
+        + ", ".join(f"{k} {v}" for k, v in sorted(meld_kinds.items()))
+        + "; flags: "
+        + ", ".join(f"{k} {v}" for k, v in flags.items())
+        + f"; honba > 0: {sum(s.honba > 0 for s in situations)}, sticks > 0: {sum(s.sticks > 0 for s in situations)}"
+    )
     for reason, n in gen.rejected.most_common():
         print(f"  dropped {n:6}  {reason}")
     for example in gen.examples:
         print(f"      dropped: {example}")
-    print(f"{repeat} rounds; per round and row a cold pass (right after the caches the row reads were emptied: "
-          "ours, or mahjong's divide_hand) and a warm pass right after it; best and median pass, µs per hand")
-    print("'x mahjong' = mahjong time / this time, 'x riichienv' = riichienv HandEvaluator time / this time "
-          "(>1: this row is faster), best warm passes, best cold passes in brackets")
+    print(
+        f"{repeat} rounds; per round and row a cold pass (right after the caches the row reads were emptied: "
+        "ours, or mahjong's divide_hand) and a warm pass right after it; best and median pass, µs per hand"
+    )
+    print(
+        "'x mahjong' = mahjong time / this time, 'x riichienv' = riichienv HandEvaluator time / this time "
+        "(>1: this row is faster), best warm passes, best cold passes in brackets"
+    )
     print()
     by = {r.impl: r for r in rows}
-    header = (f"{'implementation':<30} {'hands':>6} {'cold best':>9} {'cold med':>9} {'warm best':>9} {'warm med':>9} "
-              f"{'x mahjong':>15} {'x riichienv':>15}")
+    header = (
+        f"{'implementation':<30} {'hands':>6} {'cold best':>9} {'cold med':>9} {'warm best':>9} {'warm med':>9} "
+        f"{'x mahjong':>15} {'x riichienv':>15}"
+    )
     print(header)
     print("-" * len(header))
     for r in rows:
         m, e = by[MAHJONG], by[RIICHIENV]
         vm = f"{m.warm_best_us / r.warm_best_us:6.2f} ({m.cold_best_us / r.cold_best_us:5.2f})"
         vr = f"{e.warm_best_us / r.warm_best_us:6.2f} ({e.cold_best_us / r.cold_best_us:5.2f})"
-        print(f"{r.impl:<30} {r.hands:>6} {r.cold_best_us:>9.2f} {r.cold_median_us:>9.2f} {r.warm_best_us:>9.2f} "
-              f"{r.warm_median_us:>9.2f} {vm:>15} {vr:>15}")
+        print(
+            f"{r.impl:<30} {r.hands:>6} {r.cold_best_us:>9.2f} {r.cold_median_us:>9.2f} {r.warm_best_us:>9.2f} "
+            f"{r.warm_median_us:>9.2f} {vm:>15} {vr:>15}"
+        )
     print()
     for r in rows:
         if r.note:
@@ -744,8 +878,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=2024, help="random seed (default 2024)")
     parser.add_argument("--repeat", type=int, default=7, help="rounds: cold and warm passes per row (default 7)")
     parser.add_argument("--json", type=Path, help="also write the results to this JSON file")
-    parser.add_argument("--profile", type=int, default=0, metavar="TOP",
-                        help="after the report, cProfile ours on the same hands and print the TOP functions")
+    parser.add_argument(
+        "--profile",
+        type=int,
+        default=0,
+        metavar="TOP",
+        help="after the report, cProfile ours on the same hands and print the TOP functions",
+    )
     return parser.parse_args(argv)
 
 
@@ -765,20 +904,44 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     contenders: list[Contender] = [
         (OURS, ours_score, inputs[OURS], "score_riichi(hand, win, rules, context) on a prebuilt Hand and WinContext"),
-        (OURS_BUILD, ours_score_built, inputs[OURS_BUILD],
-         "Hand.from_tiles + Meld.of + WinContext(**dict) + score_riichi, from plain lists (like riichienv's rows)"),
-        (MAHJONG, mahjong_score, inputs[MAHJONG],
-         "HandCalculator.estimate_hand_value(ids, win, melds, dora, config, ura_dora_indicators=ura); config prebuilt"),
-        (MAHJONG_BUILD, mahjong_score_built, situations,
-         "mahjong_input(situation) + the same call: Meld, OptionalRules, HandConfig (and its YakuConfig) "
-         "built per hand"),
-        (RIICHIENV, riichienv_score, inputs[RIICHIENV],
-         "riichienv.HandEvaluator(ids, melds).calc(win, dora, Conditions, ura): the Python wrapper, one per hand "
-         "(with exactly two kans its tile count is 1 mod 3, so it adds the winning tile again and finds no win)"),
-        (RIICHIENV_RUST, riichienv_rust_score, inputs[RIICHIENV_RUST],
-         "riichienv._riichienv.HandEvaluator(ids, melds).calc(...) with Rust Conditions prebuilt (no wrapper)"),
-        (RIICHIENV_CALC, riichienv_calc_only, inputs[RIICHIENV_CALC],
-         "evaluator.calc(...) on a prebuilt Rust HandEvaluator (construction not timed)"),
+        (
+            OURS_BUILD,
+            ours_score_built,
+            inputs[OURS_BUILD],
+            "Hand.from_tiles + Meld.of + WinContext(**dict) + score_riichi, from plain lists (like riichienv's rows)",
+        ),
+        (
+            MAHJONG,
+            mahjong_score,
+            inputs[MAHJONG],
+            "HandCalculator.estimate_hand_value(ids, win, melds, dora, config, ura_dora_indicators=ura); config prebuilt",
+        ),
+        (
+            MAHJONG_BUILD,
+            mahjong_score_built,
+            situations,
+            "mahjong_input(situation) + the same call: Meld, OptionalRules, HandConfig (and its YakuConfig) "
+            "built per hand",
+        ),
+        (
+            RIICHIENV,
+            riichienv_score,
+            inputs[RIICHIENV],
+            "riichienv.HandEvaluator(ids, melds).calc(win, dora, Conditions, ura): the Python wrapper, one per hand "
+            "(with exactly two kans its tile count is 1 mod 3, so it adds the winning tile again and finds no win)",
+        ),
+        (
+            RIICHIENV_RUST,
+            riichienv_rust_score,
+            inputs[RIICHIENV_RUST],
+            "riichienv._riichienv.HandEvaluator(ids, melds).calc(...) with Rust Conditions prebuilt (no wrapper)",
+        ),
+        (
+            RIICHIENV_CALC,
+            riichienv_calc_only,
+            inputs[RIICHIENV_CALC],
+            "evaluator.calc(...) on a prebuilt Rust HandEvaluator (construction not timed)",
+        ),
     ]
     print(f"timing {len(situations)} situations (progress):", file=sys.stderr)
     rows, cache_notes = time_rows(contenders, args.repeat)
@@ -795,8 +958,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         payload = {
             "environment": env,
             "config": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
-            "generated": {"kept": len(situations), "drawn": gen.drawn, "rejected": dict(gen.rejected),
-                          "dropped_but_scored_by_mahjong": gen.examples},
+            "generated": {
+                "kept": len(situations),
+                "drawn": gen.drawn,
+                "rejected": dict(gen.rejected),
+                "dropped_but_scored_by_mahjong": gen.examples,
+            },
             "rows": [asdict(r) for r in rows],
             "cache": cache_notes,
             "targets": verdicts,

@@ -37,7 +37,6 @@ from typing import Any, Final, Protocol
 import riichienv
 from riichienv import Action, ActionType, GameType, Observation, RiichiEnv
 from riichienv.agents import RandomAgent
-
 from timing import cpu_model
 
 from app.core.table import SEATS, GameConfig, play_game
@@ -177,9 +176,7 @@ def riichienv_seed(seed: int, game: int) -> int:
     return (seed * 1_000_003 + game) % 2**63
 
 
-def play_riichienv_hand(
-    agent_kind: str, seed: int, game: int, *, log: bool = False
-) -> tuple[RiichiEnv, int, int]:
+def play_riichienv_hand(agent_kind: str, seed: int, game: int, *, log: bool = False) -> tuple[RiichiEnv, int, int]:
     """One kyoku; returns the env, the discards the agents chose and the step() calls."""
     env = RiichiEnv(game_mode=GameType.YON_IKKYOKU, seed=riichienv_seed(seed, game), skip_mjai_logging=not log)
     agent = AGENTS[agent_kind](random.Random(f"riichienv/{seed}/{game}"))
@@ -220,8 +217,10 @@ def check_riichienv_hands(agent_kind: str, seed: int, games: int) -> list[str]:
         if kinds.count("start_kyoku") != 1 or ends != 1 or kinds[-1] != "end_game":
             problems.append(f"game {game}: {kinds.count('start_kyoku')} kyoku, {ends} endings, last {kinds[-1]!r}")
         if kinds.count("dahai") != discards or quiet_discards != discards:
-            problems.append(f"game {game}: {kinds.count('dahai')} dahai logged, agents chose {discards} "
-                            f"({quiet_discards} without the log)")
+            problems.append(
+                f"game {game}: {kinds.count('dahai')} dahai logged, agents chose {discards} "
+                f"({quiet_discards} without the log)"
+            )
         if ("hora" in kinds) != bool(quiet.win_results):
             problems.append(f"game {game}: win_results disagrees with the log")
     return problems
@@ -277,14 +276,20 @@ class Row:
 
     def summary(self) -> dict[str, Any]:
         return {
-            "engine": self.engine, "rules": self.rules, "players": self.players, "games": self.games,
+            "engine": self.engine,
+            "rules": self.rules,
+            "players": self.players,
+            "games": self.games,
             "best_games_per_second": self.best_games_per_second,
             "median_games_per_second": self.median_games_per_second,
             "best_ms_per_game": self.best_ns / 1e6 / self.games,
             "median_ms_per_game": self.median_ns / 1e6 / self.games,
-            "discards_per_game": self.discards_per_game, "steps_per_game": self.steps_per_game,
-            "win_rate": self.win_rate, "best_us_per_discard": self.best_us_per_discard,
-            "deterministic": self.deterministic, "passes": [asdict(p) for p in self.passes],
+            "discards_per_game": self.discards_per_game,
+            "steps_per_game": self.steps_per_game,
+            "win_rate": self.win_rate,
+            "best_us_per_discard": self.best_us_per_discard,
+            "deterministic": self.deterministic,
+            "passes": [asdict(p) for p in self.passes],
         }
 
 
@@ -292,14 +297,18 @@ Workload = tuple[Row, Callable[[int], Tally]]  # (row, play that many games and 
 
 
 def time_rows(workloads: Sequence[Workload], repeat: int) -> None:
-    for row, play in workloads:
+    for _row, play in workloads:
         play(WARMUP_GAMES)
     for index in range(repeat):
         for row, play in workloads:
             tally = play(row.games)
             row.passes.append(tally)
-            print(f"  pass {index + 1}/{repeat}  {row.engine:<16} {row.rules:<8} {row.players:<30} "
-                  f"{row.games / (tally.ns / 1e9):8.1f} games/s", file=sys.stderr, flush=True)
+            print(
+                f"  pass {index + 1}/{repeat}  {row.engine:<16} {row.rules:<8} {row.players:<30} "
+                f"{row.games / (tally.ns / 1e9):8.1f} games/s",
+                file=sys.stderr,
+                flush=True,
+            )
 
 
 # --- the process pool ----------------------------------------------------------
@@ -326,8 +335,12 @@ def pool_section(seed: int, games: int, workers: int, repeat: int) -> dict[str, 
                     reference = results
                 elif results != reference:
                     return {**base, "skipped": f"workers={workers} gave other results than workers=1"}
-                print(f"  pass {index + 1}/{repeat}  run_games workers={count:<2} {rules} {lineup_label(players)}"
-                      f"  {games / (samples[-1] / 1e9):8.1f} games/s", file=sys.stderr, flush=True)
+                print(
+                    f"  pass {index + 1}/{repeat}  run_games workers={count:<2} {rules} {lineup_label(players)}"
+                    f"  {games / (samples[-1] / 1e9):8.1f} games/s",
+                    file=sys.stderr,
+                    flush=True,
+                )
         # What a pooled call costs before its games: spawning, importing, building the tables
         # (estimated by a call of one game per worker, less one game's share of the single-worker time).
         start = time.perf_counter_ns()
@@ -336,10 +349,15 @@ def pool_section(seed: int, games: int, workers: int, repeat: int) -> dict[str, 
     except Exception as error:  # another engineer's module, in progress: report, don't crash the bench
         return {**base, "skipped": f"run_games failed: {type(error).__name__}: {error}"}
     return {
-        **base, "cores": available_cores(), "single_ns": single, "pooled_ns": pooled, "startup_ns": startup,
+        **base,
+        "cores": available_cores(),
+        "single_ns": single,
+        "pooled_ns": pooled,
+        "startup_ns": startup,
         "single_games_per_second": games / (min(single) / 1e9),
         "pooled_games_per_second": games / (min(pooled) / 1e9),
-        "speedup": min(single) / min(pooled), "median_speedup": statistics.median(single) / statistics.median(pooled),
+        "speedup": min(single) / min(pooled),
+        "median_speedup": statistics.median(single) / statistics.median(pooled),
         "speedup_without_startup": min(single) / max(1, min(pooled) - startup),
     }
 
@@ -375,43 +393,62 @@ def ratios(rows: Sequence[Row]) -> list[dict[str, Any]]:
     for ours_players, peer_players in pairs:
         ours = find(rows, OURS, "riichi", ours_players)
         peer = find(rows, RIICHIENV, "riichi", peer_players)
-        found.append({
-            "ours": f"{ours_players} (riichi)", "peer": f"riichienv {peer_players}",
-            "per_game": ours.best_games_per_second / peer.best_games_per_second,
-            "per_discard": peer.best_us_per_discard / ours.best_us_per_discard,
-            # Each pass of the two rows ran back to back: the median of those ratios shrugs off drift.
-            "per_game_median_of_passes": statistics.median(
-                (peer_pass.ns / peer.games) / (ours_pass.ns / ours.games)
-                for ours_pass, peer_pass in zip(ours.passes, peer.passes)
-            ),
-        })
+        found.append(
+            {
+                "ours": f"{ours_players} (riichi)",
+                "peer": f"riichienv {peer_players}",
+                "per_game": ours.best_games_per_second / peer.best_games_per_second,
+                "per_discard": peer.best_us_per_discard / ours.best_us_per_discard,
+                # Each pass of the two rows ran back to back: the median of those ratios shrugs off drift.
+                "per_game_median_of_passes": statistics.median(
+                    (peer_pass.ns / peer.games) / (ours_pass.ns / ours.games)
+                    for ours_pass, peer_pass in zip(ours.passes, peer.passes, strict=True)
+                ),
+            }
+        )
     return found
 
 
-def print_report(rows: Sequence[Row], found: list[dict[str, Any]], pool: dict[str, Any] | None,
-                 checks: dict[str, list[str]], env: dict[str, str], args: argparse.Namespace) -> None:
-    print(f"python {env['python']} ({env['implementation']}), tenpai {env['tenpai']}, numpy {env['numpy']}, "
-          f"riichienv {env['riichienv']}")
+def print_report(
+    rows: Sequence[Row],
+    found: list[dict[str, Any]],
+    pool: dict[str, Any] | None,
+    checks: dict[str, list[str]],
+    env: dict[str, str],
+    args: argparse.Namespace,
+) -> None:
+    print(
+        f"python {env['python']} ({env['implementation']}), tenpai {env['tenpai']}, numpy {env['numpy']}, "
+        f"riichienv {env['riichienv']}"
+    )
     print(f"{env['cpu']}, {env['cpus']} cpus, load {env['load_average']}, {env['platform']}")
-    print(f"one process; {args.games} games (hands) per row, seed {args.seed}, best / median of {args.repeat} passes, "
-          "gc on")
+    print(
+        f"one process; {args.games} games (hands) per row, seed {args.seed}, best / median of {args.repeat} passes, "
+        "gc on"
+    )
     print()
-    print("| engine | rules | players | games/s best | games/s median | ms/game best | ms/game median "
-          "| discards/hand | µs/discard best | wins |")
+    print(
+        "| engine | rules | players | games/s best | games/s median | ms/game best | ms/game median "
+        "| discards/hand | µs/discard best | wins |"
+    )
     print("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for row in rows:
         steps = f" ({row.steps_per_game:.0f} steps)" if row.steps_per_game else ""
         flag = "" if row.deterministic else " (passes differ!)"
-        print(f"| {row.engine} | {row.rules} | {row.players}{flag} | {row.best_games_per_second:.1f} | "
-              f"{row.median_games_per_second:.1f} | {row.best_ns / 1e6 / row.games:.2f} | "
-              f"{row.median_ns / 1e6 / row.games:.2f} | {row.discards_per_game:.1f}{steps} | "
-              f"{row.best_us_per_discard:.0f} | {row.win_rate:.0%} |")
+        print(
+            f"| {row.engine} | {row.rules} | {row.players}{flag} | {row.best_games_per_second:.1f} | "
+            f"{row.median_games_per_second:.1f} | {row.best_ns / 1e6 / row.games:.2f} | "
+            f"{row.median_ns / 1e6 / row.games:.2f} | {row.discards_per_game:.1f}{steps} | "
+            f"{row.best_us_per_discard:.0f} | {row.win_rate:.0%} |"
+        )
     print()
     print("same-run ratios, ours / riichienv (above 1: ours is faster):")
     for ratio in found:
-        print(f"  {ratio['ours']:<18} vs {ratio['peer']:<40} best passes {ratio['per_game']:5.2f}x per hand, "
-              f"{ratio['per_discard']:5.2f}x per discard; median of per-pass ratios "
-              f"{ratio['per_game_median_of_passes']:5.2f}x per hand")
+        print(
+            f"  {ratio['ours']:<18} vs {ratio['peer']:<40} best passes {ratio['per_game']:5.2f}x per hand, "
+            f"{ratio['per_discard']:5.2f}x per discard; median of per-pass ratios "
+            f"{ratio['per_game_median_of_passes']:5.2f}x per hand"
+        )
     print()
     print(f"target: >= {TARGET_GAMES_PER_SECOND:.0f} games/s on one core with advisor players (best pass):")
     for row in rows:
@@ -424,20 +461,28 @@ def print_report(rows: Sequence[Row], found: list[dict[str, Any]], pool: dict[st
     elif "skipped" in pool:
         print(f"process pool: skipped, {pool['skipped']}")
     else:
-        print(f"process pool: app.selfplay.runner.run_games, {pool['rules']} {pool['players']}, {pool['games']} games, "
-              f"{pool['cores']} cores available, best of {len(pool['single_ns'])} (wall time per call, "
-              "spawning the pool included)")
+        print(
+            f"process pool: app.selfplay.runner.run_games, {pool['rules']} {pool['players']}, {pool['games']} games, "
+            f"{pool['cores']} cores available, best of {len(pool['single_ns'])} (wall time per call, "
+            "spawning the pool included)"
+        )
         print(f"  workers=1  {min(pool['single_ns']) / 1e9:6.2f} s  {pool['single_games_per_second']:6.1f} games/s")
-        print(f"  workers={pool['workers']}  {min(pool['pooled_ns']) / 1e9:6.2f} s  "
-              f"{pool['pooled_games_per_second']:6.1f} games/s  speed-up {pool['speedup']:.2f}x "
-              "(same results as workers=1)")
-        print(f"  pool start-up about {pool['startup_ns'] / 1e9:.2f} s (a call of one game per worker); "
-              f"without it the speed-up would be about {pool['speedup_without_startup']:.2f}x")
+        print(
+            f"  workers={pool['workers']}  {min(pool['pooled_ns']) / 1e9:6.2f} s  "
+            f"{pool['pooled_games_per_second']:6.1f} games/s  speed-up {pool['speedup']:.2f}x "
+            "(same results as workers=1)"
+        )
+        print(
+            f"  pool start-up about {pool['startup_ns'] / 1e9:.2f} s (a call of one game per worker); "
+            f"without it the speed-up would be about {pool['speedup_without_startup']:.2f}x"
+        )
     print()
     for agent_kind, problems in checks.items():
         state = "ok" if not problems else f"{len(problems)} problems: " + "; ".join(problems[:3])
-        print(f"check, riichienv {agent_kind}: first {min(CHECK_GAMES, args.games)} hands replayed with the MJAI log "
-              f"(one kyoku per game, logged dahai = counted discards, wins agree): {state}")
+        print(
+            f"check, riichienv {agent_kind}: first {min(CHECK_GAMES, args.games)} hands replayed with the MJAI log "
+            f"(one kyoku per game, logged dahai = counted discards, wins agree): {state}"
+        )
 
 
 # --- main ----------------------------------------------------------------------
@@ -448,8 +493,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--games", type=int, default=200, help="games (hands) per row and pass (default 200)")
     parser.add_argument("--repeat", type=int, default=3, help="timed passes per row (default 3)")
     parser.add_argument("--seed", type=int, default=2026, help="run seed of every row (default 2026)")
-    parser.add_argument("--pool-games", type=int, default=400,
-                        help="games of the process-pool row; 0 skips it (default 400)")
+    parser.add_argument(
+        "--pool-games", type=int, default=400, help="games of the process-pool row; 0 skips it (default 400)"
+    )
     parser.add_argument("--pool-workers", type=int, default=2, help="workers of the pooled call (default 2)")
     parser.add_argument("--pool-repeat", type=int, default=1, help="passes of the process-pool row (default 1)")
     parser.add_argument("--json", type=Path, help="also write environment, every pass and the ratios as JSON")

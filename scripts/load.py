@@ -248,8 +248,15 @@ def main() -> int:
             before = shanten_200s(base)
             sampler.start()
             command = [
-                wrk, f"-t{args.threads}", f"-c{args.connections}", f"-d{args.seconds}s", "--timeout", "5s",
-                "-s", str(script), f"{base}/shanten",
+                wrk,
+                f"-t{args.threads}",
+                f"-c{args.connections}",
+                f"-d{args.seconds}s",
+                "--timeout",
+                "5s",
+                "-s",
+                str(script),
+                f"{base}/shanten",
             ]
             print("$ " + " ".join(command), file=sys.stderr)
             run = subprocess.run(command, capture_output=True, text=True, timeout=args.seconds + 60)
@@ -276,7 +283,11 @@ def main() -> int:
         "server_counted": int(counted),
         "errors": result["errors"],
         "latency_ms": {key: round(value / 1000, 2) for key, value in latency.items()},
-        "rss_mib": {"start": round(rss_values[0], 1), "max": round(max(rss_values), 1), "end": round(rss_values[-1], 1)},
+        "rss_mib": {
+            "start": round(rss_values[0], 1),
+            "max": round(max(rss_values), 1),
+            "end": round(rss_values[-1], 1),
+        },
         "workers": args.workers,
         "connections": args.connections,
         "threads": args.threads,

@@ -67,8 +67,8 @@ def tally(results: list[GameResult], rules_name: str) -> tuple[list[list[int]], 
 def rates(hands: list[list[int]], ready: list[list[int]], min_hands: int) -> list[list[float | None]]:
     """Percentages, None where fewer than ``min_hands`` hands were seen."""
     return [
-        [round(100 * r / h, 1) if h >= min_hands else None for h, r in zip(row_hands, row_ready)]
-        for row_hands, row_ready in zip(hands, ready)
+        [round(100 * r / h, 1) if h >= min_hands else None for h, r in zip(row_hands, row_ready, strict=True)]
+        for row_hands, row_ready in zip(hands, ready, strict=True)
     ]
 
 

@@ -117,9 +117,10 @@ def main() -> int:
         per_thread = -(-args.hands // args.threads)
         script.write_text(LUA % {"threads": args.threads, "per_thread": per_thread, "seed": args.seed})
         env = {"TENPAI_CACHE_SIZE": str(args.cache_size), "TENPAI_ACCESS_LOG": "false"}
-        with server(env, work / "server.log") as (process, base), httpx.Client(
-            base_url=base, trust_env=False, timeout=10
-        ) as http:
+        with (
+            server(env, work / "server.log") as (process, base),
+            httpx.Client(base_url=base, trust_env=False, timeout=10) as http,
+        ):
             samples: list[dict[str, float]] = []
             started = time.monotonic()
 
@@ -151,8 +152,15 @@ def main() -> int:
             thread = threading.Thread(target=sampler, daemon=True)
             thread.start()
             command = [
-                wrk, f"-t{args.threads}", f"-c{args.connections}", f"-d{args.limit}s", "--timeout", "5s",
-                "-s", str(script), f"{base}/shanten",
+                wrk,
+                f"-t{args.threads}",
+                f"-c{args.connections}",
+                f"-d{args.limit}s",
+                "--timeout",
+                "5s",
+                "-s",
+                str(script),
+                f"{base}/shanten",
             ]
             # wrk's threads stop themselves after their share, but wrk itself waits out its
             # duration: interrupt it (it then reports) once the server has answered them all.

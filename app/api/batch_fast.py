@@ -122,7 +122,7 @@ class _Rows:
         sizes = np.sum(counts, axis=0) if counts else np.zeros(self.rows, dtype=np.int64)
         cursor = np.cumsum(sizes) - sizes
         out = np.empty(int(sizes.sum()), dtype=object)
-        for (rows, first, later), count in zip(self.segments, counts):
+        for (rows, first, later), count in zip(self.segments, counts, strict=True):
             if rows is None:
                 out[cursor] = first
             else:

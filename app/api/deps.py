@@ -65,9 +65,7 @@ def _shanten_batch(
     return ask_batch("shanten", body, max_batch_size=settings.max_batch_size)
 
 
-def _ting_batch(
-    body: Annotated[BatchRequest, Body(openapi_examples=BATCH_EXAMPLES)], settings: SettingsDep
-) -> Asked:
+def _ting_batch(body: Annotated[BatchRequest, Body(openapi_examples=BATCH_EXAMPLES)], settings: SettingsDep) -> Asked:
     return ask_batch("ting", body, max_batch_size=settings.max_batch_size)
 
 

@@ -41,7 +41,6 @@ from app.core.hand import Hand
 from app.core.rules import RuleProfile
 from app.core.safety import Opponent
 from app.core.tiles import (
-    COPIES,
     Counts,
     Tile,
     detect_notation,
@@ -69,8 +68,9 @@ class WeightsSpec(BaseModel):
         DEFAULT_WEIGHTS.ukeire, description="advanceWeight: points per 4 unseen ukeire copies (one tile kind)."
     )
     safety: _Weight = Field(
-        DEFAULT_WEIGHTS.safety, description="safetyWeight: points per unit of `safety_score` (1 for a safe tile, one unit "
-        "less per 0.04 of deal-in probability)."
+        DEFAULT_WEIGHTS.safety,
+        description="safetyWeight: points per unit of `safety_score` (1 for a safe tile, one unit "
+        "less per 0.04 of deal-in probability).",
     )
     dora: _Weight = Field(DEFAULT_WEIGHTS.dora, description="doraWeight: points per dora kept.")
     honors: _Weight = Field(
@@ -88,19 +88,29 @@ class OptionsSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"improvements": True}]})
 
     improvements: bool = Field(
-        False, strict=True, description="Per candidate: draws that keep the shanten but widen the ukeire, and the average "
-        "ukeire after a draw that does not lower the shanten (best discard after it)."
+        False,
+        strict=True,
+        description="Per candidate: draws that keep the shanten but widen the ukeire, and the average "
+        "ukeire after a draw that does not lower the shanten (best discard after it).",
     )
     good_shape: bool = Field(
-        False, strict=True, description="Per one-shanten candidate: the share of ukeire draws (by unseen copies) that reach a "
-        "good-shape tenpai (two or more kinds waited on, more than four copies not in the hand)."
+        False,
+        strict=True,
+        description="Per one-shanten candidate: the share of ukeire draws (by unseen copies) that reach a "
+        "good-shape tenpai (two or more kinds waited on, more than four copies not in the hand).",
     )
     lookahead: bool = Field(
-        False, strict=True, description="Per candidate: the probability of reaching tenpai and of winning within "
-        "`lookahead_draws` draws, by exact search over the unseen tiles (one player, best play)."
+        False,
+        strict=True,
+        description="Per candidate: the probability of reaching tenpai and of winning within "
+        "`lookahead_draws` draws, by exact search over the unseen tiles (one player, best play).",
     )
     lookahead_draws: int | None = Field(
-        None, ge=1, le=MAX_TURN, strict=True, description="Draws the lookahead plays; default 18 minus `turn` (at least 1), or 6."
+        None,
+        ge=1,
+        le=MAX_TURN,
+        strict=True,
+        description="Draws the lookahead plays; default 18 minus `turn` (at least 1), or 6.",
     )
     lookahead_budget: int = Field(
         DEFAULT_LOOKAHEAD_BUDGET,
@@ -113,7 +123,10 @@ class OptionsSpec(BaseModel):
 
     def core(self) -> DiscardOptions:
         return DiscardOptions(
-            self.improvements, self.good_shape, self.lookahead, self.lookahead_draws,
+            self.improvements,
+            self.good_shape,
+            self.lookahead,
+            self.lookahead_draws,
             min(self.lookahead_budget, MAX_LOOKAHEAD_BUDGET),
         )
 
@@ -127,9 +140,14 @@ class OpponentSpec(BaseModel):
     )
 
     river: Tiles = Field([], description="Their discards, in order (tiles taken by calls may be left out).")
-    riichi: bool = Field(False, strict=True, description="Whether they declared ready (riichi; under Chinese rules, 报听).")
+    riichi: bool = Field(
+        False, strict=True, description="Whether they declared ready (riichi; under Chinese rules, 报听)."
+    )
     riichi_turn: int | None = Field(
-        None, ge=1, strict=True, description="1-based position in `river` of the tile they declared with; null if unknown."
+        None,
+        ge=1,
+        strict=True,
+        description="1-based position in `river` of the tile they declared with; null if unknown.",
     )
     melds: list[MeldSpec] = Field([], description="Their exposed melds and concealed kongs.")
 
@@ -156,8 +174,12 @@ class DiscardRequest(BaseModel):
         [], max_length=MAX_OPPONENTS, description="Up to three opponents; safety is computed against each."
     )
     turn: int | None = Field(
-        None, ge=1, le=MAX_TURN, strict=True, description="The current turn (your draws so far, this one included); sets the "
-        "danger tables' turn for every opponent and the lookahead's default draws."
+        None,
+        ge=1,
+        le=MAX_TURN,
+        strict=True,
+        description="The current turn (your draws so far, this one included); sets the "
+        "danger tables' turn for every opponent and the lookahead's default draws.",
     )
     weights: WeightsSpec = Field(default_factory=WeightsSpec, description="Score weights; defaults from seed 000.")
     options: OptionsSpec = Field(default_factory=OptionsSpec, description="Extra analyses, off by default.")
@@ -188,8 +210,17 @@ class DiscardQuestion:
         )
         melds = tuple(sorted((meld.kind.value, meld.tiles) for meld in self.hand.melds))
         return (
-            "discard", self.rules, self.hand.counts, melds, self.red_fives, self.visible,
-            tuple(sorted(self.dora_indicators)), opponents, self.turn, self.weights, self.options,
+            "discard",
+            self.rules,
+            self.hand.counts,
+            melds,
+            self.red_fives,
+            self.visible,
+            tuple(sorted(self.dora_indicators)),
+            opponents,
+            self.turn,
+            self.weights,
+            self.options,
         )
 
     @property
@@ -368,14 +399,20 @@ class CandidateOut(BaseModel):
                 for index, v in enumerate(candidate.safety_by_opponent)
             ],
             reasons=list(candidate.reasons),
-            improvements=None if extra is None else ImprovementsOut(
-                tiles=[ImprovementOut(tile=format_tile(i.tile), remaining=i.remaining, ukeire_after=i.ukeire_after)
-                       for i in extra.tiles],
+            improvements=None
+            if extra is None
+            else ImprovementsOut(
+                tiles=[
+                    ImprovementOut(tile=format_tile(i.tile), remaining=i.remaining, ukeire_after=i.ukeire_after)
+                    for i in extra.tiles
+                ],
                 count=extra.count,
                 average_ukeire=_round(extra.average_ukeire),
             ),
             good_shape=None if candidate.good_shape is None else _round(candidate.good_shape),
-            lookahead=None if ahead is None else LookaheadOut(
+            lookahead=None
+            if ahead is None
+            else LookaheadOut(
                 draws=ahead.draws,
                 tenpai_probability=_round(ahead.tenpai_probability),
                 win_probability=_round(ahead.win_probability),
@@ -416,34 +453,70 @@ _DISCARD_EXAMPLE: Final = {
     "shanten": 0,
     "candidates": [
         {
-            "tile": "3p", "shanten": 0, "ukeire_count": 3, "ukeire": [{"tile": "7p", "remaining": 3}],
-            "safety": 0.944, "safety_score": -0.4, "score": 2.52,
+            "tile": "3p",
+            "shanten": 0,
+            "ukeire_count": 3,
+            "ukeire": [{"tile": "7p", "remaining": 3}],
+            "safety": 0.944,
+            "safety_score": -0.4,
+            "score": 2.52,
             "components": {"shanten": 0.0, "ukeire": 0.6, "safety": -0.48, "dora": 1.5, "honors": 0.9},
-            "dora": 1, "honors": 1.5, "shanten_loss": 0, "is_wildcard": False,
+            "dora": 1,
+            "honors": 1.5,
+            "shanten_loss": 0,
+            "is_wildcard": False,
             "safety_by_opponent": [
-                {"opponent": 0, "safety": 0.944, "danger": 0.056, "danger_if_ready": 0.056,
-                 "ready_probability": 1.0, "reasons": ["suji"]}
+                {
+                    "opponent": 0,
+                    "safety": 0.944,
+                    "danger": 0.056,
+                    "danger_if_ready": 0.056,
+                    "ready_probability": 1.0,
+                    "reasons": ["suji"],
+                }
             ],
             "reasons": [
-                "shanten 0, the best possible", "3 ukeire copies over 1 kind", "keeps 1 dora",
+                "shanten 0, the best possible",
+                "3 ukeire copies over 1 kind",
+                "keeps 1 dora",
                 "opponent 0: deals in with probability 0.056 (suji)",
             ],
-            "improvements": None, "good_shape": None, "lookahead": None,
+            "improvements": None,
+            "good_shape": None,
+            "lookahead": None,
         },
         {
-            "tile": "7p", "shanten": 0, "ukeire_count": 3, "ukeire": [{"tile": "3p", "remaining": 3}],
-            "safety": 0.917615, "safety_score": -1.059619, "score": 0.228457,
+            "tile": "7p",
+            "shanten": 0,
+            "ukeire_count": 3,
+            "ukeire": [{"tile": "3p", "remaining": 3}],
+            "safety": 0.917615,
+            "safety_score": -1.059619,
+            "score": 0.228457,
             "components": {"shanten": 0.0, "ukeire": 0.6, "safety": -1.271543, "dora": 0.0, "honors": 0.9},
-            "dora": 0, "honors": 1.5, "shanten_loss": 0, "is_wildcard": False,
+            "dora": 0,
+            "honors": 1.5,
+            "shanten_loss": 0,
+            "is_wildcard": False,
             "safety_by_opponent": [
-                {"opponent": 0, "safety": 0.917615, "danger": 0.082385, "danger_if_ready": 0.082385,
-                 "ready_probability": 1.0, "reasons": ["no_suji"]}
+                {
+                    "opponent": 0,
+                    "safety": 0.917615,
+                    "danger": 0.082385,
+                    "danger_if_ready": 0.082385,
+                    "ready_probability": 1.0,
+                    "reasons": ["no_suji"],
+                }
             ],
             "reasons": [
-                "shanten 0, the best possible", "3 ukeire copies over 1 kind", "gives up 1 dora",
+                "shanten 0, the best possible",
+                "3 ukeire copies over 1 kind",
+                "gives up 1 dora",
                 "opponent 0: deals in with probability 0.082 (no_suji)",
             ],
-            "improvements": None, "good_shape": None, "lookahead": None,
+            "improvements": None,
+            "good_shape": None,
+            "lookahead": None,
         },
     ],
     "weights": {"shanten": 10.0, "ukeire": 0.8, "safety": 1.2, "dora": 1.5, "honors": 0.6},
@@ -475,7 +548,9 @@ class DiscardResponse(BaseModel):
 # --- request examples (the first is what Swagger UI's "Try it out" fills in) ----------------
 
 DISCARD_EXAMPLES: Final[dict[str, Any]] = {
-    "called": Example(summary="four calls, a single wait, a riichi to face (the response example)", value=DISCARD_RESPONSE_REQUEST),
+    "called": Example(
+        summary="four calls, a single wait, a riichi to face (the response example)", value=DISCARD_RESPONSE_REQUEST
+    ),
     "efficiency": Example(
         summary="a dora worth more than three copies of ukeire",
         value={"hand": "234067m345p4567s1z", "dora_indicators": "4z", "turn": 6},

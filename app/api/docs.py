@@ -48,25 +48,29 @@ def install_docs(app: FastAPI) -> None:
 
     @app.get("/docs", include_in_schema=False)
     def swagger_ui() -> HTMLResponse:
-        return _self_contained(get_swagger_ui_html(
-            openapi_url=openapi_url,
-            title=f"{app.title} - Swagger UI",
-            swagger_js_url=f"{STATIC_PREFIX}/swagger-ui-bundle.js",
-            swagger_css_url=f"{STATIC_PREFIX}/swagger-ui.css",
-            swagger_favicon_url=favicon,
-            oauth2_redirect_url=None,
-            swagger_ui_parameters=SWAGGER_PARAMETERS,
-        ))
+        return _self_contained(
+            get_swagger_ui_html(
+                openapi_url=openapi_url,
+                title=f"{app.title} - Swagger UI",
+                swagger_js_url=f"{STATIC_PREFIX}/swagger-ui-bundle.js",
+                swagger_css_url=f"{STATIC_PREFIX}/swagger-ui.css",
+                swagger_favicon_url=favicon,
+                oauth2_redirect_url=None,
+                swagger_ui_parameters=SWAGGER_PARAMETERS,
+            )
+        )
 
     @app.get("/redoc", include_in_schema=False)
     def redoc() -> HTMLResponse:
-        return _self_contained(get_redoc_html(
-            openapi_url=openapi_url,
-            title=f"{app.title} - ReDoc",
-            redoc_js_url=f"{STATIC_PREFIX}/redoc.standalone.js",
-            redoc_favicon_url=favicon,
-            with_google_fonts=False,
-        ))
+        return _self_contained(
+            get_redoc_html(
+                openapi_url=openapi_url,
+                title=f"{app.title} - ReDoc",
+                redoc_js_url=f"{STATIC_PREFIX}/redoc.standalone.js",
+                redoc_favicon_url=favicon,
+                with_google_fonts=False,
+            )
+        )
 
 
 def _self_contained(page: HTMLResponse) -> HTMLResponse:

@@ -67,9 +67,7 @@ ERROR_STATUS: Final[Mapping[str, int]] = MappingProxyType(
 _DEFAULT_STATUS: Final = 422  # a core code missing above is still the client's question
 
 #: Codes the HTTP layer answers with itself, raised by no TenpaiError class.
-HTTP_CODES: Final = frozenset(
-    ("too_many_games", "batch_too_large", "body_too_large", "not_ready", "internal_error")
-)
+HTTP_CODES: Final = frozenset(("too_many_games", "batch_too_large", "body_too_large", "not_ready", "internal_error"))
 
 
 def status_of(code: str) -> int:
@@ -95,18 +93,14 @@ class ErrorItem(BaseModel):
         }
     )
 
-    loc: list[str | int] = Field(
-        description='Where the problem is: "body", then field names and list indexes.'
-    )
+    loc: list[str | int] = Field(description='Where the problem is: "body", then field names and list indexes.')
     msg: str = Field(description="What is wrong, for a person.")
     type: str = Field(
         description="Stable snake_case code, e.g. invalid_notation, too_many_copies, "
         "wrong_tile_count, invalid_meld, unknown_rules, invalid_rule_option, "
         "batch_too_large, body_too_large, or a pydantic error type such as missing."
     )
-    ctx: dict[str, Any] | None = Field(
-        None, description="Extra context, e.g. {\"index\": 3} for a batch item."
-    )
+    ctx: dict[str, Any] | None = Field(None, description='Extra context, e.g. {"index": 3} for a batch item.')
     input: Any = Field(None, description="The offending input, when pydantic reports it.")
 
 
@@ -115,7 +109,8 @@ class ErrorResponse(BaseModel):
 
     detail: list[ErrorItem]
     error: str | None = Field(
-        None, description="For a 400 (a well-formed question that cannot be answered): its code, e.g. not_a_winning_hand or no_yaku."
+        None,
+        description="For a 400 (a well-formed question that cannot be answered): its code, e.g. not_a_winning_hand or no_yaku.",
     )
 
 

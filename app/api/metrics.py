@@ -116,9 +116,7 @@ class _Collector(Collector):
         stats = self._state.cache.stats()
         readiness = self._state.readiness
         yield CounterMetricFamily("tenpai_cache_hits", "Answers served from the result cache.", value=stats.hits)
-        yield CounterMetricFamily(
-            "tenpai_cache_misses", "Questions the result cache did not hold.", value=stats.misses
-        )
+        yield CounterMetricFamily("tenpai_cache_misses", "Questions the result cache did not hold.", value=stats.misses)
         yield GaugeMetricFamily("tenpai_cache_entries", "Answers in the result cache now.", value=stats.size)
         yield GaugeMetricFamily(
             "tenpai_cache_max_entries", "Bound of the result cache (TENPAI_CACHE_SIZE).", value=stats.max_size
@@ -128,7 +126,9 @@ class _Collector(Collector):
         )
         if readiness.build_seconds is not None:
             yield GaugeMetricFamily(
-                "tenpai_tables_build_seconds", "How long the lookup tables took to build.", value=readiness.build_seconds
+                "tenpai_tables_build_seconds",
+                "How long the lookup tables took to build.",
+                value=readiness.build_seconds,
             )
 
     def _requests(self) -> Iterator[Metric]:

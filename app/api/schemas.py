@@ -42,8 +42,7 @@ _TILES_SCHEMA: Final = {
         {
             "type": "array",
             "title": "tile integers",
-            "description": "Tile integers 0..33: 1-9m, 1-9p, 1-9s, then East South West North "
-            "White Green Red.",
+            "description": "Tile integers 0..33: 1-9m, 1-9p, 1-9s, then East South West North White Green Red.",
             "items": {"type": "integer", "minimum": 0, "maximum": 33},
         },
     ]
@@ -62,9 +61,7 @@ class MeldSpec(BaseModel):
     )
 
     kind: MeldKind = Field(description="chi, pon, open_kan, closed_kan or added_kan.")
-    tiles: Tiles = Field(
-        description="The meld's tiles: 3 for chi and pon, 4 for a kong.", examples=["777z", "345p"]
-    )
+    tiles: Tiles = Field(description="The meld's tiles: 3 for chi and pon, 4 for a kong.", examples=["777z", "345p"])
 
 
 def _option(option: RuleOption) -> Any:
@@ -131,15 +128,12 @@ Rules = Annotated[
 """``"qiqihar"`` or ``{"preset": "qiqihar", ...overrides}``."""
 
 _HAND_DOC: Final = (
-    "The concealed tiles, including the drawn tile for a 14-tile question; with k melds "
-    "it has 3k fewer tiles."
+    "The concealed tiles, including the drawn tile for a 14-tile question; with k melds it has 3k fewer tiles."
 )
 _MELDS_DOC: Final = "Declared melds (exposed melds and concealed kongs)."
 _RULES_DOC: Final = "Rule preset name, or {preset, ...overrides}; see GET /rules."
 _RULES_EXAMPLES: Final = ["qiqihar", {"preset": "riichi", "seven_pairs": "quad_as_two"}]
-_VISIBLE_DOC: Final = (
-    "Tiles seen elsewhere (discards, others' melds, dora indicators); only lowers `remaining`."
-)
+_VISIBLE_DOC: Final = "Tiles seen elsewhere (discards, others' melds, dora indicators); only lowers `remaining`."
 
 
 class HandRequest(BaseModel):
@@ -222,7 +216,7 @@ class TileRemaining(BaseModel):
     remaining: int = Field(ge=0, le=4, examples=[2])
 
     @classmethod
-    def of(cls, count: TileCount) -> "TileRemaining":
+    def of(cls, count: TileCount) -> TileRemaining:
         return cls(tile=format_tile(count.tile), remaining=count.remaining)
 
 
@@ -248,7 +242,7 @@ class DecompositionOut(BaseModel):
     wildcards: list[WildcardUse] = Field(description="What each wildcard held stands for.")
 
     @classmethod
-    def of(cls, decomposition: Decomposition) -> "DecompositionOut":
+    def of(cls, decomposition: Decomposition) -> DecompositionOut:
         return cls(
             form=decomposition.form,
             pair=None if decomposition.pair is None else format_tile(decomposition.pair),
@@ -277,7 +271,7 @@ class WinResponse(BaseModel):
     complete_shape: bool = Field(description="Whether the shape alone is complete.")
 
     @classmethod
-    def of(cls, result: WinResult) -> "WinResponse":
+    def of(cls, result: WinResult) -> WinResponse:
         return cls(
             win=result.win,
             form=result.form,
@@ -302,7 +296,7 @@ class TingResponse(BaseModel):
     shape_waits: list[str] = Field(description="Tiles that complete the shape, whether or not the rules let it win.")
 
     @classmethod
-    def of(cls, result: WaitResult) -> "TingResponse":
+    def of(cls, result: WaitResult) -> TingResponse:
         return cls(
             tenpai=result.tenpai,
             waits=[TileRemaining.of(w) for w in result.waits],
@@ -333,12 +327,10 @@ class ShantenResponse(BaseModel):
         description="For 3n+1 hands: draws that lower the shanten, with unseen copies; null for 3n+2."
     )
     ukeire_count: int | None = Field(description="Unseen copies of the ukeire tiles; null for 3n+2.")
-    reason: str | None = Field(
-        description="Why a hand at -1 still does not win (e.g. open_meld_required); else null."
-    )
+    reason: str | None = Field(description="Why a hand at -1 still does not win (e.g. open_meld_required); else null.")
 
     @classmethod
-    def of(cls, result: ShantenResult) -> "ShantenResponse":
+    def of(cls, result: ShantenResult) -> ShantenResponse:
         return cls(
             shanten=result.shanten,
             forms=ShantenForms(
@@ -416,7 +408,13 @@ WIN_EXAMPLES: Final = {
 BATCH_EXAMPLES: Final = {
     "mixed": Example(
         summary="three hands, mixed notations",
-        value={"hands": ["123456789m1111z", "一二三万 四五六筒 七八九条 东东东 南", [0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 8]]},
+        value={
+            "hands": [
+                "123456789m1111z",
+                "一二三万 四五六筒 七八九条 东东东 南",
+                [0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 8],
+            ]
+        },
     ),
 }
 

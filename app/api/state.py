@@ -46,7 +46,7 @@ class ServiceState:
     readiness: Readiness = field(default_factory=Readiness)
 
     @classmethod
-    def create(cls, settings: Settings) -> "ServiceState":
+    def create(cls, settings: Settings) -> ServiceState:
         return cls(settings, ResultCache(settings.cache_size))
 
 

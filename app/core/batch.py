@@ -260,7 +260,7 @@ def _ukeire(
     regular_tie = (regular == best)[:, None]
     wanted = melds_wanted[:, None]
     parts = []
-    for suit, (start, width) in enumerate(_SUITS):
+    for suit, (_start, width) in enumerate(_SUITS):
         table = t.honors if suit == 3 else t.number_suit
         following = np.frombuffer(table.next_classes, dtype=np.uint8).reshape(-1, width)[keyed[:, suit]]
         drawable = following != 255

@@ -40,7 +40,9 @@ class Decomposition:
 
 
 @lru_cache(maxsize=32768)
-def _suit_splits(counts: tuple[int, ...], chows: bool, with_pair: bool) -> tuple[tuple[int | None, tuple[Group, ...]], ...]:
+def _suit_splits(
+    counts: tuple[int, ...], chows: bool, with_pair: bool
+) -> tuple[tuple[int | None, tuple[Group, ...]], ...]:
     """Splits of one suit (local tile indices) into melds and, if asked, one pair."""
     total = sum(counts)
     if total % 3 != (2 if with_pair else 0):
@@ -97,7 +99,7 @@ def _suit_completions(
         completed = list(counts)
         for i in stand_ins:
             completed[i] += 1
-        if any(c > cap for c, cap in zip(completed, caps)):
+        if any(c > cap for c, cap in zip(completed, caps, strict=True)):
             continue
         for pair, melds in _suit_splits(tuple(completed), chows, with_pair):
             out.append((stand_ins, pair, melds))
@@ -127,7 +129,7 @@ def regular_decompositions(
     for pair_suit in range(4):
         for allocation in _allocations(wilds, 4):
             options = []
-            for s, (start, width, chows) in enumerate(_SUITS):
+            for s, (start, _width, chows) in enumerate(_SUITS):
                 found = _suit_completions(suit_counts[s], suit_caps[s], allocation[s], chows, s == pair_suit)
                 if not found:
                     break
@@ -160,7 +162,7 @@ def _regular_from(combo: list[tuple[int, tuple]], wild_tiles: tuple[Tile, ...]) 
         melds.extend(tuple(start + i for i in meld) for meld in suit_melds)
         stand_ins.extend(start + i for i in suit_stand_ins)
     return Decomposition(
-        "regular", pair, tuple(sorted(melds)), wildcards=tuple(zip(wild_tiles, sorted(stand_ins)))
+        "regular", pair, tuple(sorted(melds)), wildcards=tuple(zip(wild_tiles, sorted(stand_ins), strict=True))
     )
 
 
@@ -194,7 +196,10 @@ def seven_pairs_decompositions(
         stand_ins = sorted(forced + [t for t in extra for _ in range(2)])
         out.append(
             Decomposition(
-                "seven_pairs", None, pairs=tuple(sorted(pairs + list(extra))), wildcards=tuple(zip(wild_tiles, stand_ins))
+                "seven_pairs",
+                None,
+                pairs=tuple(sorted(pairs + list(extra))),
+                wildcards=tuple(zip(wild_tiles, stand_ins, strict=True)),
             )
         )
     return out, False
@@ -221,5 +226,9 @@ def thirteen_orphans_decompositions(
             return out, True
         stand_ins = sorted(missing + ([pair] if not doubled else []))
         singles = tuple(t for t in ORPHANS if t != pair)
-        out.append(Decomposition("thirteen_orphans", pair, singles=singles, wildcards=tuple(zip(wild_tiles, stand_ins))))
+        out.append(
+            Decomposition(
+                "thirteen_orphans", pair, singles=singles, wildcards=tuple(zip(wild_tiles, stand_ins, strict=True))
+            )
+        )
     return out, False

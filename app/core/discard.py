@@ -95,7 +95,6 @@ from app.core.tiles import (
     DRAGONS,
     EAST,
     NUM_TILE_KINDS,
-    WINDS,
     Counts,
     Tile,
     counts_from_tiles,
@@ -145,7 +144,7 @@ class Weights(NamedTuple):
         ...
         app.core.discard.InvalidWeight: weight safety is nan; weights are finite numbers
         """
-        for name, value in zip(self._fields, self):
+        for name, value in zip(self._fields, self, strict=True):
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
                 raise InvalidWeight(f"weight {name} is {value!r}; weights are finite numbers", field=f"weights.{name}")
             if abs(value) > MAX_WEIGHT:
@@ -272,7 +271,10 @@ class Candidate(NamedTuple):
         shanten += ", the best possible" if self.shanten_loss == 0 else f", {self.shanten_loss} above the best discard"
         kinds = len(self.ukeire)
         copies = self.ukeire_count
-        lines = [shanten, f"{copies} ukeire cop{'y' if copies == 1 else 'ies'} over {kinds} kind{'' if kinds == 1 else 's'}"]
+        lines = [
+            shanten,
+            f"{copies} ukeire cop{'y' if copies == 1 else 'ies'} over {kinds} kind{'' if kinds == 1 else 's'}",
+        ]
         if self.is_wildcard:
             lines.append(f"{name} is a wildcard: kept, it stands for any tile the hand lacks")
         if self.dora_discarded:
@@ -316,7 +318,9 @@ def evaluate_discards(
     checker = Checker(rules)
     if weights is not DEFAULT_WEIGHTS:
         weights = Weights(*weights).validated()
-    others = _others_seen(hand, visible, dora_indicators, opponents, rules) if (dora_indicators or opponents) else visible
+    others = (
+        _others_seen(hand, visible, dora_indicators, opponents, rules) if (dora_indicators or opponents) else visible
+    )
     options_by_tile = checker.discards(hand, others)
     counts = hand.counts
     wild = rules.wildcards
@@ -362,12 +366,32 @@ def evaluate_discards(
         honors = honors_total - honor_lost
         # The same terms, in the same order, as Candidate.components.
         score = (
-            -w_shanten * shanten + w_ukeire * count + w_safety * (1.0 - (1.0 - safety) / DANGER_PER_SAFETY_UNIT)
-            + w_dora * dora + w_honors * honors
+            -w_shanten * shanten
+            + w_ukeire * count
+            + w_safety * (1.0 - (1.0 - safety) / DANGER_PER_SAFETY_UNIT)
+            + w_dora * dora
+            + w_honors * honors
         )
         candidate = make(
-            (tile, shanten, ukeire, count, safety, dora, honors, score, weights, verdicts,
-             shanten - best_shanten, tile in wild, lost, honor_lost, None, None, None)
+            (
+                tile,
+                shanten,
+                ukeire,
+                count,
+                safety,
+                dora,
+                honors,
+                score,
+                weights,
+                verdicts,
+                shanten - best_shanten,
+                tile in wild,
+                lost,
+                honor_lost,
+                None,
+                None,
+                None,
+            )
         )
         # Scores equal to 1e-9 tie (float noise must not decide); ties go to the rule below.
         ranked.append((-round(score * scale), shanten, -count, tile, candidate))

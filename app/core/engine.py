@@ -187,7 +187,9 @@ class Checker:
                 return found if draws else (found[0], None)
         return capped_regular_distance(plain, caps, melds_wanted), None
 
-    def _distances(self, plain: bytes, melds_wanted: int, closed: bool, caps: bytes) -> tuple[int, int | None, int | None]:
+    def _distances(
+        self, plain: bytes, melds_wanted: int, closed: bool, caps: bytes
+    ) -> tuple[int, int | None, int | None]:
         """Raw distances (before wildcards) of the regular, seven-pairs and orphans forms."""
         regular = self._regular(plain, melds_wanted, caps, False)[0]
         return (
@@ -248,7 +250,7 @@ class Checker:
             if orphans == best:
                 merged |= int.from_bytes(thirteen_orphans_improving_draws(plain), "little")
             if caps is not _FULL:
-                merged &= int.from_bytes(bytes(c < cap for c, cap in zip(counts, caps)), "little")
+                merged &= int.from_bytes(bytes(c < cap for c, cap in zip(counts, caps, strict=True)), "little")
             if self._wild_tiles:
                 # A wildcard is not wanted as itself: one more wildcard covers one more missing tile.
                 for tile in self._wild_tiles:
@@ -320,11 +322,13 @@ class Checker:
         if n % 3 == 0 or n > 14:
             _check_size(hand, (1, 2))
         closed = n >= 13 and not hand.melds
-        shanten, (regular, pairs, orphans), w, improving = self._analyse(hand.counts, n // 3, closed, self.caps(hand), n % 3 == 1)
+        shanten, (regular, pairs, orphans), w, improving = self._analyse(
+            hand.counts, n // 3, closed, self.caps(hand), n % 3 == 1
+        )
         ukeire = None
         if n % 3 == 1:
             left = self.remaining(hand, visible)
-            ukeire = tuple(map(_make_tile_count, zip(improving, map(left.__getitem__, improving))))
+            ukeire = tuple(map(_make_tile_count, zip(improving, map(left.__getitem__, improving), strict=True)))
         return _make_shanten(
             (
                 shanten,
@@ -423,7 +427,7 @@ class Checker:
         plain, wilds = self._split_wilds(hand.counts)
         caps = self.caps(hand)
         distances = self._distances(plain, n // 3, n >= 13 and not hand.melds, caps)
-        complete_forms = [f for f, d in zip(FORMS, distances) if d is not None and d <= len(wilds)]
+        complete_forms = [f for f, d in zip(FORMS, distances, strict=True) if d is not None and d <= len(wilds)]
         if not complete_forms:
             return WinResult(False, None, (), None)
         found: list[Decomposition] = []
@@ -477,7 +481,7 @@ class Checker:
                     after_keys = keys[:suit] + (keys[suit] - offset,) + keys[suit + 1 :]
                 shanten, _, _, improving = self._analyse(after, melds_wanted, closed, caps, True, after_keys)
                 copies = list(map(left.__getitem__, improving))
-                ukeire = tuple(map(_make_tile_count, zip(improving, copies)))
+                ukeire = tuple(map(_make_tile_count, zip(improving, copies, strict=True)))
                 options.append(_make_option((tile, shanten, ukeire, sum(copies))))
         return options
 
@@ -488,7 +492,11 @@ def _absent_shapes(absent: tuple[Tile, ...]) -> AbsentShapes:
 
 
 def _uses_absent(decomposition: Decomposition, caps: bytes) -> bool:
-    tiles = [*decomposition.pairs, *(t for group in decomposition.melds for t in group), *(s for _, s in decomposition.wildcards)]
+    tiles = [
+        *decomposition.pairs,
+        *(t for group in decomposition.melds for t in group),
+        *(s for _, s in decomposition.wildcards),
+    ]
     if decomposition.pair is not None:
         tiles.append(decomposition.pair)
     return any(caps[t] == 0 for t in tiles)
@@ -505,7 +513,9 @@ _make_shanten = ShantenResult._make
 _make_option = partial(tuple.__new__, DiscardOption)
 _NO_FLAGS: Final = bytes(NUM_TILE_KINDS)
 #: For each tile: its suit's position in :func:`suit_keys` and ``5**(index in suit)``.
-_SUIT_AND_POWER: Final = tuple((min(tile // 9, 3), 5 ** (tile - 9 * min(tile // 9, 3))) for tile in range(NUM_TILE_KINDS))
+_SUIT_AND_POWER: Final = tuple(
+    (min(tile // 9, 3), 5 ** (tile - 9 * min(tile // 9, 3))) for tile in range(NUM_TILE_KINDS)
+)
 _FOUR_MINUS: Final = bytes(max(0, 4 - n) for n in range(256))
 _BIT: Final = tuple(1 << (8 * tile) for tile in range(NUM_TILE_KINDS))
 _LESS_ONE: Final = tuple(bytes((max(0, n - 1),)) for n in range(256))

@@ -25,7 +25,7 @@ class TenpaiError(ValueError):
         self.message = message
         self.field = field
 
-    def at(self, field: str) -> "TenpaiError":
+    def at(self, field: str) -> TenpaiError:
         """Return this error re-rooted at ``field`` (prefixing any inner field)."""
         self.field = field if self.field is None else f"{field}.{self.field}"
         return self

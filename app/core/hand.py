@@ -59,7 +59,7 @@ class Meld:
     tiles: tuple[Tile, ...]
 
     @classmethod
-    def of(cls, kind: str | MeldKind, tiles: Iterable[Tile]) -> "Meld":
+    def of(cls, kind: str | MeldKind, tiles: Iterable[Tile]) -> Meld:
         """Validate and build a meld.
 
         >>> Meld.of("chi", [2, 0, 1]).tiles
@@ -108,7 +108,7 @@ class Hand:
         object.__setattr__(self, "tile_count", sum(self.counts))
 
     @classmethod
-    def from_tiles(cls, tiles: Iterable[Tile], melds: Sequence[Meld] = ()) -> "Hand":
+    def from_tiles(cls, tiles: Iterable[Tile], melds: Sequence[Meld] = ()) -> Hand:
         """Build and validate a hand from concealed tiles and melds.
 
         >>> Hand.from_tiles([0] * 5)
@@ -157,7 +157,7 @@ class Hand:
         """Whether any meld was made from another player's discard."""
         return any(meld.is_open for meld in self.melds)
 
-    def without(self, tiles: Iterable[Tile], meld: Meld | None = None) -> "Hand":
+    def without(self, tiles: Iterable[Tile], meld: Meld | None = None) -> Hand:
         """This hand with ``tiles`` taken out of the concealed part and ``meld`` declared.
 
         Not validated: for callers that know the tiles are held (a discard, a call).
@@ -178,7 +178,7 @@ class Hand:
     def all_counts(self) -> bytes:
         """Copies of each tile in hand and melds together."""
         melded = self.melded_counts()
-        return bytes(min(255, a + b) for a, b in zip(self.counts, melded))
+        return bytes(min(255, a + b) for a, b in zip(self.counts, melded, strict=True))
 
 
 def added_kong(melds: Sequence[Meld], tile: Tile) -> tuple[Meld, ...]:

@@ -95,7 +95,7 @@ class _Search:
 
     def wall_of(self, counts: bytes) -> list[int]:
         """Unseen copies with the hand as it is: the start's wall less what the hand gained."""
-        return [max(0, w - max(0, c - s)) for w, c, s in zip(self.wall, counts, self.start)]
+        return [max(0, w - max(0, c - s)) for w, c, s in zip(self.wall, counts, self.start, strict=True)]
 
     def value(self, counts: bytes) -> np.ndarray:
         """Tenpai (row 0) and win (row 1) probabilities by draws left 0..draws: shape (2, draws + 1)."""
@@ -139,7 +139,7 @@ class _Search:
                 stay -= p
             # value[d] = stay * value[d - 1] + reached[d - 1]: a short recurrence, on plain floats.
             answer = np.zeros((2, draws + 1))
-            for row, sums in zip(answer, reached.tolist()):
+            for row, sums in zip(answer, reached.tolist(), strict=True):
                 running = 0.0
                 for d in range(1, draws + 1):
                     running = stay * running + sums[d - 1]

@@ -85,11 +85,7 @@ class SeatView(NamedTuple):
 
 def shanten_after_discards(hand: Hand, checker: Checker) -> list[tuple[Tile, int]]:
     """Each distinct discard of a 3n+2 hand with the shanten it leaves, in tile order."""
-    return [
-        (tile, checker.shanten_number(hand.without((tile,))))
-        for tile, count in enumerate(hand.counts)
-        if count
-    ]
+    return [(tile, checker.shanten_number(hand.without((tile,)))) for tile, count in enumerate(hand.counts) if count]
 
 
 class ShantenCaller:
@@ -330,4 +326,3 @@ def make_player(name: str, weights: Weights = DEFAULT_WEIGHTS, rng: random.Rando
             f"unknown strategy {name!r}; strategies are {', '.join(PLAYER_KINDS)}", field="players"
         ) from None
     return kind(weights, rng or random.Random(0))
-

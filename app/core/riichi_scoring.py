@@ -44,7 +44,7 @@ Fixed choices, all Tenhou's:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache, partial
+from functools import cache, lru_cache, partial
 from typing import Final, NamedTuple
 
 from app.core.decompose import _suit_splits
@@ -53,7 +53,6 @@ from app.core.hand import Hand, Meld, MeldKind
 from app.core.rules import RuleProfile, SevenPairs
 from app.core.scoring_context import InvalidWinContext, WinContext, check_seats
 from app.core.tiles import (
-    DRAGONS,
     EAST,
     NORTH,
     NUM_TILE_KINDS,
@@ -118,7 +117,7 @@ class RiichiScore(NamedTuple):
     #: Points the winner takes from the table's riichi sticks.
     riichi_sticks_won: int
     #: The winning reading: its form, pair, groups and wait (see :class:`Reading`).
-    reading: "Reading"
+    reading: Reading
     #: Qiqihar's field; riichi has no multipliers (kept for one answer shape).
     multipliers: tuple[()] = ()
 
@@ -191,7 +190,7 @@ class _Held(NamedTuple):
     kinds_at_three: int
 
     @classmethod
-    def of(cls, total: list[int]) -> "_Held":
+    def of(cls, total: list[int]) -> _Held:
         packed = bytes(total)
         held = int.from_bytes(packed.translate(_NONZERO), "little")
         man, pin, sou = _SUIT_MASKS
@@ -273,7 +272,7 @@ def _wait_of_run(first: Tile, win_tile: Tile) -> str:
     return "ryanmen"
 
 
-@lru_cache(maxsize=None)  # bounded: 5 kinds x 34 tiles
+@cache  # bounded: 5 kinds x 34 tiles
 def _declared_group(meld: Meld) -> Group:
     kind = meld.kind
     return Group(kind is MeldKind.CHI, meld.tiles[0], kind is MeldKind.CLOSED_KAN, kind.size == 4)
@@ -337,7 +336,12 @@ def _all_tiles(hand: Hand) -> list[int]:
 
 
 def _yakuman(
-    reading: Reading, hand: Hand, win_tile: Tile, held: _Held, first_turn: bool, dealer_wins: bool,
+    reading: Reading,
+    hand: Hand,
+    win_tile: Tile,
+    held: _Held,
+    first_turn: bool,
+    dealer_wins: bool,
     rules: RuleProfile,
 ) -> list[YakuHan]:
     double = 2 if rules.double_yakuman else 1
@@ -382,7 +386,7 @@ def _yakuman(
     suit = held.single_suit
     if not hand.melds and suit >= 0 and not held.has_honors:
         local = held.total[suit * 9 : suit * 9 + 9]
-        if all(have >= need for have, need in zip(local, _CHUUREN_BASE)):
+        if all(have >= need for have, need in zip(local, _CHUUREN_BASE, strict=True)):
             before = list(local)
             before[win_tile - suit * 9] -= 1
             if tuple(before) == _CHUUREN_BASE:
@@ -401,13 +405,36 @@ def _is_terminal_or_honor(tile: Tile) -> bool:
 
 #: Han of each ordinary yaku, closed and open (0: not allowed open); the riichi family's table.
 _YAKU_HAN: Final = {
-    "riichi": (1, 0), "double_riichi": (2, 0), "ippatsu": (1, 0), "menzen_tsumo": (1, 0),
-    "haitei": (1, 1), "houtei": (1, 1), "rinshan": (1, 1), "chankan": (1, 1),
-    "pinfu": (1, 0), "tanyao": (1, 1), "iipeikou": (1, 0), "ryanpeikou": (3, 0),
-    "haku": (1, 1), "hatsu": (1, 1), "chun": (1, 1), "seat_wind": (1, 1), "round_wind": (1, 1),
-    "chiitoitsu": (2, 0), "chanta": (2, 1), "junchan": (3, 2), "ittsu": (2, 1), "sanshoku": (2, 1),
-    "sanshoku_doukou": (2, 2), "sankantsu": (2, 2), "toitoi": (2, 2), "sanankou": (2, 2),
-    "shousangen": (2, 2), "honroutou": (2, 2), "honitsu": (3, 2), "chinitsu": (6, 5),
+    "riichi": (1, 0),
+    "double_riichi": (2, 0),
+    "ippatsu": (1, 0),
+    "menzen_tsumo": (1, 0),
+    "haitei": (1, 1),
+    "houtei": (1, 1),
+    "rinshan": (1, 1),
+    "chankan": (1, 1),
+    "pinfu": (1, 0),
+    "tanyao": (1, 1),
+    "iipeikou": (1, 0),
+    "ryanpeikou": (3, 0),
+    "haku": (1, 1),
+    "hatsu": (1, 1),
+    "chun": (1, 1),
+    "seat_wind": (1, 1),
+    "round_wind": (1, 1),
+    "chiitoitsu": (2, 0),
+    "chanta": (2, 1),
+    "junchan": (3, 2),
+    "ittsu": (2, 1),
+    "sanshoku": (2, 1),
+    "sanshoku_doukou": (2, 2),
+    "sankantsu": (2, 2),
+    "toitoi": (2, 2),
+    "sanankou": (2, 2),
+    "shousangen": (2, 2),
+    "honroutou": (2, 2),
+    "honitsu": (3, 2),
+    "chinitsu": (6, 5),
 }
 #: The yaku as values, built once: closed hands' and open hands' han.
 _CLOSED_YAKU: Final = {name: YakuHan(name, han) for name, (han, _) in _YAKU_HAN.items()}
@@ -668,15 +695,11 @@ def _check_situation(
         raise InvalidWinContext("ippatsu needs riichi (or double_riichi)", field="ippatsu")
     if context.kong_replacement:
         if not any(meld.kind.size == 4 for meld in hand.melds):
-            raise InvalidWinContext(
-                "kong_replacement needs a kong among the winner's melds", field="kong_replacement"
-            )
+            raise InvalidWinContext("kong_replacement needs a kong among the winner's melds", field="kong_replacement")
         if context.ippatsu:
             raise InvalidWinContext("a kong ends ippatsu, so a kong replacement win has none", field="ippatsu")
         if context.last_tile:
-            raise InvalidWinContext(
-                "a kong replacement tile is never the last tile (haitei)", field="last_tile"
-            )
+            raise InvalidWinContext("a kong replacement tile is never the last tile (haitei)", field="last_tile")
     if context.robbed_kong:
         if hand.counts[win_tile] != 1 or any(win_tile in meld.tiles for meld in hand.melds):
             raise InvalidWinContext(
@@ -725,8 +748,7 @@ def _check_situation(
             if total[tile] > 4:
                 robbed = " and the robbed kong" if context.robbed_kong and tile == win_tile else ""
                 raise TooManyCopies(
-                    f"{total[tile]} copies of {format_tile(tile)} in hand, melds{robbed} and indicators; "
-                    "a tile has 4",
+                    f"{total[tile]} copies of {format_tile(tile)} in hand, melds{robbed} and indicators; a tile has 4",
                     field=field,
                 )
     fives = held_total
@@ -842,15 +864,31 @@ def score_riichi(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinCon
     reading, yaku, pinfu, limit = best
     payments, per_payer = _payments(base, context, rules)
     return RiichiScore(
-        payments, per_payer, han, fu, tuple(yaku) + bonus, _fu(reading, table, pinfu)[1], limit,
-        1 if limit == "yakuman" else 0, base, sticks_won, reading,
+        payments,
+        per_payer,
+        han,
+        fu,
+        tuple(yaku) + bonus,
+        _fu(reading, table, pinfu)[1],
+        limit,
+        1 if limit == "yakuman" else 0,
+        base,
+        sticks_won,
+        reading,
     )
 
 
-def _payments(base: int, context: WinContext, rules: RuleProfile) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]:
+def _payments(
+    base: int, context: WinContext, rules: RuleProfile
+) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]:
     return riichi_payments(
-        base, context.winner, context.dealer, context.discarder, context.honba,
-        seats=rules.seats, tsumo_loss=rules.tsumo_loss,
+        base,
+        context.winner,
+        context.dealer,
+        context.discarder,
+        context.honba,
+        seats=rules.seats,
+        tsumo_loss=rules.tsumo_loss,
     )
 
 

@@ -314,19 +314,19 @@ OPTIONS: Final[tuple[RuleOption, ...]] = (
     RuleOption(
         "kazoe_limit",
         OptionKind(_choice(KAZOE_LIMITS), _same, MappingProxyType({"type": "string", "enum": list(KAZOE_LIMITS)}), str),
-        "Riichi scoring: what 13 han or more without a yakuman is worth: 'yakuman' (kazoe "
-        "yakuman) or 'sanbaiman'.",
+        "Riichi scoring: what 13 han or more without a yakuman is worth: 'yakuman' (kazoe yakuman) or 'sanbaiman'.",
         described_example="yakuman",
     ),
     RuleOption("kiriage", _BOOLEAN, "Riichi scoring: 4 han 30 fu and 3 han 60 fu round up to mangan."),
     RuleOption(
         "double_yakuman",
         _BOOLEAN,
-        "Riichi scoring: suuankou tanki, kokushi's 13-sided wait, junsei chuuren and "
-        "daisuushii count as two yakuman.",
+        "Riichi scoring: suuankou tanki, kokushi's 13-sided wait, junsei chuuren and daisuushii count as two yakuman.",
     ),
     RuleOption(
-        "yakuman_stacking", _BOOLEAN, "Riichi scoring: several yakuman in one hand add up; off, only the largest counts."
+        "yakuman_stacking",
+        _BOOLEAN,
+        "Riichi scoring: several yakuman in one hand add up; off, only the largest counts.",
     ),
     RuleOption(
         "absent_tiles",

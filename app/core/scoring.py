@@ -31,8 +31,8 @@ from app.core.engine import Checker
 from app.core.errors import NotAWinningHand
 from app.core.hand import Hand
 from app.core.riichi_scoring import RiichiScore, score_riichi
-from app.core.scoring_context import InvalidWinContext, WinContext, check_seats
 from app.core.rules import RuleProfile
+from app.core.scoring_context import InvalidWinContext, WinContext, check_seats
 from app.core.tiles import RED, Tile, format_tile
 
 SEATS: Final = 4
@@ -77,12 +77,10 @@ def _qiqihar(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinContext
     base = 1
     for multiplier in shared:
         base *= multiplier.factor
-    payers = [seat for seat in range(SEATS) if seat != context.winner] if context.discarder is None else [
-        context.discarder
-    ]
-    per_payer = tuple(
-        (seat, base * (2 if context.dealer in (seat, context.winner) else 1)) for seat in payers
+    payers = (
+        [seat for seat in range(SEATS) if seat != context.winner] if context.discarder is None else [context.discarder]
     )
+    per_payer = tuple((seat, base * (2 if context.dealer in (seat, context.winner) else 1)) for seat in payers)
     payments = [0] * SEATS
     for seat, pays in per_payer:
         payments[seat] -= pays
@@ -95,7 +93,9 @@ def _qiqihar(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinContext
 Scorer = Callable[[Hand, Tile, RuleProfile, WinContext], "ScoreResult | RiichiScore"]
 
 #: Scoring profiles by rules preset name: each validates the situation and the hand itself.
-SCORING: Final[Mapping[str, Scorer]] = MappingProxyType({"qiqihar": _qiqihar, "riichi": score_riichi, "sanma": score_riichi})
+SCORING: Final[Mapping[str, Scorer]] = MappingProxyType(
+    {"qiqihar": _qiqihar, "riichi": score_riichi, "sanma": score_riichi}
+)
 
 
 def score(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinContext) -> ScoreResult | RiichiScore:

@@ -17,7 +17,7 @@ Counts are ``bytes`` of length 34 (``counts[tile]``), so a suit is a slice.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from operator import itemgetter
 from typing import Final
 
@@ -43,7 +43,9 @@ def regular_distance(counts: bytes, melds_wanted: int) -> int:
     class_of = number.class_of
     honors = t.honors
     man_pin = t.man_pin[class_of[index[counts[0:9]]] * t.number_classes + class_of[index[counts[9:18]]]]
-    sou_honors = t.sou_honors[class_of[index[counts[18:27]]] * t.honor_classes + honors.class_of[honors.index[counts[27:34]]]]
+    sou_honors = t.sou_honors[
+        class_of[index[counts[18:27]]] * t.honor_classes + honors.class_of[honors.index[counts[27:34]]]
+    ]
     return t.final[man_pin * t.final_stride + sou_honors * 5 + melds_wanted]
 
 
@@ -140,7 +142,15 @@ def regular_draws_from_keys(key_m: int, key_p: int, key_s: int, key_h: int, meld
 
 
 def regular_draws_from_classes(
-    c_m: int, next_m: bytes, c_p: int, next_p: bytes, c_s: int, next_s: bytes, c_h: int, next_h: bytes, melds_wanted: int
+    c_m: int,
+    next_m: bytes,
+    c_p: int,
+    next_p: bytes,
+    c_s: int,
+    next_s: bytes,
+    c_h: int,
+    next_h: bytes,
+    melds_wanted: int,
 ) -> tuple[int, bytes]:
     """:func:`regular_improving_draws` from each suit's class and its classes after each draw.
 
@@ -247,11 +257,13 @@ def suit_vector(counts: tuple[int, ...], caps: tuple[int, ...], chows: bool) -> 
     width = len(counts)
     infinity = 255
 
-    @lru_cache(maxsize=None)
+    @cache
     def walk(position: int, open_one: int, open_two: int) -> DistanceVector:
         # open_one: chows needing this tile and the next; open_two: chows needing only this tile.
         if position == width:
-            return (0,) + (infinity,) * (VECTOR_LENGTH - 1) if open_one == open_two == 0 else (infinity,) * VECTOR_LENGTH
+            return (
+                (0,) + (infinity,) * (VECTOR_LENGTH - 1) if open_one == open_two == 0 else (infinity,) * VECTOR_LENGTH
+            )
         best = [infinity] * VECTOR_LENGTH
         can_start = chows and position <= width - 3
         for new_chows in range(5 if can_start else 1):
@@ -287,7 +299,12 @@ def capped_regular_distance(counts: bytes, caps: bytes, melds_wanted: int) -> in
         return regular_distance(counts, melds_wanted)
     t = tables()
     parts = []
-    for start, width, chows, table in ((0, 9, True, t.number_suit), (9, 9, True, t.number_suit), (18, 9, True, t.number_suit), (27, 7, False, t.honors)):
+    for start, width, chows, table in (
+        (0, 9, True, t.number_suit),
+        (9, 9, True, t.number_suit),
+        (18, 9, True, t.number_suit),
+        (27, 7, False, t.honors),
+    ):
         suit_caps = caps[start : start + width]
         suit_counts = counts[start : start + width]
         if suit_caps == _NO_CAPS[:width]:

@@ -307,7 +307,8 @@ class _Table:
         self.replacements = 0
         self.drawn_back: set[int] = set()
         self.players: list[Strategy] = [
-            make_player(name, config.weights, random.Random(f"{seed}/{seat}")) for seat, name in enumerate(config.players)
+            make_player(name, config.weights, random.Random(f"{seed}/{seat}"))
+            for seat, name in enumerate(config.players)
         ]
         self.dealer = game % seats
         self.hands = [bytearray(NUM_TILE_KINDS) for _ in range(seats)]
@@ -489,6 +490,7 @@ class _Table:
         self._record_shanten(seat)
         self._check()
         return tile, declare
+
     def _may_declare(self, seat: int, tile: Tile) -> bool:
         if not self.settings.riichi_declarations or self.riichi_at[seat] is not None:
             return False

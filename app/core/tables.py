@@ -165,9 +165,7 @@ def _classes(vectors: np.ndarray) -> tuple[np.ndarray, list[DistanceVector]]:
     return class_of.reshape(-1).astype(np.int64), [tuple(int(x) for x in vectors[i]) for i in first]
 
 
-def _pair_table(
-    left: list[DistanceVector], right: list[DistanceVector]
-) -> tuple[np.ndarray, list[DistanceVector]]:
+def _pair_table(left: list[DistanceVector], right: list[DistanceVector]) -> tuple[np.ndarray, list[DistanceVector]]:
     """Class of ``min_plus(left[a], right[b])`` for every class pair (a, b)."""
     a = np.array(left, dtype=np.int64).reshape(len(left), 1, MAX_MELDS + 1, 2)
     b = np.array(right, dtype=np.int64).reshape(1, len(right), MAX_MELDS + 1, 2)
@@ -214,7 +212,7 @@ def _suit_table(width: int, *, chows: bool) -> SuitTable:
     digits = np.stack([(keys // 5**i) % 5 for i in range(width)], axis=1).astype(np.uint8)
     raw = digits.tobytes()
     names = [raw[i : i + width] for i in range(0, len(raw), width)]
-    index = dict(zip(names, keys.tolist()))
+    index = dict(zip(names, keys.tolist(), strict=True))
     following = np.full((5**width, width), 255, dtype=np.uint8)
     for tile in range(width):
         grows = digits[:, tile] < 4
@@ -224,9 +222,7 @@ def _suit_table(width: int, *, chows: bool) -> SuitTable:
     slot = np.minimum(totals // 3, MAX_MELDS) * 2 + with_pair
     is_complete = (totals % 3 != 1) & (totals // 3 <= MAX_MELDS) & (distances[np.arange(len(keys)), slot] == 0)
     complete = {names[i]: int(with_pair[i]) for i in np.flatnonzero(is_complete).tolist()}
-    return SuitTable(
-        width, index, class_array.tobytes(), class_array, tuple(vectors), following.tobytes(), complete
-    )
+    return SuitTable(width, index, class_array.tobytes(), class_array, tuple(vectors), following.tobytes(), complete)
 
 
 def _translation(values: np.ndarray) -> bytes:

@@ -158,9 +158,7 @@ def dora_from_indicator(indicator: Tile, *, absent_tiles: tuple[Tile, ...] = ())
 
 
 def _build_tile_names() -> tuple[str, ...]:
-    return tuple(
-        f"{number_of(tile)}{_SUIT_LETTERS[suit_of(tile)]}" for tile in range(NUM_TILE_KINDS)
-    )
+    return tuple(f"{number_of(tile)}{_SUIT_LETTERS[suit_of(tile)]}" for tile in range(NUM_TILE_KINDS))
 
 
 TILE_NAMES: Final[tuple[str, ...]] = _build_tile_names()
@@ -204,17 +202,13 @@ def _as_int(value: object) -> int | None:
 def _integers(values: object, what: str) -> list[int]:
     """Return the items of ``values`` as plain ints, naming the first item that is not one."""
     # Strings, mappings and sets are iterable but do not list tiles in order.
-    if isinstance(values, (str, bytes, bytearray, Mapping, AbstractSet)) or not isinstance(
-        values, Iterable
-    ):
+    if isinstance(values, (str, bytes, bytearray, Mapping, AbstractSet)) or not isinstance(values, Iterable):
         raise InvalidNotation(f"expected a list of {what}, got {_describe(values)}")
     numbers = []
     for index, value in enumerate(values):
         number = _as_int(value)
         if number is None:
-            raise InvalidNotation(
-                f"item {index} is {_describe(value)}, not an integer; expected {what}"
-            )
+            raise InvalidNotation(f"item {index} is {_describe(value)}, not an integer; expected {what}")
         numbers.append(number)
     return numbers
 
@@ -234,9 +228,7 @@ def parse_int_list(values: Iterable[object]) -> list[Tile]:
     tiles = _integers(values, "tile integers 0..33")
     for index, tile in enumerate(tiles):
         if not 0 <= tile < NUM_TILE_KINDS:
-            raise InvalidNotation(
-                f"item {index} is {tile}, which is not a tile; tiles are integers 0..33"
-            )
+            raise InvalidNotation(f"item {index} is {tile}, which is not a tile; tiles are integers 0..33")
     return tiles
 
 
@@ -304,8 +296,7 @@ def _unfinished_group(text: str, start: int, stop: int) -> InvalidNotation:
     digits = text[start:stop]
     noun = "digit" if len(digits) == 1 else "digits"
     return InvalidNotation(
-        f"{noun} {digits!r} at position {start} must be followed by a suit letter "
-        "(m, p, s or z), e.g. '123m'"
+        f"{noun} {digits!r} at position {start} must be followed by a suit letter (m, p, s or z), e.g. '123m'"
     )
 
 
@@ -329,8 +320,7 @@ def parse_mpsz_with_red(text: str) -> tuple[list[Tile], tuple[Tile, ...]]:
         elif char in "mpszMPSZ":
             if group_start < 0:
                 raise InvalidNotation(
-                    f"suit letter {char!r} at position {position} has no digits before it, "
-                    "e.g. '123m'"
+                    f"suit letter {char!r} at position {position} has no digits before it, e.g. '123m'"
                 )
             suit = _SUIT_LETTERS.index(char.lower())
             for digit_position in range(group_start, position):
@@ -366,16 +356,13 @@ def _red_counts(red: Iterable[Tile], tiles: Sequence[Tile]) -> Counter[Tile]:
     wanted: Counter[Tile] = Counter()
     for index, value in enumerate(_integers(red, "red fives (tiles 5m, 5p or 5s)")):
         if value not in _FIVES:
-            raise InvalidNotation(
-                f"red item {index} is {value}, not a five of m, p or s (4, 13 or 22)"
-            )
+            raise InvalidNotation(f"red item {index} is {value}, not a five of m, p or s (4, 13 or 22)")
         wanted[value] += 1
     held = Counter(tiles)
     for five, count in wanted.items():
         if count > held[five]:
             raise InvalidNotation(
-                f"{count} red {TILE_NAMES[five]} asked for, but the tiles hold "
-                f"{held[five]} {TILE_NAMES[five]}"
+                f"{count} red {TILE_NAMES[five]} asked for, but the tiles hold {held[five]} {TILE_NAMES[five]}"
             )
     return wanted
 
@@ -402,9 +389,7 @@ def format_mpsz(tiles: Iterable[Tile], *, red: Iterable[Tile] = ()) -> str:
             groups[suit_of(tile)].append("0")
         else:
             groups[suit_of(tile)].append(str(number_of(tile)))
-    return "".join(
-        "".join(digits) + letter for digits, letter in zip(groups, _SUIT_LETTERS) if digits
-    )
+    return "".join("".join(digits) + letter for digits, letter in zip(groups, _SUIT_LETTERS, strict=True) if digits)
 
 
 # --- Chinese -----------------------------------------------------------------------
@@ -441,7 +426,7 @@ def _build_chinese_words() -> dict[str, Tile]:
         RED: ("红中", "紅中"),
     }
     words: dict[str, Tile] = {}
-    for tile, canonical in zip(HONORS, _CANONICAL_HONORS):
+    for tile, canonical in zip(HONORS, _CANONICAL_HONORS, strict=True):
         for word in (canonical, *aliases.get(tile, ())):
             words[word] = tile
     for word in ("幺鸡", "幺雞", "么鸡"):  # the 1s is drawn as a bird
@@ -459,10 +444,7 @@ def _build_chinese_hints(words: Mapping[str, Tile]) -> dict[str, str]:
 
 
 def _build_chinese_names() -> tuple[str, ...]:
-    suited = (
-        f"{_CHINESE_NUMERALS[number_of(tile) - 1]}{_CANONICAL_SUITS[suit_of(tile)]}"
-        for tile in range(EAST)
-    )
+    suited = (f"{_CHINESE_NUMERALS[number_of(tile) - 1]}{_CANONICAL_SUITS[suit_of(tile)]}" for tile in range(EAST))
     return (*suited, *_CANONICAL_HONORS)
 
 
@@ -479,13 +461,11 @@ def _chinese_error(text: str, position: int) -> InvalidNotation:
     char = text[position]
     if char in "0０":
         return InvalidNotation(
-            f"{_char(char)} at position {position}: Chinese notation has no red fives; "
-            "write 5 or 五"
+            f"{_char(char)} at position {position}: Chinese notation has no red fives; write 5 or 五"
         )
     if char in _CHINESE_HINTS:
         return InvalidNotation(
-            f"{_char(char)} at position {position} is not a tile on its own; "
-            f"did you mean {_CHINESE_HINTS[char]}?"
+            f"{_char(char)} at position {position} is not a tile on its own; did you mean {_CHINESE_HINTS[char]}?"
         )
     return InvalidNotation(
         f"unexpected character {_char(char)} at position {position}; expected a tile name "
@@ -496,9 +476,7 @@ def _chinese_error(text: str, position: int) -> InvalidNotation:
 def _numbers_without_suit(text: str, start: int, stop: int) -> InvalidNotation:
     numbers = text[start:stop]
     if stop == len(text):
-        return InvalidNotation(
-            f"{numbers!r} at position {start} has no suit after it; add 万, 筒 or 条"
-        )
+        return InvalidNotation(f"{numbers!r} at position {start} has no suit after it; add 万, 筒 or 条")
     return InvalidNotation(
         f"{numbers!r} at position {start} must be followed by a suit (万, 筒 or 条), "
         f"not {_char(text[stop])} at position {stop}"
@@ -526,8 +504,7 @@ def parse_chinese(text: str) -> list[Tile]:
         if char in _CHINESE_SUITS:
             if not numbers:
                 raise InvalidNotation(
-                    f"suit {_char(char)} at position {position} has no number before it, "
-                    f"e.g. 三{char}"
+                    f"suit {_char(char)} at position {position} has no number before it, e.g. 三{char}"
                 )
             base = _CHINESE_SUITS[char] * 9
             tiles.extend(base + number - 1 for number in numbers)
@@ -623,7 +600,6 @@ def format_unicode(tiles: Iterable[Tile]) -> str:
 # --- 136-tile ids ------------------------------------------------------------------
 
 
-
 def parse_ids136(values: Iterable[object]) -> list[Tile]:
     """Return the tiles of a list of 136-tile ids 0..135 (``tile = id // 4``).
 
@@ -636,9 +612,7 @@ def parse_ids136(values: Iterable[object]) -> list[Tile]:
     first_index: dict[int, int] = {}
     for index, tile_id in enumerate(ids):
         if not 0 <= tile_id < NUM_TILE_KINDS * COPIES:
-            raise InvalidNotation(
-                f"item {index} is {tile_id}, which is not a 136-tile id; ids are 0..135"
-            )
+            raise InvalidNotation(f"item {index} is {tile_id}, which is not a 136-tile id; ids are 0..135")
         if tile_id in first_index:
             raise InvalidNotation(
                 f"item {index} repeats id {tile_id} (first at item {first_index[tile_id]}); "
@@ -660,9 +634,7 @@ def format_ids136(tiles: Iterable[Tile]) -> list[int]:
     ids = []
     for index, tile in enumerate(parse_int_list(tiles)):
         if used[tile] == COPIES:
-            raise TooManyCopies(
-                f"item {index} is a fifth {TILE_NAMES[tile]}; there are only 4 copies of each tile"
-            )
+            raise TooManyCopies(f"item {index} is a fifth {TILE_NAMES[tile]}; there are only 4 copies of each tile")
         ids.append(tile * COPIES + used[tile])
         used[tile] += 1
     return ids
@@ -725,11 +697,7 @@ _NOTATION_LABELS: Final = {"unicode": "Unicode tile", "chinese": "Chinese", "mps
 
 
 def _is_cjk_ideograph(char: str) -> bool:
-    return (
-        "\u3400" <= char <= "\u9fff"
-        or "\uf900" <= char <= "\ufaff"
-        or "\U00020000" <= char <= "\U0003ffff"
-    )
+    return "\u3400" <= char <= "\u9fff" or "\uf900" <= char <= "\ufaff" or "\U00020000" <= char <= "\U0003ffff"
 
 
 def _marker_notation(char: str) -> str | None:
@@ -760,7 +728,7 @@ def detect_notation(text: str) -> str:
         if notation is None or notation in first_marker:
             continue
         if first_marker:
-            (earlier, earlier_position), = first_marker.items()
+            ((earlier, earlier_position),) = first_marker.items()
             raise InvalidNotation(
                 f"{_char(char)} at position {position} is {_NOTATION_LABELS[notation]} "
                 f"notation, but {_char(text[earlier_position])} at position "
@@ -808,9 +776,7 @@ def parse_tiles(value: object) -> list[Tile]:
         return _TEXT_PARSERS[detect_notation(value)](value)
     if isinstance(value, (list, tuple)):
         return parse_int_list(value)
-    raise InvalidNotation(
-        f"expected tiles as a string or a list of integers, got {_describe(value)}"
-    )
+    raise InvalidNotation(f"expected tiles as a string or a list of integers, got {_describe(value)}")
 
 
 # --- counts ------------------------------------------------------------------------

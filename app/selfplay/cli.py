@@ -314,7 +314,7 @@ def _run_sweep(config: GameConfig, sweep: Sweep, args: argparse.Namespace) -> No
     advisors = [seat for seat, name in enumerate(config.players) if name == ADVISOR]
     paired = [
         {"value": value, **paired_changes(advisors, runs[0], results)}
-        for value, results in zip(sweep.values[1:], runs[1:])
+        for value, results in zip(sweep.values[1:], runs[1:], strict=True)
     ]
     print(format_sweep(sweep.parameter, sweep.values, reports, paired))
     if args.out is not None:
@@ -328,7 +328,7 @@ def _run_sweep(config: GameConfig, sweep: Sweep, args: argparse.Namespace) -> No
         }
         _write_json(args.out, document, args)
     if args.plot is not None:
-        for value, report in zip(sweep.values, reports):
+        for value, report in zip(sweep.values, reports, strict=True):
             _write_plot(sweep_plot_path(args.plot, sweep.parameter, value), report, args)
 
 

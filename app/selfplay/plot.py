@@ -33,7 +33,7 @@ def write_plot(report: dict[str, Any], path: str | PathLike[str]) -> None:
 
     # One colour per seat in both panels (a seat without bars must not shift the others' colours).
     colours = [f"C{index}" for index in range(len(players))]
-    for player, label, colour in zip(players, labels, colours):
+    for player, label, colour in zip(players, labels, colours, strict=True):
         rows = player["shanten_by_turn"]
         turns, averages = [row["turn"] for row in rows], [row["average"] for row in rows]
         shanten_axes.plot(turns, averages, marker=".", color=colour, label=label)
@@ -44,7 +44,7 @@ def write_plot(report: dict[str, Any], path: str | PathLike[str]) -> None:
     shanten_axes.legend()
 
     bar_width = 0.8 / max(len(players), 1)
-    for index, (player, label, colour) in enumerate(zip(players, labels, colours)):
+    for index, (player, _label, colour) in enumerate(zip(players, labels, colours, strict=True)):
         histogram = player["tenpai_turn_histogram"]
         offset = (index - (len(players) - 1) / 2) * bar_width
         positions = [int(turn) + offset for turn in histogram]
@@ -57,7 +57,7 @@ def write_plot(report: dict[str, Any], path: str | PathLike[str]) -> None:
     tenpai_axes.legend(
         handles=[
             patch_class(color=colour, label=label if player["tenpai_turn_histogram"] else f"{label} (never ready)")
-            for player, label, colour in zip(players, labels, colours)
+            for player, label, colour in zip(players, labels, colours, strict=True)
         ]
     )
 

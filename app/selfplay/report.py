@@ -192,11 +192,17 @@ def paired_changes(
         raise ValueError(f"paired runs need as many games: {len(baseline)} and {len(changed)}")
     per_seat = len(seats)
     deal_ins = [
-        (int(after.winner is not None and after.discarder in seats) - int(before.winner is not None and before.discarder in seats))
+        (
+            int(after.winner is not None and after.discarder in seats)
+            - int(before.winner is not None and before.discarder in seats)
+        )
         / per_seat
-        for before, after in zip(baseline, changed)
+        for before, after in zip(baseline, changed, strict=True)
     ]
-    wins = [(int(after.winner in seats) - int(before.winner in seats)) / per_seat for before, after in zip(baseline, changed)]
+    wins = [
+        (int(after.winner in seats) - int(before.winner in seats)) / per_seat
+        for before, after in zip(baseline, changed, strict=True)
+    ]
     return {"deal_in_rate_change": mean_estimate(deal_ins), "win_rate_change": mean_estimate(wins)}
 
 

@@ -29,8 +29,15 @@ def format_summary(report: dict[str, Any]) -> str:
     weights = " ".join(f"{name}={value:g}" for name, value in report["weights"].items())
     lines = [f"{report['rules']}: {report['games']} games, seed {report['seed']}, advisor weights {weights}", ""]
     header = [
-        "seat", "strategy", "win rate (95% CI)", "deal-in", "self-draw share", "avg tenpai turn", "avg payment",
-        "avg han", "avg points/win",
+        "seat",
+        "strategy",
+        "win rate (95% CI)",
+        "deal-in",
+        "self-draw share",
+        "avg tenpai turn",
+        "avg payment",
+        "avg han",
+        "avg points/win",
     ]
     rows = [
         [
@@ -90,7 +97,7 @@ def format_sweep(
     """
     header = [parameter, "avg tenpai turn", "deal-in rate", "avg han", "avg points/win", "advisor win rate (95% CI)"]
     rows = []
-    for value, report in zip(values, reports):
+    for value, report in zip(values, reports, strict=True):
         advisors = report["by_strategy"][ADVISOR]
         rows.append(
             [
@@ -144,7 +151,7 @@ def format_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     widths = [max(len(row[column]) for row in [header, *rows]) for column in range(len(header))]
 
     def line(cells: Sequence[str]) -> str:
-        return "  ".join(cell.ljust(width) for cell, width in zip(cells, widths)).rstrip()
+        return "  ".join(cell.ljust(width) for cell, width in zip(cells, widths, strict=True)).rstrip()
 
     return "\n".join([line(header), line(["-" * width for width in widths]), *(line(row) for row in rows)])
 

@@ -20,12 +20,12 @@ import httpx
 import pytest
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install -e '.[test]')")
-from browser_helpers import PAGE_TIMEOUT_SECONDS, ROOT, headless_chrome, needs_chromium, uvicorn_service  # noqa: E402
+from browser_helpers import PAGE_TIMEOUT_SECONDS, ROOT, browser_tests, headless_chrome, uvicorn_service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 ARTIFACTS = ROOT / "test-artifacts"
-pytestmark = needs_chromium
+pytestmark = browser_tests
 
 
 @pytest.fixture(scope="module")
@@ -82,8 +82,11 @@ def _screenshot(driver: webdriver.Chrome, tmp_path: Path, name: str) -> Path:
     size = metrics.get("cssContentSize") or metrics["contentSize"]
     shot = driver.execute_cdp_cmd(
         "Page.captureScreenshot",
-        {"format": "png", "captureBeyondViewport": True,
-         "clip": {"x": 0, "y": 0, "width": size["width"], "height": size["height"], "scale": 1}},
+        {
+            "format": "png",
+            "captureBeyondViewport": True,
+            "clip": {"x": 0, "y": 0, "width": size["width"], "height": size["height"], "scale": 1},
+        },
     )
     import base64
 
@@ -96,13 +99,19 @@ def _screenshot(driver: webdriver.Chrome, tmp_path: Path, name: str) -> Path:
 def _wait_for_result(driver: webdriver.Chrome, hand: str) -> None:
     """Wait until the page shows the analysis of ``hand`` (in the URL and drawn)."""
     wait = WebDriverWait(driver, PAGE_TIMEOUT_SECONDS)
-    wait.until(lambda d: d.execute_script(
-        "return !document.body.classList.contains('busy') && !document.getElementById('result').hidden"
-        " && new URLSearchParams(location.search).get('hand') === arguments[0]", hand))
+    wait.until(
+        lambda d: d.execute_script(
+            "return !document.body.classList.contains('busy') && !document.getElementById('result').hidden"
+            " && new URLSearchParams(location.search).get('hand') === arguments[0]",
+            hand,
+        )
+    )
 
 
 def _tiles(driver: webdriver.Chrome, container: str) -> list[str]:
-    return [element.get_attribute("data-tile") for element in driver.find_elements(By.CSS_SELECTOR, f"#{container} .tile")]
+    return [
+        element.get_attribute("data-tile") for element in driver.find_elements(By.CSS_SELECTOR, f"#{container} .tile")
+    ]
 
 
 def test_type_a_hand_discard_and_see_the_waits(service_url: str, browser: webdriver.Chrome, tmp_path: Path) -> None:
@@ -123,8 +132,10 @@ def test_type_a_hand_discard_and_see_the_waits(service_url: str, browser: webdri
             ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "2z", "2z", "5z"],
             key=lambda name: ("mpsz".index(name[1]), name[0]),
         )
-        forms = {row.get_attribute("data-form"): row.find_elements(By.TAG_NAME, "td")[1].text
-                 for row in browser.find_elements(By.CSS_SELECTOR, "#forms tbody tr")}
+        forms = {
+            row.get_attribute("data-form"): row.find_elements(By.TAG_NAME, "td")[1].text
+            for row in browser.find_elements(By.CSS_SELECTOR, "#forms tbody tr")
+        }
         assert forms == {form: str(value) for form, value in shanten["forms"].items()}
         rows = browser.find_elements(By.CSS_SELECTOR, "#discards tbody tr")
         assert [row.get_attribute("data-tile") for row in rows] == [c["tile"] for c in discard["candidates"]]
@@ -138,10 +149,17 @@ def test_type_a_hand_discard_and_see_the_waits(service_url: str, browser: webdri
         assert browser.find_element(By.ID, "hand").get_attribute("value") == after
         ting = _api(service_url, "/ting", {"hand": after})
         waits = browser.find_elements(By.CSS_SELECTOR, "#waits .counted")
-        assert [(w.find_element(By.CSS_SELECTOR, ".tile").get_attribute("data-tile"),
-                 w.find_element(By.CSS_SELECTOR, ".count").text) for w in waits] == [
-            (wait["tile"], f"×{wait['remaining']}") for wait in ting["waits"]
-        ] == [("1z", "×2"), ("2z", "×2")]
+        assert (
+            [
+                (
+                    w.find_element(By.CSS_SELECTOR, ".tile").get_attribute("data-tile"),
+                    w.find_element(By.CSS_SELECTOR, ".count").text,
+                )
+                for w in waits
+            ]
+            == [(wait["tile"], f"×{wait['remaining']}") for wait in ting["waits"]]
+            == [("1z", "×2"), ("2z", "×2")]
+        )
         assert browser.find_element(By.ID, "verdict").get_attribute("data-shanten") == "0"
         assert browser.find_element(By.ID, "discards-block").get_attribute("hidden") is not None
         _screenshot(browser, tmp_path, "analyze.png")
@@ -237,8 +255,13 @@ def _wait_for_value(driver: webdriver.Chrome, expected: dict) -> dict:
     def matches(d: webdriver.Chrome) -> bool:
         nonlocal shown
         shown = _value(d)
-        return (not shown["busy"] and shown["answer"] and shown["han"] == str(expected["han"])
-                and shown["fu"] == str(expected["fu"]) and shown["payments"] == expected["payments"])
+        return (
+            not shown["busy"]
+            and shown["answer"]
+            and shown["han"] == str(expected["han"])
+            and shown["fu"] == str(expected["fu"])
+            and shown["payments"] == expected["payments"]
+        )
 
     try:
         WebDriverWait(driver, PAGE_TIMEOUT_SECONDS).until(matches)
@@ -253,8 +276,16 @@ def _choose(driver: webdriver.Chrome, control: str, value: str) -> None:
 
 def _score_request(hand: str, win_tile: str, **situation: object) -> dict:
     """The /score question the page should ask (winner South, dealer East, by default)."""
-    return {"hand": hand, "win_tile": win_tile, "rules": "riichi", "winner": 1, "dealer": 0,
-            "discarder": 0, "round_wind": "1z", "riichi": False} | situation
+    return {
+        "hand": hand,
+        "win_tile": win_tile,
+        "rules": "riichi",
+        "winner": 1,
+        "dealer": 0,
+        "discarder": 0,
+        "round_wind": "1z",
+        "riichi": False,
+    } | situation
 
 
 def test_winning_hand_shows_its_value(service_url: str, browser: webdriver.Chrome, tmp_path: Path) -> None:
@@ -278,8 +309,9 @@ def test_winning_hand_shows_its_value(service_url: str, browser: webdriver.Chrom
         assert "last typed (9s)" in browser.find_element(By.ID, "win").text
 
         # Self-draw with dora indicator 5p (6p dora, twice): chun 1 + dora 2 = 3 han, 20 + 2 + 4 -> 30 fu.
-        tsumo = _api(service_url, "/score", _score_request(
-            hand, "9s", melds=melds, discarder=None, dora_indicators="5p"))
+        tsumo = _api(
+            service_url, "/score", _score_request(hand, "9s", melds=melds, discarder=None, dora_indicators="5p")
+        )
         assert (tsumo["han"], tsumo["fu"], tsumo["payments"]) == (3, 30, [-2000, 4000, -1000, -1000])
         _choose(browser, "by", "tsumo")
         dora = browser.find_element(By.ID, "dora")
@@ -340,8 +372,11 @@ def test_no_yaku_and_a_chosen_winning_tile(service_url: str, browser: webdriver.
 
 def test_value_on_a_phone(service_url: str, phone: webdriver.Chrome, tmp_path: Path) -> None:
     hand = "234456m66p789s"
-    expected = _api(service_url, "/score", _score_request(
-        hand, "9s", melds=[{"kind": "pon", "tiles": "777z"}], discarder=None, dora_indicators="5p"))
+    expected = _api(
+        service_url,
+        "/score",
+        _score_request(hand, "9s", melds=[{"kind": "pon", "tiles": "777z"}], discarder=None, dora_indicators="5p"),
+    )
     phone.get(f"{service_url}/?hand={hand}&melds={quote('pon:777z')}&by=tsumo&dora=5p")
     _wait_for_result(phone, hand)
     _wait_for_value(phone, expected)

@@ -125,8 +125,18 @@ def test_score_request_uses_only_fields_of_the_score_route(client: TestClient) -
     assert request, "app.js builds the /score question in scoreRequest()"
     sent = set(re.findall(r"^ {4}(\w+)(?:,|:)", request.group(0), re.MULTILINE))
     sent |= set(re.findall(r"body\.(\w+) =", request.group(0)))
-    assert {"hand", "melds", "win_tile", "rules", "winner", "dealer", "discarder", "round_wind", "riichi",
-            "dora_indicators"} == sent
+    assert {
+        "hand",
+        "melds",
+        "win_tile",
+        "rules",
+        "winner",
+        "dealer",
+        "discarder",
+        "round_wind",
+        "riichi",
+        "dora_indicators",
+    } == sent
     assert sent <= set(schema), sent - set(schema)
     shown = re.search(r"const SCORE_FIELDS = \{([^}]*)\}", script)
     assert shown and set(re.findall(r"(\w+):", shown.group(1))) <= set(schema)
@@ -136,6 +146,15 @@ def test_no_yaku_is_told_in_words(client: TestClient) -> None:
     """The page recognises the route's no_yaku answer (a 400 whose code is no_yaku)."""
     script = client.get("/static/analyze/app.js").text
     assert 'detail?.type === "no_yaku"' in script
-    answer = client.post("/score", json={"hand": "11m123m456p789s345s", "win_tile": "4s", "rules": "riichi",
-                                         "winner": 1, "dealer": 0, "discarder": 0})
+    answer = client.post(
+        "/score",
+        json={
+            "hand": "11m123m456p789s345s",
+            "win_tile": "4s",
+            "rules": "riichi",
+            "winner": 1,
+            "dealer": 0,
+            "discarder": 0,
+        },
+    )
     assert answer.status_code == 400 and answer.json()["detail"][0]["type"] == "no_yaku"

@@ -38,7 +38,11 @@ CASES = [
     ({"rules": {"preset": "riichi", "wildcards": "7z"}}, 13, ()),
     ({"rules": "qiqihar", "melds": [{"kind": "pon", "tiles": "111z"}]}, 10, (27,)),
     ({"rules": "qiqihar", "melds": [{"kind": "pon", "tiles": "111z"}]}, 11, (27,)),
-    ({"rules": "riichi", "melds": [{"kind": "closed_kan", "tiles": "2222z"}], "visible": "123m5z"}, 10, (28, 0, 1, 2, 31)),
+    (
+        {"rules": "riichi", "melds": [{"kind": "closed_kan", "tiles": "2222z"}], "visible": "123m5z"},
+        10,
+        (28, 0, 1, 2, 31),
+    ),
     ({"rules": "riichi", "visible": "1111z999m"}, 13, (27, 8)),
 ]
 
@@ -50,7 +54,7 @@ def test_shanten_batch_equals_single(client: TestClient, extra: dict, size: int,
     assert shanten_batch_json(BatchRequest.model_validate(body), max_batch_size=1000) is not None, "fast path taken"
     batch = client.post("/shanten/batch", json=body)
     assert batch.status_code == 200, batch.text
-    for hand, answer in zip(hands, batch.json()["results"]):
+    for hand, answer in zip(hands, batch.json()["results"], strict=True):
         single = client.post("/shanten", json={"hand": hand, **extra})
         assert answer == single.json(), hand
 
@@ -61,7 +65,7 @@ def test_ting_batch_equals_single(client: TestClient, extra: dict, size: int, ex
     body = {"hands": hands, **extra}
     batch = client.post("/ting/batch", json=body)
     assert batch.status_code == 200, batch.text
-    for hand, answer in zip(hands, batch.json()["results"]):
+    for hand, answer in zip(hands, batch.json()["results"], strict=True):
         assert answer == client.post("/ting", json={"hand": hand, **extra}).json(), hand
 
 
@@ -70,7 +74,7 @@ def test_other_notations_fall_back_with_the_same_answers(client: TestClient) -> 
     batch = client.post("/shanten/batch", json={"hands": hands})
     assert batch.status_code == 200
     assert shanten_batch_json(BatchRequest.model_validate({"hands": hands}), max_batch_size=10) is None
-    for hand, answer in zip(hands, batch.json()["results"]):
+    for hand, answer in zip(hands, batch.json()["results"], strict=True):
         assert answer == client.post("/shanten", json={"hand": hand}).json()
 
 

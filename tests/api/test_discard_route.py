@@ -82,8 +82,9 @@ def test_the_contract_fields_are_there(client: TestClient) -> None:
 
 def test_every_candidate_matches_brute_force_with_seen_tiles(client: TestClient) -> None:
     hand, visible, river, indicator = "2345m1357p2468s11z", "9m", "4m1z", "2s"
-    answer = _post(client, {"hand": hand, "visible": visible, "dora_indicators": indicator,
-                            "opponents": [{"river": river}]})
+    answer = _post(
+        client, {"hand": hand, "visible": visible, "dora_indicators": indicator, "opponents": [{"river": river}]}
+    )
     for candidate in answer["candidates"]:
         expected = brute_force_ukeire(hand, candidate["tile"], visible + river + indicator)
         assert (candidate["shanten"], candidate["ukeire_count"]) == expected
@@ -203,30 +204,60 @@ def test_lookahead_over_http(client: TestClient) -> None:
         ({"hand": "11111m456p789s223z"}, ["body", "hand"], "too_many_copies"),
         ({"hand": "111m456p789s1122z5z", "visible": "11m"}, ["body", "visible"], "too_many_copies"),
         ({"hand": "111m456p789s1122z5z", "dora_indicators": "11m"}, ["body", "dora_indicators"], "too_many_copies"),
-        ({"hand": "111m456p789s1122z5z", "visible": "1m", "opponents": [{}, {"river": "1m"}]},
-         ["body", "opponents", 1, "river"], "too_many_copies"),
-        ({"hand": "111m456p789s1122z5z", "opponents": [{"melds": [{"kind": "chi", "tiles": "123m"},
-                                                                   {"kind": "chi", "tiles": "123m"}]}]},
-         ["body", "opponents", 0, "melds"], "too_many_copies"),
-        ({"hand": "123m456p789s1122z5z", "opponents": [{"river": "1x"}]},
-         ["body", "opponents", 0, "river"], "invalid_notation"),
-        ({"hand": "123m456p789s1122z5z", "opponents": [{"melds": [{"kind": "chi", "tiles": "124m"}]}]},
-         ["body", "opponents", 0, "melds", 0, "tiles"], "invalid_meld"),
-        ({"hand": "123m456p789s1122z5z", "opponents": [{"river": "1m", "riichi": True, "riichi_turn": 2}]},
-         ["body", "opponents", 0, "riichi_turn"], "invalid_opponent"),
-        ({"hand": "123m456p789s1122z5z", "opponents": [{"river": "1m", "riichi_turn": 1}]},
-         ["body", "opponents", 0, "riichi_turn"], "invalid_opponent"),
+        (
+            {"hand": "111m456p789s1122z5z", "visible": "1m", "opponents": [{}, {"river": "1m"}]},
+            ["body", "opponents", 1, "river"],
+            "too_many_copies",
+        ),
+        (
+            {
+                "hand": "111m456p789s1122z5z",
+                "opponents": [{"melds": [{"kind": "chi", "tiles": "123m"}, {"kind": "chi", "tiles": "123m"}]}],
+            },
+            ["body", "opponents", 0, "melds"],
+            "too_many_copies",
+        ),
+        (
+            {"hand": "123m456p789s1122z5z", "opponents": [{"river": "1x"}]},
+            ["body", "opponents", 0, "river"],
+            "invalid_notation",
+        ),
+        (
+            {"hand": "123m456p789s1122z5z", "opponents": [{"melds": [{"kind": "chi", "tiles": "124m"}]}]},
+            ["body", "opponents", 0, "melds", 0, "tiles"],
+            "invalid_meld",
+        ),
+        (
+            {"hand": "123m456p789s1122z5z", "opponents": [{"river": "1m", "riichi": True, "riichi_turn": 2}]},
+            ["body", "opponents", 0, "riichi_turn"],
+            "invalid_opponent",
+        ),
+        (
+            {"hand": "123m456p789s1122z5z", "opponents": [{"river": "1m", "riichi_turn": 1}]},
+            ["body", "opponents", 0, "riichi_turn"],
+            "invalid_opponent",
+        ),
         ({"hand": "123m456p789s1122z5z", "opponents": [{}, {}, {}, {}]}, ["body", "opponents"], "too_long"),
         ({"hand": "123m456p789s1122z5z", "turn": 0}, ["body", "turn"], "greater_than_equal"),
         ({"hand": "123m456p789s1122z5z", "weights": {"safety": True}}, ["body", "weights", "safety"], "float_type"),
         ({"hand": "123m456p789s1122z5z", "weights": {"safety": "1"}}, ["body", "weights", "safety"], "float_type"),
         ({"hand": "123m456p789s1122z5z", "weights": {"danger": 1.0}}, ["body", "weights", "danger"], "extra_forbidden"),
-        ({"hand": "123m456p789s1122z5z", "weights": {"shanten": 1e300}}, ["body", "weights", "shanten"], "invalid_weight"),
-        ({"hand": "123m456p789s1122z5z", "options": {"lookahead_budget": 0}},
-         ["body", "options", "lookahead_budget"], "greater_than_equal"),
+        (
+            {"hand": "123m456p789s1122z5z", "weights": {"shanten": 1e300}},
+            ["body", "weights", "shanten"],
+            "invalid_weight",
+        ),
+        (
+            {"hand": "123m456p789s1122z5z", "options": {"lookahead_budget": 0}},
+            ["body", "options", "lookahead_budget"],
+            "greater_than_equal",
+        ),
         ({"hand": "123m456p789s1122z5z", "rules": "mcr"}, ["body", "rules", "preset"], "unknown_rules"),
-        ({"hand": "123m456p789s1122z5z", "melds": [{"kind": "pon", "tiles": "12m3m"}]},
-         ["body", "melds", 0, "tiles"], "invalid_meld"),
+        (
+            {"hand": "123m456p789s1122z5z", "melds": [{"kind": "pon", "tiles": "12m3m"}]},
+            ["body", "melds", 0, "tiles"],
+            "invalid_meld",
+        ),
     ],
 )
 def test_bad_input_is_a_422_at_the_field(client: TestClient, body: dict[str, Any], loc: list[Any], code: str) -> None:

@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install -e '.[test]')")
-from browser_helpers import PAGE_TIMEOUT_SECONDS, headless_chrome, needs_chromium, uvicorn_service  # noqa: E402
+from browser_helpers import PAGE_TIMEOUT_SECONDS, browser_tests, headless_chrome, uvicorn_service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support import expected_conditions  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-pytestmark = needs_chromium
+pytestmark = browser_tests
 
 
 @pytest.fixture(scope="module")
@@ -61,9 +61,7 @@ def test_try_it_out_on_shanten(service_url: str, browser: webdriver.Chrome, tmp_
     wait = WebDriverWait(browser, PAGE_TIMEOUT_SECONDS)
     browser.get(f"{service_url}/docs")
     try:
-        operation = wait.until(
-            expected_conditions.presence_of_element_located((By.ID, "operations-shanten-shanten"))
-        )
+        operation = wait.until(expected_conditions.presence_of_element_located((By.ID, "operations-shanten-shanten")))
         operation.find_element(By.CSS_SELECTOR, ".opblock-summary-control").click()
         wait.until(lambda _: operation.find_elements(By.CSS_SELECTOR, ".try-out__btn"))
         operation.find_element(By.CSS_SELECTOR, ".try-out__btn").click()

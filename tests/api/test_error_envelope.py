@@ -72,13 +72,43 @@ CASES: list[tuple[str, Any, int, list[Any], str | None]] = [
     ("/shanten", {"hand": "1234m", "melds": FOUR_MELDS}, 422, ["body", "hand"], "wrong_tile_count"),
     ("/win", {"hand": "1m", "melds": FOUR_MELDS}, 422, ["body", "hand"], "wrong_tile_count"),
     # melds that are not melds
-    ("/ting", {"hand": "1m", "melds": [{"kind": "chi", "tiles": "124m"}]}, 422, ["body", "melds", 0, "tiles"], "invalid_meld"),
-    ("/ting", {"hand": "1m", "melds": [{"kind": "chi", "tiles": "111z"}]}, 422, ["body", "melds", 0, "tiles"], "invalid_meld"),
-    ("/ting", {"hand": "1m", "melds": [{"kind": "pon", "tiles": "1122m"}]}, 422, ["body", "melds", 0, "tiles"], "invalid_meld"),
-    ("/ting", {"hand": "1m", "melds": [{"kind": "open_kan", "tiles": "111m"}]}, 422, ["body", "melds", 0, "tiles"], "invalid_meld"),
+    (
+        "/ting",
+        {"hand": "1m", "melds": [{"kind": "chi", "tiles": "124m"}]},
+        422,
+        ["body", "melds", 0, "tiles"],
+        "invalid_meld",
+    ),
+    (
+        "/ting",
+        {"hand": "1m", "melds": [{"kind": "chi", "tiles": "111z"}]},
+        422,
+        ["body", "melds", 0, "tiles"],
+        "invalid_meld",
+    ),
+    (
+        "/ting",
+        {"hand": "1m", "melds": [{"kind": "pon", "tiles": "1122m"}]},
+        422,
+        ["body", "melds", 0, "tiles"],
+        "invalid_meld",
+    ),
+    (
+        "/ting",
+        {"hand": "1m", "melds": [{"kind": "open_kan", "tiles": "111m"}]},
+        422,
+        ["body", "melds", 0, "tiles"],
+        "invalid_meld",
+    ),
     ("/ting", {"hand": "1m", "melds": [{"kind": "pong", "tiles": "111m"}]}, 422, ["body", "melds", 0, "kind"], None),
     ("/ting", {"hand": "1m", "melds": [{"tiles": "111m"}]}, 422, ["body", "melds", 0, "kind"], "missing"),
-    ("/ting", {"hand": "1m", "melds": FOUR_MELDS + [{"kind": "pon", "tiles": "999p"}]}, 422, ["body", "melds"], "invalid_meld"),
+    (
+        "/ting",
+        {"hand": "1m", "melds": FOUR_MELDS + [{"kind": "pon", "tiles": "999p"}]},
+        422,
+        ["body", "melds"],
+        "invalid_meld",
+    ),
     (
         "/ting",
         {"hand": "1m", "melds": [FOUR_MELDS[0], {"kind": "chi", "tiles": "891m"}]},
@@ -90,16 +120,76 @@ CASES: list[tuple[str, Any, int, list[Any], str | None]] = [
     ("/shanten", {"hand": "1m", "rules": "mcr"}, 422, ["body", "rules", "preset"], "unknown_rules"),
     ("/shanten", {"hand": "1m", "rules": {"preset": "mcr"}}, 422, ["body", "rules", "preset"], "unknown_rules"),
     ("/shanten", {"hand": "1m", "rules": {"riichi": True}}, 422, ["body", "rules", "riichi"], "invalid_rule_option"),
-    ("/shanten", {"hand": "1m", "rules": {"preset": "riichi", "name": "x"}}, 422, ["body", "rules", "name"], "invalid_rule_option"),
-    ("/shanten", {"hand": "1m", "rules": {"preset": "riichi", "wildcards": "7q"}}, 422, ["body", "rules", "wildcards"], "invalid_rule_option"),
-    ("/shanten", {"hand": "1m", "rules": {"preset": "riichi", "wildcards": None}}, 422, ["body", "rules", "wildcards"], "invalid_rule_option"),
-    ("/shanten", {"hand": "1m", "rules": {"seven_pairs": "maybe"}}, 422, ["body", "rules", "seven_pairs"], "invalid_rule_option"),
-    ("/shanten", {"hand": "1m", "rules": {"thirteen_orphans": "yes"}}, 422, ["body", "rules", "thirteen_orphans"], "invalid_rule_option"),
-    ("/shanten", {"hand": "1m", "rules": {"thirteen_orphans": None}}, 422, ["body", "rules", "thirteen_orphans"], "invalid_rule_option"),
-    ("/shanten", {"hand": "1m", "rules": {"chi_allowed": 1}}, 422, ["body", "rules", "chi_allowed"], "invalid_rule_option"),
-    ("/shanten", {"hand": "1m", "rules": {"win_requires_meld": ["pong"]}}, 422, ["body", "rules", "win_requires_meld"], "invalid_rule_option"),
-    ("/shanten", {"hand": "1m", "rules": {"win_requires_meld": "pon"}}, 422, ["body", "rules", "win_requires_meld"], "invalid_rule_option"),
-    ("/shanten", {"hand": "1m", "rules": {"win_requires_meld": [{"x": []}]}}, 422, ["body", "rules", "win_requires_meld"], "invalid_rule_option"),
+    (
+        "/shanten",
+        {"hand": "1m", "rules": {"preset": "riichi", "name": "x"}},
+        422,
+        ["body", "rules", "name"],
+        "invalid_rule_option",
+    ),
+    (
+        "/shanten",
+        {"hand": "1m", "rules": {"preset": "riichi", "wildcards": "7q"}},
+        422,
+        ["body", "rules", "wildcards"],
+        "invalid_rule_option",
+    ),
+    (
+        "/shanten",
+        {"hand": "1m", "rules": {"preset": "riichi", "wildcards": None}},
+        422,
+        ["body", "rules", "wildcards"],
+        "invalid_rule_option",
+    ),
+    (
+        "/shanten",
+        {"hand": "1m", "rules": {"seven_pairs": "maybe"}},
+        422,
+        ["body", "rules", "seven_pairs"],
+        "invalid_rule_option",
+    ),
+    (
+        "/shanten",
+        {"hand": "1m", "rules": {"thirteen_orphans": "yes"}},
+        422,
+        ["body", "rules", "thirteen_orphans"],
+        "invalid_rule_option",
+    ),
+    (
+        "/shanten",
+        {"hand": "1m", "rules": {"thirteen_orphans": None}},
+        422,
+        ["body", "rules", "thirteen_orphans"],
+        "invalid_rule_option",
+    ),
+    (
+        "/shanten",
+        {"hand": "1m", "rules": {"chi_allowed": 1}},
+        422,
+        ["body", "rules", "chi_allowed"],
+        "invalid_rule_option",
+    ),
+    (
+        "/shanten",
+        {"hand": "1m", "rules": {"win_requires_meld": ["pong"]}},
+        422,
+        ["body", "rules", "win_requires_meld"],
+        "invalid_rule_option",
+    ),
+    (
+        "/shanten",
+        {"hand": "1m", "rules": {"win_requires_meld": "pon"}},
+        422,
+        ["body", "rules", "win_requires_meld"],
+        "invalid_rule_option",
+    ),
+    (
+        "/shanten",
+        {"hand": "1m", "rules": {"win_requires_meld": [{"x": []}]}},
+        422,
+        ["body", "rules", "win_requires_meld"],
+        "invalid_rule_option",
+    ),
     ("/shanten", {"hand": "1m", "rules": 5}, 422, ["body", "rules"], None),
     ("/shanten", {"hand": "1m", "rules": None}, 422, ["body", "rules"], None),
     ("/shanten", {"hand": "1m", "rules": {"preset": 3}}, 422, ["body", "rules", "preset"], None),
@@ -118,8 +208,20 @@ CASES: list[tuple[str, Any, int, list[Any], str | None]] = [
     ("/shanten", {"hand": "1m", "visible": None}, 422, ["body", "visible"], "invalid_notation"),
     ("/shanten", {"hand": "1m", "melds": "111m"}, 422, ["body", "melds"], None),
     ("/shanten", {"hand": "1m", "melds": ["111m"]}, 422, ["body", "melds", 0], None),
-    ("/shanten", {"hand": "1m", "melds": [{"kind": "pon", "tiles": {"x": [1]}}]}, 422, ["body", "melds", 0, "tiles"], "invalid_notation"),
-    ("/shanten", {"hand": "1m", "melds": [{"kind": "pon", "tiles": "111m", "from": 2}]}, 422, ["body", "melds", 0, "from"], "extra_forbidden"),
+    (
+        "/shanten",
+        {"hand": "1m", "melds": [{"kind": "pon", "tiles": {"x": [1]}}]},
+        422,
+        ["body", "melds", 0, "tiles"],
+        "invalid_notation",
+    ),
+    (
+        "/shanten",
+        {"hand": "1m", "melds": [{"kind": "pon", "tiles": "111m", "from": 2}]},
+        422,
+        ["body", "melds", 0, "from"],
+        "extra_forbidden",
+    ),
     ("/shanten", {"hand": "1m", "rules": {"preset": {"nested": ["garbage"]}}}, 422, ["body", "rules", "preset"], None),
     ("/shanten", {"hand": "1m", "hands": ["1m"]}, 422, ["body", "hands"], "extra_forbidden"),
     ("/shanten", [{"hand": "1m"}], 422, ["body"], None),
@@ -139,7 +241,13 @@ CASES: list[tuple[str, Any, int, list[Any], str | None]] = [
     ("/win/batch", {"hands": ["11m", "1m"]}, 422, ["body", "hands", 1], "wrong_tile_count"),
     ("/win/batch", {"hands": ["11m", {"x": 1}]}, 422, ["body", "hands", 1], "invalid_notation"),
     ("/win/batch", {"hands": ["11m"], "rules": "nope"}, 422, ["body", "rules", "preset"], "unknown_rules"),
-    ("/win/batch", {"hands": ["11m"], "melds": [{"kind": "chi", "tiles": "135m"}]}, 422, ["body", "melds", 0, "tiles"], "invalid_meld"),
+    (
+        "/win/batch",
+        {"hands": ["11m"], "melds": [{"kind": "chi", "tiles": "135m"}]},
+        422,
+        ["body", "melds", 0, "tiles"],
+        "invalid_meld",
+    ),
 ]
 
 
@@ -196,9 +304,7 @@ def small_client() -> Iterator[TestClient]:
 
 @pytest.mark.parametrize("path", BATCH_ENDPOINTS)
 def test_batches_over_the_limit_are_422(small_client: TestClient, path: str) -> None:
-    item = assert_error(
-        small_client.post(path, json={"hands": ["1m"] * 6}), 422, ["body", "hands"], "batch_too_large"
-    )
+    item = assert_error(small_client.post(path, json={"hands": ["1m"] * 6}), 422, ["body", "hands"], "batch_too_large")
     assert item["ctx"] == {"max_batch_size": 5}
     assert small_client.post(path, json={"hands": ["11m" if path == "/win/batch" else "1m"] * 5}).status_code == 200
 

@@ -165,9 +165,7 @@ def test_win_qiqihar_with_a_pon_uses_the_wildcard(client: TestClient) -> None:
     body = {"hand": "123m456p78s99s7z", "melds": [PON_EAST], "rules": "qiqihar"}
     answer = _post(client, "/win", body)
     assert answer["win"] is True and answer["reason"] is None and answer["form"] == "regular"
-    readings = sorted(
-        (d["pair"], d["melds"][-1], d["wildcards"]) for d in answer["decompositions"]
-    )
+    readings = sorted((d["pair"], d["melds"][-1], d["wildcards"]) for d in answer["decompositions"])
     assert readings == [
         ("9s", ["6s", "7s", "8s"], [{"tile": "7z", "as": "6s"}]),
         ("9s", ["7s", "8s", "9s"], [{"tile": "7z", "as": "9s"}]),

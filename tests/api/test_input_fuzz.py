@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from api_helpers import error_items
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
@@ -15,6 +16,9 @@ from hypothesis import strategies as st
 
 from app.core.hand import MeldKind
 from app.core.rules import OPTION_DOCS, PRESETS
+
+# Hypothesis fuzzing of every route: the full suite runs it, the fast tier does not.
+pytestmark = pytest.mark.slow
 
 PATHS = ("/win", "/ting", "/shanten")
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -50,7 +50,17 @@ def test_export_is_sorted_with_indent_2() -> None:
 def test_every_route_is_documented(schema: dict[str, Any]) -> None:
     operations = _operations(schema)
     assert {path for path, _, _ in operations} == {
-        *HAND_PATHS, "/discard", "/score", "/score/batch", "/simulate", "/health", "/ready", "/rules", "/tiles", "/cache/stats", "/cache/clear",
+        *HAND_PATHS,
+        "/discard",
+        "/score",
+        "/score/batch",
+        "/simulate",
+        "/health",
+        "/ready",
+        "/rules",
+        "/tiles",
+        "/cache/stats",
+        "/cache/clear",
     }
     ids = [op["operationId"] for _, _, op in operations]
     assert len(ids) == len(set(ids))

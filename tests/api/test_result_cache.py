@@ -11,13 +11,13 @@ import threading
 from collections.abc import Iterator
 
 import pytest
+from api_helpers import started
 from fastapi.testclient import TestClient
 
 from app.api.cache import ResultCache
 from app.api.questions import ask_one
 from app.api.schemas import HandRequest
 from app.settings import Settings
-from api_helpers import started
 
 MPSZ = {"hand": "123456789m1111z"}
 SAME_HAND_IN_OTHER_NOTATIONS = [
@@ -82,7 +82,7 @@ def test_a_cached_answer_equals_a_fresh_one(fresh_client: TestClient) -> None:
 
     uncached = started(Settings(cache_size=0))
     try:
-        for (path, body), answer in zip(bodies, cached):
+        for (path, body), answer in zip(bodies, cached, strict=True):
             assert uncached.post(path, json=body).content == answer
         assert _stats(uncached) == {"hits": 0, "misses": 3, "size": 0, "max_size": 0}
     finally:
@@ -146,6 +146,7 @@ def test_a_refused_request_is_not_remembered_by_its_body(fresh_client: TestClien
         answer = fresh_client.post("/shanten", json={"hand": "11111m"})
         assert answer.status_code == 422 and answer.json()["detail"][0]["type"] == "too_many_copies"
     assert _stats(fresh_client) == {"hits": 0, "misses": 0, "size": 0, "max_size": 4096}
+
 
 # --- the cache object itself --------------------------------------------------------
 

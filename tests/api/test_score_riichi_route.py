@@ -85,8 +85,16 @@ def test_dealer_riichi_tsumo_with_honba_and_a_stick(client: TestClient) -> None:
     # riichi 1 + tsumo 1 + pinfu 1 + ittsu 2 + dora 2 (indicator 9p: 1p pair) + aka 1 = 8 han:
     # baiman, 4000 base. Dealer tsumo: each pays 2 x 4000 + 100 a honba = 8100.
     body = {
-        "hand": "123456789m11p406s", "win_tile": "9m", "rules": "riichi", "winner": 0, "dealer": 0,
-        "riichi": True, "dora_indicators": "9p", "ura_indicators": "3z", "honba": 1, "riichi_sticks": 1,
+        "hand": "123456789m11p406s",
+        "win_tile": "9m",
+        "rules": "riichi",
+        "winner": 0,
+        "dealer": 0,
+        "riichi": True,
+        "dora_indicators": "9p",
+        "ura_indicators": "3z",
+        "honba": 1,
+        "riichi_sticks": 1,
     }
     result = _score(client, body)
     assert _names(result) == ["riichi", "menzen_tsumo", "pinfu", "ittsu", "dora", "aka_dora"]
@@ -151,11 +159,15 @@ def test_yakuman_and_double_yakuman(client: TestClient) -> None:
 
 def test_seven_pairs_reading(client: TestClient) -> None:
     # Chiitoitsu 2 han 25 fu, closed ron: base 25 x 2^4 = 400, x4 = 1600.
-    result = _score(client, {"hand": "1122m3344p5566s77z", "win_tile": "7z", "rules": "riichi"}, winner=1, dealer=0,
-                    discarder=2)
+    result = _score(
+        client, {"hand": "1122m3344p5566s77z", "win_tile": "7z", "rules": "riichi"}, winner=1, dealer=0, discarder=2
+    )
     assert _names(result) == ["chiitoitsu"] and result["fu"] == 25 and result["payments"] == [0, 1600, -1600, 0]
     assert result["reading"] == {
-        "form": "seven_pairs", "pair": None, "groups": [], "pairs": ["1m", "2m", "3p", "4p", "5s", "6s", "7z"],
+        "form": "seven_pairs",
+        "pair": None,
+        "groups": [],
+        "pairs": ["1m", "2m", "3p", "4p", "5s", "6s", "7z"],
         "wait": "tanki",
     }
 
@@ -184,8 +196,15 @@ def test_a_red_win_tile_must_be_a_red_five_in_hand(client: TestClient) -> None:
 
 def test_no_yaku_is_a_400_like_not_a_winning_hand(client: TestClient) -> None:
     # Open (chi 123m), terminals and a plain 9s pair: complete, but not one yaku.
-    body = {"hand": "456p23478999s", "melds": [{"kind": "chi", "tiles": "123m"}], "win_tile": "2s",
-            "rules": "riichi", "winner": 0, "dealer": 0, "discarder": 1}
+    body = {
+        "hand": "456p23478999s",
+        "melds": [{"kind": "chi", "tiles": "123m"}],
+        "win_tile": "2s",
+        "rules": "riichi",
+        "winner": 0,
+        "dealer": 0,
+        "discarder": 1,
+    }
     answer = client.post("/score", json=body)
     assert answer.status_code == 400, answer.text
     assert answer.json()["error"] == "no_yaku"
@@ -199,8 +218,12 @@ def test_no_yaku_is_a_400_like_not_a_winning_hand(client: TestClient) -> None:
 
 # A closed hand with a kong: 1111z closed kan + 234m 567m 234p 55s.
 KAN_HAND: dict[str, Any] = {
-    "hand": "234567m234p55s", "melds": [{"kind": "closed_kan", "tiles": "1111z"}], "win_tile": "5s",
-    "rules": "riichi", "winner": 1, "dealer": 0,
+    "hand": "234567m234p55s",
+    "melds": [{"kind": "closed_kan", "tiles": "1111z"}],
+    "win_tile": "5s",
+    "rules": "riichi",
+    "winner": 1,
+    "dealer": 0,
 }
 
 
@@ -213,8 +236,11 @@ KAN_HAND: dict[str, Any] = {
         ({**CONTRACT, "double_riichi": True}, "double_riichi", "invalid_win_context"),
         ({**KAN_HAND, "melds": [], "hand": "234567m234p55s111z", "kong_replacement": True}, "kong_replacement", None),
         ({**KAN_HAND, "robbed_kong": True}, "robbed_kong", "invalid_win_context"),
-        ({**KAN_HAND, "melds": [], "hand": "234567m234p55s111z", "discarder": 3, "first_turn": True}, "first_turn",
-         None),
+        (
+            {**KAN_HAND, "melds": [], "hand": "234567m234p55s111z", "discarder": 3, "first_turn": True},
+            "first_turn",
+            None,
+        ),
         ({**CONTRACT, "round_wind": "5z"}, "round_wind", "invalid_win_context"),
         ({**CONTRACT, "round_wind": "1z2z"}, "round_wind", "invalid_notation"),
         ({**CONTRACT, "dora_indicators": "444m"}, "dora_indicators", "too_many_copies"),
@@ -238,8 +264,12 @@ def test_impossible_situations_are_422_at_their_field(
 
 def test_five_copies_across_hand_and_dora_indicators_name_the_indicators(client: TestClient) -> None:
     # 233440m holds two 4m and the win is a 4m: two more as indicators make five.
-    item = assert_error(client.post("/score", json={**CONTRACT, "dora_indicators": "4m4m4m"}), 422,
-                        ["body", "dora_indicators"], "too_many_copies")
+    item = assert_error(
+        client.post("/score", json={**CONTRACT, "dora_indicators": "4m4m4m"}),
+        422,
+        ["body", "dora_indicators"],
+        "too_many_copies",
+    )
     assert "4m" in item["msg"]
 
 
@@ -250,8 +280,12 @@ def test_rules_list_the_riichi_scoring_options(client: TestClient) -> None:
     assert wanted <= options
     (riichi,) = [preset for preset in rules["presets"] if preset["name"] == "riichi"]
     assert {key: riichi[key] for key in wanted} == {
-        "open_tanyao": True, "red_fives": True, "kazoe_limit": "yakuman", "kiriage": False,
-        "double_yakuman": True, "yakuman_stacking": True,
+        "open_tanyao": True,
+        "red_fives": True,
+        "kazoe_limit": "yakuman",
+        "kiriage": False,
+        "double_yakuman": True,
+        "yakuman_stacking": True,
     }
 
 
@@ -284,7 +318,9 @@ def test_batch_answers_in_order_with_per_item_errors(client: TestClient) -> None
         "loc": ["body", "items", 2, "riichi"],
     }
     assert (results[3]["error"], results[3]["status"], results[3]["loc"]) == (
-        "not_a_winning_hand", 400, ["body", "items", 3, "hand"]
+        "not_a_winning_hand",
+        400,
+        ["body", "items", 3, "hand"],
     )
     assert results[4]["payments"] == [0, 0, -32000, 32000]
     assert (results[5]["error"], results[5]["loc"]) == ("too_many_copies", ["body", "items", 5, "dora_indicators"])
@@ -293,8 +329,13 @@ def test_batch_answers_in_order_with_per_item_errors(client: TestClient) -> None
 
 
 def test_batch_rules_default_to_riichi_and_apply_to_every_item(client: TestClient) -> None:
-    qiqihar_win = {"hand": "123m456p78s99s7z", "melds": [{"kind": "pon", "tiles": "111z"}], "win_tile": "9s",
-                   "winner": 0, "dealer": 0}
+    qiqihar_win = {
+        "hand": "123m456p78s99s7z",
+        "melds": [{"kind": "pon", "tiles": "111z"}],
+        "win_tile": "9s",
+        "winner": 0,
+        "dealer": 0,
+    }
     riichi = client.post("/score/batch", json={"items": [qiqihar_win]}).json()["results"]
     assert riichi[0]["error"] == "not_a_winning_hand"  # 7z is no wildcard in riichi
     qiqihar = client.post("/score/batch", json={"items": [qiqihar_win, _item(CONTRACT)], "rules": "qiqihar"})
@@ -314,8 +355,12 @@ def test_batch_malformed_item_is_a_422_naming_its_index(client: TestClient) -> N
     # Tiles in no notation are malformed too (the schema says what a tile is).
     for bad in ({"hand": "233440m567p11sx"}, {"ura_indicators": [-1]}, {"win_tile": "4m4m"}):
         field = next(iter(bad))
-        item = assert_error(client.post("/score/batch", json={"items": [_item(CONTRACT), _item(CONTRACT, **bad)]}),
-                            422, ["body", "items", 1, field], "invalid_notation")
+        item = assert_error(
+            client.post("/score/batch", json={"items": [_item(CONTRACT), _item(CONTRACT, **bad)]}),
+            422,
+            ["body", "items", 1, field],
+            "invalid_notation",
+        )
         assert item["ctx"] == {"index": 1}
     assert_error(client.post("/score/batch", json={"items": [], "rules": "nope"}), 422, ["body", "rules", "preset"])
     assert client.post("/score/batch", json={"items": []}).json() == {"results": []}

@@ -84,8 +84,16 @@ def test_impossible_contexts_are_422_at_their_field(client: TestClient, context:
 
 def test_riichi_fields_at_their_defaults_are_accepted(client: TestClient) -> None:
     defaults = {
-        "round_wind": "东", "dora_indicators": "", "ura_indicators": [], "riichi": False, "double_riichi": False,
-        "ippatsu": False, "last_tile": False, "first_turn": False, "honba": 0, "riichi_sticks": 0,
+        "round_wind": "东",
+        "dora_indicators": "",
+        "ura_indicators": [],
+        "riichi": False,
+        "double_riichi": False,
+        "ippatsu": False,
+        "last_tile": False,
+        "first_turn": False,
+        "honba": 0,
+        "riichi_sticks": 0,
     }
     answer = _score(client, winner=0, dealer=0, **defaults)
     assert answer == {

@@ -62,8 +62,9 @@ def test_dealer_tsumo_with_nuki_and_the_no_loss_variant(client: TestClient) -> N
     assert (result["han"], result["fu"], result["base_points"]) == (2, 40, 640)
     assert result["payments"] == [-1400, -1400, 2800]
     # Without tsumo loss each payer adds half of north's 1300: 650 -> 700.
-    no_loss = _score(client, TRIPLETS, winner=2, dealer=2, nuki=1, honba=1,
-                     rules={"preset": "sanma", "tsumo_loss": False})
+    no_loss = _score(
+        client, TRIPLETS, winner=2, dealer=2, nuki=1, honba=1, rules={"preset": "sanma", "tsumo_loss": False}
+    )
     assert no_loss["payments"] == [-2100, -2100, 4200]
 
 
@@ -108,8 +109,13 @@ def test_absent_tiles_are_422_at_their_field(client: TestClient, changes: dict[s
         ({"winner": 0, "dealer": 0, "nuki": 5}, "nuki"),
         # ...and with a north pon only one is left.
         (
-            {"hand": "111999m111p77s", "melds": [{"kind": "pon", "tiles": "444z"}], "winner": 0, "dealer": 0,
-             "nuki": 2},
+            {
+                "hand": "111999m111p77s",
+                "melds": [{"kind": "pon", "tiles": "444z"}],
+                "winner": 0,
+                "dealer": 0,
+                "nuki": 2,
+            },
             "nuki",
         ),
     ],
@@ -119,8 +125,12 @@ def test_impossible_three_player_situations_are_422(client: TestClient, changes:
 
 
 def test_a_fourth_seat_is_refused_by_the_scorer(client: TestClient) -> None:
-    item = assert_error(client.post("/score", json={**TRIPLETS, "winner": 3, "dealer": 0}), 422,
-                        ["body", "winner"], "invalid_win_context")
+    item = assert_error(
+        client.post("/score", json={**TRIPLETS, "winner": 3, "dealer": 0}),
+        422,
+        ["body", "winner"],
+        "invalid_win_context",
+    )
     assert "0..2" in item["msg"]
 
 
@@ -135,8 +145,9 @@ def test_nuki_outside_sanma_is_422_at_nuki(client: TestClient, rules: str) -> No
 
 @pytest.mark.parametrize("nuki", [-1, True, "1", 1.0])
 def test_nuki_is_a_small_int(client: TestClient, nuki: Any) -> None:
-    assert_error(client.post("/score", json={**TRIPLETS, "winner": 0, "dealer": 0, "nuki": nuki}), 422,
-                 ["body", "nuki"])
+    assert_error(
+        client.post("/score", json={**TRIPLETS, "winner": 0, "dealer": 0, "nuki": nuki}), 422, ["body", "nuki"]
+    )
 
 
 def test_batch_under_sanma(client: TestClient) -> None:
@@ -156,7 +167,9 @@ def test_batch_under_sanma(client: TestClient) -> None:
     assert results[0]["payments"] == [-1400, -1400, 2800]
     assert results[1]["payments"] == [0, 3400, -3400]
     assert (results[2]["error"], results[2]["status"], results[2]["loc"]) == (
-        "invalid_win_context", 422, ["body", "items", 2, "winner"]
+        "invalid_win_context",
+        422,
+        ["body", "items", 2, "winner"],
     )
     assert (results[3]["error"], results[3]["loc"]) == ("absent_tile", ["body", "items", 3, "melds", 0, "tiles"])
     assert (results[4]["error"], results[4]["status"]) == ("no_yaku", 400)

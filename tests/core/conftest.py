@@ -1,4 +1,4 @@
-"""Shared fixtures for the core tests: the external test data folder and the slow marker."""
+"""Shared fixtures for the core tests: the external test data folder."""
 
 from __future__ import annotations
 
@@ -15,10 +15,6 @@ def testdata_root() -> Path:
     """Where the shared test vectors live (``TENPAI_TESTDATA`` overrides the default)."""
     override = os.environ.get("TENPAI_TESTDATA")
     return Path(override) if override else DEFAULT_TESTDATA
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "slow: a test that takes seconds (run with -m 'not slow' to skip)")
 
 
 @pytest.fixture(scope="session")

@@ -135,7 +135,7 @@ def complete_suit_shapes(width: int, chows: bool) -> dict[tuple[int, int], np.nd
     out: dict[tuple[int, int], set[tuple[int, ...]]] = {(m, p): set() for m in range(5) for p in range(2)}
     for m in range(5):
         for chosen in combinations_with_replacement(shapes, m):
-            base = [sum(col) for col in zip(*chosen)] if chosen else [0] * width
+            base = [sum(col) for col in zip(*chosen, strict=True)] if chosen else [0] * width
             if max(base) <= 4:
                 out[m, 0].add(tuple(base))
             for p in range(width):
@@ -215,7 +215,7 @@ def substitutions(plain: Sequence[int], wilds: int, caps: Sequence[int]) -> tupl
     combos, stand_in_rows = _stand_in_table(wilds)
     rows = stand_in_rows + np.asarray(plain, dtype=np.int64)
     keep = (rows <= np.asarray(caps, dtype=np.int64)).all(axis=1)
-    return [c for c, k in zip(combos, keep) if k], rows[keep]
+    return [c for c, k in zip(combos, keep, strict=True) if k], rows[keep]
 
 
 # --- rules as the oracle reads them ----------------------------------------------------
@@ -321,7 +321,7 @@ def regular_distance(counts: Sequence[int], melds_wanted: int, caps: Sequence[in
         while tile < NUM_KINDS and rem[tile] == 0:
             tile += 1
         if tile == NUM_KINDS:
-            room = [c - b for c, b in zip(caps, built)]
+            room = [c - b for c, b in zip(caps, built, strict=True)]
             if _fillers_fit(room, melds_left, pair_left):
                 best = overlap
             return
@@ -598,7 +598,7 @@ def shanten_by_substitution(counts: Sequence[int], melds: Sequence[Meld], rules:
     no_wild = OracleRules(rules.seven_pairs, rules.thirteen_orphans, (), rules.win_requires_meld, rules.melded_limit)
     regular = regular_distance_batch(rows, np.full(len(rows), melds_wanted), np.tile(np.asarray(caps), (len(rows), 1)))
     best = 99
-    for row, plain_regular in zip(rows, regular):
+    for row, plain_regular in zip(rows, regular, strict=True):
         distances = form_distances(tuple(int(c) for c in row), melds, no_wild, regular=plain_regular)
         best = min(best, min(d for d in distances.values() if d is not None) - 1)
     return best
@@ -695,7 +695,7 @@ def shanten_many(
         caps.append(caps_for(melds, rules))
     regular = regular_distance_batch(np.array(plains), np.array(wanted), np.array(caps))
     out = []
-    for (counts, melds), plain_regular in zip(hands, regular):
+    for (counts, melds), plain_regular in zip(hands, regular, strict=True):
         distances = form_distances(counts, melds, rules, regular=plain_regular)
         result: dict[str, int | None] = {form: None if d is None else d - 1 for form, d in distances.items()}
         result["shanten"] = min(s for s in result.values() if s is not None)

@@ -9,10 +9,11 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
+from conftest import testdata_root
+
 from app.core.hand import Hand, Meld
 from app.core.scoring_context import WinContext
 from app.core.tiles import EAST, Tile
-from conftest import testdata_root
 
 DATA_DIR: Final = testdata_root() / "riichienv-agari"
 RED_IDS: Final = frozenset((16, 52, 88))
@@ -20,14 +21,55 @@ MELD_KINDS: Final = {"chi": "chi", "pon": "pon", "daiminkan": "open_kan", "ankan
 
 #: RiichiEnv's yaku ids (its README) as our yaku names.
 YAKU_NAMES: Final = {
-    1: "menzen_tsumo", 2: "riichi", 3: "chankan", 4: "rinshan", 5: "haitei", 6: "houtei", 7: "haku",
-    8: "hatsu", 9: "chun", 10: "seat_wind", 11: "round_wind", 12: "tanyao", 13: "iipeikou", 14: "pinfu",
-    15: "chanta", 16: "ittsu", 17: "sanshoku", 18: "double_riichi", 19: "sanshoku_doukou", 20: "sankantsu",
-    21: "toitoi", 22: "sanankou", 23: "shousangen", 24: "honroutou", 25: "chiitoitsu", 26: "junchan",
-    27: "honitsu", 28: "ryanpeikou", 29: "chinitsu", 30: "ippatsu", 31: "dora", 32: "aka_dora",
-    33: "ura_dora", 34: "nuki_dora", 35: "tenhou", 36: "chiihou", 37: "daisangen", 38: "suuankou",
-    39: "tsuuiisou", 40: "ryuuiisou", 41: "chinroutou", 42: "kokushi", 43: "shousuushii", 44: "suukantsu",
-    45: "chuuren", 47: "junsei_chuuren", 48: "suuankou_tanki", 49: "kokushi_13", 50: "daisuushii",
+    1: "menzen_tsumo",
+    2: "riichi",
+    3: "chankan",
+    4: "rinshan",
+    5: "haitei",
+    6: "houtei",
+    7: "haku",
+    8: "hatsu",
+    9: "chun",
+    10: "seat_wind",
+    11: "round_wind",
+    12: "tanyao",
+    13: "iipeikou",
+    14: "pinfu",
+    15: "chanta",
+    16: "ittsu",
+    17: "sanshoku",
+    18: "double_riichi",
+    19: "sanshoku_doukou",
+    20: "sankantsu",
+    21: "toitoi",
+    22: "sanankou",
+    23: "shousangen",
+    24: "honroutou",
+    25: "chiitoitsu",
+    26: "junchan",
+    27: "honitsu",
+    28: "ryanpeikou",
+    29: "chinitsu",
+    30: "ippatsu",
+    31: "dora",
+    32: "aka_dora",
+    33: "ura_dora",
+    34: "nuki_dora",
+    35: "tenhou",
+    36: "chiihou",
+    37: "daisangen",
+    38: "suuankou",
+    39: "tsuuiisou",
+    40: "ryuuiisou",
+    41: "chinroutou",
+    42: "kokushi",
+    43: "shousuushii",
+    44: "suukantsu",
+    45: "chuuren",
+    47: "junsei_chuuren",
+    48: "suuankou_tanki",
+    49: "kokushi_13",
+    50: "daisuushii",
 }
 
 

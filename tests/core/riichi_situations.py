@@ -216,8 +216,19 @@ STYLES: Final[dict[str, Callable[[random.Random], Shape]]] = {
 }
 #: How often each style is drawn (seven pairs, orphans and nine gates are built apart).
 WEIGHTS: Final = {
-    "mixed": 14, "simples": 12, "one_suit": 12, "triplets": 10, "honors": 9, "outside": 9,
-    "ittsu": 5, "sanshoku": 6, "twins": 6, "yakuman": 7, "seven_pairs": 6, "kokushi": 2, "chuuren": 2,
+    "mixed": 14,
+    "simples": 12,
+    "one_suit": 12,
+    "triplets": 10,
+    "honors": 9,
+    "outside": 9,
+    "ittsu": 5,
+    "sanshoku": 6,
+    "twins": 6,
+    "yakuman": 7,
+    "seven_pairs": 6,
+    "kokushi": 2,
+    "chuuren": 2,
 }
 
 
@@ -262,8 +273,13 @@ def _regular(rng: random.Random, style: str, wall: _Wall, chi: bool) -> tuple[li
 
 def _seven_pairs(rng: random.Random, wall: _Wall) -> tuple[list[Tile], list[Meld]] | None:
     pool = rng.choice(
-        (list(range(34)), _suit_tiles(rng.randrange(3)) + list(HONORS), list(ORPHANS),
-         [t for t in range(27) if 1 <= t % 9 <= 7], list(HONORS))
+        (
+            list(range(34)),
+            _suit_tiles(rng.randrange(3)) + list(HONORS),
+            list(ORPHANS),
+            [t for t in range(27) if 1 <= t % 9 <= 7],
+            list(HONORS),
+        )
     )
     if len(pool) < 7:
         return None

@@ -20,10 +20,10 @@ from app.core.errors import TooManyCopies, WrongTileCount
 from app.core.hand import Hand, Meld
 from app.core.rules import rule_profile
 from app.core.safety import InvalidOpponent, Opponent
-from app.core.tiles import dora_from_indicator
 from app.core.tiles import (
     NUM_TILE_KINDS,
     counts_from_tiles,
+    dora_from_indicator,
     format_tile,
     parse_mpsz,
     tile_from_name,
@@ -116,8 +116,9 @@ def test_candidates_agree_with_brute_force(rules) -> None:
     rng = random.Random(41)
     for _ in range(25):
         hand = _random_hand(rng)
-        seen_tiles = [t for t in range(NUM_TILE_KINDS) for _ in range(max(0, rng.randrange(-6, 2)))
-                      if hand.counts[t] + 1 <= 4]
+        seen_tiles = [
+            t for t in range(NUM_TILE_KINDS) for _ in range(max(0, rng.randrange(-6, 2))) if hand.counts[t] + 1 <= 4
+        ]
         seen = counts_from_tiles(seen_tiles)
         ranked = evaluate_discards(hand, rules, visible=seen)
         oracle = brute_force(hand, rules, seen)
@@ -211,7 +212,17 @@ def test_a_13_tile_hand_is_refused() -> None:
 
 
 def test_dora_follows_the_indicator_order() -> None:
-    expected = {"1m": "2m", "9m": "1m", "5p": "6p", "9s": "1s", "1z": "2z", "4z": "1z", "5z": "6z", "6z": "7z", "7z": "5z"}
+    expected = {
+        "1m": "2m",
+        "9m": "1m",
+        "5p": "6p",
+        "9s": "1s",
+        "1z": "2z",
+        "4z": "1z",
+        "5z": "6z",
+        "6z": "7z",
+        "7z": "5z",
+    }
     for indicator, dora in expected.items():
         assert format_tile(dora_from_indicator(tile_from_name(indicator))) == dora
     # Every tile is the dora of exactly one indicator.
@@ -269,14 +280,15 @@ def test_a_hand_of_wildcards_can_only_discard_one() -> None:
 def test_five_copies_are_reported_at_the_source_that_made_them() -> None:
     hand = _hand("111m456p789s1122z5z")
     with pytest.raises(TooManyCopies) as caught:
-        evaluate_discards(hand, RIICHI, visible=counts_from_tiles([0]),
-                          opponents=[Opponent(), Opponent(river=(0,))])
+        evaluate_discards(hand, RIICHI, visible=counts_from_tiles([0]), opponents=[Opponent(), Opponent(river=(0,))])
     assert caught.value.field == "opponents[1].river"
     with pytest.raises(TooManyCopies) as caught:
         evaluate_discards(hand, RIICHI, dora_indicators=[0, 0])
     assert caught.value.field == "dora_indicators"
     with pytest.raises(TooManyCopies) as caught:
-        evaluate_discards(hand, RIICHI, opponents=[Opponent(melds=(Meld.of("chi", [0, 1, 2]), Meld.of("chi", [0, 1, 2])))])
+        evaluate_discards(
+            hand, RIICHI, opponents=[Opponent(melds=(Meld.of("chi", [0, 1, 2]), Meld.of("chi", [0, 1, 2])))]
+        )
     assert caught.value.field == "opponents[0].melds"
 
 
@@ -324,7 +336,9 @@ def test_improvements_are_draws_that_widen_the_ukeire_without_changing_shanten()
             drawn = bytearray(after)
             drawn[improvement.tile] += 1
             best = max(
-                o.ukeire_count for o in checker.discards(Hand(bytes(drawn)), bytes(seen)) if o.shanten == candidate.shanten
+                o.ukeire_count
+                for o in checker.discards(Hand(bytes(drawn)), bytes(seen))
+                if o.shanten == candidate.shanten
             )
             assert best == improvement.ukeire_after
         assert extra.average_ukeire >= candidate.ukeire_count

@@ -20,7 +20,7 @@ NOTHING = bytes(NUM_TILE_KINDS)
 def naive(hand: Hand, checker: Checker, seen: bytes, draws: int) -> tuple[float, float]:
     """The model, written as plainly as possible: every draw, every discard, no memo."""
     start = hand.counts
-    wall0 = [4 - c - s for c, s in zip(hand.all_counts() if hand.melds else start, seen)]
+    wall0 = [4 - c - s for c, s in zip(hand.all_counts() if hand.melds else start, seen, strict=True)]
 
     def analyse(counts: bytes) -> tuple[int, list[int], bool]:
         h = Hand(counts, hand.melds)
@@ -30,7 +30,7 @@ def naive(hand: Hand, checker: Checker, seen: bytes, draws: int) -> tuple[float,
 
     def recurse(counts: bytes, left: int) -> tuple[float, float]:
         shanten, ukeire, ready = analyse(counts)
-        wall = [max(0, w - max(0, c - s)) for w, c, s in zip(wall0, counts, start)]
+        wall = [max(0, w - max(0, c - s)) for w, c, s in zip(wall0, counts, start, strict=True)]
         total = sum(wall)
         if ready:
             if left == 0 or not total:

@@ -24,6 +24,9 @@ from app.core.engine import Checker
 from app.core.hand import Hand, Meld
 from app.core.rules import rule_profile
 
+# Large comparisons: the full suite runs them, the fast tier does not.
+pytestmark = pytest.mark.slow
+
 # --- helpers ----------------------------------------------------------------------
 
 
@@ -123,13 +126,12 @@ def test_search_matches_every_complete_hand(melds_wanted):
         size = 3 * melds_wanted + rng.choice((1, 2))
         counts = _random_small_hand(rng, size)
         caps = tuple(rng.choice((4, 4, 4, 3, 2, 1)) if i < 9 else 4 for i in range(34))
-        caps = tuple(max(c, h) for c, h in zip(caps, counts))
+        caps = tuple(max(c, h) for c, h in zip(caps, counts, strict=True))
         capped = complete[(complete <= np.array(caps, dtype=np.int8)).all(axis=1)]
         expected = O.regular_distance_by_enumeration(np.array([counts]), capped)[0]
         assert O.regular_distance(counts, melds_wanted, caps) == expected, (counts, caps)
 
 
-@pytest.mark.slow
 def test_search_matches_every_complete_hand_three_melds():
     rng = random.Random(3)
     complete = O.complete_hand_rows(3)
@@ -138,7 +140,6 @@ def test_search_matches_every_complete_hand_three_melds():
     assert [O.regular_distance(h, 3) for h in hands] == expected.tolist()
 
 
-@pytest.mark.slow
 def test_batch_dp_matches_search():
     rng = random.Random(11)
     hands, wanted, caps = [], [], []
@@ -148,11 +149,10 @@ def test_batch_dp_matches_search():
         wanted.append(sum(counts) // 3)
         caps.append(O.caps_for(melds, O.OracleRules(melded_limit=True)))
     batch = O.regular_distance_batch(np.array(hands), np.array(wanted), np.array(caps))
-    for counts, m, cap, value in zip(hands, wanted, caps, batch):
+    for counts, m, cap, value in zip(hands, wanted, caps, batch, strict=True):
         assert O.regular_distance(counts, m, cap) == value, (counts, cap)
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("profile", [p for p in PROFILES if p.rules.wildcards], ids=lambda p: p.name)
 def test_wildcard_shanten_by_substitution_matches_definition(profile):
     rules = O.OracleRules.of(profile.rules)

@@ -81,8 +81,10 @@ def test_discards_are_tiles_held_and_greedy_keeps_the_lowest_shanten():
         assert view.hand.counts[tile] > 0
     greedy_choices = {Greedy(rng=random.Random(seed)).discard(view) for seed in range(20)}
     assert greedy_choices == {28, 31}  # 2z or 5z: either leaves a single wait on the other
-    assert all(checker.shanten_number(Hand(bytes(c - (t == tile) for t, c in enumerate(view.hand.counts)))) == 0
-               for tile in greedy_choices)
+    assert all(
+        checker.shanten_number(Hand(bytes(c - (t == tile) for t, c in enumerate(view.hand.counts)))) == 0
+        for tile in greedy_choices
+    )
 
 
 def test_the_heuristic_throws_lone_honours_and_terminals_first():
@@ -100,7 +102,9 @@ def test_random_player_is_reproducible_from_its_seed():
     assert first == [RandomPlayer(rng=random.Random(9)).discard(view) for _ in range(5)]
 
 
-def _riichi_view(tiles: str, melds: tuple[Meld, ...] = (), value_honors: tuple[int, ...] = (27, 31, 32, 33)) -> SeatView:
+def _riichi_view(
+    tiles: str, melds: tuple[Meld, ...] = (), value_honors: tuple[int, ...] = (27, 31, 32, 33)
+) -> SeatView:
     rules = rule_profile("riichi")
     hand = Hand.from_tiles(parse_mpsz(tiles), melds)
     return SeatView(0, hand, None, 5, (Opponent(),) * 3, (), 60, rules, Checker(rules), True, value_honors)
@@ -130,8 +134,9 @@ def test_where_a_win_needs_a_yaku_a_hand_is_opened_only_with_one_in_sight(kind):
 def _sanma_view(tiles: str, drawn: int | None = None, visible: bytes | None = None) -> SeatView:
     rules = rule_profile("sanma")
     hand = Hand.from_tiles(parse_mpsz(tiles))
-    return SeatView(0, hand, drawn, 5, (Opponent(),) * 2, (), 40, rules, Checker(rules), True,
-                    (27, 31, 32, 33), visible)
+    return SeatView(
+        0, hand, drawn, 5, (Opponent(),) * 2, (), 40, rules, Checker(rules), True, (27, 31, 32, 33), visible
+    )
 
 
 @pytest.mark.parametrize("kind", CALLERS)

@@ -23,6 +23,7 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from riichi_situations import EAST, Situation, random_situation
 
 from app.core.hand import Hand
 from app.core.riichi_scoring import (
@@ -40,12 +41,9 @@ from app.core.riichi_scoring import (
 from app.core.rules import rule_profile
 from app.core.scoring_context import WinContext
 from app.core.tiles import dora_from_indicator
-from riichi_situations import EAST, Situation, random_situation
 
 RULES = rule_profile("riichi")
-SETTINGS = settings(
-    max_examples=400, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
-)
+SETTINGS = settings(max_examples=400, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 BONUS = frozenset(("dora", "aka_dora", "ura_dora"))
 
 #: A seed, not Hypothesis's own random stream: the builder retries when the wall refuses a
@@ -119,8 +117,14 @@ def without_situational_yaku(context: WinContext) -> WinContext:
     """The same seats and dora, won on a discard with no riichi, last tile, kong or first turn."""
     discarder = context.discarder if context.discarder is not None else (context.winner + 1) % 4
     return context._replace(
-        discarder=discarder, riichi=False, double_riichi=False, ippatsu=False, last_tile=False,
-        kong_replacement=False, robbed_kong=False, first_turn=False,
+        discarder=discarder,
+        riichi=False,
+        double_riichi=False,
+        ippatsu=False,
+        last_tile=False,
+        kong_replacement=False,
+        robbed_kong=False,
+        first_turn=False,
     )
 
 
@@ -263,7 +267,9 @@ def test_the_scored_reading_is_the_best_of_all_readings(situation: Situation) ->
 def test_brute_force_finds_every_reading_of_a_known_hand() -> None:
     """The enumerator itself: 111222333m is three triplets or three runs, 22334455m has three splits."""
     hand = Hand.from_tiles([0, 0, 0, 1, 1, 1, 2, 2, 2, 9, 10, 11, 31, 31])
-    shapes = Counter((tuple(sorted(g.first for g in r.groups if g.is_run)), r.wait) for r in all_readings(hand, 2, False))
+    shapes = Counter(
+        (tuple(sorted(g.first for g in r.groups if g.is_run)), r.wait) for r in all_readings(hand, 2, False)
+    )
     # Triplets: shanpon on 3m.  Runs: 3m finishes any of the three 123m, an edge wait on 12m.
     assert shapes == Counter({((9,), "shanpon"): 1, ((0, 0, 0, 9), "penchan"): 3})
     hand = Hand.from_tiles([1, 1, 2, 2, 3, 3, 4, 4, 9, 10, 11, 27, 27, 27])

@@ -180,8 +180,12 @@ def test_closed_honor_kan_rinshan_is_3_han_60_fu() -> None:
     assert result.per_payer == ((0, 3900), (2, 2000), (3, 2000))
     # With kiriage, 3 han 60 fu rounds up to mangan: 4000 / 2000.
     rounded = score(
-        "234m567p345s88s", "5s", melds=[("closed_kan", "7777z")], rules=rule_profile("riichi", kiriage=True),
-        tsumo=True, kong_replacement=True,
+        "234m567p345s88s",
+        "5s",
+        melds=[("closed_kan", "7777z")],
+        rules=rule_profile("riichi", kiriage=True),
+        tsumo=True,
+        kong_replacement=True,
     )
     assert rounded.limit == "mangan" and rounded.per_payer == ((0, 4000), (2, 2000), (3, 2000))
 
@@ -214,8 +218,9 @@ def test_thirteen_han_is_a_counted_yakuman_or_a_sanbaiman() -> None:
     assert names(counted) == {"riichi", "menzen_tsumo", "pinfu", "iipeikou", "ittsu", "chinitsu", "dora"}
     assert (counted.han, counted.fu, counted.limit, counted.yakuman_count) == (13, 20, "yakuman", 1)
     assert counted.per_payer == ((0, 16000), (2, 8000), (3, 8000))
-    capped = score(*hand, rules=rule_profile("riichi", kazoe_limit="sanbaiman"), tsumo=True, riichi=True,
-                   dora_indicators="3m")
+    capped = score(
+        *hand, rules=rule_profile("riichi", kazoe_limit="sanbaiman"), tsumo=True, riichi=True, dora_indicators="3m"
+    )
     assert (capped.han, capped.limit, capped.yakuman_count) == (13, "sanbaiman", 0)
     assert capped.per_payer == ((0, 12000), (2, 6000), (3, 6000))
 

@@ -7,10 +7,10 @@ never copied here); the test skips, saying why, where that folder is absent.
 from __future__ import annotations
 
 import pytest
+from riichi_cases import DATA_DIR, YAKU_NAMES, case_inputs, load_cases
 
 from app.core.riichi_scoring import score_riichi
 from app.core.rules import RuleProfile, rule_profile
-from riichi_cases import DATA_DIR, YAKU_NAMES, case_inputs, load_cases
 
 pytestmark = pytest.mark.skipif(
     not (DATA_DIR / "agari_4p.json").exists(), reason=f"shared test data not found at {DATA_DIR}"
@@ -38,7 +38,9 @@ def test_every_case_scores_as_recorded(name: str, count: int, rules: RuleProfile
 
 def test_the_cases_cover_yakuman_and_limits() -> None:
     # The agreement above means something only if the data reach far: yakuman, doubles, kazoe.
-    results = [score_riichi(*case_inputs(case)[:2], RIICHI, case_inputs(case)[2]) for case in load_cases("agari_4p.json")]
+    results = [
+        score_riichi(*case_inputs(case)[:2], RIICHI, case_inputs(case)[2]) for case in load_cases("agari_4p.json")
+    ]
     limits = {result.limit for result in results}
     assert {None, "mangan", "haneman", "baiman", "yakuman"} <= limits
     assert max(result.yakuman_count for result in results) >= 4

@@ -306,6 +306,9 @@ def test_the_rows_the_model_reads_order_their_corners() -> None:
         assert row[Category.DOUBLE_SUJI_5] <= row[Category.HALF_SUJI_5] <= row[Category.NO_SUJI_5]
         halves = (row[Category.HALF_SUJI_46_OUTER], row[Category.HALF_SUJI_46_INNER])
         assert row[Category.DOUBLE_SUJI_46] <= min(halves) and max(halves) <= row[Category.NO_SUJI_46]
-        for suji, no_suji in ((Category.SUJI_37, Category.NO_SUJI_37), (Category.SUJI_28, Category.NO_SUJI_28),
-                              (Category.SUJI_19, Category.NO_SUJI_19)):
+        for suji, no_suji in (
+            (Category.SUJI_37, Category.NO_SUJI_37),
+            (Category.SUJI_28, Category.NO_SUJI_28),
+            (Category.SUJI_19, Category.NO_SUJI_19),
+        ):
             assert row[suji] <= row[no_suji]

@@ -21,7 +21,9 @@ C = Category
 def test_the_by_turn_table_has_a_row_per_turn_and_a_column_per_category() -> None:
     assert len(DEAL_IN_BY_TURN) == LAST_TURN - FIRST_TURN + 1
     assert all(len(row) == len(Category) for row in DEAL_IN_BY_TURN)
-    missing = {(turn, column) for turn, row in enumerate(DEAL_IN_BY_TURN, 1) for column, v in enumerate(row) if v is None}
+    missing = {
+        (turn, column) for turn, row in enumerate(DEAL_IN_BY_TURN, 1) for column, v in enumerate(row) if v is None
+    }
     assert missing == {(1, C.DOUBLE_SUJI_5), (1, C.DOUBLE_SUJI_46)}  # published as -1: no data on turn 1
     assert all(0 < v < 100 for row in DEAL_IN_BY_TURN for v in row if v is not None)
     assert set(DEAL_IN_POOLED) == set(Category)

@@ -22,8 +22,8 @@ import pytest
 from app.core.batch import analyse_batch
 from app.core.discard import evaluate_discards
 from app.core.engine import Checker
-from app.core.hand import Hand, Meld, MeldKind
 from app.core.errors import AbsentTile
+from app.core.hand import Hand, Meld, MeldKind
 from app.core.rules import PRESETS, rule_profile
 from app.core.shanten import AbsentShapes, suit_keys
 from app.core.tables import tables
@@ -33,7 +33,9 @@ SANMA = rule_profile("sanma")
 CHECKER = Checker(SANMA)
 ABSENT = frozenset(range(1, 8))
 EXISTING = tuple(tile for tile in range(34) if tile not in ABSENT)
-NEGATIVE = Path(__file__).resolve().parents[2] / ".." / "shared" / "testdata" / "riichienv-agari" / "hands_negative.json"
+NEGATIVE = (
+    Path(__file__).resolve().parents[2] / ".." / "shared" / "testdata" / "riichienv-agari" / "hands_negative.json"
+)
 LEGAL_SIZES = (1, 2, 4, 5, 7, 8, 10, 11, 13, 14)
 
 
@@ -135,6 +137,7 @@ def test_small_hands_agree_with_the_brute_force_on_shanten_and_ukeire(size: int)
                 assert [w.tile for w in CHECKER.waits(hand).waits] == brute_ukeire(hand.counts)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [10, 11])
 def test_larger_hands_agree_with_the_brute_force(size: int) -> None:
     rng = random.Random(100 + size)
@@ -265,6 +268,7 @@ def test_the_preset_is_data() -> None:
 # --- the outside oracle ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_shanten_agrees_with_riichienv_calculate_shanten_3p() -> None:
     riichienv = pytest.importorskip("riichienv")
     ids = [tile_id for tile_id in range(136) if tile_id // 4 not in ABSENT]

@@ -70,7 +70,12 @@ def test_a_closed_hand_does_not_win_under_qiqihar() -> None:
 
 @pytest.mark.parametrize(
     "context",
-    [WinContext(0, 0, 0), WinContext(0, 0, 1, kong_replacement=True), WinContext(0, 0, robbed_kong=True), WinContext(5, 0)],
+    [
+        WinContext(0, 0, 0),
+        WinContext(0, 0, 1, kong_replacement=True),
+        WinContext(0, 0, robbed_kong=True),
+        WinContext(5, 0),
+    ],
 )
 def test_impossible_contexts_are_refused(context: WinContext) -> None:
     with pytest.raises(InvalidWinContext):

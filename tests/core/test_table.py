@@ -104,8 +104,9 @@ class Replay:
         first = self.total - self.settings.reserved_tiles
         return tuple(self.wall[first + 2 * k + under] for k in range(self.shown))
 
-    def context(self, seat: int, tile: int, discarder: int | None, *, robbed: bool = False,
-                drawn_from: str = "wall") -> WinContext:
+    def context(
+        self, seat: int, tile: int, discarder: int | None, *, robbed: bool = False, drawn_from: str = "wall"
+    ) -> WinContext:
         """The scored situation; ``drawn_from`` the self-drawn tile's source ("wall", "kong", "kita").
 
         A kita replacement is a dead-wall draw but no kong's: no rinshan (the table's
@@ -200,7 +201,7 @@ class Replay:
                 total[self.wall[place]] += 1
         total[30] += sum(self.nuki)
         for seat in range(self.seats):
-            total = [a + b for a, b in zip(total, self.hands[seat])]
+            total = [a + b for a, b in zip(total, self.hands[seat], strict=True)]
             for _, tiles in self.melds[seat]:
                 for t in tiles:
                     total[t] += 1
@@ -430,7 +431,9 @@ class Replay:
     def check_payments(self, result, seat: int, tile: int, context: WinContext) -> None:
         """The result pays what the scoring profile says for the situation this model saw."""
         if self.settings.scoring == "flat":
-            payers = [context.discarder] if context.discarder is not None else [s for s in range(self.seats) if s != seat]
+            payers = (
+                [context.discarder] if context.discarder is not None else [s for s in range(self.seats) if s != seat]
+            )
             expected = [0] * self.seats
             for payer in payers:
                 expected[payer] -= 3 // len(payers)
@@ -471,6 +474,7 @@ def many_qiqihar_games():
     return [play_game(config, game) for game in range(160)]
 
 
+@pytest.mark.slow
 def test_every_kind_of_action_happens_and_replays(many_qiqihar_games):
     """Over a run every call and kong kind, both win kinds and a draw occur; their games replay."""
     seen: Counter = Counter()
@@ -483,12 +487,14 @@ def test_every_kind_of_action_happens_and_replays(many_qiqihar_games):
         seen.update(kinds)
     for wanted in ("pon", "chi", "open_kan", "closed_kan", "added_kan", "self_draw", "discard_win"):
         assert seen[wanted], f"no {wanted} in 160 games: {seen}"
-    rare = [r for r in many_qiqihar_games if r.robbed_kong or r.kong_replacement or any(
-        e[0] == "kong" for e in r.events)]
+    rare = [
+        r for r in many_qiqihar_games if r.robbed_kong or r.kong_replacement or any(e[0] == "kong" for e in r.events)
+    ]
     for result in rare[:10]:
         Replay("qiqihar", result.events).run(result)
 
 
+@pytest.mark.slow
 def test_qiqihar_wins_need_an_open_pon_or_kong_and_pay_per_seed_004(many_qiqihar_games):
     for result in many_qiqihar_games:
         if result.winner is None:
@@ -659,6 +665,7 @@ def many_riichi_replays():
     return replays
 
 
+@pytest.mark.slow
 def test_riichi_wins_have_a_yaku_and_yakuless_hands_play_on(many_riichi_replays):
     """Every recorded win has a yaku (checked in the replay's payments); a complete hand the
     scorer refuses is no win: its seat plays on (a self-draw) or lets the tile go by and is
@@ -740,20 +747,31 @@ def sanma_replays():
     return replays
 
 
+@pytest.mark.slow
 def test_two_thousand_seeded_sanma_hands_replay_legally(sanma_replays):
     assert len(sanma_replays) == 2000
     seen = Counter(kind for _, _, kinds in sanma_replays for kind in kinds)
     for wanted in (
-        "kita", "kita_in_riichi", "pon", "open_kan", "closed_kan", "added_kan", "self_draw", "discard_win",
-        "win_with_nuki", "kita_replacement_win", "more_than_four_replacements",
+        "kita",
+        "kita_in_riichi",
+        "pon",
+        "open_kan",
+        "closed_kan",
+        "added_kan",
+        "self_draw",
+        "discard_win",
+        "win_with_nuki",
+        "kita_replacement_win",
+        "more_than_four_replacements",
     ):
         assert seen[wanted], f"no {wanted} in 2,000 sanma hands: {seen}"
     assert not seen["chi"]
-    for result, replay, _ in sanma_replays:
+    for result, _replay, _ in sanma_replays:
         assert len(result.payments) == len(result.riichi) == len(result.nuki) == 3 and sum(result.payments) == 0
         assert result.dealer == result.game % 3
 
 
+@pytest.mark.slow
 def test_sanma_wins_count_their_norths_as_dora(sanma_replays):
     """A winner's norths set aside reach the scorer as ``nuki``: a dora each (nuki_dora),
     unless the hand is a yakuman (which counts no dora)."""
@@ -766,6 +784,7 @@ def test_sanma_wins_count_their_norths_as_dora(sanma_replays):
             assert ("nuki_dora", context.nuki) in {(y.name, y.han) for y in scored.yaku}
 
 
+@pytest.mark.slow
 def test_a_win_on_a_kita_replacement_is_no_rinshan_nor_haitei(sanma_replays):
     """The table's documented choice: a kita is not a kong, so its replacement tile is no
     rinshan (the scorer takes ``kong_replacement`` only with a kong among the melds)."""
@@ -778,6 +797,7 @@ def test_a_win_on_a_kita_replacement_is_no_rinshan_nor_haitei(sanma_replays):
         assert not {"rinshan", "haitei"} & {y.name for y in scored.yaku}
 
 
+@pytest.mark.slow
 def test_sanma_replacement_draws_past_the_dead_walls_last_four_miss_the_indicators(sanma_replays):
     """Kongs and kitas may draw eight replacements; after the four behind the indicators they
     come from the tiles that joined the dead wall (the replay asserts every place)."""

@@ -80,7 +80,7 @@ def test_capped_suit_vector_against_oracles():
         shapes.append(shape)
         caps.append(cap)
     batch = O.suit_distance_batch(np.array(shapes), np.array(caps), True).reshape(-1, 10)
-    for index, (shape, cap) in enumerate(zip(shapes, caps)):
+    for index, (shape, cap) in enumerate(zip(shapes, caps, strict=True)):
         expected = tuple(255 if v >= 255 else int(v) for v in batch[index])
         assert suit_vector(tuple(shape), tuple(cap), True) == expected, (shape, cap)
         if index % 8 == 0:

@@ -18,9 +18,7 @@ ALL_TILES = range(T.NUM_TILE_KINDS)
 
 # --- oracles written independently of the module's tables --------------------------
 
-MPSZ_ORACLE = [f"{n}{suit}" for suit in "mps" for n in range(1, 10)] + [
-    f"{n}z" for n in range(1, 8)
-]
+MPSZ_ORACLE = [f"{n}{suit}" for suit in "mps" for n in range(1, 10)] + [f"{n}z" for n in range(1, 8)]
 CHINESE_NUMERALS = "一二三四五六七八九"
 CHINESE_ORACLE = (
     [c + "万" for c in CHINESE_NUMERALS]
@@ -35,9 +33,7 @@ UNICODE_ORACLE = (
     "🀀🀁🀂🀃"  # E S W N
     "🀆🀅🀄"  # White Green Red
 )
-SEED_ORACLE = (
-    list(range(11, 20)) + list(range(31, 40)) + list(range(21, 30)) + [41, 43, 45, 47, 55, 53, 51]
-)
+SEED_ORACLE = list(range(11, 20)) + list(range(31, 40)) + list(range(21, 30)) + [41, 43, 45, 47, 55, 53, 51]
 
 
 def tiles_of(mpsz: str) -> list[int]:
@@ -124,9 +120,9 @@ def test_unicode_table_matches_code_points():
         assert T.UNICODE_CHARS[T.P1 + offset] == chr(0x1F019 + offset)
         assert T.UNICODE_CHARS[T.S1 + offset] == chr(0x1F010 + offset)
     assert T.UNICODE_CHARS[T.EAST : T.NORTH + 1] == tuple(chr(0x1F000 + i) for i in range(4))
-    assert T.UNICODE_CHARS[T.WHITE] == "\U0001F006"
-    assert T.UNICODE_CHARS[T.GREEN] == "\U0001F005"
-    assert T.UNICODE_CHARS[T.RED] == "\U0001F004"
+    assert T.UNICODE_CHARS[T.WHITE] == "\U0001f006"
+    assert T.UNICODE_CHARS[T.GREEN] == "\U0001f005"
+    assert T.UNICODE_CHARS[T.RED] == "\U0001f004"
 
 
 # --- random round trips ------------------------------------------------------------
@@ -147,7 +143,7 @@ def test_mpsz_round_trip_with_red_fives(tiles, data):
     fives = [t for t in tiles if t in (T.M5, T.P5, T.S5)]
     # Mark a random subset of the held fives red.
     chosen = data.draw(st.lists(st.booleans(), min_size=len(fives), max_size=len(fives)))
-    red = [five for five, is_red in zip(fives, chosen) if is_red]
+    red = [five for five, is_red in zip(fives, chosen, strict=True) if is_red]
     text = T.format_mpsz(tiles, red=red)
     assert text.count("0") == len(red)
     assert T.parse_mpsz_with_red(text) == (sorted(tiles), tuple(sorted(red)))
@@ -454,9 +450,7 @@ def test_tiles_module_imports_only_the_standard_library_and_app_core():
     assert imported, "the parser found no imports at all"
     for name in imported:
         top = name.split(".")[0]
-        assert top in sys.stdlib_module_names or name == "app.core" or name.startswith(
-            "app.core."
-        ), name
+        assert top in sys.stdlib_module_names or name == "app.core" or name.startswith("app.core."), name
 
 
 @given(st.lists(st.integers(min_value=0, max_value=33), max_size=14), st.booleans())

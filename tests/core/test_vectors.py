@@ -23,6 +23,9 @@ from app.core.engine import Checker
 from app.core.hand import Hand
 from app.core.rules import rule_profile
 
+# Large comparisons: the full suite runs them, the fast tier does not.
+pytestmark = pytest.mark.slow
+
 RIICHI = Checker(rule_profile("riichi"))
 
 SHA256 = {
@@ -88,7 +91,7 @@ def _nyanten_rows(testdata: Path, name: str) -> list[dict]:
     assert header == ["category", "hand", "counts34", "n", "regular", "chiitoi", "kokushi", "min", "agari", "waits"]
     rows = []
     for line in lines[1:]:
-        fields = dict(zip(header, line.split("\t")))
+        fields = dict(zip(header, line.split("\t"), strict=True))
         counts = bytes(int(c) for c in fields["counts34"])
         assert sum(counts) == int(fields["n"])
         rows.append(

@@ -9,7 +9,10 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 from ops_helpers import HAND, live_server
+
+pytestmark = pytest.mark.slow
 
 STOP_TIMEOUT_SECONDS = 30
 # After a clean shutdown uvicorn re-raises the signal it caught, so the exit says SIGTERM (143 in a shell).

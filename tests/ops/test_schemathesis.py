@@ -22,6 +22,8 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 from app.main import create_app
 from app.settings import Settings
 
+pytestmark = pytest.mark.slow
+
 # Schemathesis runs several phases (examples, coverage, fuzzing; valid and invalid
 # data) per operation, so each POST operation gets a few hundred requests from this.
 MAX_EXAMPLES = 300

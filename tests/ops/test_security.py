@@ -143,14 +143,15 @@ def test_cors_allows_the_configured_origins_even_with_keys() -> None:
         assert "x-api-key" in response.headers["access-control-allow-headers"].lower()
         refused = client.options("/shanten", headers={**preflight, "origin": "https://evil.example"})
         assert refused.status_code == 400
-        answer = client.post(
-            "/shanten", json=HAND, headers={"origin": "https://game.example", "x-api-key": KEYS[0]}
-        )
+        answer = client.post("/shanten", json=HAND, headers={"origin": "https://game.example", "x-api-key": KEYS[0]})
         assert answer.headers["access-control-allow-origin"] == "https://game.example"
         assert "x-request-id" in answer.headers["access-control-expose-headers"].lower()
         # A 401 carries the CORS headers too, so the page can read why.
-        assert client.post("/shanten", json=HAND, headers={"origin": "https://game.example"}).headers[
-            "access-control-allow-origin"
-        ] == "https://game.example"
+        assert (
+            client.post("/shanten", json=HAND, headers={"origin": "https://game.example"}).headers[
+                "access-control-allow-origin"
+            ]
+            == "https://game.example"
+        )
     finally:
         client.__exit__(None, None, None)

@@ -54,7 +54,10 @@ def test_same_seed_same_file_whatever_the_workers(tmp_path, capsys):
         (["--rules", "mahjongg"], "unknown rules 'mahjongg'; rules are riichi, chinese, qiqihar"),
         (["--players", "advisor,expert,greedy,random"], "unknown strategy 'expert'; strategies are advisor, greedy"),
         (["--players", "advisor,greedy,random"], "a riichi table seats exactly 4 players, got 3"),
-        (["--rules", "sanma", "--players", "advisor,greedy,advisor,random"], "a sanma table seats exactly 3 players, got 4"),
+        (
+            ["--rules", "sanma", "--players", "advisor,greedy,advisor,random"],
+            "a sanma table seats exactly 3 players, got 4",
+        ),
         (["--games", "0"], "argument --games: 0 is less than 1"),
         (["--games", "many"], "argument --games: 'many' is not a whole number"),
         (["--workers", "0"], "argument --workers: 0 is less than 1"),

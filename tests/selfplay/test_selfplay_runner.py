@@ -104,6 +104,7 @@ def ray_cluster() -> Iterator[object]:
     ray.shutdown()
 
 
+@pytest.mark.ray
 def test_ray_tasks_give_the_same_results(in_process, ray_cluster):
     calls = []
     on_ray = run_games(CONFIG, GAMES, workers=2, backend="ray", progress=lambda done, total: calls.append(done))
@@ -112,6 +113,7 @@ def test_ray_tasks_give_the_same_results(in_process, ray_cluster):
     assert ray_cluster.is_initialized()  # the caller's instance is left running for the caller
 
 
+@pytest.mark.ray
 def test_ray_started_by_the_runner_is_stopped_after():
     # The command line's path: no Ray instance yet, so the runner starts one and stops it.
     ray = pytest.importorskip("ray")

@@ -33,9 +33,7 @@ _MEDIA_TYPES: Final = {
     "app.js": "text/javascript; charset=utf-8",
     "style.css": "text/css; charset=utf-8",
 }
-_ASSETS: Final = {
-    name: (files("app.api") / "static" / "analyze" / name).read_bytes() for name in _MEDIA_TYPES
-}
+_ASSETS: Final = {name: (files("app.api") / "static" / "analyze" / name).read_bytes() for name in _MEDIA_TYPES}
 
 router = APIRouter(include_in_schema=False)
 

@@ -208,8 +208,8 @@ class ScoreRequest(ScoreItem):
         "qiqihar",
         validate_default=True,
         description="The rules whose scoring applies: qiqihar (the default here, for compatibility), riichi or "
-        "sanma, or {preset, ...overrides} such as {\"preset\": \"riichi\", \"kiriage\": true} or "
-        "{\"preset\": \"sanma\", \"tsumo_loss\": false}.",
+        'sanma, or {preset, ...overrides} such as {"preset": "riichi", "kiriage": true} or '
+        '{"preset": "sanma", "tsumo_loss": false}.',
     )
 
 
@@ -235,7 +235,7 @@ class YakuOut(BaseModel):
     yakuman: int | None = Field(None, description="Present for a yakuman: how many yakuman it counts (1 or 2).")
 
     @classmethod
-    def of(cls, yaku: YakuHan) -> "YakuOut":
+    def of(cls, yaku: YakuHan) -> YakuOut:
         if yaku.yakuman:
             return cls(name=yaku.name, han=yaku.han, yakuman=yaku.yakuman)
         return cls(name=yaku.name, han=yaku.han)
@@ -254,7 +254,7 @@ class FuOut(BaseModel):
     tile: str | None = Field(None, description="Present for a group or pair: its tile (a run: its lowest).")
 
     @classmethod
-    def of(cls, part: FuPart) -> "FuOut":
+    def of(cls, part: FuPart) -> FuOut:
         if part.tile is None:
             return cls(fu=part.fu, reason=part.reason)
         return cls(fu=part.fu, reason=part.reason, tile=format_tile(part.tile))
@@ -275,7 +275,7 @@ class ReadingOut(BaseModel):
     )
 
     @classmethod
-    def of(cls, reading: Reading) -> "ReadingOut":
+    def of(cls, reading: Reading) -> ReadingOut:
         groups = [
             [format_tile(group.first + offset) for offset in range(3)]
             if group.is_run
@@ -399,7 +399,7 @@ class ScoreResponse(BaseModel):
     reading: ReadingOut | None = Field(None, description=_RIICHI_ONLY + " The reading that scored highest.")
 
     @classmethod
-    def of(cls, result: ScoreResult | RiichiScore) -> "ScoreResponse":
+    def of(cls, result: ScoreResult | RiichiScore) -> ScoreResponse:
         """The answer for a core result; riichi fields are set only for a riichi result."""
         per_payer = [PayerOut(seat=seat, pays=pays) for seat, pays in result.per_payer]
         multipliers = [MultiplierOut(name=m.name, factor=m.factor) for m in result.multipliers]
@@ -445,14 +445,21 @@ def _one_tile(value: object, *loc: str | int) -> Tile:
     return tiles[0]
 
 
-def _refuse_unused_situation(
-    item: ScoreItem, context: WinContext, rules: RuleProfile, at: Sequence[str | int]
-) -> None:
+def _refuse_unused_situation(item: ScoreItem, context: WinContext, rules: RuleProfile, at: Sequence[str | int]) -> None:
     """A riichi situation field set under a profile that does not read it is a 422 at that field."""
     unused = WinContext(context.winner, context.dealer)
     for field in (
-        "round_wind", "dora_indicators", "ura_indicators", "riichi", "double_riichi", "ippatsu",
-        "last_tile", "first_turn", "honba", "riichi_sticks", "nuki",
+        "round_wind",
+        "dora_indicators",
+        "ura_indicators",
+        "riichi",
+        "double_riichi",
+        "ippatsu",
+        "last_tile",
+        "first_turn",
+        "honba",
+        "riichi_sticks",
+        "nuki",
     ):
         if getattr(context, field) != getattr(unused, field):
             raise ApiError(
@@ -585,8 +592,14 @@ _BATCH_EXAMPLE: Final = {
     "items": [
         {key: value for key, value in _RIICHI_EXAMPLE.items() if key != "rules"},
         # Open, with terminals and no value pair: complete but no yaku, so this item is an error result.
-        {"hand": "456p23478999s", "melds": [{"kind": "chi", "tiles": "123m"}], "win_tile": "2s",
-         "winner": 0, "dealer": 0, "discarder": 1},
+        {
+            "hand": "456p23478999s",
+            "melds": [{"kind": "chi", "tiles": "123m"}],
+            "win_tile": "2s",
+            "winner": 0,
+            "dealer": 0,
+            "discarder": 1,
+        },
     ],
 }
 
@@ -675,4 +688,3 @@ def score_batch(
         )
     rules = request_rules(body.rules)
     return json_response(batch_json([_item_result(item, rules, index) for index, item in enumerate(body.items)]))
-

@@ -27,7 +27,7 @@ class CacheStatsResponse(BaseModel):
     max_size: int = Field(ge=0, description="Answers stored at most (TENPAI_CACHE_SIZE); 0: off.")
 
     @classmethod
-    def of(cls, stats: CacheStats) -> "CacheStatsResponse":
+    def of(cls, stats: CacheStats) -> CacheStatsResponse:
         return cls(hits=stats.hits, misses=stats.misses, size=stats.size, max_size=stats.max_size)
 
 
@@ -63,9 +63,7 @@ def ready(state: StateDep, response: Response) -> ReadyResponse:
     )
 
 
-@router.get(
-    "/cache/stats", operation_id="cache_stats", summary="Result cache counters", responses=error_responses(500)
-)
+@router.get("/cache/stats", operation_id="cache_stats", summary="Result cache counters", responses=error_responses(500))
 def cache_stats(cache: CacheDep) -> CacheStatsResponse:
     """Hits, misses and size of the cache of finished answers."""
     return CacheStatsResponse.of(cache.stats())

@@ -90,7 +90,9 @@ class Rates(BaseModel):
 class SeatOut(Rates):
     seat: int
     strategy: str
-    tenpai_turn_histogram: dict[str, int] = Field(description="Games by the own turn the seat got ready (0: dealt ready).")
+    tenpai_turn_histogram: dict[str, int] = Field(
+        description="Games by the own turn the seat got ready (0: dealt ready)."
+    )
     shanten_by_turn: list[ShantenAtTurn]
 
 

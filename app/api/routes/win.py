@@ -24,9 +24,7 @@ def _win(limit: int) -> Callable[[Checker, Question], WinResponse]:
     return answer
 
 
-@router.post(
-    "/win", response_model=WinResponse, operation_id="win", summary="Does a 3n+2 hand win?", responses=_ERRORS
-)
+@router.post("/win", response_model=WinResponse, operation_id="win", summary="Does a 3n+2 hand win?", responses=_ERRORS)
 async def win(asked: WinAsked, request: Request) -> Response:
     """Whether the hand (14 tiles, or 14 - 3k with k melds) wins under the rules, its
     form and every decomposition, with what each wildcard stands for. A complete
