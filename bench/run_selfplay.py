@@ -5,7 +5,7 @@ Run from the repository root, in the bench environment (see bench/README.md)::
     bench/.venv/bin/python bench/run_selfplay.py [--games N] [--repeat R] [--seed S] [--json out.json]
 
 A "game" is one hand, from the deal to a win or an exhaustive draw: ours is
-``app.core.table.play_game(config, game)``; riichienv's is one kyoku of
+``app.core.simulator.play_game(config, game)``; riichienv's is one kyoku of
 ``RiichiEnv(game_mode=YON_IKKYOKU)`` driven from Python with ``step()`` until
 ``done()``.  Each row plays games ``0 .. N-1`` of a fixed seed, so every pass
 plays the same hands (the script checks that it does); rows are warmed up, then
@@ -39,7 +39,7 @@ from riichienv import Action, ActionType, GameType, Observation, RiichiEnv
 from riichienv.agents import RandomAgent
 from timing import cpu_model
 
-from app.core.table import SEATS, GameConfig, play_game
+from app.core.simulator import SEATS, GameConfig, play_game
 from app.core.tables import tables
 
 RULES: Final = ("riichi", "chinese", "qiqihar")

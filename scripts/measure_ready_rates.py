@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app.core.rules import rule_profile  # noqa: E402
-from app.core.table import GameConfig, GameResult  # noqa: E402
+from app.core.simulator import GameConfig, GameResult  # noqa: E402
 from app.selfplay.runner import available_cores, run_games  # noqa: E402
 
 MAX_TURN = 19

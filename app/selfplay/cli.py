@@ -41,7 +41,7 @@ from app.core.discard import DEFAULT_WEIGHTS, InvalidWeight, Weights
 from app.core.errors import TenpaiError
 from app.core.players import PLAYER_KINDS
 from app.core.rules import PRESETS, rule_profile
-from app.core.table import TABLE_SETTINGS, GameConfig, GameResult, validate_config
+from app.core.simulator import TABLE_SETTINGS, GameConfig, GameResult, validate_config
 from app.selfplay.errors import MissingExtra
 from app.selfplay.plot import import_matplotlib, write_plot
 from app.selfplay.progress import ProgressBar

@@ -7,7 +7,7 @@ from api_helpers import started
 from fastapi.testclient import TestClient
 
 from app.core.discard import Weights
-from app.core.table import GameConfig
+from app.core.simulator import GameConfig
 from app.selfplay.report import build_report
 from app.selfplay.runner import run_games
 from app.settings import Settings

@@ -19,7 +19,7 @@ from app.api.discard_schemas import WeightsSpec
 from app.api.errors import ApiError, error_responses, located
 from app.core.players import PLAYER_KINDS
 from app.core.rules import PRESETS, SEAT_COUNTS
-from app.core.table import TABLE_SETTINGS, GameConfig, validate_config
+from app.core.simulator import TABLE_SETTINGS, GameConfig, validate_config
 from app.selfplay.report import build_report
 from app.selfplay.runner import run_games
 

@@ -26,7 +26,7 @@ from app.core.hand import Hand, Meld
 from app.core.players import UnknownStrategy, make_player, tile_value
 from app.core.rules import rule_profile
 from app.core.scoring import WinContext, score
-from app.core.table import (
+from app.core.simulator import (
     SEATS,
     TABLE_SETTINGS,
     GameConfig,
@@ -76,7 +76,7 @@ class Replay:
         self.kongs = 0
         self.events = events[1:]
         self.seen = Counter()
-        # The riichi situation, kept by the rules as the module notes of app/core/table.py state them.
+        # The riichi situation, kept by the rules as the module notes of app/core/simulator.py state them.
         self.double = [False] * seats
         self.ippatsu = [False] * seats
         self.passed = [False] * seats  # temporary furiten
