@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Install everything the test suite needs and run it: the README's test command, and CI's.
-# Arguments pass through to pytest; the fast tier for day-to-day work is
+# Without arguments: the static checks (ruff lint and format, mypy --strict on app/), then the
+# whole pytest suite.  Arguments pass through to pytest alone; the fast tier for day-to-day
+# work is
 #   bash scripts/test.sh -m "not slow and not browser and not container and not ray"
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,5 +22,10 @@ if [ ! -x .venv/bin/pytest ] || [ "$(cat .venv/.tenpai-installed 2>/dev/null)" !
   python3 -m venv .venv
   .venv/bin/pip install -q --disable-pip-version-check -e '.[test]'
   echo "$stamp" > .venv/.tenpai-installed
+fi
+if [ $# -eq 0 ]; then
+  .venv/bin/ruff check app tests bench scripts
+  .venv/bin/ruff format --check app tests bench scripts
+  .venv/bin/mypy
 fi
 exec .venv/bin/pytest "$@"

@@ -49,7 +49,7 @@ def format_summary(report: dict[str, Any]) -> str:
             format_number(player["average_tenpai_turn"], decimals=1),
             format_number(player["average_payment"], decimals=2, signed=True),
             format_number(player["average_han"], decimals=2),
-            format_number(player["average_win_payment"], decimals=0),
+            format_points(player["average_win_payment"]),
         ]
         for player in report["players"]
     ]
@@ -105,7 +105,7 @@ def format_sweep(
                 format_number(advisors["average_tenpai_turn"], decimals=1),
                 format_rate(advisors["deal_in_rate"]),
                 format_number(advisors["average_han"], decimals=2),
-                format_number(advisors["average_win_payment"], decimals=0),
+                format_points(advisors["average_win_payment"]),
                 format_rate(advisors["win_rate"], interval=True),
             ]
         )
@@ -144,6 +144,16 @@ def format_number(estimate: Estimate, *, decimals: int = 1, signed: bool = False
     if estimate["value"] is None:
         return MISSING
     return f"{estimate['value']:{'+' if signed else ''}.{decimals}f}"
+
+
+def format_points(estimate: Estimate) -> str:
+    """Points per win: whole points in the thousands (riichi), two decimals for small units (Qiqihar's 8.2).
+
+    >>> format_points({"value": 4461.4, "ci95": None, "n": 9}), format_points({"value": 8.204, "ci95": None, "n": 9})
+    ('4461', '8.20')
+    """
+    value = estimate["value"]
+    return format_number(estimate, decimals=0 if value is not None and abs(value) >= 100 else 2)
 
 
 def format_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:

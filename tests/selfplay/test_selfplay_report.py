@@ -264,7 +264,7 @@ def test_summary_texts(report):
     header = sweep.splitlines()[2]
     for column in ("safetyWeight", "avg tenpai turn", "deal-in rate", "avg han", "avg points/win", "advisor win rate"):
         assert column in header
-    assert sweep.splitlines()[4].split()[:5] == ["0.5", "3.0", "12.5%", "3.00", "8"]
+    assert sweep.splitlines()[4].split()[:5] == ["0.5", "3.0", "12.5%", "3.00", "7.50"]
 
 
 def test_selfplay_imports_no_web_stack():
