@@ -64,7 +64,7 @@ def _prepare(body: BatchRequest, max_batch_size: int) -> tuple[_Prepared, BatchA
         visible = np.frombuffer(counts_from_tiles(parse_tiles(body.visible)), dtype=np.uint8)
     except TenpaiError:
         return None
-    counts = parse_mpsz_batch(body.hands)  # type: ignore[arg-type]  # all str, checked above
+    counts = parse_mpsz_batch(body.hands)  # all str, checked above
     if counts is None:
         return None
     melded = np.frombuffer(counts_from_tiles(t for meld in melds for t in meld.tiles), dtype=np.uint8)
@@ -126,6 +126,7 @@ class _Rows:
             if rows is None:
                 out[cursor] = first
             else:
+                assert later is not None  # an items() segment has both strings
                 within = np.arange(len(rows)) - (np.cumsum(count) - count)[rows]
                 out[cursor[rows] + within] = np.where(within > 0, later, first)
             cursor += count

@@ -18,6 +18,7 @@ from typing import Annotated, Any, Final
 
 from fastapi.openapi.models import Example
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.config import JsonDict
 
 from app.api.errors import located
 from app.api.questions import (
@@ -448,7 +449,7 @@ DISCARD_RESPONSE_REQUEST: Final = {
 }
 """The request whose answer is the response example (a test keeps them in step)."""
 
-_DISCARD_EXAMPLE: Final = {
+_DISCARD_EXAMPLE: Final[JsonDict] = {
     "best": "3p",
     "shanten": 0,
     "candidates": [

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from functools import partial
 from typing import Final
 
 from fastapi import Response
@@ -68,10 +69,14 @@ class Asked:
                 answers.append(
                     cache.get_or_compute(
                         question.key(self.endpoint),
-                        lambda q=question: _rendered(compute(self.checker, q)),
+                        partial(_computed, compute, self.checker, question),
                     )
                 )
         return answers
+
+
+def _computed(compute: Callable[[Checker, Question], BaseModel | bytes], checker: Checker, question: Question) -> bytes:
+    return _rendered(compute(checker, question))
 
 
 def _rendered(answer: BaseModel | bytes) -> bytes:

@@ -17,7 +17,7 @@ shared through the result cache.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Final
+from typing import TYPE_CHECKING, Annotated, Any, Final
 
 from fastapi.openapi.models import Example
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, create_model
@@ -71,11 +71,12 @@ def _option(option: RuleOption) -> Any:
     given (null included) and names the option in its error.
     """
     schema = _TILES_SCHEMA if option.kind.schema is None else dict(option.kind.schema)
+    examples: dict[str, Any] = {"examples": [option.example]} if option.example is not None else {}
     return Field(
         None,
         description=option.doc,
         json_schema_extra=lambda field: _documented(field, schema),
-        **({"examples": [option.example]} if option.example is not None else {}),
+        **examples,
     )
 
 
@@ -107,12 +108,12 @@ class _RulesBase(BaseModel):
 
 
 # One field per option of the core's table, so an option is declared in one place.
-RulesSpec = create_model(
-    "RulesSpec",
-    __base__=_RulesBase,
-    __doc__=_RulesBase.__doc__,
-    **{option.name: (Any, _option(option)) for option in OPTIONS},
-)
+_OPTION_FIELDS: Final[dict[str, Any]] = {option.name: (Any, _option(option)) for option in OPTIONS}
+if TYPE_CHECKING:
+    # To mypy the generated fields are extras: code reads them through overrides().
+    RulesSpec = _RulesBase
+else:
+    RulesSpec = create_model("RulesSpec", __base__=_RulesBase, __doc__=_RulesBase.__doc__, **_OPTION_FIELDS)
 
 
 def _preset_name_as_object(value: object) -> object:

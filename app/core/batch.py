@@ -129,7 +129,8 @@ def _classes(keyed: np.ndarray) -> _Classes:
 def _final(man_pin: np.ndarray, sou_honors: np.ndarray, melds_wanted: np.ndarray) -> np.ndarray:
     t = tables()
     rows = (man_pin * len(t.sou_honors_vectors) + sou_honors) * (MAX_MELDS + 1) + melds_wanted
-    return t.final_array.ravel()[rows].astype(np.int16)
+    final: np.ndarray = t.final_array.ravel()[rows].astype(np.int16)
+    return final
 
 
 def _seven_pairs(features: np.ndarray, quad_as_two: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

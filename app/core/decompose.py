@@ -20,6 +20,8 @@ from app.core.tiles import ORPHANS, Tile
 _SUITS: Final = ((0, 9, True), (9, 9, True), (18, 9, True), (27, 7, False))
 
 Group = tuple[Tile, ...]
+#: One way stand-ins complete a suit: (stand-in offsets, pair offset or None, melds).
+_Completion = tuple[tuple[int, ...], int | None, tuple[Group, ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,11 +92,11 @@ def _split_order(split: tuple[int | None, tuple[Group, ...]]) -> tuple[int, tupl
 @lru_cache(maxsize=32768)
 def _suit_completions(
     counts: tuple[int, ...], caps: tuple[int, ...], wilds: int, chows: bool, with_pair: bool
-) -> tuple[tuple[tuple[int, ...], int | None, tuple[Group, ...]], ...]:
+) -> tuple[_Completion, ...]:
     """(stand-ins, pair, melds) for every way ``wilds`` stand-ins complete the suit."""
     if (sum(counts) + wilds) % 3 != (2 if with_pair else 0):
         return ()
-    out = []
+    out: list[_Completion] = []
     for stand_ins in combinations_with_replacement(range(len(counts)), wilds):
         completed = list(counts)
         for i in stand_ins:
@@ -128,7 +130,7 @@ def regular_decompositions(
     out: list[Decomposition] = []
     for pair_suit in range(4):
         for allocation in _allocations(wilds, 4):
-            options = []
+            options: list[tuple[int, tuple[_Completion, ...]]] = []
             for s, (start, _width, chows) in enumerate(_SUITS):
                 found = _suit_completions(suit_counts[s], suit_caps[s], allocation[s], chows, s == pair_suit)
                 if not found:
@@ -142,7 +144,7 @@ def regular_decompositions(
     return out, False
 
 
-def _product(options: list[tuple[int, tuple]]) -> Iterator[list[tuple[int, tuple]]]:
+def _product(options: list[tuple[int, tuple[_Completion, ...]]]) -> Iterator[list[tuple[int, _Completion]]]:
     if not options:
         yield []
         return
@@ -152,7 +154,7 @@ def _product(options: list[tuple[int, tuple]]) -> Iterator[list[tuple[int, tuple
             yield [(start, choice), *rest]
 
 
-def _regular_from(combo: list[tuple[int, tuple]], wild_tiles: tuple[Tile, ...]) -> Decomposition:
+def _regular_from(combo: list[tuple[int, _Completion]], wild_tiles: tuple[Tile, ...]) -> Decomposition:
     pair: Tile | None = None
     melds: list[Group] = []
     stand_ins: list[Tile] = []
@@ -189,7 +191,7 @@ def seven_pairs_decompositions(
     else:
         free = [t for t in range(34) if t not in pairs]
         choices = list(combinations(free, spare // 2))
-    out = []
+    out: list[Decomposition] = []
     for extra in choices:
         if len(out) == limit:
             return out, True
@@ -220,7 +222,7 @@ def thirteen_orphans_decompositions(
         candidates = [doubled[0]] if wilds == len(missing) else []
     else:
         candidates = list(ORPHANS) if wilds == len(missing) + 1 else []
-    out = []
+    out: list[Decomposition] = []
     for pair in candidates:
         if len(out) == limit:
             return out, True

@@ -80,7 +80,7 @@ from typing import Final, NamedTuple
 from app.core.engine import Checker, TileCount
 from app.core.errors import TenpaiError, TooManyCopies
 from app.core.hand import Hand
-from app.core.lookahead import LookaheadResult, lookahead
+from app.core.lookahead import Analysis, LookaheadResult, lookahead
 from app.core.rules import RuleProfile
 from app.core.safety import (
     InvalidOpponent,
@@ -198,7 +198,7 @@ class Improvements(NamedTuple):
 
     tiles: tuple[Improvement, ...]
     #: Unseen copies that are improvement draws.
-    count: int
+    count: int  # type: ignore[assignment]  # shadows tuple.count on purpose: the field is public
     #: Average ukeire after any draw that does not lower the shanten, weighted by unseen
     #: copies, playing the best discard (the drawn tile itself if nothing is better).
     average_ukeire: float
@@ -325,6 +325,7 @@ def evaluate_discards(
     counts = hand.counts
     wild = rules.wildcards
     # Per kind, once: dora values, honour values, safety.
+    dora_lost: Sequence[int]
     if dora_indicators or red_fives:
         multiplicity = bytearray(NUM_TILE_KINDS)
         dora_of = dora_table(rules.absent_tiles)
@@ -349,6 +350,7 @@ def evaluate_discards(
     w_ukeire /= UKEIRE_UNIT
     make, scale = _make_candidate, _SCORE_SCALE  # locals: this loop is the hot path
     ranked = []
+    verdicts: tuple[TileSafety, ...]
     for tile, shanten, ukeire, count in options_by_tile:
         lost = dora_lost[tile]
         if tile >= EAST:
@@ -399,7 +401,7 @@ def evaluate_discards(
     candidates = [entry[4] for entry in ranked]
     if options.improvements or options.good_shape or options.lookahead:
         share = max(1, min(max(options.lookahead_budget, 1), MAX_LOOKAHEAD_BUDGET) // len(candidates))
-        shared: dict = {}  # the candidates' searches meet the same hands: analyse each once
+        shared: Analysis = {}  # the candidates' searches meet the same hands: analyse each once
         candidates = [
             _extras(candidate, hand, checker, others, options, turn, share, shared) for candidate in candidates
         ]
@@ -486,23 +488,23 @@ def _extras(
     options: DiscardOptions,
     turn: int | None,
     budget: int,
-    analysis: dict,
+    analysis: Analysis,
 ) -> Candidate:
     after = hand.without((candidate.tile,))
     seen = bytearray(others or bytes(NUM_TILE_KINDS))
     seen[candidate.tile] += 1  # the discarded tile is on the table now
     seen_after = bytes(seen)
-    changes: dict[str, object] = {}
+    improvements, good_shape, ahead = candidate.improvements, candidate.good_shape, candidate.lookahead
     if options.improvements:
-        changes["improvements"] = _improvements(candidate, after, checker, seen_after)
+        improvements = _improvements(candidate, after, checker, seen_after)
     if options.good_shape and candidate.shanten == 1:
-        changes["good_shape"] = _good_shape_share(candidate, after, checker, seen_after)
+        good_shape = _good_shape_share(candidate, after, checker, seen_after)
     if options.lookahead:
         draws = options.lookahead_draws
         if draws is None:
             draws = max(1, 18 - turn) if turn is not None else 6
-        changes["lookahead"] = lookahead(after, checker, seen_after, draws=draws, budget=budget, analysis=analysis)
-    return candidate._replace(**changes)
+        ahead = lookahead(after, checker, seen_after, draws=draws, budget=budget, analysis=analysis)
+    return candidate._replace(improvements=improvements, good_shape=good_shape, lookahead=ahead)
 
 
 def _plus(hand: Hand, tile: Tile) -> Hand:

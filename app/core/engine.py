@@ -364,10 +364,12 @@ class Checker:
         """
         _check_size(hand, (1,))
         result = self.shanten(hand, visible)
+        ukeire = result.ukeire
+        assert ukeire is not None  # a 3n+1 hand always has its ukeire
         ready = result.shanten == 0
-        shape_waits = tuple(t.tile for t in result.ukeire) if ready else ()
+        shape_waits = tuple(t.tile for t in ukeire) if ready else ()
         reason = self.precondition_failure(hand) if ready else None
-        waits = result.ukeire if ready and reason is None else ()
+        waits = ukeire if ready and reason is None else ()
         tenpai = bool(waits)
         karaten = tenpai and all(w.remaining == 0 for w in waits)
         return WaitResult(tenpai, waits, karaten, reason, shape_waits)

@@ -43,6 +43,9 @@ from app.core.errors import WrongTileCount
 from app.core.hand import Hand
 from app.core.tiles import NUM_TILE_KINDS, Counts
 
+#: Per 3n+1 hand's counts: (shanten, ukeire tiles, can win on some tile); shareable between searches.
+Analysis = dict[bytes, tuple[int, tuple[int, ...], bool]]
+
 
 class LookaheadResult(NamedTuple):
     """Probabilities of tenpai and of a win within ``draws`` draws, best play."""
@@ -66,7 +69,7 @@ class _Search:
         seen: Counts,
         draws: int,
         budget: int,
-        analysis: dict[bytes, tuple[int, tuple[int, ...], bool]] | None,
+        analysis: Analysis | None,
     ) -> None:
         self.checker = checker
         self.melds = start.melds
@@ -78,7 +81,7 @@ class _Search:
         self.complete = True
         self.memo: dict[bytes, np.ndarray] = {}
         # Shanten and ukeire of a hand depend on the hand alone: shareable between searches.
-        self.analysis: dict[bytes, tuple[int, tuple[int, ...], bool]] = {} if analysis is None else analysis
+        self.analysis: Analysis = {} if analysis is None else analysis
         self.zero = np.zeros((2, draws + 1))
 
     def analyse(self, counts: bytes) -> tuple[int, tuple[int, ...], bool]:
@@ -155,7 +158,7 @@ def lookahead(
     *,
     draws: int,
     budget: int,
-    analysis: dict[bytes, tuple[int, tuple[int, ...], bool]] | None = None,
+    analysis: Analysis | None = None,
 ) -> LookaheadResult:
     """Tenpai and win probability of a 3n+1 ``hand`` within ``draws`` draws.
 

@@ -89,7 +89,7 @@ def thirteen_orphans_distance(counts: bytes) -> int:
     >>> thirteen_orphans_distance(counts_from_tiles(parse_mpsz("19m19p19s1234567z")))
     1
     """
-    held = _orphan_counts(counts)
+    held: tuple[int, ...] = _orphan_counts(counts)
     kinds = 13 - held.count(0)
     has_pair = kinds > held.count(1)
     return 14 - kinds - has_pair

@@ -125,7 +125,8 @@ from app.core.hand import Hand, Meld, MeldKind, added_kong
 from app.core.players import SeatView, Strategy, make_player
 from app.core.rules import RuleProfile, rule_profile
 from app.core.safety import Opponent
-from app.core.scoring import WinContext, score
+from app.core.scoring import score
+from app.core.scoring_context import WinContext
 from app.core.tiles import DRAGONS, EAST, NORTH, NUM_TILE_KINDS, Tile, is_honor
 
 SEATS: Final = 4
@@ -207,6 +208,10 @@ class GameConfig(NamedTuple):
     audit: bool = False
 
 
+#: One recorded action: its name, then its details (``("draw", seat, tile, source)``, ...).
+Event = tuple[object, ...]
+
+
 class GameResult(NamedTuple):
     """How one hand ended, and what each seat went through."""
 
@@ -235,7 +240,7 @@ class GameResult(NamedTuple):
     #: them; after an exhaustive draw they stay on the table.  Not in ``payments``.
     riichi_sticks: int = 0
     #: With ``record_events``: ("wall", tiles), then every action in order.
-    events: tuple | None = None
+    events: tuple[Event, ...] | None = None
     #: Per seat: north tiles set aside (sanma's kita); empty at tables without them.
     nuki: tuple[int, ...] = ()
 
@@ -289,6 +294,10 @@ class _Win(NamedTuple):
     han: int | None
 
 
+#: How the hand ended: winner, discarder, robbed kong, kong replacement, payments, han.
+_Outcome = tuple[int | None, int | None, bool, bool, tuple[int, ...], int | None]
+
+
 class _Table:
     def __init__(self, config: GameConfig, game: int) -> None:
         self.rules = validate_config(config)
@@ -332,9 +341,9 @@ class _Table:
         # Dora indicators shown, and kongs whose indicator waits for their owner's discard.
         self.shown = 0
         self.pending_dora = 0
-        self.events: list | None = [("wall", tuple(wall))] if config.record_events else None
+        self.events: list[Event] | None = [("wall", tuple(wall))] if config.record_events else None
         self.audit = config.audit
-        self.outcome: tuple = (None, None, False, False, (0,) * seats, None)
+        self.outcome: _Outcome = (None, None, False, False, (0,) * seats, None)
 
     # -- the hand --------------------------------------------------------
 
@@ -650,13 +659,13 @@ class _Table:
             break  # only one seat can hold two more copies
         nxt = (seat + 1) % self.seats
         if self.rules.chi_allowed and not is_honor(tile) and self.riichi_at[nxt] is None:
-            held = self.hands[nxt]
+            next_hand = self.hands[nxt]
             position = tile % 9
             options = []
             for low in range(max(0, position - 2), min(6, position) + 1):
                 first = tile - position + low
                 others = [t for t in (first, first + 1, first + 2) if t != tile]
-                if all(held[t] and self._callable(t) for t in others):
+                if all(next_hand[t] and self._callable(t) for t in others):
                     options.append(Meld(MeldKind.CHI, (first, first + 1, first + 2)))
             if options:
                 meld = self._ask_call(nxt, tile, options)
@@ -676,7 +685,8 @@ class _Table:
         for held in used:
             self.hands[seat][held] -= 1
         self.river[discarder].pop()
-        if self.riichi_at[discarder] is not None and self.riichi_at[discarder] > len(self.river[discarder]):
+        declared = self.riichi_at[discarder]
+        if declared is not None and declared > len(self.river[discarder]):
             # The declaration tile was called: later tiles still count as discarded after riichi.
             self.riichi_at[discarder] = len(self.river[discarder])
         self.melds[seat].append(meld)

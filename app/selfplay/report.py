@@ -219,7 +219,8 @@ def _table_statistics(results: Sequence[GameResult]) -> dict[str, Estimate]:
 
 
 def _seat_statistics(seat: int, strategy: str, results: Sequence[GameResult]) -> dict[str, Any]:
-    tenpai_turns = Counter(result.tenpai_turn[seat] for result in results if result.tenpai_turn[seat] is not None)
+    turns = (result.tenpai_turn[seat] for result in results)
+    tenpai_turns = Counter(turn for turn in turns if turn is not None)
     return {
         "seat": seat,
         "strategy": strategy,
@@ -238,12 +239,11 @@ def _statistics_over(seats: Sequence[int], results: Sequence[GameResult]) -> dic
     """
     trials = len(results) * len(seats)
     won = [result for result in results if result.winner in seats]
-    win_payments = [result.payments[result.winner] for result in won]
+    win_payments = [result.payments[result.winner] for result in won if result.winner is not None]
     self_draws = sum(result.winner in seats and result.discarder is None for result in results)
     deal_ins = sum(result.winner is not None and result.discarder in seats for result in results)
-    tenpai_turns = [
-        result.tenpai_turn[seat] for result in results for seat in seats if result.tenpai_turn[seat] is not None
-    ]
+    turns = [result.tenpai_turn[seat] for result in results for seat in seats]
+    tenpai_turns = [turn for turn in turns if turn is not None]
     return {
         "win_rate": proportion(len(win_payments), trials),
         "deal_in_rate": proportion(deal_ins, trials),

@@ -12,7 +12,7 @@ import random
 import pytest
 from fastapi.testclient import TestClient
 
-from app.api.batch_fast import shanten_batch_json
+from app.api.batch_fast import shanten_batch_json, ting_batch_json
 from app.api.schemas import BatchRequest
 from app.core.tiles import format_mpsz
 
@@ -63,6 +63,7 @@ def test_shanten_batch_equals_single(client: TestClient, extra: dict, size: int,
 def test_ting_batch_equals_single(client: TestClient, extra: dict, size: int, exclude: tuple[int, ...]) -> None:
     hands = _hands(size * 11 + len(str(extra)), size, 60, exclude=exclude, pool=5)
     body = {"hands": hands, **extra}
+    assert ting_batch_json(BatchRequest.model_validate(body), max_batch_size=1000) is not None, "fast path taken"
     batch = client.post("/ting/batch", json=body)
     assert batch.status_code == 200, batch.text
     for hand, answer in zip(hands, batch.json()["results"], strict=True):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field, create_model
@@ -25,13 +25,17 @@ def _preset_field(option: CoreRuleOption) -> tuple[Any, Any]:
 
 # A preset's value of every option: one field per option of the core's table.  Extra keys
 # pass through, so the answer never drops what the core describes.
-RulePreset = create_model(
-    "RulePreset",
-    __config__=ConfigDict(extra="allow"),
-    __doc__="A preset's value of every option.",
-    name=(str, Field(examples=["qiqihar"])),
-    **{option.name: _preset_field(option) for option in OPTIONS},
-)
+_PRESET_FIELDS: Final[dict[str, Any]] = {option.name: _preset_field(option) for option in OPTIONS}
+if TYPE_CHECKING:
+    RulePreset = BaseModel  # its fields are generated: to mypy, a model built by model_validate
+else:
+    RulePreset = create_model(
+        "RulePreset",
+        __config__=ConfigDict(extra="allow"),
+        __doc__="A preset's value of every option.",
+        name=(str, Field(examples=["qiqihar"])),
+        **_PRESET_FIELDS,
+    )
 
 
 class RuleOption(BaseModel):

@@ -24,6 +24,7 @@ from typing import Annotated, Final
 from fastapi import APIRouter, Body, Response
 from fastapi.openapi.models import Example
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.config import JsonDict
 
 from app.api.deps import SettingsDep
 from app.api.errors import ApiError, error_responses, located
@@ -49,7 +50,7 @@ MAX_RIICHI_STICKS: Final = 1000
 #: A set has four norths, so at most four are set aside.
 MAX_NUKI: Final = 4
 
-_QIQIHAR_EXAMPLE: Final = {
+_QIQIHAR_EXAMPLE: Final[JsonDict] = {
     "hand": "123m456p78s99s7z",
     "melds": [{"kind": "pon", "tiles": "111z"}],
     "win_tile": "9s",
@@ -63,7 +64,7 @@ _QIQIHAR_EXAMPLE: Final = {
 # The contract's example: South seat wins on West's discard with 中 pon, a red 5m and
 # dora 5p (indicator 4p): chun 1 + dora 1 + aka_dora 1 = 3 han, 20 base + 4 for the open
 # honor pon = 24, rounded to 30 fu; 30 x 2^5 = 960 base, x4 rounded up = 3900 from West.
-_RIICHI_EXAMPLE: Final = {
+_RIICHI_EXAMPLE: Final[JsonDict] = {
     "hand": "233440m567p11s",
     "melds": [{"kind": "pon", "tiles": "777z"}],
     "win_tile": "4m",
@@ -85,7 +86,7 @@ _RIICHI_EXAMPLE: Final = {
     "riichi_sticks": 0,
 }
 # A closed dealer self-draw in riichi with one honba and one stick on the table.
-_RIICHI_TSUMO_EXAMPLE: Final = {
+_RIICHI_TSUMO_EXAMPLE: Final[JsonDict] = {
     "hand": "123456789m11p406s",
     "win_tile": "9m",
     "rules": "riichi",
@@ -98,7 +99,7 @@ _RIICHI_TSUMO_EXAMPLE: Final = {
     "riichi_sticks": 1,
 }
 # Three-player: seat 1 self-draws with two norths set aside; a 1m indicator shows 9m.
-_SANMA_EXAMPLE: Final = {
+_SANMA_EXAMPLE: Final[JsonDict] = {
     "hand": "111999m123p45677s",
     "win_tile": "7s",
     "rules": "sanma",
@@ -294,7 +295,7 @@ class ReadingOut(BaseModel):
 
 # Computed with the core from _QIQIHAR_EXAMPLE and _RIICHI_EXAMPLE; a test posts both
 # requests and checks that the answers are exactly these.
-_QIQIHAR_ANSWER: Final = {
+_QIQIHAR_ANSWER: Final[JsonDict] = {
     "payments": [24, -8, -8, -8],
     "multipliers": [
         {"name": "self_draw", "factor": 2},
@@ -303,7 +304,7 @@ _QIQIHAR_ANSWER: Final = {
     ],
     "per_payer": [{"seat": 1, "pays": 8}, {"seat": 2, "pays": 8}, {"seat": 3, "pays": 8}],
 }
-_RIICHI_ANSWER: Final = {
+_RIICHI_ANSWER: Final[JsonDict] = {
     "payments": [0, 3900, 0, -3900],
     "multipliers": [],
     "per_payer": [{"seat": 3, "pays": 3900}],
@@ -329,7 +330,7 @@ _RIICHI_ANSWER: Final = {
 # Computed with the core from _SANMA_EXAMPLE (a test checks it): menzen_tsumo 1, dora 3
 # (1m shows 9m, three held), nuki_dora 2: 6 han, haneman (3000 base).  The dealer pays
 # 6000, seat 2 pays 3000, and the absent north's 3000 is lost (tsumo loss).
-_SANMA_ANSWER: Final = {
+_SANMA_ANSWER: Final[JsonDict] = {
     "payments": [-6000, 9000, -3000],
     "multipliers": [],
     "per_payer": [{"seat": 0, "pays": 6000}, {"seat": 2, "pays": 3000}],
@@ -587,7 +588,7 @@ def score_win(body: Annotated[ScoreRequest, Body(openapi_examples=SCORE_EXAMPLES
 # --- batch -----------------------------------------------------------------------
 
 
-_BATCH_EXAMPLE: Final = {
+_BATCH_EXAMPLE: Final[JsonDict] = {
     "rules": "riichi",
     "items": [
         {key: value for key, value in _RIICHI_EXAMPLE.items() if key != "rules"},

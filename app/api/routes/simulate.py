@@ -13,6 +13,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.config import JsonDict
 
 from app.api.deps import CacheDep, SettingsDep
 from app.api.discard_schemas import WeightsSpec
@@ -26,12 +27,18 @@ from app.selfplay.runner import run_games
 router = APIRouter(tags=["simulate"])
 _ERRORS = error_responses(413, 422, 500)
 
-# Enumerations in the schema, so Swagger UI offers the valid names (taken from the registries).
-StrategyName = StrEnum("StrategyName", {name: name for name in PLAYER_KINDS})
-TableRules = StrEnum("TableRules", {name: name for name in PRESETS if name in TABLE_SETTINGS})
+# Enumerations in the schema, so Swagger UI offers the valid names (taken from the registries;
+# mypy cannot see members built at import, hence the ignores).
+StrategyName = StrEnum("StrategyName", {name: name for name in PLAYER_KINDS})  # type: ignore[misc]
+TableRules = StrEnum("TableRules", {name: name for name in PRESETS if name in TABLE_SETTINGS})  # type: ignore[misc]
 
-_EXAMPLE = {"rules": "qiqihar", "players": ["advisor", "advisor", "greedy", "random"], "games": 20, "seed": 42}
-_SANMA_EXAMPLE = {"rules": "sanma", "players": ["advisor", "greedy", "advisor"], "games": 20, "seed": 42}
+_EXAMPLE: JsonDict = {
+    "rules": "qiqihar",
+    "players": ["advisor", "advisor", "greedy", "random"],
+    "games": 20,
+    "seed": 42,
+}
+_SANMA_EXAMPLE: JsonDict = {"rules": "sanma", "players": ["advisor", "greedy", "advisor"], "games": 20, "seed": 42}
 
 
 class SimulateRequest(BaseModel):
@@ -39,7 +46,7 @@ class SimulateRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [_EXAMPLE, _SANMA_EXAMPLE]})
 
-    rules: TableRules = Field(TableRules.qiqihar, description="Rules preset of the table.")
+    rules: TableRules = Field(TableRules("qiqihar"), description="Rules preset of the table.")
     players: list[StrategyName] = Field(
         min_length=min(SEAT_COUNTS),
         max_length=max(SEAT_COUNTS),
