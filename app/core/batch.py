@@ -22,6 +22,7 @@ import numpy as np
 
 from app.core.errors import TooManyCopies, WrongTileCount
 from app.core.rules import RuleProfile, SevenPairs
+from app.core.shanten import shanten_from_distance
 from app.core.tables import tables
 from app.core.tiles import MAX_MELDS
 
@@ -207,7 +208,7 @@ def analyse_batch(counts: np.ndarray, rules: RuleProfile, *, declared_melds: int
         best = np.where(closed, np.minimum(best, orphans_distance), best)
 
     def effective(distance: np.ndarray) -> np.ndarray:
-        return (np.maximum(distance - wild_counts, 0) - 1).astype(np.int8)
+        return np.asarray(shanten_from_distance(distance, wild_counts)).astype(np.int8)
 
     ready = sizes % 3 == 1
     if ready.any():

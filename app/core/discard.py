@@ -233,14 +233,7 @@ class Candidate(NamedTuple):
     @property
     def components(self) -> ScoreComponents:
         """Each term's contribution; they add up to ``score`` (in this order, exactly)."""
-        shanten, ukeire, safety, dora, honors = self.weights
-        return ScoreComponents(
-            -shanten * self.shanten,
-            ukeire / UKEIRE_UNIT * self.ukeire_count,
-            safety * self.safety_score,
-            dora * self.dora,
-            honors * self.honors,
-        )
+        return score_terms(self.weights, self.shanten, self.ukeire_count, self.safety, self.dora, self.honors)
 
     @property
     def safety_score(self) -> float:
@@ -292,6 +285,27 @@ class Candidate(NamedTuple):
 def safety_score(safety: float) -> float:
     """A probability of not dealing in, as the score reads it (see the module notes)."""
     return 1.0 - (1.0 - safety) / DANGER_PER_SAFETY_UNIT
+
+
+def score_terms(
+    weights: Weights, shanten: int, ukeire_count: int, safety: float, dora: float, honors: float
+) -> ScoreComponents:
+    """The linear model's terms, weight times value; the score is their sum, in this order.
+
+    The one place the formula is written (the module notes give it in words).
+
+    >>> terms = score_terms(DEFAULT_WEIGHTS, 1, 24, 1.0, 1, 1.5)
+    >>> [round(term, 6) for term in terms], round(sum(terms), 6)
+    ([-10.0, 4.8, 1.2, 1.5, 0.9], -1.6)
+    """
+    w_shanten, w_ukeire, w_safety, w_dora, w_honors = weights
+    return ScoreComponents(
+        -w_shanten * shanten,
+        w_ukeire / UKEIRE_UNIT * ukeire_count,
+        w_safety * safety_score(safety),
+        w_dora * dora,
+        w_honors * honors,
+    )
 
 
 def evaluate_discards(
@@ -346,8 +360,6 @@ def evaluate_discards(
     else:
         by_tile = None
     best_shanten = min(map(_SECOND, options_by_tile))
-    w_shanten, w_ukeire, w_safety, w_dora, w_honors = weights
-    w_ukeire /= UKEIRE_UNIT
     make, scale = _make_candidate, _SCORE_SCALE  # locals: this loop is the hot path
     ranked = []
     verdicts: tuple[TileSafety, ...]
@@ -366,14 +378,7 @@ def evaluate_discards(
             safety = combined_safety(verdicts)
         dora = dora_total - lost
         honors = honors_total - honor_lost
-        # The same terms, in the same order, as Candidate.components.
-        score = (
-            -w_shanten * shanten
-            + w_ukeire * count
-            + w_safety * (1.0 - (1.0 - safety) / DANGER_PER_SAFETY_UNIT)
-            + w_dora * dora
-            + w_honors * honors
-        )
+        score = sum(score_terms(weights, shanten, count, safety, dora, honors))
         candidate = make(
             (
                 tile,

@@ -47,6 +47,7 @@ from app.core.shanten import (
     regular_draws_from_keys,
     seven_pairs_distance,
     seven_pairs_improving_draws,
+    shanten_from_distance,
     suit_keys,
     thirteen_orphans_distance,
     thirteen_orphans_improving_draws,
@@ -228,7 +229,7 @@ class Checker:
             best = pairs
         if orphans is not None and orphans < best:
             best = orphans
-        shanten = (best - w if best > w else 0) - 1
+        shanten = shanten_from_distance(best, w)
         if shanten == -1 or not draws:
             return shanten, distances, w, ()
         # A draw helps iff it shortens a form that ties for the best distance.
@@ -332,9 +333,9 @@ class Checker:
         return _make_shanten(
             (
                 shanten,
-                (regular - w if regular > w else 0) - 1,
-                None if pairs is None else (pairs - w if pairs > w else 0) - 1,
-                None if orphans is None else (orphans - w if orphans > w else 0) - 1,
+                shanten_from_distance(regular, w),
+                None if pairs is None else shanten_from_distance(pairs, w),
+                None if orphans is None else shanten_from_distance(orphans, w),
                 ukeire,
                 self.precondition_failure(hand) if shanten == -1 else None,
             )

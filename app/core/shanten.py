@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from functools import cache, lru_cache
 from operator import itemgetter
-from typing import Final
+from typing import Any, Final
 
 from app.core.tables import VECTOR_LENGTH, DistanceVector, min_plus, tables
 from app.core.tiles import MAX_MELDS, NUM_TILE_KINDS, ORPHANS
@@ -47,6 +47,19 @@ def regular_distance(counts: bytes, melds_wanted: int) -> int:
         class_of[index[counts[18:27]]] * t.honor_classes + honors.class_of[honors.index[counts[27:34]]]
     ]
     return t.final[man_pin * t.final_stride + sou_honors * 5 + melds_wanted]
+
+
+def shanten_from_distance(distance: Any, wildcards: Any = 0) -> Any:
+    """Shanten of a form ``distance`` draws from complete when ``wildcards`` cover missing tiles.
+
+    Each wildcard stands for one missing tile, so the effective distance is
+    ``max(0, distance - wildcards)``, and shanten is one less.  Written with arithmetic
+    only, so it serves ints (the engine) and numpy arrays (the batch path) alike.
+
+    >>> shanten_from_distance(3, 1), shanten_from_distance(1, 2), shanten_from_distance(0)
+    (1, -1, -1)
+    """
+    return (distance - wildcards) * (distance > wildcards) - 1
 
 
 def seven_pairs_distance(counts: bytes, *, quad_as_two: bool = False) -> int:

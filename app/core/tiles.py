@@ -28,8 +28,13 @@ Unicode
     selector (U+FE0E or U+FE0F) right after a tile is ignored, because 🀄 often
     arrives as ``"🀄\\ufe0f"``. Separators as for Chinese.
 Integers
-    A list of ints 0..33; 136-tile ids (``tile = id // 4``); or the seed-003 codes
-    (11-19 万, 21-29 条, 31-39 筒, 41/43/45/47 东南西北, 51 中, 53 发, 55 白).
+    A list of ints 0..33.
+
+Two more encodings are here for exchanging tiles with other programs, not as request
+notations (a request's list of ints is always read as 0..33): 136-tile ids
+(``tile = id // 4``; :func:`parse_ids136` reads RiichiEnv's scored cases in the tests)
+and the seed-003 codes of the source documents' Java (11-19 万, 21-29 条, 31-39 筒,
+41/43/45/47 东南西北, 51 中, 53 发, 55 白; :func:`parse_seed_codes`).
 
 Bad input raises :class:`~app.core.errors.InvalidNotation` whose message names the
 offending character and its position (0-based, counted in characters) or the
@@ -255,10 +260,10 @@ def format_tile(tile: Tile) -> str:
     return TILE_NAMES[number]
 
 
-def tile_from_name(name: str) -> Tile:
+def parse_tile(name: str) -> Tile:
     """Return the tile with mpsz name ``name`` (``"0m"`` is the red five, read as 5m).
 
-    >>> tile_from_name("3m") == M3, tile_from_name("7z") == RED, tile_from_name("0p") == P5
+    >>> parse_tile("3m") == M3, parse_tile("7z") == RED, parse_tile("0p") == P5
     (True, True, True)
     """
     tiles = parse_mpsz(name)

@@ -23,7 +23,7 @@ from app.core.tiles import (
     counts_from_tiles,
     format_mpsz,
     parse_mpsz,
-    tile_from_name,
+    parse_tile,
 )
 
 
@@ -39,7 +39,7 @@ def brute_force_ukeire(hand_text: str, discard: str, seen_text: str = "") -> tup
     held = counts_from_tiles(parse_mpsz(hand_text))
     seen = counts_from_tiles(parse_mpsz(seen_text)) if seen_text else bytes(NUM_TILE_KINDS)
     after = bytearray(held)
-    after[tile_from_name(discard)] -= 1
+    after[parse_tile(discard)] -= 1
     shanten = checker.shanten(Hand(bytes(after))).shanten
     copies = 0
     for draw in range(NUM_TILE_KINDS):

@@ -13,7 +13,7 @@ from conftest import testdata_root
 
 from app.core.hand import Hand, Meld
 from app.core.scoring_context import WinContext
-from app.core.tiles import EAST, Tile
+from app.core.tiles import EAST, Tile, parse_ids136
 
 DATA_DIR: Final = testdata_root() / "riichienv-agari"
 RED_IDS: Final = frozenset((16, 52, 88))
@@ -87,7 +87,7 @@ def case_inputs(case: dict[str, Any]) -> tuple[Hand, Tile, WinContext]:
     if len(ids) + 3 * len(case["melds"]) == 13:
         # Usually the winning tile comes apart; one hand-made case lists it among the tiles.
         ids.append(case["win_tile_136"])
-    melds = [Meld.of(MELD_KINDS[m["meld_type"]], [t // 4 for t in m["tiles"]]) for m in case["melds"]]
+    melds = [Meld.of(MELD_KINDS[m["meld_type"]], parse_ids136(m["tiles"])) for m in case["melds"]]
     meld_ids = [t for m in case["melds"] for t in m["tiles"]]
     red = tuple(sorted(t // 4 for t in ids + meld_ids if t in RED_IDS))
     # The dealer sits at seat 0, so the winner's seat is its wind's offset from East.
@@ -100,8 +100,8 @@ def case_inputs(case: dict[str, Any]) -> tuple[Hand, Tile, WinContext]:
         kong_replacement=conditions["rinshan"],
         robbed_kong=conditions["chankan"],
         round_wind=EAST + conditions["round_wind"],
-        dora_indicators=tuple(t // 4 for t in case["dora_indicators"]),
-        ura_indicators=tuple(t // 4 for t in case["ura_indicators"]),
+        dora_indicators=tuple(parse_ids136(case["dora_indicators"])),
+        ura_indicators=tuple(parse_ids136(case["ura_indicators"])),
         red_fives=red,
         riichi=conditions["riichi"],
         double_riichi=conditions["double_riichi"],
@@ -111,4 +111,5 @@ def case_inputs(case: dict[str, Any]) -> tuple[Hand, Tile, WinContext]:
         honba=conditions["honba"],
         nuki=conditions["kita_count"],
     )
-    return Hand.from_tiles([t // 4 for t in ids], melds), case["win_tile_136"] // 4, context
+    # Not parse_ids136 for the hand: the hand-made yakuman cases list the winning tile's id twice.
+    return Hand.from_tiles([tile_id // 4 for tile_id in ids], melds), case["win_tile_136"] // 4, context

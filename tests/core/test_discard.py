@@ -26,7 +26,7 @@ from app.core.tiles import (
     dora_from_indicator,
     format_tile,
     parse_mpsz,
-    tile_from_name,
+    parse_tile,
 )
 
 RIICHI = rule_profile("riichi")
@@ -95,16 +95,16 @@ def test_known_best_discards(text: str, best: str, shanten: int, ukeire: int) ->
     ranked = evaluate_discards(hand, RIICHI)
     assert (format_tile(ranked[0].tile), ranked[0].shanten, ranked[0].ukeire_count) == (best, shanten, ukeire)
     oracle = brute_force(hand, RIICHI)
-    assert oracle[tile_from_name(best)] == (shanten, ukeire)
+    assert oracle[parse_tile(best)] == (shanten, ukeire)
     # Unambiguous: the answer is the unique best by shanten, then ukeire.
     order = sorted(oracle.items(), key=lambda item: (item[1][0], -item[1][1]))
-    assert order[0][0] == tile_from_name(best) and order[0][1] != order[1][1]
+    assert order[0][0] == parse_tile(best) and order[0][1] != order[1][1]
 
 
 def test_the_contract_counts_the_discarded_tile_as_seen() -> None:
     # Discarding a 1z from 11122z: the 1z still counts as one of the four copies.
     ranked = evaluate_discards(_hand("123m456p789s11122z"), RIICHI)
-    east = next(c for c in ranked if c.tile == tile_from_name("1z"))
+    east = next(c for c in ranked if c.tile == parse_tile("1z"))
     assert [(t.tile, t.remaining) for t in east.ukeire] == [(27, 1), (28, 2)]
 
 
@@ -224,7 +224,7 @@ def test_dora_follows_the_indicator_order() -> None:
         "7z": "5z",
     }
     for indicator, dora in expected.items():
-        assert format_tile(dora_from_indicator(tile_from_name(indicator))) == dora
+        assert format_tile(dora_from_indicator(parse_tile(indicator))) == dora
     # Every tile is the dora of exactly one indicator.
     assert sorted(dora_from_indicator(t) for t in range(NUM_TILE_KINDS)) == list(range(NUM_TILE_KINDS))
 
@@ -235,20 +235,20 @@ def test_dora_counts_copies_indicators_melds_and_red_fives() -> None:
     indicators = parse_mpsz("4m4m4z")  # 5m twice, 1z once
     ranked = {c.tile: c for c in evaluate_discards(hand, RIICHI, dora_indicators=indicators, red_fives=[4])}
     # 2 x 5m x 2 indicators + 3 x 1z (melded) + 1 red five = 8 in the 14-tile hand.
-    assert ranked[tile_from_name("6m")].dora == 8
+    assert ranked[parse_tile("6m")].dora == 8
     # One of the two 5m goes: 2 dora less; the plain copy goes first, the red stays.
-    assert ranked[tile_from_name("5m")].dora == 6 and ranked[tile_from_name("5m")].dora_discarded == 2
+    assert ranked[parse_tile("5m")].dora == 6 and ranked[parse_tile("5m")].dora_discarded == 2
     only_red = {c.tile: c for c in evaluate_discards(_hand("056m456p789s22z", (pon,)), RIICHI, red_fives=[4, 4])}
-    assert only_red[tile_from_name("5m")].dora_discarded == 1
+    assert only_red[parse_tile("5m")].dora_discarded == 1
 
 
 def test_honour_value_of_pairs_and_triplets() -> None:
     ranked = {c.tile: c for c in evaluate_discards(_hand("123m456p11z555z66z7z"), RIICHI)}
     # Kept: East pair 0.25, White triplet 1.0, Green pair 0.5, a lone Red 0.
-    assert ranked[tile_from_name("7z")].honors == 1.75 and ranked[tile_from_name("7z")].honors_discarded == 0
-    assert ranked[tile_from_name("1z")].honors == 1.5  # breaking the East pair loses 0.25
-    assert ranked[tile_from_name("6z")].honors_discarded == 0.5
-    assert ranked[tile_from_name("5z")].honors == 1.75 - 0.5
+    assert ranked[parse_tile("7z")].honors == 1.75 and ranked[parse_tile("7z")].honors_discarded == 0
+    assert ranked[parse_tile("1z")].honors == 1.5  # breaking the East pair loses 0.25
+    assert ranked[parse_tile("6z")].honors_discarded == 0.5
+    assert ranked[parse_tile("5z")].honors == 1.75 - 0.5
 
 
 # --- wildcards ------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from app.core.hand import Hand, Meld
 from app.core.riichi_scoring import NoYaku, RiichiScore, score_riichi
 from app.core.rules import rule_profile
 from app.core.scoring_context import WinContext
-from app.core.tiles import parse_mpsz, parse_mpsz_with_red, tile_from_name
+from app.core.tiles import parse_mpsz, parse_mpsz_with_red, parse_tile
 
 RULES = rule_profile("riichi")
 
@@ -50,7 +50,7 @@ def score(
         if field in situation:
             situation[field] = tuple(parse_mpsz(situation[field]))
     context = WinContext(red_fives=tuple(sorted(red)), **situation)
-    return score_riichi(Hand.from_tiles(tiles, declared), tile_from_name(win), rules, context)
+    return score_riichi(Hand.from_tiles(tiles, declared), parse_tile(win), rules, context)
 
 
 def names(result: RiichiScore) -> set[str]:

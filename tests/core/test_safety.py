@@ -25,7 +25,7 @@ from app.core.safety import (
     passed_after_riichi,
 )
 from app.core.safety_tables import DEAL_IN_BY_TURN, Category
-from app.core.tiles import NUM_TILE_KINDS, counts_from_tiles, parse_mpsz, tile_from_name
+from app.core.tiles import NUM_TILE_KINDS, counts_from_tiles, parse_mpsz, parse_tile
 
 RIICHI = rule_profile("riichi")
 CHINESE = rule_profile("chinese")
@@ -44,7 +44,7 @@ def _unseen(*tiles: str) -> bytes:
 
 
 def _one(opponent: Opponent, tile: str, unseen: bytes, rules=RIICHI, turn: int | None = 9) -> TileSafety:
-    return assess(opponent, [tile_from_name(tile)], unseen=unseen, rules=rules, turn=turn)[0]
+    return assess(opponent, [parse_tile(tile)], unseen=unseen, rules=rules, turn=turn)[0]
 
 
 def _rate(turn: int, category: Category) -> float:
@@ -234,10 +234,10 @@ def test_passes_after_a_declaration_are_safe_only_with_furiten() -> None:
     other = Opponent(tuple(parse_mpsz("9s5m6m")))
     passed = passed_after_riichi([declarer, other], 0)
     # The other player's second discard may have come before the declaration: only the third counts.
-    assert passed == {tile_from_name("6m")}
+    assert passed == {parse_tile("6m")}
     unseen = _unseen("19p1z9s56m")
-    riichi = assess(declarer, [tile_from_name("6m")], unseen=unseen, rules=RIICHI, passed=passed)[0]
-    chinese = assess(declarer, [tile_from_name("6m")], unseen=unseen, rules=CHINESE, passed=passed)[0]
+    riichi = assess(declarer, [parse_tile("6m")], unseen=unseen, rules=RIICHI, passed=passed)[0]
+    chinese = assess(declarer, [parse_tile("6m")], unseen=unseen, rules=CHINESE, passed=passed)[0]
     assert riichi.safety == 1.0 and riichi.reasons == ("passed_after_riichi",)
     assert chinese.safety < 1.0
 

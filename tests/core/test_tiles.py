@@ -71,16 +71,16 @@ def test_suit_number_and_names_of_every_tile(tile):
     assert T.number_of(tile) == int(name[0])
     assert T.is_honor(tile) == (name[1] == "z")
     assert T.format_tile(tile) == name
-    assert T.tile_from_name(name) == tile
-    assert T.tile_from_name(name.upper()) == tile
+    assert T.parse_tile(name) == tile
+    assert T.parse_tile(name.upper()) == tile
 
 
 def test_tile_from_name_reads_red_five_and_rejects_several_tiles():
-    assert T.tile_from_name("0s") == T.S5
+    assert T.parse_tile("0s") == T.S5
     with pytest.raises(InvalidNotation, match="names 2 tiles"):
-        T.tile_from_name("12m")
+        T.parse_tile("12m")
     with pytest.raises(InvalidNotation, match="names 0 tiles"):
-        T.tile_from_name("")
+        T.parse_tile("")
 
 
 @pytest.mark.parametrize("bad", [34, -1, True, 1.0, "1m", None])
