@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 import pytest
@@ -24,6 +24,7 @@ from riichi_situations import EAST, Situation, random_situation
 from app.core.hand import MeldKind
 from app.core.riichi_scoring import NoYaku, RiichiScore, score_riichi
 from app.core.rules import RuleProfile, rule_profile
+from app.core.scoring_context import WinContext
 from app.core.tiles import format_tile
 
 pytest.importorskip("mahjong", reason="the mahjong package is not installed (pip install -e '.[bench]')")
@@ -248,12 +249,24 @@ def chunk(index: int) -> tuple[Situation, ...]:
     return tuple(random_situation(rng) for _ in range(PER_CHUNK))
 
 
-def disagreements(situations: Sequence[Situation], rules: RuleProfile) -> tuple[list[str], Counter[str]]:
-    """Reports of the wins where the two scorers differ, and how many wins scored or had no yaku."""
+Answer = Callable[[Situation, RuleProfile], dict[str, Any]]
+
+
+def disagreements(
+    situations: Sequence[Situation],
+    rules: RuleProfile,
+    *,
+    mine_of: Answer | None = None,
+    theirs_of: Answer | None = None,
+) -> tuple[list[str], Counter[str]]:
+    """Reports of the wins where the two scorers differ, and how many wins scored or had no yaku.
+
+    ``mine_of`` and ``theirs_of`` default to this module's four-player answers (sanma passes its own).
+    """
     found = []
     outcomes: Counter[str] = Counter()
     for situation in situations:
-        mine, other = ours(situation, rules), theirs(situation, rules)
+        mine, other = (mine_of or ours)(situation, rules), (theirs_of or theirs)(situation, rules)
         outcomes["no_yaku" if "no_yaku" in mine else "scored"] += 1
         if mine != other:
             found.append(f"{describe(situation)}\n  ours    {mine}\n  mahjong {other}")
@@ -285,6 +298,21 @@ def test_rule_options_agree_with_mahjong_package(overrides: dict[str, Any]) -> N
     assert not found, f"{len(found)} of {PER_CHUNK} differ:\n" + "\n".join(found[:8])
 
 
+def count_situation(seen: Counter[str], context: WinContext, *, seats: int) -> None:
+    """Count what a compared win's situation exercises: who won how, flags, winds, bonuses."""
+    tsumo = context.discarder is None
+    dealer = context.winner == context.dealer
+    seen[f"{'dealer' if dealer else 'non_dealer'}_{'tsumo' if tsumo else 'ron'}"] += 1
+    for flag in ("riichi", "double_riichi", "ippatsu", "kong_replacement", "robbed_kong", "first_turn"):
+        seen[flag] += bool(getattr(context, flag))
+    seen["haitei" if tsumo else "houtei"] += context.last_tile
+    seen[f"round_wind:{context.round_wind}"] += 1
+    seen[f"seat_wind:{(context.winner - context.dealer) % seats}"] += 1
+    seen["red_five"] += bool(context.red_fives)
+    seen["honba"] += context.honba > 0
+    seen["sticks"] += context.riichi_sticks > 0
+
+
 def test_situations_cover_every_case() -> None:
     """The wins compared above reach every meld kind, flag, seat case and yaku (else agreement proves less)."""
     seen: Counter[str] = Counter()
@@ -293,19 +321,9 @@ def test_situations_cover_every_case() -> None:
             hand, _, context, _ = situation
             seen.update(f"meld:{meld.kind.value}" for meld in hand.melds)
             seen["closed" if not hand.has_open_meld else "open"] += 1
-            tsumo = context.discarder is None
-            dealer = context.winner == context.dealer
-            seen[f"{'dealer' if dealer else 'non_dealer'}_{'tsumo' if tsumo else 'ron'}"] += 1
-            for flag in ("riichi", "double_riichi", "ippatsu", "kong_replacement", "robbed_kong", "first_turn"):
-                seen[flag] += bool(getattr(context, flag))
-            seen["haitei" if tsumo else "houtei"] += context.last_tile
-            seen[f"round_wind:{context.round_wind}"] += 1
-            seen[f"seat_wind:{(context.winner - context.dealer) % 4}"] += 1
-            seen["red_five"] += bool(context.red_fives)
+            count_situation(seen, context, seats=4)
             seen["dora_indicator"] += bool(context.dora_indicators)
             seen["ura_indicator"] += bool(context.ura_indicators)
-            seen["honba"] += context.honba > 0
-            seen["sticks"] += context.riichi_sticks > 0
             try:
                 seen.update(f"yaku:{y.name}" for y in score_riichi(hand, situation.win_tile, RULES, context).yaku)
             except NoYaku:

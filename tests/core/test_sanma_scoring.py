@@ -42,7 +42,8 @@ pytest.importorskip("mahjong", reason="the mahjong package is not installed (pip
 from mahjong.hand_calculating.hand import HandCalculator  # noqa: E402
 from mahjong.hand_calculating.hand_config import HandConfig  # noqa: E402
 from mahjong.meld import Meld as MahjongMeld  # noqa: E402
-from test_riichi_oracle import MELD_TYPES, YAKU_NAMES, _Ids, mahjong_options  # noqa: E402
+from test_riichi_oracle import MELD_TYPES, YAKU_NAMES, _Ids, count_situation, mahjong_options  # noqa: E402
+from test_riichi_oracle import disagreements as four_player_disagreements  # noqa: E402
 
 SANMA: Final = rule_profile("sanma")
 SEATS: Final = 3
@@ -190,15 +191,8 @@ def chunk(index: int) -> tuple[Situation, ...]:
 
 
 def disagreements(situations: Sequence[Situation], rules: RuleProfile) -> tuple[list[str], Counter[str]]:
-    """Reports of the wins where the two scorers differ, and how many wins scored or had no yaku."""
-    found = []
-    outcomes: Counter[str] = Counter()
-    for situation in situations:
-        mine, other = ours(situation, rules), theirs(situation, rules)
-        outcomes["no_yaku" if "no_yaku" in mine else "scored"] += 1
-        if mine != other:
-            found.append(f"{describe(situation)}\n  ours    {mine}\n  mahjong {other}")
-    return found, outcomes
+    """The four-player comparison's report, with the three-player answers on both sides."""
+    return four_player_disagreements(situations, rules, mine_of=ours, theirs_of=theirs)
 
 
 @pytest.mark.parametrize("index", [0, *(pytest.param(index, marks=pytest.mark.slow) for index in range(1, CHUNKS))])
@@ -237,16 +231,9 @@ def test_situations_cover_every_sanma_case() -> None:
             assert not any(1 <= t <= 7 for t in context.dora_indicators + context.ura_indicators), describe(situation)
             seen.update(f"meld:{meld.kind.value}" for meld in hand.melds)
             seen["closed" if not hand.has_open_meld else "open"] += 1
-            tsumo = context.discarder is None
-            dealer = context.winner == context.dealer
-            seen[f"{'dealer' if dealer else 'non_dealer'}_{'tsumo' if tsumo else 'ron'}"] += 1
-            if not tsumo:
+            count_situation(seen, context, seats=SEATS)
+            if context.discarder is not None:
                 seen["dealer_deals_in" if context.discarder == context.dealer else "non_dealer_deals_in"] += 1
-            for flag in ("riichi", "double_riichi", "ippatsu", "kong_replacement", "robbed_kong", "first_turn"):
-                seen[flag] += bool(getattr(context, flag))
-            seen["haitei" if tsumo else "houtei"] += context.last_tile
-            seen[f"round_wind:{context.round_wind}"] += 1
-            seen[f"seat_wind:{(context.winner - context.dealer) % SEATS}"] += 1
             seen[f"nuki:{context.nuki}"] += 1
             seen["nuki_with_north_held"] += bool(context.nuki and held[NORTH])
             # An indicator showing north makes every north set aside one more dora.
@@ -255,9 +242,6 @@ def test_situations_cover_every_sanma_case() -> None:
             seen["indicator:1m"] += 0 in indicators
             seen["indicator:9m"] += 8 in indicators
             seen["holds_9m_under_1m_indicator"] += bool(0 in context.dora_indicators and held[8])
-            seen["red_five"] += bool(context.red_fives)
-            seen["honba"] += context.honba > 0
-            seen["sticks"] += context.riichi_sticks > 0
             try:
                 result = score_riichi(hand, win_tile, SANMA, context)
                 seen.update(f"yaku:{y.name}" for y in result.yaku)
