@@ -39,7 +39,8 @@ from riichienv import Action, ActionType, GameType, Observation, RiichiEnv
 from riichienv.agents import RandomAgent
 from timing import cpu_model
 
-from app.core.simulator import SEATS, GameConfig, play_game
+from app.core.rules import DEFAULT_SEATS as SEATS
+from app.core.simulator import GameConfig, play_game
 from app.core.tables import tables
 
 RULES: Final = ("riichi", "chinese", "qiqihar")

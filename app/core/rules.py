@@ -28,6 +28,8 @@ from app.core.tiles import NUM_TILE_KINDS, ORPHANS, RED, Tile, format_tile, pars
 
 #: Seats a table may have: three-player (sanma) or four-player.
 SEAT_COUNTS: Final = (3, 4)
+DEFAULT_SEATS: Final = 4
+"""Players at a table unless the rules say otherwise (sanma: 3)."""
 
 
 class SevenPairs(StrEnum):
@@ -74,7 +76,7 @@ class RuleProfile:
     #: always exist, which keeps thirteen orphans and seven pairs possible.
     absent_tiles: tuple[Tile, ...] = ()
     #: Players at the table (3: sanma); read by the table simulator and the scoring.
-    seats: int = 4
+    seats: int = DEFAULT_SEATS
     #: Riichi scoring at three seats: a self-draw loses the missing north's share (Tenhou's
     #: sanma); off, each payer adds half of it.
     tsumo_loss: bool = True

@@ -35,8 +35,6 @@ from app.core.rules import RuleProfile
 from app.core.scoring_context import InvalidWinContext, WinContext, check_seats
 from app.core.tiles import RED, Tile, format_tile
 
-SEATS: Final = 4
-
 
 class Multiplier(NamedTuple):
     """One doubling (or more) and why."""
@@ -54,7 +52,7 @@ class ScoreResult(NamedTuple):
 
 
 def _qiqihar(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinContext) -> ScoreResult:
-    check_seats(context)
+    check_seats(context, rules.seats)
     if not 0 <= win_tile < len(hand.counts) or not hand.counts[win_tile]:
         raise InvalidWinContext(
             f"win_tile {format_tile(win_tile) if 0 <= win_tile < 34 else win_tile} is not in the hand; "
@@ -78,10 +76,12 @@ def _qiqihar(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinContext
     for multiplier in shared:
         base *= multiplier.factor
     payers = (
-        [seat for seat in range(SEATS) if seat != context.winner] if context.discarder is None else [context.discarder]
+        [seat for seat in range(rules.seats) if seat != context.winner]
+        if context.discarder is None
+        else [context.discarder]
     )
     per_payer = tuple((seat, base * (2 if context.dealer in (seat, context.winner) else 1)) for seat in payers)
-    payments = [0] * SEATS
+    payments = [0] * rules.seats
     for seat, pays in per_payer:
         payments[seat] -= pays
         payments[context.winner] += pays

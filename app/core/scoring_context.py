@@ -15,12 +15,11 @@ app.core.scoring_context.InvalidWinContext: the winner cannot have discarded the
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import NamedTuple
 
 from app.core.errors import TenpaiError
+from app.core.rules import DEFAULT_SEATS
 from app.core.tiles import EAST, Tile
-
-SEATS: Final = 4
 
 
 class InvalidWinContext(TenpaiError):
@@ -55,7 +54,7 @@ class WinContext(NamedTuple):
     nuki: int = 0
 
 
-def check_seats(context: WinContext, seats: int = SEATS) -> None:
+def check_seats(context: WinContext, seats: int = DEFAULT_SEATS) -> None:
     """Raise :class:`InvalidWinContext` for seats and win kinds that cannot go together.
 
     ``seats`` is the number of players (4, or 3 in sanma).

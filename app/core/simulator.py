@@ -123,13 +123,12 @@ from app.core.engine import Checker
 from app.core.errors import NoYaku, TenpaiError
 from app.core.hand import Hand, Meld, MeldKind, added_kong
 from app.core.players import SeatView, Strategy, make_player
-from app.core.rules import RuleProfile, rule_profile
+from app.core.rules import DEFAULT_SEATS, RuleProfile, rule_profile
 from app.core.safety import Opponent
 from app.core.scoring import score
 from app.core.scoring_context import WinContext
 from app.core.tiles import DRAGONS, EAST, NORTH, NUM_TILE_KINDS, Tile, is_honor
 
-SEATS: Final = 4
 """Seats at a four-player table (a table seats ``rules.seats``)."""
 HAND_SIZE: Final = 13
 RIICHI_MIN_WALL: Final = 4
@@ -235,7 +234,7 @@ class GameResult(NamedTuple):
     #: scoring profile that counts no han.
     han: int | None = None
     #: Per seat: a riichi declaration that stood (its stick is on the table).
-    riichi: tuple[bool, ...] = (False,) * SEATS
+    riichi: tuple[bool, ...] = (False,) * DEFAULT_SEATS
     #: Riichi sticks put on the table in the hand (1000 points each): the winner took
     #: them; after an exhaustive draw they stay on the table.  Not in ``payments``.
     riichi_sticks: int = 0
@@ -786,7 +785,7 @@ class _Table:
                 raise TableInvariantError(f"seat {seat} holds {concealed} tiles with {len(self.melds[seat])} melds")
 
 
-def _flat_payments(winner: int, discarder: int | None, seats: int = SEATS) -> tuple[int, ...]:
+def _flat_payments(winner: int, discarder: int | None, seats: int = DEFAULT_SEATS) -> tuple[int, ...]:
     """A flat win: the discarder pays :data:`FLAT_WIN_VALUE`, or each other seat its share of it."""
     payments = [0] * seats
     payers = [seat for seat in range(seats) if seat != winner] if discarder is None else [discarder]
@@ -797,7 +796,7 @@ def _flat_payments(winner: int, discarder: int | None, seats: int = SEATS) -> tu
     return tuple(payments)
 
 
-def seat_order(seat: int, seats: int = SEATS) -> Sequence[int]:
+def seat_order(seat: int, seats: int = DEFAULT_SEATS) -> Sequence[int]:
     """The other seats in play order after ``seat``, at a table of ``seats``.
 
     >>> list(seat_order(2)), list(seat_order(2, 3))

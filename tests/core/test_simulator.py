@@ -24,10 +24,10 @@ from app.core.discard import Weights
 from app.core.errors import NoYaku
 from app.core.hand import Hand, Meld
 from app.core.players import UnknownStrategy, make_player, tile_value
+from app.core.rules import DEFAULT_SEATS as SEATS
 from app.core.rules import rule_profile
 from app.core.scoring import WinContext, score
 from app.core.simulator import (
-    SEATS,
     TABLE_SETTINGS,
     GameConfig,
     InvalidGameConfig,

@@ -18,9 +18,13 @@ _ERRORS = error_responses(500)
 
 def _preset_field(option: CoreRuleOption) -> tuple[Any, Any]:
     plain = list[str] if option.kind.plain_type is list else option.kind.plain_type
-    if option.described_example is None:
-        return plain, ...
-    return plain, Field(examples=[option.described_example])
+    extras: dict[str, Any] = {}
+    if option.described_example is not None:
+        extras["examples"] = [option.described_example]
+    choices = (option.kind.schema or {}).get("enum")
+    if plain is int and choices:
+        extras.update(ge=min(choices), le=max(choices))  # an integer choice documents its range
+    return plain, Field(**extras) if extras else ...
 
 
 # A preset's value of every option: one field per option of the core's table.  Extra keys
