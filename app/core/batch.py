@@ -24,7 +24,7 @@ from app.core.errors import TooManyCopies, WrongTileCount
 from app.core.rules import RuleProfile, SevenPairs
 from app.core.shanten import shanten_from_distance
 from app.core.tables import tables
-from app.core.tiles import MAX_MELDS
+from app.core.tiles import MAX_MELDS, MPSZ_TILES
 
 _ORPHANS: Final = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 _IS_ORPHAN: Final = np.array([tile in _ORPHANS for tile in range(34)])
@@ -333,6 +333,17 @@ for _suit, _letter in enumerate("mpsz"):
 _SUIT_LETTER[_SEPARATOR] = 4
 
 
+def _digit_tiles() -> np.ndarray:
+    table = np.full((4, 10), -1, dtype=np.int64)
+    for suit, letter in enumerate("mpsz"):
+        for digit, tile in MPSZ_TILES[letter].items():
+            table[suit, int(digit)] = tile
+    return table
+
+
+_DIGIT_TILES: Final = _digit_tiles()
+
+
 def parse_mpsz_batch(texts: list[str]) -> np.ndarray | None:
     """(N, 34) counts of many compact mpsz strings at once, or None.
 
@@ -364,11 +375,10 @@ def parse_mpsz_batch(texts: list[str]) -> np.ndarray | None:
     if (is_digit & (suits > 3)).any() or (is_letter & ~np.concatenate(([False], is_digit[:-1]))).any():
         return None
     values = chars.astype(np.int64) - 48
-    honors = is_digit & (suits == 3)
-    if (honors & ((values == 0) | (values > 7))).any():
+    # The grammar's own table (tiles.MPSZ_TILES): -1 where a digit names no tile (0z, 8z, 9z).
+    tiles = _DIGIT_TILES[np.where(is_digit, suits, 0), np.where(is_digit, values, 0)]
+    if (is_digit & (tiles < 0)).any():
         return None
-    numbers = np.where(values == 0, 5, values)  # 0 is a red five
-    tiles = suits.astype(np.int64) * 9 + numbers - 1
     hand_of = np.cumsum(chars == _SEPARATOR) - (chars == _SEPARATOR)
     counts = np.bincount(hand_of[is_digit] * 34 + tiles[is_digit], minlength=len(texts) * 34)
     if counts.max(initial=0) > 4:

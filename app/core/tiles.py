@@ -277,24 +277,30 @@ def parse_tile(name: str) -> Tile:
 _DIGITS: Final = frozenset("0123456789")
 
 
+#: The mpsz grammar's one table: suit letter -> digit -> tile (``0`` is the red five, a five).
+#: Every mpsz reader reads it: the checking parser below, the compact fast path of
+#: :func:`parse_tiles` and the vectorised batch parser (``app.core.batch``).
+MPSZ_TILES: Final = {
+    suit: {str(digit): (_FIVES[index] if digit == 0 else index * 9 + digit - 1) for digit in range(10)}
+    for index, suit in enumerate("mps")
+} | {"z": {str(digit): EAST + digit - 1 for digit in range(1, 8)}}
+
+
 def _mpsz_tile(digit: str, suit: int, position: int) -> tuple[Tile, bool]:
     """Return the tile a digit names in ``suit``, and whether it is a red five."""
-    number = int(digit)
-    if suit == 3:
-        if number == 0:
-            raise InvalidNotation(
-                f"digit '0' at position {position} is not an honour: 0 marks a red five, "
-                "which only m, p and s have (honours are 1z..7z)"
-            )
-        if number > 7:
-            raise InvalidNotation(
-                f"digit '{digit}' at position {position} is not an honour: honours are "
-                "1z..7z (East South West North White Green Red)"
-            )
-        return EAST + number - 1, False
-    if number == 0:
-        return _FIVES[suit], True
-    return suit * 9 + number - 1, False
+    tile = MPSZ_TILES[_SUIT_LETTERS[suit]].get(digit)
+    if tile is not None:
+        return tile, digit == "0"
+    # Only honours lack digits: 0 (red fives are m, p and s only) and 8, 9.
+    if digit == "0":
+        raise InvalidNotation(
+            f"digit '0' at position {position} is not an honour: 0 marks a red five, "
+            "which only m, p and s have (honours are 1z..7z)"
+        )
+    raise InvalidNotation(
+        f"digit '{digit}' at position {position} is not an honour: honours are "
+        "1z..7z (East South West North White Green Red)"
+    )
 
 
 def _unfinished_group(text: str, start: int, stop: int) -> InvalidNotation:
@@ -750,16 +756,12 @@ _TEXT_PARSERS: Final = {"unicode": parse_unicode, "chinese": parse_chinese, "mps
 # parser; anything else (including every error) goes through it.
 _COMPACT_MPSZ: Final = re.compile(r"(?:[0-9]+[mps]|[1-7]+z)+")
 _MPSZ_GROUP: Final = re.compile(r"([0-9]+)([mpsz])")
-_GROUP_TILES: Final = {
-    suit: {str(digit): (_FIVES[index] if digit == 0 else index * 9 + digit - 1) for digit in range(10)}
-    for index, suit in enumerate("mps")
-} | {"z": {str(digit): EAST + digit - 1 for digit in range(1, 8)}}
 
 
 def _parse_compact_mpsz(text: str) -> list[Tile]:
     tiles: list[Tile] = []
     for digits, suit in _MPSZ_GROUP.findall(text):
-        tiles.extend(map(_GROUP_TILES[suit].__getitem__, digits))
+        tiles.extend(map(MPSZ_TILES[suit].__getitem__, digits))
     return tiles
 
 
