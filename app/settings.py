@@ -46,6 +46,19 @@ class Settings(BaseSettings):
         le=100_000,
         description="Most games one POST /simulate may play (about 20 ms of CPU each; bigger runs: python -m app.selfplay).",
     )
+    heavy_seconds: float = Field(
+        2.0,
+        gt=0,
+        le=600,
+        description="Wall-clock budget of one heavy computation (a lookahead search, a /simulate run, a "
+        "wildcard batch): past it the answer is what was found, flagged incomplete, or a 4xx saying why.",
+    )
+    max_heavy_requests: int = Field(
+        2,
+        ge=1,
+        le=1024,
+        description="Heavy requests computed at once per process; more get 503 with Retry-After.",
+    )
     log_level: LogLevel = Field("info", description="uvicorn and app log level.")
     decomposition_limit: int = Field(
         DEFAULT_DECOMPOSITION_LIMIT,
@@ -71,6 +84,11 @@ class Settings(BaseSettings):
         description="Comma-separated keys; when set, every request but the open paths needs one "
         "(X-API-Key or Authorization: Bearer).",
     )
+    admin_keys: Annotated[tuple[SecretStr, ...], NoDecode] = Field(
+        (),
+        description="Comma-separated keys that may POST /cache/clear; empty: only clients on the loopback "
+        "interface may clear the cache.",
+    )
     protect_docs: bool = Field(
         False, description="With api_keys, also require a key for /docs, /redoc, /openapi.json and /metrics."
     )
@@ -78,7 +96,7 @@ class Settings(BaseSettings):
         (), description='Comma-separated origins allowed by CORS ("*" for any); empty: no CORS headers.'
     )
 
-    @field_validator("api_keys", "cors_origins", mode="before")
+    @field_validator("api_keys", "admin_keys", "cors_origins", mode="before")
     @classmethod
     def _split_commas(cls, value: object) -> object:
         # TENPAI_API_KEYS=a,b: a plain list, not JSON; blanks around commas are ignored.
