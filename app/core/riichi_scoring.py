@@ -26,6 +26,13 @@ Fixed choices, all Tenhou's:
 * A triplet completed by a discard counts as open (for fu and sanankou).
 * Ippatsu ends with any kong, so a kong replacement win has no ippatsu; a
   kong needs a tile left to draw, so robbing a kong is never on the last tile.
+* Sanma: a self-draw on the replacement tile drawn after setting a north
+  aside (kita) is rinshan, as at Tenhou: ``kong_replacement`` is accepted with
+  a kong among the melds or with ``nuki`` above 0.  Whether a kita ends
+  ippatsu is the table's rule, not the hand's, so ``ippatsu`` with
+  ``kong_replacement`` is refused only when no north is set aside (the
+  replacement then followed a kong); with both a kong and a north set aside
+  the caller's flags are taken as given.  A replacement tile is never haitei.
 * Dora, red fives and ura dora add han only to a hand that has a yaku, and
   never to a yakuman.  Ura dora count only for a hand in riichi.
 * Riichi sticks go to the winner outside the seat payments:
@@ -694,12 +701,24 @@ def _check_situation(
     if context.ippatsu and not in_riichi:
         raise InvalidWinContext("ippatsu needs riichi (or double_riichi)", field="ippatsu")
     if context.kong_replacement:
-        if not any(meld.kind.size == 4 for meld in hand.melds):
-            raise InvalidWinContext("kong_replacement needs a kong among the winner's melds", field="kong_replacement")
-        if context.ippatsu:
-            raise InvalidWinContext("a kong ends ippatsu, so a kong replacement win has none", field="ippatsu")
+        # Sanma: the replacement drawn after a kita is a dead-wall tile too (rinshan).
+        after_kita = rules.seats == 3 and context.nuki > 0
+        if not after_kita and not any(meld.kind.size == 4 for meld in hand.melds):
+            raise InvalidWinContext(
+                "kong_replacement needs a kong among the winner's melds"
+                + (" or a north set aside (nuki)" if rules.seats == 3 else ""),
+                field="kong_replacement",
+            )
+        if context.ippatsu and not after_kita:
+            raise InvalidWinContext(
+                "a kong ends ippatsu, so a win on a kong's replacement tile has none"
+                + (" (with no north set aside, the replacement followed a kong)" if rules.seats == 3 else ""),
+                field="ippatsu",
+            )
         if context.last_tile:
-            raise InvalidWinContext("a kong replacement tile is never the last tile (haitei)", field="last_tile")
+            raise InvalidWinContext(
+                "a replacement tile (after a kong or a kita) is never the last tile (haitei)", field="last_tile"
+            )
     if context.robbed_kong:
         if hand.counts[win_tile] != 1 or any(win_tile in meld.tiles for meld in hand.melds):
             raise InvalidWinContext(
@@ -716,7 +735,7 @@ def _check_situation(
             raise InvalidWinContext("tenhou and chiihou need a hand with no melds", field="first_turn")
         if in_riichi or context.kong_replacement or context.last_tile:
             raise InvalidWinContext(
-                "tenhou and chiihou are the first draw: no riichi, kong or last tile", field="first_turn"
+                "tenhou and chiihou are the first draw: no riichi, replacement tile or last tile", field="first_turn"
             )
     if context.honba < 0:
         raise InvalidWinContext(f"honba must be 0 or more, got {context.honba}", field="honba")

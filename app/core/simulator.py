@@ -54,9 +54,10 @@ hold what a hand check never needs:
   seat.  Choices where tables differ, kept simple: a kita is not a kong (no
   kan dora, and it counts toward no kong limit); it is not a call (it ends no
   ippatsu and no uninterrupted first turn); it cannot be robbed (no win on a
-  north set aside); and a self-draw on its replacement is not rinshan here
-  (Tenhou counts rinshan, but the scorer accepts ``kong_replacement`` only
-  with a kong among the melds), nor haitei, tenhou or chiihou.
+  north set aside).  A self-draw on its replacement is rinshan, as at Tenhou
+  (``kong_replacement`` in the scored situation and in the result; with
+  ippatsu too, for a seat in riichi that set aside the north it drew), and
+  never haitei, tenhou or chiihou.
 * **Payments** come from the scoring profile named by ``scoring``
   (:data:`app.core.scoring.SCORING`: Qiqihar's per seed 004, riichi's and
   sanma's per Tenhou, one entry per seat) or, for ``"flat"``, a win worth 3: the discarder pays 3, or each
@@ -87,8 +88,8 @@ The riichi situation the table passes to the scorer (:class:`WinContext`):
   kong never completed, so robbing it keeps ippatsu).
 * **Haitei / houtei** (``last_tile``): a self-draw of the last drawable tile
   (not a replacement), or a win on a discard made when no tile is left.
-* **Rinshan / chankan**: a self-draw on a replacement tile; a win on an added
-  kong's tile.
+* **Rinshan / chankan**: a self-draw on a replacement tile (after a kong or
+  a kita); a win on an added kong's tile.
 * **Tenhou / chiihou** (``first_turn``): a self-draw on the seat's first draw
   before any call or kong.
 * **Winds**: the seat wind from the winner and the dealer (East, South, West
@@ -221,6 +222,7 @@ class GameResult(NamedTuple):
     #: The seat that dealt in (or whose added kong was robbed); None: self-draw or no win.
     discarder: int | None
     robbed_kong: bool
+    #: A self-draw on a replacement tile (rinshan): after a kong or (sanma) a kita.
     kong_replacement: bool
     #: Net per seat; sums to zero.
     payments: tuple[int, ...]
@@ -394,7 +396,7 @@ class _Table:
             if drawn is not None:
                 win = self._win(seat, drawn, discarder=None, source=source)
                 if win is not None:
-                    self._finish(seat, drawn, win, discarder=None, replacement=source == "kong")
+                    self._finish(seat, drawn, win, discarder=None, replacement=source != "wall")
                 if self._kita(seat, drawn):
                     drawn, source = self._draw(seat, replacement=True), "kita"
                     continue
@@ -611,7 +613,7 @@ class _Table:
             winner,
             self.dealer,
             discarder,
-            kong_replacement=discarder is None and source == "kong",
+            kong_replacement=dead_wall,
             robbed_kong=robbed,
             round_wind=self.settings.round_wind,
             dora_indicators=self._indicators(0),

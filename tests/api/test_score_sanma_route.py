@@ -124,6 +124,22 @@ def test_impossible_three_player_situations_are_422(client: TestClient, changes:
     assert_error(client.post("/score", json={**TRIPLETS, **changes}), 422, ["body", loc])
 
 
+def test_rinshan_on_a_kitas_replacement_needs_no_kong(client: TestClient) -> None:
+    # As at Tenhou, the replacement drawn after a kita is rinshan: menzen_tsumo 1 + rinshan 1
+    # + nuki_dora 1 = 3 han 40 fu, 1280 base.  The dealer pays 2560 -> 2600, seat 2 1300.
+    result = _score(client, TRIPLETS, kong_replacement=True, nuki=1)
+    assert _yaku(result) == {"menzen_tsumo": 1, "rinshan": 1, "nuki_dora": 1}
+    assert (result["han"], result["fu"], result["base_points"]) == (3, 40, 1280)
+    assert result["payments"] == [-2600, 3900, -1300]
+    # With no north set aside (and no kong) the replacement followed nothing.
+    assert_error(
+        client.post("/score", json={**TRIPLETS, "kong_replacement": True}),
+        422,
+        ["body", "kong_replacement"],
+        "invalid_win_context",
+    )
+
+
 def test_a_fourth_seat_is_refused_by_the_scorer(client: TestClient) -> None:
     item = assert_error(
         client.post("/score", json={**TRIPLETS, "winner": 3, "dealer": 0}),

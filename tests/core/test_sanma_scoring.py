@@ -440,3 +440,83 @@ def test_a_chi_is_refused_where_the_rules_have_none() -> None:
     with pytest.raises(InvalidMeld) as error:
         score_riichi(hand, SEVEN_SOU, SANMA, WinContext(winner=1, dealer=0))
     assert error.value.field == "melds[0].kind"
+
+
+# --- rinshan after a kita -------------------------------------------------------------
+# At Tenhou the replacement tile drawn after setting a north aside is a dead-wall tile like
+# a kong's: a self-draw on it is rinshan.  The scorer takes ``kong_replacement`` with a kong
+# among the melds or, at three seats, with a north set aside (``nuki > 0``).
+
+
+def test_rinshan_after_a_kita_needs_no_kong() -> None:
+    # TERMINAL_TRIPLETS self-drawn, one north set aside: menzen_tsumo + nuki_dora = 2 han 40 fu
+    # (basic 640); won on the kita's replacement, rinshan makes it 3 han 40 fu (basic 1280).
+    # Non-dealer, tsumo loss: the dealer pays 2600, the other 1300.
+    plain = score_riichi(TERMINAL_TRIPLETS, SEVEN_SOU, SANMA, WinContext(winner=1, dealer=0, nuki=1))
+    context = WinContext(winner=1, dealer=0, nuki=1, kong_replacement=True)
+    rinshan = score_riichi(TERMINAL_TRIPLETS, SEVEN_SOU, SANMA, context)
+    assert (plain.han, plain.fu, plain.base_points) == (2, 40, 640)
+    assert {y.name: y.han for y in rinshan.yaku} == {"menzen_tsumo": 1, "rinshan": 1, "nuki_dora": 1}
+    assert (rinshan.han, rinshan.fu, rinshan.base_points) == (3, 40, 1280)
+    assert rinshan.per_payer == ((0, 2600), (2, 1300))
+
+
+def test_rinshan_after_a_kita_can_be_the_only_yaku() -> None:
+    # Open (111p pon), no value honour, terminals: no yaku on an ordinary self-draw, and a
+    # north set aside is only a dora.  On the kita's replacement, rinshan is a yaku: 1 han
+    # + 1 nuki_dora; fu 20 + 2 (self-draw) + 8 + 8 (closed 111m 999m) + 4 (open 111p) + 2
+    # (tanki) = 44 -> 50; basic 50 x 2^4 = 800: the dealer pays 1600, the other 800.
+    hand = _hand("111999m45677s", ("pon", "111p"))
+    with pytest.raises(NoYaku):
+        score_riichi(hand, SEVEN_SOU, SANMA, WinContext(winner=1, dealer=0, nuki=1))
+    result = score_riichi(hand, SEVEN_SOU, SANMA, WinContext(winner=1, dealer=0, nuki=1, kong_replacement=True))
+    assert {y.name: y.han for y in result.yaku} == {"rinshan": 1, "nuki_dora": 1}
+    assert (result.han, result.fu) == (2, 50)
+    assert result.per_payer == ((0, 1600), (2, 800))
+
+
+def test_ippatsu_and_rinshan_after_a_kita() -> None:
+    # A seat in riichi sets aside the north it drew and wins on the replacement: whether the
+    # kita ended ippatsu is the table's rule, so the scorer takes both flags as given.
+    context = WinContext(winner=1, dealer=0, nuki=1, kong_replacement=True, riichi=True, ippatsu=True)
+    result = score_riichi(TERMINAL_TRIPLETS, SEVEN_SOU, SANMA, context)
+    assert {y.name for y in result.yaku} == {"riichi", "ippatsu", "menzen_tsumo", "rinshan", "nuki_dora"}
+
+
+@pytest.mark.parametrize(
+    ("rules", "hand", "context", "field"),
+    [
+        # No kong and no north set aside: the replacement followed nothing, at three seats or four.
+        (SANMA, TERMINAL_TRIPLETS, WinContext(winner=1, dealer=0, kong_replacement=True), "kong_replacement"),
+        (
+            rule_profile("riichi"),
+            TERMINAL_TRIPLETS,
+            WinContext(winner=1, dealer=0, kong_replacement=True),
+            "kong_replacement",
+        ),
+        # A kong but no north set aside: the replacement followed the kong, which ended ippatsu.
+        (
+            SANMA,
+            _hand("999m123p45677s", ("closed_kan", "1111m")),
+            WinContext(winner=1, dealer=0, kong_replacement=True, riichi=True, ippatsu=True),
+            "ippatsu",
+        ),
+        # A replacement tile is never the last tile, nor the first draw.
+        (
+            SANMA,
+            TERMINAL_TRIPLETS,
+            WinContext(winner=1, dealer=0, nuki=1, kong_replacement=True, last_tile=True),
+            "last_tile",
+        ),
+        (
+            SANMA,
+            TERMINAL_TRIPLETS,
+            WinContext(winner=1, dealer=0, nuki=1, kong_replacement=True, first_turn=True),
+            "first_turn",
+        ),
+    ],
+)
+def test_refused_replacement_wins(rules: RuleProfile, hand: Hand, context: WinContext, field: str) -> None:
+    with pytest.raises(InvalidWinContext) as error:
+        score_riichi(hand, SEVEN_SOU, rules, context)
+    assert error.value.field == field
