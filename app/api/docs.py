@@ -74,5 +74,8 @@ def install_docs(app: FastAPI) -> None:
 
 
 def _self_contained(page: HTMLResponse) -> HTMLResponse:
+    # The same hardening as the analyzer page: nothing from elsewhere, no sniffing, no referrer.
     page.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+    page.headers["X-Content-Type-Options"] = "nosniff"
+    page.headers["Referrer-Policy"] = "no-referrer"
     return page

@@ -5,6 +5,10 @@ whether it comes from request validation (pydantic), from the core's typed error
 from a size limit or from routing (404, 405).  ``loc`` starts with ``"body"`` and
 names the field, down to the item: ``["body", "hands", 3]``, ``["body", "melds", 0, "tiles"]``.
 
+Every answer is bounded in bytes whatever the input: an echoed value is cut to its
+start and its length (``app.core.tiles.ECHO_LIMIT`` characters), a message to
+``MAX_MESSAGE_CHARS``, the list to ``MAX_ERROR_ITEMS`` items (see :func:`bounded`).
+
 The core raises :class:`~app.core.errors.TenpaiError` with a ``field`` relative to
 the question (``"hand"``, ``"visible"``, ``"preset"``); :func:`located` re-roots
 such an error at the place in the request body the value came from.
@@ -17,6 +21,7 @@ such an error at the place in the request body the value came from.
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import re
@@ -29,9 +34,11 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.core.errors import TenpaiError
+from app.core.tiles import ECHO_LIMIT, clipped, quoted
 
 logger = logging.getLogger("app.api")
 
@@ -60,19 +67,133 @@ ERROR_STATUS: Final[Mapping[str, int]] = MappingProxyType(
         "too_many_games": 422,
         "batch_too_large": 422,
         "body_too_large": 413,
+        "forbidden": 403,
         "not_ready": 503,
+        "too_busy": 503,
         "internal_error": 500,
     }
 )
 _DEFAULT_STATUS: Final = 422  # a core code missing above is still the client's question
 
 #: Codes the HTTP layer answers with itself, raised by no TenpaiError class.
-HTTP_CODES: Final = frozenset(("too_many_games", "batch_too_large", "body_too_large", "not_ready", "internal_error"))
+HTTP_CODES: Final = frozenset(
+    ("too_many_games", "batch_too_large", "body_too_large", "forbidden", "not_ready", "too_busy", "internal_error")
+)
 
 
 def status_of(code: str) -> int:
     """The HTTP status of an error code."""
     return ERROR_STATUS.get(code, _DEFAULT_STATUS)
+
+
+# --- bounds: an error answer never grows with the input ---------------------------
+
+#: Most items one error answer lists (pydantic reports every bad item of a long list).
+MAX_ERROR_ITEMS: Final = 10
+#: Most characters of one message; a longer one (a core message quoting a value the core
+#: did not cut) keeps its start and its end, where the reason usually is.
+MAX_MESSAGE_CHARS: Final = 600
+_MESSAGE_HEAD: Final = 400
+_MESSAGE_TAIL: Final = 150
+# An echoed list or object shows this many items, nested this deep, in this many
+# characters of JSON at most (past them, a cut preview of its JSON text).
+_INPUT_ITEMS: Final = 8
+_INPUT_DEPTH: Final = 3
+_INPUT_CHARS: Final = 400
+# Integers up to 256 bits (77 digits) are echoed as numbers; longer ones by their size.
+_INPUT_INT_BITS: Final = 256
+# A loc longer than this (a number deep in nested arrays) keeps its start.
+_LOC_PARTS: Final = 32
+
+
+def clipped_message(msg: str) -> str:
+    """``msg`` cut in the middle to at most about :data:`MAX_MESSAGE_CHARS` characters.
+
+    >>> clipped_message("short")
+    'short'
+    >>> cut = clipped_message("unknown preset '" + "x" * 10_000 + "'; presets are riichi, chinese")
+    >>> len(cut) < 700, cut.endswith("presets are riichi, chinese"), "[9496 of 10046 characters cut]" in cut
+    (True, True, True)
+    """
+    if len(msg) <= MAX_MESSAGE_CHARS:
+        return msg
+    cut = len(msg) - _MESSAGE_HEAD - _MESSAGE_TAIL
+    return f"{msg[:_MESSAGE_HEAD]} … [{cut} of {len(msg)} characters cut] … {msg[-_MESSAGE_TAIL:]}"
+
+
+def bounded(value: Any) -> Any:
+    """An echoed value as JSON data of at most about ``_INPUT_CHARS`` characters.
+
+    Strings keep their first ``ECHO_LIMIT`` characters and their length; lists and
+    objects their first items and their size, a few levels deep; long integers and
+    anything else become short text; NaN and infinities (not JSON) become strings.
+
+    >>> bounded({"input": [float("nan"), 1.5, float("-inf")]})
+    {'input': ['nan', 1.5, '-inf']}
+    >>> bounded(list(range(100)))[-2:]
+    [7, '… (100 items)']
+    >>> bounded("1m" * 1000)[-21:], bounded(10**100)
+    ('1m… (2000 characters)', 'an integer of 101 digits')
+    >>> bounded([["x" * 100] * 8] * 8)[:20]
+    '[["xxxxxxxxxxxxxxxxx'
+    """
+    shown = _bounded(value, 0)
+    if isinstance(shown, (list, dict)):
+        text = json.dumps(shown, ensure_ascii=False)
+        if len(text) > _INPUT_CHARS:
+            return clipped(text, _INPUT_CHARS)
+    return shown
+
+
+def _bounded(value: Any, depth: int) -> Any:
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        return clipped(value)
+    if isinstance(value, int):
+        return value if value.bit_length() <= _INPUT_INT_BITS else quoted(value)
+    if isinstance(value, float):
+        return value if math.isfinite(value) else str(value)
+    if isinstance(value, (list, tuple, dict)):
+        size = len(value)
+        if depth >= _INPUT_DEPTH:
+            noun = "JSON object" if isinstance(value, dict) else "list"
+            return f"a {noun} of {size} item{'' if size == 1 else 's'}"
+        more = f"… ({size} items)" if size > _INPUT_ITEMS else None
+        if isinstance(value, dict):
+            pairs = list(value.items())[:_INPUT_ITEMS]
+            shown = {clipped(str(key)): _bounded(item, depth + 1) for key, item in pairs}
+            return shown | {"…": more} if more else shown
+        items = [_bounded(item, depth + 1) for item in value[:_INPUT_ITEMS]]
+        return items + [more] if more else items
+    # An exception in pydantic's ctx, an enum, bytes: their text, cut.
+    return quoted(value) if isinstance(value, (bytes, bytearray)) else clipped(str(value))
+
+
+def _bounded_loc(loc: Any) -> list[str | int]:
+    parts = [part if isinstance(part, int) else clipped(str(part)) for part in list(loc)[:_LOC_PARTS]]
+    return parts + ["…"] if len(loc) > _LOC_PARTS else parts
+
+
+def _bounded_ctx(ctx: Any) -> Any:
+    if not isinstance(ctx, Mapping):
+        return bounded(ctx)
+    return {clipped(str(key)): bounded(value) for key, value in list(ctx.items())[:_INPUT_ITEMS]}
+
+
+def _bounded_item(item: Mapping[str, Any]) -> dict[str, Any]:
+    """One envelope item with every part bounded (a loc may hold a key of the input)."""
+    out: dict[str, Any] = {}
+    for key, value in item.items():
+        if key == "msg":
+            out[key] = clipped_message(str(value))
+        elif key == "loc":
+            out[key] = _bounded_loc(value)
+        elif key == "ctx":
+            out[key] = _bounded_ctx(value)
+        else:
+            out[key] = bounded(value)
+    return out
 
 
 # --- the envelope, as models so that every route can declare it ------------------
@@ -98,16 +219,21 @@ class ErrorItem(BaseModel):
     type: str = Field(
         description="Stable snake_case code, e.g. invalid_notation, too_many_copies, "
         "wrong_tile_count, invalid_meld, unknown_rules, invalid_rule_option, "
-        "batch_too_large, body_too_large, or a pydantic error type such as missing."
+        "batch_too_large, body_too_large, forbidden, too_busy, or a pydantic error type such as missing "
+        "or int_parsing_size."
     )
     ctx: dict[str, Any] | None = Field(None, description='Extra context, e.g. {"index": 3} for a batch item.')
-    input: Any = Field(None, description="The offending input, when pydantic reports it.")
+    input: Any = Field(
+        None,
+        description="The offending input, when pydantic reports it; long strings, lists and objects are cut "
+        "to their start and their size.",
+    )
 
 
 class ErrorResponse(BaseModel):
     """The body of every 4xx and 5xx answer."""
 
-    detail: list[ErrorItem]
+    detail: list[ErrorItem] = Field(description=f"The problems, at most {MAX_ERROR_ITEMS} of them.")
     error: str | None = Field(
         None,
         description="For a 400 (a well-formed question that cannot be answered): its code, e.g. not_a_winning_hand or no_yaku.",
@@ -118,21 +244,27 @@ def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """The ``responses=`` entry declaring the error envelope for ``statuses``."""
     descriptions = {
         400: "The question is well formed but cannot be answered as asked.",
+        403: "Not allowed: the request needs an admin key (X-Admin-Key), or without admin keys a loopback client.",
         404: "No such path.",
         413: "The request body is larger than the configured limit.",
         422: "Malformed or impossible input; `loc` names the field (and batch index).",
         500: "An unexpected server error (never caused by input).",
-        503: "Not ready yet: the lookup tables are still being built.",
+        503: "Not ready yet (the lookup tables are still being built), or too busy (`too_busy`: too many "
+        "heavy requests at once; retry after `Retry-After` seconds).",
     }
     return {status: {"model": ErrorResponse, "description": descriptions[status]} for status in statuses}
 
 
 def error_body(loc: Loc, msg: str, code: str, ctx: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """One-item envelope, as plain JSON data."""
-    item: dict[str, Any] = {"loc": list(loc), "msg": msg, "type": code}
+    """One-item envelope, as plain JSON data (its message and context bounded like every answer's)."""
+    return {"detail": [_error_item(loc, msg, code, ctx)]}
+
+
+def _error_item(loc: Loc, msg: str, code: str, ctx: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    item: dict[str, Any] = {"loc": list(loc), "msg": clipped_message(msg), "type": code}
     if ctx:
-        item["ctx"] = dict(ctx)
-    return {"detail": [item]}
+        item["ctx"] = _bounded_ctx(ctx)
+    return item
 
 
 # --- locating core errors in the request body ------------------------------------
@@ -214,22 +346,10 @@ class located:  # noqa: N801 - used like a function: ``with located("body", "han
 
 
 def _envelope(status: int, body: Mapping[str, Any]) -> JSONResponse:
-    return JSONResponse(_json_safe(jsonable_encoder(body)), status_code=status)
-
-
-def _json_safe(value: Any) -> Any:
-    """``value`` with NaN and infinities (echoed back from a bad input) written as strings.
-
-    >>> _json_safe({"input": [float("nan"), 1.5, float("-inf")]})
-    {'input': ['nan', 1.5, '-inf']}
-    """
-    if isinstance(value, float) and not math.isfinite(value):
-        return str(value)
-    if isinstance(value, dict):
-        return {key: _json_safe(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_json_safe(item) for item in value]
-    return value
+    # Bounded before encoding: the encoder never walks a deep or huge echoed input.
+    safe = {key: value for key, value in body.items() if key != "detail"}
+    safe["detail"] = [_bounded_item(item) for item in list(body["detail"])[:MAX_ERROR_ITEMS]]
+    return JSONResponse(jsonable_encoder(safe), status_code=status)
 
 
 async def _api_error(request: Request, error: Exception) -> JSONResponse:
@@ -249,19 +369,112 @@ async def _core_error(request: Request, error: Exception) -> JSONResponse:
 
 async def _validation_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, RequestValidationError)
-    return _envelope(422, {"detail": error.errors()})
+    return _envelope(422, {"detail": [await _json_error(item) for item in error.errors()]})
+
+
+async def _json_error(item: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Pydantic's own JSON parser (``validate_json`` on a raw body) refuses the same
+    bodies as the standard one, at the body: say so as :func:`_unparsable_body` does."""
+    if item.get("type") != "json_invalid" or not isinstance(item.get("ctx"), Mapping):
+        return item
+    reason = str(item["ctx"].get("error", ""))
+    if reason.startswith("recursion limit exceeded"):
+        return _error_item(("body",), _TOO_DEEP, "json_invalid")
+    body = item.get("input")
+    if reason.startswith("number out of range") and isinstance(body, (bytes, str)):
+        found = await run_in_threadpool(_long_number, body)
+        if found is not None:
+            return _error_item(found[0], _too_long_message(found[1]), "int_parsing_size")
+    return item
 
 
 _HTTP_CODES: Final = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}
 
 
+_TOO_DEEP: Final = (
+    "request body is nested too deeply: its arrays and objects lie too many levels within each other to parse"
+)
+
+
+class _LongNumber:
+    """Stands for an integer with more digits than Python reads (``sys.get_int_max_str_digits()``)."""
+
+    __slots__ = ("digits",)
+
+    def __init__(self, digits: int) -> None:
+        self.digits = digits
+
+
+def _long_number(body: bytes | str) -> tuple[Loc, int] | None:
+    """Where the first integer too long to read is in a JSON ``body``, and its digits.
+
+    >>> _long_number(b'{"hand": [1, ' + b"9" * 5000 + b'], "turn": -' + b"9" * 6000 + b'}')
+    (('body', 'hand', 1), 5000)
+    >>> _long_number(b'{"hand": [1, 2]}') is None
+    True
+    """
+    found: list[_LongNumber] = []  # in document order, as the parser reads
+
+    def read_int(text: str) -> int | _LongNumber:
+        try:
+            return int(text)
+        except ValueError:
+            found.append(_LongNumber(len(text.lstrip("-"))))
+            return found[-1]
+
+    try:
+        document = json.loads(body, parse_int=read_int)
+    except (ValueError, RecursionError):
+        return None
+    if not found:
+        return None
+    target = found[0]
+    if document is target:
+        return ("body",), target.digits
+    # Find the path to that one object; a stack rather than recursion, as the document may
+    # be deep, and only containers are pushed, as it may be a long list of scalars.
+    pending: list[tuple[Loc, Any]] = [(("body",), document)]
+    while pending:
+        loc, value = pending.pop()
+        for key, item in value.items() if isinstance(value, dict) else enumerate(value):
+            if item is target:
+                return loc + (key,), target.digits
+            if isinstance(item, (dict, list)):
+                pending.append((loc + (key,), item))
+    return None
+
+
+def _too_long_message(digits: int) -> str:
+    return f"number too large: it has {digits} digits, more than can be read; no field takes a number that large"
+
+
+async def _unparsable_body(request: Request, cause: BaseException | None) -> JSONResponse | None:
+    """The 422 for a body FastAPI could not parse (its 400 "error parsing the body"), or None.
+
+    Malformed input like any other JSON error: nesting past the parser's depth, an
+    integer too long to read (named at its field), bytes that are no text encoding.
+    """
+    if isinstance(cause, RecursionError):
+        return _envelope(422, error_body(("body",), _TOO_DEEP, "json_invalid"))
+    if not isinstance(cause, ValueError):
+        return None
+    # FastAPI has read the body into this very request object before parsing it.
+    body = getattr(request, "_body", None)
+    # Off the event loop: a hostile megabyte of small numbers takes a tenth of a second to walk.
+    found = await run_in_threadpool(_long_number, body) if isinstance(body, bytes) else None
+    if found is not None:
+        loc, digits = found
+        return _envelope(422, error_body(loc, _too_long_message(digits), "int_parsing_size"))
+    msg = f"request body is not valid JSON: {clipped(str(cause), ECHO_LIMIT * 2)}"
+    return _envelope(422, error_body(("body",), msg, "json_invalid"))
+
+
 async def _http_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, StarletteHTTPException)
-    if error.status_code == 400 and isinstance(error.__cause__, ValueError):
-        # FastAPI's "error parsing the body" (e.g. bytes that are no text encoding):
-        # malformed input like any other JSON error, so a 422 at the body.
-        msg = f"request body is not valid JSON: {error.__cause__}"
-        return _envelope(422, error_body(("body",), msg, "json_invalid"))
+    if error.status_code == 400:
+        unparsable = await _unparsable_body(request, error.__cause__)
+        if unparsable is not None:
+            return unparsable
     code = _HTTP_CODES.get(error.status_code, "http_error")
     loc: Loc = ("body",) if error.status_code == 413 else ()
     response = _envelope(error.status_code, error_body(loc, str(error.detail), code))

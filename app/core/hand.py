@@ -26,9 +26,11 @@ from app.core.tiles import (
     counts_from_tiles,
     format_tile,
     is_honor,
+    quoted,
 )
 
 MAX_CONCEALED: Final = 14
+_SHOWN_TILES: Final = 16
 
 
 class MeldKind(StrEnum):
@@ -49,6 +51,15 @@ class MeldKind(StrEnum):
     def is_open(self) -> bool:
         """Whether the meld was made from another player's tile (every kind but a closed kan)."""
         return self is not MeldKind.CLOSED_KAN
+
+    @property
+    def with_article(self) -> str:
+        """The kind after its indefinite article, for messages.
+
+        >>> MeldKind.PON.with_article, MeldKind.OPEN_KAN.with_article, MeldKind.ADDED_KAN.with_article
+        ('a pon', 'an open_kan', 'an added_kan')
+        """
+        return f"{'an' if self.value[0] in 'aeiou' else 'a'} {self.value}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,12 +84,13 @@ class Meld:
             meld_kind = MeldKind(kind)
         except ValueError:
             names = ", ".join(k.value for k in MeldKind)
-            raise InvalidMeld(f"unknown meld kind {kind!r}; expected one of {names}", field="kind") from None
+            raise InvalidMeld(f"unknown meld kind {quoted(kind)}; expected one of {names}", field="kind") from None
         ordered = tuple(sorted(tiles))
-        shown = "".join(format_tile(t) for t in ordered)
+        # A meld has at most 4 tiles; a message shows a few more, and the count says the rest.
+        shown = "".join(format_tile(t) for t in ordered[:_SHOWN_TILES]) + ("…" if len(ordered) > _SHOWN_TILES else "")
         if len(ordered) != meld_kind.size:
             raise InvalidMeld(
-                f"a {meld_kind.value} has {meld_kind.size} tiles, got {len(ordered)} ({shown or 'none'})",
+                f"{meld_kind.with_article} has {meld_kind.size} tiles, got {len(ordered)} ({shown or 'none'})",
                 field="tiles",
             )
         if meld_kind is MeldKind.CHI:
@@ -86,7 +98,9 @@ class Meld:
             if is_honor(first) or first % 9 > 6 or ordered != (first, first + 1, first + 2):
                 raise InvalidMeld(f"a chi needs three consecutive tiles of one suit, got {shown}", field="tiles")
         elif len(set(ordered)) != 1:
-            raise InvalidMeld(f"a {meld_kind.value} needs {meld_kind.size} identical tiles, got {shown}", field="tiles")
+            raise InvalidMeld(
+                f"{meld_kind.with_article} needs {meld_kind.size} identical tiles, got {shown}", field="tiles"
+            )
         return cls(meld_kind, ordered)
 
     @property

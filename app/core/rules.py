@@ -24,7 +24,7 @@ from typing import Any, Final, NamedTuple
 
 from app.core.errors import AbsentTile, InvalidNotation, InvalidRuleOption, UnknownRules
 from app.core.hand import MeldKind
-from app.core.tiles import NUM_TILE_KINDS, ORPHANS, RED, Tile, format_tile, parse_tiles
+from app.core.tiles import NUM_TILE_KINDS, ORPHANS, RED, Tile, format_tile, parse_tiles, quoted
 
 #: Seats a table may have: three-player (sanma) or four-player.
 SEAT_COUNTS: Final = (3, 4)
@@ -168,15 +168,16 @@ class OptionKind(NamedTuple):
 
 def _boolean(option: str, value: Any) -> bool:
     if not isinstance(value, bool):
-        raise InvalidRuleOption(f"{option} must be true or false, got {value!r}", field=option)
+        raise InvalidRuleOption(f"{option} must be true or false, got {quoted(value)}", field=option)
     return value
 
 
 def _choice(choices: tuple[Any, ...]) -> Callable[[str, Any], Any]:
     def coerce(option: str, value: Any) -> Any:
-        if isinstance(value, bool) or value not in choices:
+        # Exact types: 3.0 is not the seat count 3, nor True the number 1.
+        if not any(type(value) is type(choice) and value == choice for choice in choices):
             allowed = ", ".join(str(choice) for choice in choices)
-            raise InvalidRuleOption(f"{option} must be one of {allowed}, got {value!r}", field=option)
+            raise InvalidRuleOption(f"{option} must be one of {allowed}, got {quoted(value)}", field=option)
         return value
 
     return coerce
@@ -189,7 +190,7 @@ def _seven_pairs(option: str, value: Any) -> SevenPairs:
         return SevenPairs(value)
     except ValueError:
         allowed = ", ".join(v.value for v in SevenPairs)
-        raise InvalidRuleOption(f"{option} must be one of {allowed}, got {value!r}", field=option) from None
+        raise InvalidRuleOption(f"{option} must be one of {allowed}, got {quoted(value)}", field=option) from None
 
 
 def _tiles(option: str, value: Any) -> tuple[Tile, ...]:
@@ -200,7 +201,7 @@ def _tiles(option: str, value: Any) -> tuple[Tile, ...]:
             for index, item in enumerate(value):
                 one = parse_tiles(item)
                 if len(one) != 1:
-                    raise InvalidNotation(f"item {index} is {item!r}, not one tile")
+                    raise InvalidNotation(f"item {index} is {quoted(item)}, not one tile")
                 tiles.extend(one)
         else:
             tiles = parse_tiles(value)
@@ -222,14 +223,16 @@ def _absent_tiles(option: str, value: Any) -> tuple[Tile, ...]:
 
 def _meld_kinds(option: str, value: Any) -> frozenset[MeldKind]:
     if not isinstance(value, (list, tuple, set, frozenset)):
-        raise InvalidRuleOption(f"{option} must be a list of meld kinds, got {value!r}", field=option)
+        raise InvalidRuleOption(f"{option} must be a list of meld kinds, got {quoted(value)}", field=option)
     kinds = set()
     for item in value:
         try:
             kinds.add(MeldKind(item))
         except ValueError:
             allowed = ", ".join(k.value for k in MeldKind)
-            raise InvalidRuleOption(f"{option}: unknown meld kind {item!r}; expected {allowed}", field=option) from None
+            raise InvalidRuleOption(
+                f"{option}: unknown meld kind {quoted(item)}; expected {allowed}", field=option
+            ) from None
     return frozenset(kinds)
 
 
@@ -363,7 +366,7 @@ def _coerce(option: str, value: Any) -> Any:
         kind = OPTIONS_BY_NAME[option].kind
     except KeyError:
         raise InvalidRuleOption(
-            f"unknown rule option {option!r}; options are {', '.join(OPTIONS_BY_NAME)}", field=option
+            f"unknown rule option {quoted(option)}; options are {', '.join(OPTIONS_BY_NAME)}", field=option
         ) from None
     return kind.coerce(option, value)
 
@@ -380,7 +383,7 @@ def rule_profile(preset: str = "riichi", **overrides: Any) -> RuleProfile:
         base = PRESETS[preset]
     except (KeyError, TypeError):
         raise UnknownRules(
-            f"unknown rules preset {preset!r}; presets are {', '.join(PRESETS)}", field="preset"
+            f"unknown rules preset {quoted(preset)}; presets are {', '.join(PRESETS)}", field="preset"
         ) from None
     if not overrides:
         return base

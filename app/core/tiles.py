@@ -180,14 +180,67 @@ def _char(char: str) -> str:
     return f"U+{ord(char):04X}"
 
 
+#: The most characters of one request value an error message quotes: a message names
+#: what it refuses, but a megabyte string is answered with its start and its length.
+ECHO_LIMIT: Final = 80
+
+# Integers shorter than this print quickly and well inside Python's limit on printing
+# an int (sys.get_int_max_str_digits(), 4300 digits by default); 10,000 bits is 3,011 digits.
+_PRINTABLE_BITS: Final = 10_000
+_LOG10_2: Final = 0.30102999566398120
+
+
+def clipped(text: str, limit: int = ECHO_LIMIT) -> str:
+    """``text`` for an error message: its first ``limit`` characters, then its length.
+
+    >>> clipped("123m")
+    '123m'
+    >>> clipped("1m" * 50, limit=6)
+    '1m1m1m… (100 characters)'
+    """
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text)} characters)"
+
+
+def _digit_count(magnitude: int) -> int:
+    """Decimal digits of a non-negative int, without printing one too long to print."""
+    if magnitude.bit_length() < _PRINTABLE_BITS:
+        return len(str(magnitude))
+    # 2**(b-1) <= magnitude < 2**b, so the estimate is the count or one more.
+    estimate = int(magnitude.bit_length() * _LOG10_2) + 1
+    return estimate if magnitude >= 10 ** (estimate - 1) else estimate - 1
+
+
+def quoted(value: object, limit: int = ECHO_LIMIT) -> str:
+    """``repr(value)`` for an error message, cut after about ``limit`` characters.
+
+    A long integer is described by its size: Python refuses to print one past 4300 digits.
+
+    >>> quoted("1m2m"), quoted(33)
+    ("'1m2m'", '33')
+    >>> quoted("1m" * 50, limit=6)
+    "'1m1m1m'… (100 characters)"
+    >>> quoted(10**5000)
+    'an integer of 5001 digits'
+    """
+    if isinstance(value, str) and len(value) > limit:
+        return f"{value[:limit]!r}… ({len(value)} characters)"
+    if isinstance(value, int) and not isinstance(value, bool):
+        digits = _digit_count(abs(value))
+        return repr(value) if digits <= limit else f"an integer of {digits} digits"
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # holds an integer too long to print, or nests too deep
+        return f"a {type(value).__name__} too large or too deep to show"
+    return clipped(text, limit)
+
+
 def _describe(value: object) -> str:
     """Show a value of the wrong kind, with its type, briefly."""
     if value is None:
         return "None"
-    text = repr(value)
-    if len(text) > 40:
-        text = text[:37] + "..."
-    return f"{text} ({type(value).__name__})"
+    return f"{quoted(value, limit=40)} ({type(value).__name__})"
 
 
 def _as_int(value: object) -> int | None:
@@ -233,7 +286,7 @@ def parse_int_list(values: Iterable[object]) -> list[Tile]:
     tiles = _integers(values, "tile integers 0..33")
     for index, tile in enumerate(tiles):
         if not 0 <= tile < NUM_TILE_KINDS:
-            raise InvalidNotation(f"item {index} is {tile}, which is not a tile; tiles are integers 0..33")
+            raise InvalidNotation(f"item {index} is {quoted(tile)}, which is not a tile; tiles are integers 0..33")
     return tiles
 
 
@@ -268,7 +321,7 @@ def parse_tile(name: str) -> Tile:
     """
     tiles = parse_mpsz(name)
     if len(tiles) != 1:
-        raise InvalidNotation(f"{name!r} names {len(tiles)} tiles; expected exactly one, e.g. '3m'")
+        raise InvalidNotation(f"{quoted(name)} names {len(tiles)} tiles; expected exactly one, e.g. '3m'")
     return tiles[0]
 
 
@@ -307,7 +360,7 @@ def _unfinished_group(text: str, start: int, stop: int) -> InvalidNotation:
     digits = text[start:stop]
     noun = "digit" if len(digits) == 1 else "digits"
     return InvalidNotation(
-        f"{noun} {digits!r} at position {start} must be followed by a suit letter (m, p, s or z), e.g. '123m'"
+        f"{noun} {quoted(digits)} at position {start} must be followed by a suit letter (m, p, s or z), e.g. '123m'"
     )
 
 
@@ -367,7 +420,7 @@ def _red_counts(red: Iterable[Tile], tiles: Sequence[Tile]) -> Counter[Tile]:
     wanted: Counter[Tile] = Counter()
     for index, value in enumerate(_integers(red, "red fives (tiles 5m, 5p or 5s)")):
         if value not in _FIVES:
-            raise InvalidNotation(f"red item {index} is {value}, not a five of m, p or s (4, 13 or 22)")
+            raise InvalidNotation(f"red item {index} is {quoted(value)}, not a five of m, p or s (4, 13 or 22)")
         wanted[value] += 1
     held = Counter(tiles)
     for five, count in wanted.items():
@@ -487,9 +540,9 @@ def _chinese_error(text: str, position: int) -> InvalidNotation:
 def _numbers_without_suit(text: str, start: int, stop: int) -> InvalidNotation:
     numbers = text[start:stop]
     if stop == len(text):
-        return InvalidNotation(f"{numbers!r} at position {start} has no suit after it; add 万, 筒 or 条")
+        return InvalidNotation(f"{quoted(numbers)} at position {start} has no suit after it; add 万, 筒 or 条")
     return InvalidNotation(
-        f"{numbers!r} at position {start} must be followed by a suit (万, 筒 or 条), "
+        f"{quoted(numbers)} at position {start} must be followed by a suit (万, 筒 or 条), "
         f"not {_char(text[stop])} at position {stop}"
     )
 

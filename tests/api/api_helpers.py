@@ -28,7 +28,8 @@ def started(settings: Settings | None = None) -> TestClient:
     handler fails the test, which is how these tests show that user input
     never reaches it.
     """
-    client = TestClient(create_app(settings or Settings()))
+    # A loopback client, as an operator on the same host: /cache/clear needs one (or an admin key).
+    client = TestClient(create_app(settings or Settings()), client=("127.0.0.1", 50000))
     client.__enter__()
     wait_ready(client)
     return client

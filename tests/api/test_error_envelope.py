@@ -6,6 +6,7 @@ service fail unexpectedly would raise here instead of answering.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Iterator
 from typing import Any
@@ -14,7 +15,7 @@ import pytest
 from api_helpers import assert_error, error_items, started
 from fastapi.testclient import TestClient
 
-from app.api.errors import ERROR_STATUS, HTTP_CODES
+from app.api.errors import ERROR_STATUS, HTTP_CODES, MAX_MESSAGE_CHARS, error_body
 from app.core.errors import error_codes
 from app.main import create_app
 from app.settings import Settings
@@ -270,6 +271,22 @@ def test_messages_name_the_offending_character(client: TestClient) -> None:
     assert "item 2" in item["msg"] and "99" in item["msg"]
 
 
+@pytest.mark.parametrize(
+    ("kind", "tiles", "msg"),
+    [
+        ("open_kan", "111m", "an open_kan has 4 tiles, got 3 (1m1m1m)"),
+        ("added_kan", "11m", "an added_kan has 4 tiles, got 2 (1m1m)"),
+        ("closed_kan", "1111m2m", "a closed_kan has 4 tiles, got 5 (1m1m1m1m2m)"),
+        ("open_kan", "1112m", "an open_kan needs 4 identical tiles, got 1m1m1m2m"),
+        ("pon", "1112m", "a pon has 3 tiles, got 4 (1m1m1m2m)"),
+    ],
+)
+def test_meld_messages_use_the_right_article(client: TestClient, kind: str, tiles: str, msg: str) -> None:
+    body = {"hand": "1z", "melds": [{"kind": kind, "tiles": tiles}]}
+    item = assert_error(client.post("/shanten", json=body), 422, ["body", "melds", 0, "tiles"], "invalid_meld")
+    assert item["msg"] == msg
+
+
 @pytest.mark.parametrize("path", HAND_ENDPOINTS)
 def test_every_endpoint_refuses_five_copies(client: TestClient, path: str) -> None:
     assert_error(client.post(path, json={"hand": "11111m"}), 422, ["body", "hand"], "too_many_copies")
@@ -353,6 +370,25 @@ def test_every_core_error_code_has_a_status() -> None:
     answered_no = {"not_a_winning_hand", "no_yaku"}
     assert {ERROR_STATUS[code] for code in answered_no} == {400}
     assert {ERROR_STATUS[code] for code in codes if code not in answered_no} == {422}
+
+
+def test_the_http_layer_codes_have_their_statuses() -> None:
+    assert {code: ERROR_STATUS[code] for code in ("forbidden", "too_busy", "body_too_large", "not_ready")} == {
+        "forbidden": 403,
+        "too_busy": 503,
+        "body_too_large": 413,
+        "not_ready": 503,
+    }
+    assert {"forbidden", "too_busy"} <= HTTP_CODES
+
+
+def test_the_envelope_bounds_what_a_handler_gives_it() -> None:
+    # error_body is what every handler and middleware builds its answer from.
+    body = error_body(("body", "rules"), "unknown rules preset '" + "x" * 100_000 + "'; presets are riichi", "x")
+    (item,) = body["detail"]
+    assert len(item["msg"]) < MAX_MESSAGE_CHARS + 100 and item["msg"].endswith("; presets are riichi")
+    ctx = error_body((), "m", "x", ctx={"value": ["y" * 10_000] * 1000})["detail"][0]["ctx"]
+    assert len(json.dumps(ctx)) < 1000
 
 
 def test_an_unexpected_error_is_a_bare_500_and_is_logged(caplog: pytest.LogCaptureFixture) -> None:

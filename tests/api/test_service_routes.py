@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import fields
 
 import pytest
+from api_helpers import wait_ready
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from pydantic import ValidationError
@@ -33,6 +34,32 @@ def test_ready_once_the_tables_are_built(client: TestClient) -> None:
     body = response.json()
     assert body["ready"] is True and body["tables_build_seconds"] >= 0
     assert set(body["cache"]) == {"hits", "misses", "size", "max_size"}
+
+
+def test_cache_stats_are_open_and_cache_clear_is_for_administrators() -> None:
+    with TestClient(create_app(Settings()), client=("203.0.113.7", 50000)) as remote:
+        assert remote.get("/cache/stats").status_code == 200
+        response = remote.post("/cache/clear")
+    assert response.status_code == 403 and response.json()["detail"][0]["type"] == "forbidden"
+
+
+def test_a_loopback_client_clears_the_cache() -> None:
+    with TestClient(create_app(Settings()), client=("127.0.0.1", 50000)) as local:
+        wait_ready(local)
+        local.post("/shanten", json={"hand": "123456789m1111z"})
+        local.post("/shanten", json={"hand": "123456789m1111z"})
+        assert local.get("/cache/stats").json()["size"] > 0
+        response = local.post("/cache/clear")
+    assert response.status_code == 200
+    assert response.json() == {"hits": 0, "misses": 0, "size": 0, "max_size": 4096}
+
+
+def test_cache_clear_documents_its_admin_header_and_403(client: TestClient) -> None:
+    operation = client.get("/openapi.json").json()["paths"]["/cache/clear"]["post"]
+    assert [(parameter["name"], parameter["in"]) for parameter in operation["parameters"]] == [
+        ("x-admin-key", "header")
+    ]
+    assert "403" in operation["responses"]
 
 
 def test_not_ready_before_start_up_builds_the_tables() -> None:

@@ -26,7 +26,8 @@ HAND = {"hand": "123m456p789s1122z"}
 
 def started(settings: Settings | None = None) -> TestClient:
     """An in-process client whose app has built its tables (close it with ``__exit__``)."""
-    client = TestClient(create_app(settings or Settings()))
+    # A loopback client, as an operator on the same host: /cache/clear needs one (or an admin key).
+    client = TestClient(create_app(settings or Settings()), client=("127.0.0.1", 50000))
     client.__enter__()
     deadline = time.monotonic() + READY_TIMEOUT_SECONDS
     while client.get("/ready").status_code != 200:

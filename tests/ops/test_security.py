@@ -1,17 +1,24 @@
-"""API keys (TENPAI_API_KEYS), CORS (TENPAI_CORS_ORIGINS) and the limits in front of the routes."""
+"""API keys (TENPAI_API_KEYS), admin keys (TENPAI_ADMIN_KEYS), CORS (TENPAI_CORS_ORIGINS), the
+limits in front of the routes, and the analyzer page's security headers."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from ops_helpers import HAND, started
 
-from app.api.auth import presented_key
+from app.api.auth import is_loopback, presented_key
+from app.main import create_app
 from app.settings import Settings
 
 KEYS = ("k-0123456789abcdef0123", "k-fedcba9876543210fedc")
+ADMIN_KEYS = ("adm-0123456789abcdef", "adm-fedcba9876543210")
+# TestClient's own client host is "testclient"; these stand for real peers.
+REMOTE = ("203.0.113.7", 50000)
+LOOPBACKS = (("127.0.0.1", 50000), ("127.4.5.6", 50000), ("::1", 50000))
 UNAUTHORIZED = {
     "detail": [
         {
@@ -155,3 +162,88 @@ def test_cors_allows_the_configured_origins_even_with_keys() -> None:
         )
     finally:
         client.__exit__(None, None, None)
+
+
+# --- POST /cache/clear is an administrator's ------------------------------------
+
+
+def _client(settings: Settings, peer: tuple[str, int]) -> TestClient:
+    # Clearing needs no lookup tables, so the app need not be ready.
+    return TestClient(create_app(settings), client=peer)
+
+
+def _assert_forbidden(response: httpx.Response, msg: str) -> None:
+    assert response.status_code == 403, response.text
+    assert response.json() == {"detail": [{"loc": ["header", "x-admin-key"], "msg": msg, "type": "forbidden"}]}
+
+
+@pytest.mark.parametrize("peer", LOOPBACKS)
+def test_without_admin_keys_a_loopback_client_may_clear(peer: tuple[str, int]) -> None:
+    with _client(Settings(), peer) as client:
+        response = client.post("/cache/clear")
+    assert response.status_code == 200
+    assert response.json()["size"] == 0
+
+
+@pytest.mark.parametrize("peer", [REMOTE, ("10.0.0.2", 1), ("::ffff:10.0.0.2", 1), ("testclient", 50000)])
+def test_without_admin_keys_any_other_client_is_403(peer: tuple[str, int]) -> None:
+    with _client(Settings(), peer) as client:
+        _assert_forbidden(
+            client.post("/cache/clear"),
+            "only a client on the loopback interface may do this (no admin keys are configured)",
+        )
+        # Reading the counters stays open.
+        assert client.get("/cache/stats").status_code == 200
+
+
+@pytest.mark.parametrize("peer", [REMOTE, LOOPBACKS[0]])
+def test_with_admin_keys_only_an_admin_key_may_clear(peer: tuple[str, int]) -> None:
+    with _client(Settings(admin_keys=ADMIN_KEYS), peer) as client:
+        # Loopback is no longer enough once keys are configured.
+        _assert_forbidden(client.post("/cache/clear"), "an admin key is required: send it in the X-Admin-Key header")
+        for wrong in ("wrong", ADMIN_KEYS[0][:-1], ""):
+            _assert_forbidden(client.post("/cache/clear", headers={"x-admin-key": wrong}), "the admin key is not valid")
+        for key in ADMIN_KEYS:
+            assert client.post("/cache/clear", headers={"x-admin-key": key}).status_code == 200
+
+
+def test_with_api_keys_an_api_key_alone_cannot_clear() -> None:
+    settings = Settings(api_keys=KEYS, admin_keys=ADMIN_KEYS)
+    with _client(settings, REMOTE) as client:
+        # No API key: refused by the key check before the admin check.
+        assert client.post("/cache/clear", headers={"x-admin-key": ADMIN_KEYS[0]}).status_code == 401
+        _assert_forbidden(
+            client.post("/cache/clear", headers={"x-api-key": KEYS[0]}),
+            "an admin key is required: send it in the X-Admin-Key header",
+        )
+        # An admin key is not an API key either.
+        assert client.post("/cache/clear", headers={"x-api-key": ADMIN_KEYS[0]}).status_code == 401
+        both = {"x-api-key": KEYS[1], "x-admin-key": ADMIN_KEYS[1]}
+        assert client.post("/cache/clear", headers=both).status_code == 200
+        assert client.get("/cache/stats", headers={"x-api-key": KEYS[0]}).status_code == 200
+
+
+def test_admin_keys_come_comma_separated_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TENPAI_ADMIN_KEYS", f"{ADMIN_KEYS[0]}, {ADMIN_KEYS[1]}")
+    settings = Settings()
+    assert [key.get_secret_value() for key in settings.admin_keys] == list(ADMIN_KEYS)
+    assert ADMIN_KEYS[0] not in repr(settings)
+
+
+def test_loopback_means_the_loopback_interface_only() -> None:
+    assert all(is_loopback(host) for host, _ in LOOPBACKS)
+    assert is_loopback("::ffff:127.0.0.1")
+    for host in ("203.0.113.7", "0.0.0.0", "::", "128.0.0.1", "localhost", "testclient", "", None):
+        assert not is_loopback(host), host
+
+
+# --- the analyzer page ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ["/", "/analyze", "/static/analyze/app.js", "/static/analyze/style.css"])
+def test_the_analyzer_sends_its_security_headers(client: TestClient, path: str) -> None:
+    response = client.get(path)
+    assert response.status_code == 200
+    assert response.headers["x-content-type-options"] == "nosniff"
+    assert response.headers["referrer-policy"] == "no-referrer"
+    assert "default-src 'self'" in response.headers["content-security-policy"]

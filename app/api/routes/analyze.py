@@ -2,9 +2,11 @@
 
 A plain HTML page with vanilla JavaScript that calls only the public API
 (``POST /shanten``, ``/ting``, ``/discard``, and ``/score`` for the value of a
-complete riichi hand). Every asset is served from here and
-the page's Content-Security-Policy allows nothing from another origin. None of
-these routes is part of the OpenAPI document.
+complete riichi hand). Every asset is served from here with the same headers:
+a Content-Security-Policy that allows nothing from another origin,
+``X-Content-Type-Options: nosniff`` (a browser runs a file only as its declared
+type) and ``Referrer-Policy: no-referrer`` (a hand typed into the page never leaks
+to another site in a Referer). None of these routes is part of the OpenAPI document.
 """
 
 from __future__ import annotations
@@ -28,6 +30,11 @@ CONTENT_SECURITY_POLICY: Final = "; ".join(
         "frame-ancestors 'self'",
     )
 )
+SECURITY_HEADERS: Final = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
 _MEDIA_TYPES: Final = {
     "index.html": "text/html; charset=utf-8",
     "app.js": "text/javascript; charset=utf-8",
@@ -42,7 +49,7 @@ def _asset(name: str) -> Response:
     return Response(
         _ASSETS[name],
         media_type=_MEDIA_TYPES[name],
-        headers={"Content-Security-Policy": CONTENT_SECURITY_POLICY, "Cache-Control": "no-cache"},
+        headers={**SECURITY_HEADERS, "Cache-Control": "no-cache"},
     )
 
 

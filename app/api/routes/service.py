@@ -1,13 +1,21 @@
-"""Operations: GET /health, GET /ready, and the result cache."""
+"""Operations: GET /health, GET /ready, and the result cache.
+
+Anyone who may ask questions may read the cache counters; emptying the cache is an
+administrator's: an ``X-Admin-Key`` from ``TENPAI_ADMIN_KEYS``, or, when none is
+configured, a client on the loopback interface (see :func:`app.api.auth.admin_refusal`).
+"""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Response, status
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Header, Request, Response, status
 from pydantic import BaseModel, Field
 
+from app.api.auth import ADMIN_KEY_HEADER, admin_refusal
 from app.api.cache import CacheStats
 from app.api.deps import CacheDep, StateDep
-from app.api.errors import error_responses
+from app.api.errors import ApiError, error_responses
 
 router = APIRouter(tags=["service"])
 
@@ -69,10 +77,36 @@ def cache_stats(cache: CacheDep) -> CacheStatsResponse:
     return CacheStatsResponse.of(cache.stats())
 
 
+async def _admin(
+    request: Request,
+    state: StateDep,
+    x_admin_key: Annotated[
+        str | None,
+        Header(
+            description="A key of TENPAI_ADMIN_KEYS; without admin keys configured, only loopback clients may clear."
+        ),
+    ] = None,
+) -> None:
+    """Refuse, with a 403, a request that may not administer the service."""
+    client = request.client.host if request.client else None
+    keys = [key.get_secret_value() for key in state.settings.admin_keys]
+    refusal = admin_refusal(x_admin_key, client, keys)
+    if refusal is not None:
+        raise ApiError(("header", ADMIN_KEY_HEADER.lower()), refusal, "forbidden")
+
+
 @router.post(
-    "/cache/clear", operation_id="cache_clear", summary="Empty the result cache", responses=error_responses(500)
+    "/cache/clear",
+    operation_id="cache_clear",
+    summary="Empty the result cache",
+    responses=error_responses(403, 422, 500),
+    dependencies=[Depends(_admin)],
 )
 def cache_clear(cache: CacheDep) -> CacheStatsResponse:
-    """Drop every cached answer and reset the counters; answers the counters after."""
+    """Drop every cached answer and reset the counters; answers the counters after.
+
+    Needs an admin key in `X-Admin-Key` (TENPAI_ADMIN_KEYS); when no admin key is
+    configured, only a client on the loopback interface (127.0.0.0/8, ::1) may clear.
+    """
     cache.clear()
     return CacheStatsResponse.of(cache.stats())
