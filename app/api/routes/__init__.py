@@ -2,7 +2,7 @@
 
 from fastapi import APIRouter
 
-from app.api.routes import analyze, discard, metrics, reference, score, service, shanten, simulate, ting, win
+from app.api.routes import analyze, discard, limits, metrics, reference, score, service, shanten, simulate, ting, win
 
 # Request routing tries routers in this order: the busiest first.
 ROUTERS: tuple[APIRouter, ...] = (
@@ -13,6 +13,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     score.router,
     simulate.router,
     reference.router,
+    limits.router,
     service.router,
     metrics.router,
     analyze.router,

@@ -1,0 +1,48 @@
+"""GET /limits: every bound a client meets, in one answer (the README lists the same)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from pydantic import BaseModel, Field
+
+from app.api.deps import StateDep
+from app.api.errors import error_responses
+from app.core.discard import DEFAULT_LOOKAHEAD_BUDGET, MAX_LOOKAHEAD_BUDGET
+
+router = APIRouter(tags=["reference"])
+
+
+class LimitsResponse(BaseModel):
+    """The bounds of this service process, from its settings (``TENPAI_*``) and the engine."""
+
+    max_body_bytes: int = Field(description="Largest request body (TENPAI_MAX_BODY_BYTES); larger: 413.")
+    max_batch_size: int = Field(description="Most hands or items in one batch request (TENPAI_MAX_BATCH_SIZE).")
+    max_simulate_games: int = Field(description="Most games one POST /simulate plays (TENPAI_MAX_SIMULATE_GAMES).")
+    heavy_seconds: float = Field(
+        description="Wall-clock budget of one heavy computation (TENPAI_HEAVY_SECONDS): a lookahead past it "
+        "answers what it found, flagged complete: false."
+    )
+    max_heavy_requests: int = Field(
+        description="Heavy requests (lookahead, /simulate) computed at once (TENPAI_MAX_HEAVY_REQUESTS); more: 503."
+    )
+    lookahead_budget_default: int = Field(description="States a /discard lookahead may examine unless asked.")
+    lookahead_budget_max: int = Field(description="Most states a /discard lookahead may be given.")
+    decomposition_limit: int = Field(description="Most decompositions /win lists (TENPAI_DECOMPOSITION_LIMIT).")
+    cache_size: int = Field(description="Answers the result cache keeps (TENPAI_CACHE_SIZE); 0: off.")
+
+
+@router.get("/limits", operation_id="limits", summary="The service's bounds", responses=error_responses(500))
+def limits(state: StateDep) -> LimitsResponse:
+    """What one request may ask for, and how long heavy work may take, on this process."""
+    settings = state.settings
+    return LimitsResponse(
+        max_body_bytes=settings.max_body_bytes,
+        max_batch_size=settings.max_batch_size,
+        max_simulate_games=settings.max_simulate_games,
+        heavy_seconds=settings.heavy_seconds,
+        max_heavy_requests=settings.max_heavy_requests,
+        lookahead_budget_default=DEFAULT_LOOKAHEAD_BUDGET,
+        lookahead_budget_max=MAX_LOOKAHEAD_BUDGET,
+        decomposition_limit=settings.decomposition_limit,
+        cache_size=settings.cache_size,
+    )
