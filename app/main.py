@@ -27,6 +27,7 @@ from app.api.auth import ApiKeyAuth
 from app.api.body_limit import BodySizeLimit
 from app.api.docs import install_docs
 from app.api.errors import install_error_handlers
+from app.api.heavy import HeavyLimiter, share_the_gil
 from app.api.logs import log_config
 from app.api.metrics import Metrics
 from app.api.observe import REQUEST_ID_HEADER, Observe
@@ -99,6 +100,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         strict_content_type=False,  # a JSON body sent without a Content-Type is still JSON
     )
     app.state.service = ServiceState.create(settings)
+    app.state.heavy = HeavyLimiter(settings.max_heavy_requests)
+    share_the_gil()  # heavy work runs in threads: keep the event loop's waits for the GIL short
     app.state.metrics = Metrics(app.state.service)
     install_error_handlers(app)
     # Middleware added later runs earlier. Outermost (after Observe): CORS, which answers

@@ -39,6 +39,7 @@ from app.core.discard import (
     Weights,
 )
 from app.core.hand import Hand
+from app.core.lookahead import StopReason
 from app.core.rules import RuleProfile
 from app.core.safety import Opponent
 from app.core.tiles import (
@@ -118,8 +119,9 @@ class OptionsSpec(BaseModel):
         ge=1,
         strict=True,
         description=f"States the lookahead may evaluate, shared equally by the candidates (capped at "
-        f"{MAX_LOOKAHEAD_BUDGET:,}; a state takes about 0.2 ms). Past a candidate's share its answer is the part "
-        "finished, a lower bound flagged `complete: false`.",
+        f"{MAX_LOOKAHEAD_BUDGET:,}; a state takes 0.2 to 10 ms). Past a candidate's share, or past the service's "
+        "wall-clock budget (TENPAI_HEAVY_SECONDS, see GET /limits), its answer is the part finished, a lower bound "
+        "flagged `complete: false`.",
     )
 
     def core(self) -> DiscardOptions:
@@ -341,7 +343,14 @@ class LookaheadOut(BaseModel):
     tenpai_probability: float = Field(description="Probability of being tenpai within `draws` draws, best play.")
     win_probability: float = Field(description="Probability of a complete hand within `draws` draws, best play.")
     states: int = Field(description="States evaluated.")
-    complete: bool = Field(description="False when the budget ran out: the probabilities are lower bounds.")
+    complete: bool = Field(
+        description="False when the search was cut short (see `stopped_by`): the probabilities are lower bounds."
+    )
+    stopped_by: StopReason | None = Field(
+        None,
+        description="What cut the search short: `states` (its share of `lookahead_budget`) or `time` (the "
+        "service's wall-clock budget, TENPAI_HEAVY_SECONDS, shared by the candidates); null when complete.",
+    )
 
 
 class CandidateOut(BaseModel):
@@ -419,6 +428,7 @@ class CandidateOut(BaseModel):
                 win_probability=_round(ahead.win_probability),
                 states=ahead.states,
                 complete=ahead.complete,
+                stopped_by=ahead.stopped_by,
             ),
         )
 

@@ -62,15 +62,18 @@ class AnswerReplay:
 
         status = 0
         parts: list[bytes] = []
+        no_store = False
 
         async def capture(message: Message) -> None:
-            nonlocal status
+            nonlocal status, no_store
             if message["type"] == "http.response.start":
                 status = message["status"]
+                # An answer cut short by its time budget depends on the load: never replayed.
+                no_store = (b"cache-control", b"no-store") in message.get("headers", ())
             elif message["type"] == "http.response.body" and status == 200:
                 parts.append(message.get("body", b""))
             await send(message)
 
         await self.app(scope, replay, capture)
-        if key is not None and status == 200:
+        if key is not None and status == 200 and not no_store:
             cache.store(key, b"".join(parts))

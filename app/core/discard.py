@@ -72,7 +72,8 @@ lower tile.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache, partial
 from operator import itemgetter
 from typing import Final, NamedTuple
@@ -319,6 +320,8 @@ def evaluate_discards(
     weights: Weights = DEFAULT_WEIGHTS,
     options: DiscardOptions = DEFAULT_OPTIONS,
     red_fives: Sequence[Tile] = (),
+    deadline: float | None = None,
+    cancelled: Callable[[], bool] | None = None,
 ) -> list[Candidate]:
     """Every distinct discard of a 3n+2 ``hand``, scored, best first.
 
@@ -328,6 +331,11 @@ def evaluate_discards(
     :class:`~app.core.errors.TooManyCopies` naming the argument where the count
     went over (``opponents[1].river``).  ``red_fives`` lists the red fives held
     concealed (5m, 5p or 5s, one entry each).
+
+    ``deadline`` (a :func:`time.monotonic` instant) and ``cancelled`` bound the
+    lookahead in wall-clock time (see :func:`~app.core.lookahead.lookahead`); each
+    candidate's search gets an equal share of the time left when it starts, so
+    a slow first candidate cannot leave the others none.
     """
     checker = Checker(rules)
     if weights is not DEFAULT_WEIGHTS:
@@ -407,10 +415,18 @@ def evaluate_discards(
     if options.improvements or options.good_shape or options.lookahead:
         share = max(1, min(max(options.lookahead_budget, 1), MAX_LOOKAHEAD_BUDGET) // len(candidates))
         shared: Analysis = {}  # the candidates' searches meet the same hands: analyse each once
-        candidates = [
-            _extras(candidate, hand, checker, others, options, turn, share, shared) for candidate in candidates
-        ]
+        extended = []
+        for index, candidate in enumerate(candidates):
+            until = None if deadline is None else _time_share(deadline, len(candidates) - index)
+            extended.append(_extras(candidate, hand, checker, others, options, turn, share, shared, until, cancelled))
+        candidates = extended
     return candidates
+
+
+def _time_share(deadline: float, searches_left: int) -> float:
+    """The deadline of the next of ``searches_left`` searches: an equal share of the time left."""
+    now = time.monotonic()
+    return now + max(0.0, deadline - now) / searches_left
 
 
 # --- seen tiles -----------------------------------------------------------------------
@@ -494,6 +510,8 @@ def _extras(
     turn: int | None,
     budget: int,
     analysis: Analysis,
+    deadline: float | None,
+    cancelled: Callable[[], bool] | None,
 ) -> Candidate:
     after = hand.without((candidate.tile,))
     seen = bytearray(others or bytes(NUM_TILE_KINDS))
@@ -508,7 +526,16 @@ def _extras(
         draws = options.lookahead_draws
         if draws is None:
             draws = max(1, 18 - turn) if turn is not None else 6
-        ahead = lookahead(after, checker, seen_after, draws=draws, budget=budget, analysis=analysis)
+        ahead = lookahead(
+            after,
+            checker,
+            seen_after,
+            draws=draws,
+            budget=budget,
+            analysis=analysis,
+            deadline=deadline,
+            cancelled=cancelled,
+        )
     return candidate._replace(improvements=improvements, good_shape=good_shape, lookahead=ahead)
 
 

@@ -84,6 +84,7 @@ def run_games(
     workers: int = 1,
     backend: Backend | str = Backend.LOCAL,
     progress: Progress | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> list[GameResult]:
     """Games ``0 .. games - 1`` of ``config``, in game order, played by ``workers`` workers.
 
@@ -94,6 +95,11 @@ def run_games(
     to one or ``RAY_ADDRESS`` names a cluster to join (whose workers must be able to import ``app``, as on this machine with
     tenpai installed).  ``progress(done, total)`` is called once with 0 before
     any game, then as games finish.
+
+    ``stop()``, asked after each game, ends the run early when it answers True (a
+    service's deadline passed, its client left): the answer is then the games
+    played so far, ``0 .. k - 1`` with ``k >= 1``, the report of a shorter run of the
+    same seed.  It needs ``workers=1``: a pool plays games out of order.
 
     Bad options raise :class:`~app.selfplay.errors.InvalidRunOption`, a bad
     configuration the table's typed errors, before any game is played; the
@@ -109,13 +115,15 @@ def run_games(
     except ValueError:
         choices = ", ".join(member.value for member in Backend)
         raise InvalidRunOption(f"unknown backend {backend!r}; backends are {choices}", field="backend") from None
+    if stop is not None and workers != 1:
+        raise InvalidRunOption(f"stop needs workers=1, got {workers}", field="workers")
     validate_config(config)
     ray = import_ray() if backend is Backend.RAY and workers > 1 else None
 
     report_progress = progress or _ignore_progress
     report_progress(0, games)
     if workers == 1:
-        return _play_here(config, games, report_progress)
+        return _play_here(config, games, report_progress, stop)
     chunks = game_chunks(games, workers)
     if ray is not None:
         finished = _play_on_ray(ray, config, chunks, workers)
@@ -139,11 +147,13 @@ def _ignore_progress(done: int, total: int) -> None:
     pass
 
 
-def _play_here(config: GameConfig, games: int, progress: Progress) -> list[GameResult]:
+def _play_here(config: GameConfig, games: int, progress: Progress, stop: Callable[[], bool] | None) -> list[GameResult]:
     results = []
     for game in range(games):
         results.append(play_game(config, game))
         progress(game + 1, games)
+        if stop is not None and game + 1 < games and stop():
+            break
     return results
 
 

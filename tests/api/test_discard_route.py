@@ -188,10 +188,12 @@ def test_lookahead_over_http(client: TestClient) -> None:
     candidates = _post(client, body)["candidates"]
     for candidate in candidates:
         ahead = candidate["lookahead"]
-        assert ahead["draws"] == 4 and ahead["complete"]
+        assert ahead["draws"] == 4 and ahead["complete"] and ahead["stopped_by"] is None
         assert 0.0 <= ahead["win_probability"] <= ahead["tenpai_probability"] <= 1.0
     small = _post(client, {**body, "options": {"lookahead": True, "lookahead_budget": 1}})["candidates"]
     assert any(not c["lookahead"]["complete"] for c in small)
+    assert all(c["lookahead"]["complete"] == (c["lookahead"]["stopped_by"] is None) for c in small)
+    assert {c["lookahead"]["stopped_by"] for c in small} <= {None, "states"}
 
 
 # --- errors --------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ def test_limits_come_from_the_settings() -> None:
     assert body["max_simulate_games"] == settings.max_simulate_games
     assert body["lookahead_budget_max"] == MAX_LOOKAHEAD_BUDGET
     assert set(body) == {
-        "max_body_bytes", "max_batch_size", "max_simulate_games", "heavy_seconds", "max_heavy_requests",
+        "max_body_bytes", "max_batch_size", "max_simulate_games", "heavy_seconds", "simulate_seconds_per_game",
+        "max_heavy_requests",
         "lookahead_budget_default", "lookahead_budget_max", "decomposition_limit", "cache_size",
     }  # fmt: skip

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
 import pytest
 
 from app.core.discard import DiscardOptions, evaluate_discards
 from app.core.engine import Checker
 from app.core.errors import WrongTileCount
 from app.core.hand import Hand, Meld
-from app.core.lookahead import lookahead
+from app.core.lookahead import StopReason, lookahead
 from app.core.rules import rule_profile
 from app.core.tiles import NUM_TILE_KINDS, counts_from_tiles, parse_mpsz
 
@@ -137,3 +140,77 @@ def test_every_candidate_gets_a_lookahead_when_asked() -> None:
     assert best.lookahead.tenpai_probability == max(c.lookahead.tenpai_probability for c in ranked)
     explicit = evaluate_discards(hand, RIICHI, options=DiscardOptions(lookahead=True, lookahead_draws=3))
     assert all(c.lookahead.draws == 3 for c in explicit)
+
+
+# --- wall-clock bounds -------------------------------------------------------------------
+
+FAR = Hand.from_tiles(parse_mpsz("12368m3459p55s1z3z"))  # 32 states to the end in 8 draws
+
+
+def _cancel_after(checks: int) -> tuple[list[int], Callable[[], bool]]:
+    """A ``cancelled`` callable that answers True from its ``checks + 1``-th call on, and its call count."""
+    calls = [0]
+
+    def cancelled() -> bool:
+        calls[0] += 1
+        return calls[0] > checks
+
+    return calls, cancelled
+
+
+def test_a_past_deadline_stops_before_the_first_state() -> None:
+    result = lookahead(FAR, Checker(RIICHI), NOTHING, draws=8, budget=10**6, deadline=0.0)
+    assert not result.complete and result.stopped_by is StopReason.TIME and result.states == 0
+    assert (result.tenpai_probability, result.win_probability) == (0.0, 0.0)
+
+
+@pytest.mark.parametrize("checks", [1, 7, 25])
+def test_cut_short_by_time_is_a_flagged_lower_bound(checks: int) -> None:
+    checker = Checker(RIICHI)
+    full = lookahead(FAR, checker, NOTHING, draws=8, budget=10**6)
+    assert full.complete and full.stopped_by is None and full.states > 25
+    calls, cancelled = _cancel_after(checks)
+    cut = lookahead(FAR, checker, NOTHING, draws=8, budget=10**6, cancelled=cancelled)
+    # Asked once before each new state; once it says stop, no further state is examined.
+    assert cut.states == checks and calls[0] == checks + 1
+    assert not cut.complete and cut.stopped_by is StopReason.TIME
+    assert 0.0 <= cut.tenpai_probability < full.tenpai_probability
+    assert 0.0 <= cut.win_probability <= full.win_probability
+
+
+def test_a_generous_deadline_changes_nothing() -> None:
+    checker = Checker(RIICHI)
+    full = lookahead(FAR, checker, NOTHING, draws=6, budget=10**6)
+    timed = lookahead(FAR, checker, NOTHING, draws=6, budget=10**6, deadline=time.monotonic() + 600)
+    assert timed == full
+
+
+def test_the_state_budget_says_it_stopped_the_search() -> None:
+    cut = lookahead(FAR, Checker(RIICHI), NOTHING, draws=8, budget=5)
+    assert not cut.complete and cut.stopped_by is StopReason.STATES
+
+
+HOSTILE = Hand.from_tiles(parse_mpsz("158m2479p1358s"), [Meld.of("pon", parse_mpsz("111z"))])
+HOSTILE_RULES = rule_profile("riichi", melded_tiles_count_toward_limit=True)
+
+
+def test_the_discard_lookahead_keeps_its_deadline_and_shares_it() -> None:
+    # Issue 14's hostile request: 95 s of CPU without a deadline.
+    options = DiscardOptions(lookahead=True, lookahead_draws=30, lookahead_budget=200_000)
+    seconds = 0.4
+    started = time.monotonic()
+    ranked = evaluate_discards(HOSTILE, HOSTILE_RULES, options=options, deadline=started + seconds)
+    elapsed = time.monotonic() - started
+    assert elapsed < seconds + 0.2
+    searches = [c.lookahead for c in ranked]
+    assert all(s is not None and (s.complete or s.stopped_by is StopReason.TIME) for s in searches)
+    assert any(s is not None and s.stopped_by is StopReason.TIME for s in searches)
+    # Each candidate got its share of the time: none was left without a single state.
+    assert all(s is not None and s.states > 0 for s in searches)
+
+
+def test_a_cancelled_discard_lookahead_stops_every_candidate() -> None:
+    options = DiscardOptions(lookahead=True, lookahead_draws=30, lookahead_budget=200_000)
+    ranked = evaluate_discards(HOSTILE, HOSTILE_RULES, options=options, cancelled=lambda: True)
+    assert all(c.lookahead is not None and c.lookahead.states == 0 for c in ranked)
+    assert all(c.lookahead is not None and c.lookahead.stopped_by is StopReason.TIME for c in ranked)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Annotated
 
 from fastapi import APIRouter, Body, Depends, Request, Response
@@ -15,13 +16,15 @@ from app.api.discard_schemas import (
     ask_discard,
 )
 from app.api.errors import error_responses, located
+from app.api.heavy import Budget, Finished, answer_heavy
 from app.api.questions import json_response
 from app.api.state import service_state
-from app.core.discard import evaluate_discards
+from app.core.discard import Candidate, evaluate_discards
 from app.core.engine import Checker
+from app.core.lookahead import StopReason
 
 router = APIRouter(tags=["discard"])
-_ERRORS = error_responses(413, 422, 500)
+_ERRORS = error_responses(413, 422, 500, 503)
 
 
 async def _asked(body: Annotated[DiscardRequest, Body(openapi_examples=DISCARD_EXAMPLES)]) -> DiscardQuestion:
@@ -31,9 +34,9 @@ async def _asked(body: Annotated[DiscardRequest, Body(openapi_examples=DISCARD_E
 DiscardAsked = Annotated[DiscardQuestion, Depends(_asked)]
 
 
-def _answer(question: DiscardQuestion) -> bytes:
+def _evaluate(question: DiscardQuestion, budget: Budget | None = None) -> list[Candidate]:
     with located("body"):
-        candidates = evaluate_discards(
+        return evaluate_discards(
             question.hand,
             question.rules,
             visible=question.visible,
@@ -43,9 +46,26 @@ def _answer(question: DiscardQuestion) -> bytes:
             weights=question.weights,
             options=question.options,
             red_fives=question.red_fives,
+            deadline=None if budget is None else budget.deadline,
+            cancelled=None if budget is None else budget.cancelled,
         )
+
+
+def _render(question: DiscardQuestion, candidates: list[Candidate]) -> bytes:
     shanten = Checker(question.rules).shanten(question.hand).shanten
     return DiscardResponse.of(candidates, shanten, question.weights).model_dump_json().encode()
+
+
+def _answer(question: DiscardQuestion) -> bytes:
+    return _render(question, _evaluate(question))
+
+
+def _lookahead_answer(question: DiscardQuestion, budget: Budget) -> Finished:
+    candidates = _evaluate(question, budget)
+    # Complete unless the clock cut a search short: an answer cut by the request's own
+    # state budget is the same every time, one cut by time depends on the load.
+    timed_out = any(c.lookahead is not None and c.lookahead.stopped_by is StopReason.TIME for c in candidates)
+    return Finished(_render(question, candidates), not timed_out)
 
 
 @router.post(
@@ -65,11 +85,18 @@ async def discard(question: DiscardAsked, request: Request) -> Response:
     (genbutsu, suji, kabe / no chance, one chance, honours by copies seen, early outside tiles),
     scaled by how likely an opponent who has not declared is ready, and rule-aware: without
     furiten (`chinese`, `qiqihar`) a tile in the river is not fully safe. Extras (`options`)
-    take milliseconds to seconds and run off the event loop."""
-    cache = service_state(request).cache
+    take milliseconds to seconds and run off the event loop. A lookahead is a heavy request:
+    it stops at the service's wall-clock budget (TENPAI_HEAVY_SECONDS) with what it found,
+    flagged `complete: false`, and beyond TENPAI_MAX_HEAVY_REQUESTS at once the answer is a 503
+    `too_busy` with `Retry-After`."""
+    state = service_state(request)
     key = question.key()
+    if question.options.lookahead:
+        return await answer_heavy(
+            request, key, partial(_lookahead_answer, question), seconds=state.settings.heavy_seconds
+        )
     if question.heavy:
-        answer = await run_in_threadpool(cache.get_or_compute, key, lambda: _answer(question))
+        answer = await run_in_threadpool(state.cache.get_or_compute, key, lambda: _answer(question))
     else:
-        answer = cache.get_or_compute(key, lambda: _answer(question))
+        answer = state.cache.get_or_compute(key, lambda: _answer(question))
     return json_response(answer)

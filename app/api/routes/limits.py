@@ -7,6 +7,7 @@ from pydantic import BaseModel, Field
 
 from app.api.deps import StateDep
 from app.api.errors import error_responses
+from app.api.routes.simulate import SECONDS_PER_GAME
 from app.core.discard import DEFAULT_LOOKAHEAD_BUDGET, MAX_LOOKAHEAD_BUDGET
 
 router = APIRouter(tags=["reference"])
@@ -21,6 +22,10 @@ class LimitsResponse(BaseModel):
     heavy_seconds: float = Field(
         description="Wall-clock budget of one heavy computation (TENPAI_HEAVY_SECONDS): a lookahead past it "
         "answers what it found, flagged complete: false."
+    )
+    simulate_seconds_per_game: float = Field(
+        description="A /simulate run may take max(heavy_seconds, games x this); past it, the report of the games "
+        "played, flagged complete: false."
     )
     max_heavy_requests: int = Field(
         description="Heavy requests (lookahead, /simulate) computed at once (TENPAI_MAX_HEAVY_REQUESTS); more: 503."
@@ -40,6 +45,7 @@ def limits(state: StateDep) -> LimitsResponse:
         max_batch_size=settings.max_batch_size,
         max_simulate_games=settings.max_simulate_games,
         heavy_seconds=settings.heavy_seconds,
+        simulate_seconds_per_game=SECONDS_PER_GAME,
         max_heavy_requests=settings.max_heavy_requests,
         lookahead_budget_default=DEFAULT_LOOKAHEAD_BUDGET,
         lookahead_budget_max=MAX_LOOKAHEAD_BUDGET,

@@ -1,0 +1,236 @@
+"""Heavy requests: a few at a time, off the event loop, within a wall-clock budget.
+
+A heavy request (a ``/discard`` lookahead, a ``/simulate`` run) can take seconds of
+CPU, so :func:`answer_heavy` runs it under four rules:
+
+* **A cached answer first.**  A finished answer is served from the result cache
+  without taking a slot: a repeated question costs a look-up, however busy the process.
+* **Slots.**  At most ``TENPAI_MAX_HEAVY_REQUESTS`` computations at once per process
+  (:class:`HeavyLimiter`); one more is answered at once with 503 ``too_busy`` and a
+  ``Retry-After`` of the seconds until the earliest running one must end.  Refusing
+  beats queueing: a queued request would spend its budget waiting.
+* **A budget.**  Each computation gets a :class:`Budget`: a deadline, ``seconds``
+  after it took its slot, and a flag set when its client leaves.  The core checks
+  both as it works and answers with what it has, flagged incomplete.  Incomplete
+  answers depend on the load, so they are not cached (and carry
+  ``Cache-Control: no-store``).
+* **Off the loop.**  The work runs in a worker thread; meanwhile the event loop asks
+  every :data:`DISCONNECT_POLL_SECONDS` whether the client is still there, and
+  sets the flag when it is not.  Cheap requests go on being served meanwhile, the
+  GIL handed over often enough (:func:`share_the_gil`).
+
+>>> limiter = HeavyLimiter(1)
+>>> slot = limiter.enter(2.0)
+>>> limiter.enter(2.0) is None, limiter.running, limiter.retry_after()
+(True, 1, 2)
+>>> limiter.leave(slot)
+>>> limiter.running
+0
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import sys
+import threading
+import time
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from typing import Final, NamedTuple, TypeVar
+
+import anyio
+import anyio.to_thread
+from fastapi import Request, Response
+from fastapi.responses import JSONResponse
+
+from app.api.cache import ResultCache
+from app.api.errors import error_body, status_of
+from app.api.state import service_state
+
+T = TypeVar("T")
+
+DISCONNECT_POLL_SECONDS: Final = 0.1
+"""How often the event loop asks whether a heavy request's client is still there."""
+GIL_SWITCH_SECONDS: Final = 0.0002
+"""How long a thread keeps the GIL while another waits for it (CPython's default is 5 ms).
+
+The event loop takes the GIL back several times per request (after each socket read,
+write and poll); with heavy work in two threads, each take waited up to the default's
+5 ms per thread, and over HTTP a cheap /shanten's p99 reached 40-60 ms.  At 0.2 ms it
+was 5 ms, and the heavy work took about 5% longer (measured with one lookahead and
+one /simulate run at once)."""
+
+
+def share_the_gil() -> None:
+    """Lower this process's GIL switch interval to :data:`GIL_SWITCH_SECONDS` (never raise it)."""
+    if sys.getswitchinterval() > GIL_SWITCH_SECONDS:
+        sys.setswitchinterval(GIL_SWITCH_SECONDS)
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """What bounds one heavy computation: a :func:`time.monotonic` deadline and whether its client left."""
+
+    deadline: float
+    gone: threading.Event = field(default_factory=threading.Event)
+
+    def cancelled(self) -> bool:
+        """Whether the client has gone (the answer will reach no one)."""
+        return self.gone.is_set()
+
+    def passed(self) -> bool:
+        """Whether the work should stop now: its deadline passed or its client left.
+
+        >>> Budget(time.monotonic() + 60).passed(), Budget(0.0).passed()
+        (False, True)
+        """
+        return self.cancelled() or time.monotonic() >= self.deadline
+
+
+class Finished(NamedTuple):
+    """A heavy computation's rendered answer."""
+
+    body: bytes
+    #: False when the budget cut it short: sent, flagged in the body, never cached.
+    complete: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """One heavy computation admitted by a :class:`HeavyLimiter`."""
+
+    token: int
+    deadline: float
+
+
+class HeavyLimiter:
+    """At most ``capacity`` heavy computations at once in this process.
+
+    Thread-safe and never blocking (a lock held for a few dictionary operations),
+    so it may be used from the event loop and from any thread or test client.
+    """
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self._lock = threading.Lock()
+        self._deadlines: dict[int, float] = {}
+        self._tokens = itertools.count()
+
+    def enter(self, seconds: float) -> Slot | None:
+        """A slot whose deadline is ``seconds`` from now, or None when every slot is taken."""
+        with self._lock:
+            if len(self._deadlines) >= self.capacity:
+                return None
+            slot = Slot(next(self._tokens), time.monotonic() + seconds)
+            self._deadlines[slot.token] = slot.deadline
+            return slot
+
+    def leave(self, slot: Slot) -> None:
+        """Give ``slot`` back."""
+        with self._lock:
+            self._deadlines.pop(slot.token, None)
+
+    @property
+    def running(self) -> int:
+        """Heavy computations running now."""
+        with self._lock:
+            return len(self._deadlines)
+
+    def retry_after(self) -> int:
+        """Whole seconds (at least 1) until the earliest running computation's deadline:
+        by then it has answered, give or take one step of its work."""
+        now = time.monotonic()
+        with self._lock:
+            earliest = min(self._deadlines.values(), default=now)
+        return max(1, math.ceil(earliest - now))
+
+
+def heavy_limiter(request: Request) -> HeavyLimiter:
+    """The limiter of the app serving ``request`` (made by :func:`app.main.create_app`)."""
+    limiter: HeavyLimiter = request.app.state.heavy
+    return limiter
+
+
+def too_busy(limiter: HeavyLimiter) -> JSONResponse:
+    """The 503 for a heavy request beyond the limiter's capacity, with ``Retry-After``."""
+    retry_after = limiter.retry_after()
+    msg = (
+        f"this process is computing {limiter.capacity} heavy request(s) (lookahead, /simulate), as many as "
+        f"it runs at once (TENPAI_MAX_HEAVY_REQUESTS); retry after {retry_after} s"
+    )
+    return JSONResponse(
+        error_body(("body",), msg, "too_busy"),
+        status_code=status_of("too_busy"),
+        headers={"Retry-After": str(retry_after)},
+    )
+
+
+async def answer_heavy(
+    request: Request, key: Hashable, compute: Callable[[Budget], Finished], *, seconds: float
+) -> Response:
+    """The answer to a heavy question: from the cache, or computed by ``compute(budget)`` under the rules above.
+
+    ``key`` is the question's exact cache key; ``seconds`` its wall-clock budget.
+    """
+    cache = service_state(request).cache
+    cached = cache.peek(key)
+    if isinstance(cached, bytes):
+        return Response(cached, media_type="application/json")
+    limiter = heavy_limiter(request)
+    slot = limiter.enter(seconds)
+    if slot is None:
+        return too_busy(limiter)
+    budget = Budget(slot.deadline)
+    try:
+        finished = await off_the_loop(request, budget, lambda: _cached_if_complete(cache, key, compute, budget))
+    finally:
+        limiter.leave(slot)
+    response = Response(finished.body, media_type="application/json")
+    if not finished.complete:
+        response.headers["cache-control"] = "no-store"
+    return response
+
+
+async def off_the_loop(request: Request, budget: Budget, work: Callable[[], T]) -> T:
+    """``work()`` in a worker thread, while the event loop watches for the client leaving
+    (then it sets ``budget.gone``, which the work checks as it goes)."""
+    async with anyio.create_task_group() as watching:
+        watching.start_soon(_watch_client, request, budget.gone)
+        try:
+            result = await anyio.to_thread.run_sync(work)
+        finally:
+            watching.cancel_scope.cancel()
+    return result
+
+
+async def _watch_client(request: Request, gone: threading.Event) -> None:
+    while not await request.is_disconnected():
+        await anyio.sleep(DISCONNECT_POLL_SECONDS)
+    gone.set()
+
+
+class _Unfinished(Exception):
+    """Carries an incomplete answer out of the cache's ``compute``, so that it is not stored."""
+
+    def __init__(self, finished: Finished) -> None:
+        super().__init__("cut short by its budget")
+        self.finished = finished
+
+
+def _cached_if_complete(
+    cache: ResultCache, key: Hashable, compute: Callable[[Budget], Finished], budget: Budget
+) -> Finished:
+    """``compute(budget)``'s answer, stored under ``key`` only when complete (the cache stores
+    nothing when ``compute`` raises, and counts the miss either way)."""
+
+    def complete_only() -> bytes:
+        finished = compute(budget)
+        if not finished.complete:
+            raise _Unfinished(finished)
+        return finished.body
+
+    try:
+        return Finished(cache.get_or_compute(key, complete_only), True)
+    except _Unfinished as cut:
+        return cut.finished

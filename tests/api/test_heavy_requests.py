@@ -1,0 +1,285 @@
+"""Heavy requests (a /discard lookahead, /simulate): bounded in time and number, off the event loop,
+stopped when their client leaves, and never in the way of cheap requests."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import statistics
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import httpx
+import pytest
+from api_helpers import assert_error, started
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from app.api.discard_schemas import DiscardRequest, ask_discard
+from app.api.heavy import DISCONNECT_POLL_SECONDS, HeavyLimiter
+from app.core.tables import tables
+from app.main import create_app
+from app.settings import Settings
+
+#: Issue 14's hostile lookahead: 95 s of CPU before the wall-clock budget.
+HOSTILE: dict[str, Any] = {
+    "hand": "158m2479p1358s",
+    "melds": [{"kind": "pon", "tiles": "111z"}],
+    "rules": {"preset": "riichi", "melded_tiles_count_toward_limit": True},
+    "options": {"lookahead": True, "lookahead_draws": 30, "lookahead_budget": 200000},
+}
+#: A lookahead that finishes in milliseconds.
+SMALL_LOOKAHEAD: dict[str, Any] = {"hand": "1234678m345p5s22z1z", "options": {"lookahead": True, "lookahead_draws": 3}}
+#: About 3 s of CPU (riichi advisors play the slowest games).
+LONG_SIMULATION: dict[str, Any] = {"rules": "riichi", "players": ["advisor"] * 4, "games": 200, "seed": 5}
+#: Margin over the budget: the overrun of one state, the rendering, a loaded test machine.
+MARGIN_SECONDS = 0.35
+
+
+def _limiter(app: Any) -> HeavyLimiter:
+    limiter: HeavyLimiter = app.state.heavy
+    return limiter
+
+
+def _wait_running(limiter: HeavyLimiter, count: int) -> None:
+    deadline = time.monotonic() + 10
+    while limiter.running < count:
+        assert time.monotonic() < deadline, "the heavy request never started"
+        time.sleep(0.005)
+
+
+@pytest.fixture
+def quick() -> Iterator[TestClient]:
+    """A client whose heavy budget is 0.3 s."""
+    client = started(Settings(heavy_seconds=0.3))
+    yield client
+    client.__exit__(None, None, None)
+
+
+# --- the wall-clock budget ----------------------------------------------------------------
+
+
+def test_the_hostile_lookahead_answers_within_its_budget(quick: TestClient) -> None:
+    started_at = time.monotonic()
+    answer = quick.post("/discard", json=HOSTILE)
+    elapsed = time.monotonic() - started_at
+    assert answer.status_code == 200, answer.text
+    assert elapsed < 0.3 + MARGIN_SECONDS
+    searches = [candidate["lookahead"] for candidate in answer.json()["candidates"]]
+    assert all(search["complete"] == (search["stopped_by"] is None) for search in searches)
+    assert any(search["stopped_by"] == "time" for search in searches)
+    assert not all(search["complete"] for search in searches)
+    # An answer cut by the clock depends on the load: not kept for the next asker.
+    assert answer.headers["cache-control"] == "no-store"
+    assert quick.app.state.service.cache.peek(ask_discard(DiscardRequest(**HOSTILE)).key()) is None  # type: ignore[attr-defined]
+
+
+def test_an_answer_cut_by_time_is_kept_by_no_cache(quick: TestClient) -> None:
+    # Neither the route's cache nor the replay of repeated bodies keeps it: asked again, it is computed again.
+    for _ in range(2):
+        answer = quick.post("/discard", json={**HOSTILE, "turn": 2})
+        assert answer.status_code == 200 and answer.headers["cache-control"] == "no-store"
+    assert quick.app.state.service.cache.stats().size == 0  # type: ignore[attr-defined]
+
+
+def test_a_lookahead_within_its_budget_is_complete_and_cached(client: TestClient) -> None:
+    answer = client.post("/discard", json=SMALL_LOOKAHEAD)
+    assert answer.status_code == 200, answer.text
+    searches = [candidate["lookahead"] for candidate in answer.json()["candidates"]]
+    assert all(search["complete"] and search["stopped_by"] is None for search in searches)
+    assert "cache-control" not in answer.headers
+    cached = client.app.state.service.cache.peek(ask_discard(DiscardRequest(**SMALL_LOOKAHEAD)).key())  # type: ignore[attr-defined]
+    assert cached == answer.content
+
+
+def test_a_state_budget_cut_is_not_a_time_cut(client: TestClient) -> None:
+    body = {**SMALL_LOOKAHEAD, "options": {"lookahead": True, "lookahead_draws": 6, "lookahead_budget": 1}}
+    answer = client.post("/discard", json=body)
+    searches = [candidate["lookahead"] for candidate in answer.json()["candidates"]]
+    assert {search["stopped_by"] for search in searches} == {"states"}
+    assert "cache-control" not in answer.headers  # the same every time: cacheable
+
+
+# --- the cap on heavy requests at once ----------------------------------------------------
+
+
+def test_beyond_the_cap_heavy_requests_get_503_with_retry_after() -> None:
+    client = started(Settings(heavy_seconds=1.0, max_heavy_requests=1))
+    limiter = _limiter(client.app)
+    try:
+        assert client.post("/discard", json=SMALL_LOOKAHEAD).status_code == 200  # cached from now on
+        with ThreadPoolExecutor(1) as pool:
+            first = pool.submit(client.post, "/discard", json=HOSTILE)
+            _wait_running(limiter, 1)
+            for path, body in [("/discard", {**HOSTILE, "turn": 3}), ("/simulate", LONG_SIMULATION)]:
+                busy = client.post(path, json=body)
+                item = assert_error(busy, 503, ["body"], "too_busy")
+                assert "TENPAI_MAX_HEAVY_REQUESTS" in item["msg"]
+                assert busy.headers["retry-after"] == "1"  # the running one ends within its 1 s
+            # Meanwhile cheap questions, and a heavy one already answered, are served.
+            assert client.post("/shanten", json={"hand": "123m456p789s1122z"}).status_code == 200
+            assert client.post("/discard", json={"hand": "123m456p789s1122z5z"}).status_code == 200
+            respaced = json.dumps(SMALL_LOOKAHEAD, indent=2)  # another body: the route's cache, not the replay
+            cached = client.post("/discard", content=respaced, headers={"content-type": "application/json"})
+            assert cached.status_code == 200, cached.text
+            assert first.result(timeout=30).status_code == 200
+        assert limiter.running == 0
+        assert client.post("/discard", json={**SMALL_LOOKAHEAD, "turn": 12}).status_code == 200
+    finally:
+        client.__exit__(None, None, None)
+
+
+def test_retry_after_counts_to_the_earliest_deadline() -> None:
+    limiter = HeavyLimiter(2)
+    assert limiter.retry_after() == 1  # nothing running: at once, rounded up to a whole second
+    long, short = limiter.enter(30.0), limiter.enter(4.2)
+    assert long is not None and short is not None and limiter.enter(1.0) is None
+    assert limiter.retry_after() == 5
+    limiter.leave(short)
+    assert limiter.retry_after() == 30 and limiter.running == 1
+    assert limiter.enter(1.0) is not None
+
+
+def test_the_limiter_is_safe_between_threads() -> None:
+    limiter = HeavyLimiter(3)
+    admitted: list[object] = []
+    lock = threading.Lock()
+    barrier = threading.Barrier(16)
+
+    def race() -> None:
+        barrier.wait()
+        slot = limiter.enter(1.0)
+        if slot is not None:
+            with lock:
+                admitted.append(slot)
+
+    threads = [threading.Thread(target=race) for _ in range(16)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(admitted) == 3 and limiter.running == 3
+
+
+# --- a client that leaves stops the work --------------------------------------------------
+
+
+def _leaving_call(app: FastAPI, path: str, body: dict[str, Any], leave_after: float) -> tuple[int, Any, float]:
+    """POST ``body`` straight to the ASGI app from a client that disconnects ``leave_after`` seconds in:
+    (status, JSON answer, seconds until the app returned)."""
+    raw = json.dumps(body).encode()
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(raw)).encode())],
+        "client": ("127.0.0.1", 50000),
+        "server": ("testserver", 80),
+    }
+    tables()  # built once per process; not part of what is timed
+    sent: list[dict[str, Any]] = []
+
+    async def scenario() -> float:
+        leave_at = time.monotonic() + leave_after
+        body_sent = False
+
+        async def receive() -> dict[str, Any]:
+            nonlocal body_sent
+            if not body_sent:
+                body_sent = True
+                return {"type": "http.request", "body": raw, "more_body": False}
+            # As a server does: nothing more until the client goes (a poll cancels the wait),
+            # then the disconnect at once.
+            if time.monotonic() < leave_at:
+                await asyncio.sleep(leave_at - time.monotonic())
+            return {"type": "http.disconnect"}
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        started_at = time.monotonic()
+        await app(scope, receive, send)
+        return time.monotonic() - started_at
+
+    elapsed = asyncio.run(scenario())
+    status = next(m["status"] for m in sent if m["type"] == "http.response.start")
+    payload = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return status, json.loads(payload), elapsed
+
+
+def test_a_client_that_leaves_stops_its_simulation() -> None:
+    app = create_app(Settings(heavy_seconds=60.0))
+    status, report, elapsed = _leaving_call(app, "/simulate", LONG_SIMULATION, leave_after=0.3)
+    # The 200 games take seconds; after the client left, at most one more game was played.
+    assert elapsed < 0.3 + DISCONNECT_POLL_SECONDS + MARGIN_SECONDS
+    assert status == 200 and report["complete"] is False
+    assert 1 <= report["games"] < LONG_SIMULATION["games"] and report["games_requested"] == LONG_SIMULATION["games"]
+    assert app.state.service.cache.stats().size == 0 and _limiter(app).running == 0
+
+
+def test_a_client_that_leaves_stops_its_lookahead() -> None:
+    app = create_app(Settings(heavy_seconds=60.0))
+    status, answer, elapsed = _leaving_call(app, "/discard", HOSTILE, leave_after=0.3)
+    assert elapsed < 0.3 + DISCONNECT_POLL_SECONDS + MARGIN_SECONDS
+    assert status == 200
+    assert any(candidate["lookahead"]["stopped_by"] == "time" for candidate in answer["candidates"])
+    assert app.state.service.cache.peek(ask_discard(DiscardRequest(**HOSTILE)).key()) is None
+    assert _limiter(app).running == 0
+
+
+# --- cheap requests while heavy ones run --------------------------------------------------
+
+
+def _random_hands(count: int, seed: int) -> list[list[int]]:
+    """Fresh 13-tile hands (tile ints), so that no answer comes from a cache."""
+    rng = random.Random(seed)
+    return [sorted(copy // 4 for copy in rng.sample(range(136), 13)) for _ in range(count)]
+
+
+@pytest.mark.slow
+def test_cheap_requests_keep_a_low_p99_while_heavy_ones_run() -> None:
+    app = create_app(Settings(heavy_seconds=3.0, max_heavy_requests=2))
+    limiter = _limiter(app)
+    hands = _random_hands(220, seed=14)
+
+    async def scenario() -> tuple[list[float], int, list[int]]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://tenpai") as client:
+            for hand in hands[:20]:  # warm up: tables built, code paths loaded
+                assert (await client.post("/shanten", json={"hand": hand})).status_code == 200
+            lookahead = asyncio.create_task(client.post("/discard", json=HOSTILE))
+            while limiter.running < 1:
+                await asyncio.sleep(0.005)
+            # Eight /simulate runs at once, as a hostile client would: one takes the last slot.
+            runs = [
+                asyncio.create_task(client.post("/simulate", json={**LONG_SIMULATION, "seed": s})) for s in range(8)
+            ]
+            while limiter.running < 2:
+                await asyncio.sleep(0.005)
+            latencies = []
+            for hand in hands[20:]:
+                started_at = time.perf_counter()
+                answer = await client.post("/shanten", json={"hand": hand})
+                latencies.append(time.perf_counter() - started_at)
+                assert answer.status_code == 200
+            running_after = limiter.running
+            statuses = [answer.status_code for answer in await asyncio.gather(lookahead, *runs)]
+        return latencies, running_after, statuses
+
+    latencies, running_after, statuses = asyncio.run(scenario())
+    assert running_after >= 1, "the heavy requests ended before the cheap ones were measured"
+    assert sorted(statuses) == [200, 200] + [503] * 7
+    p50 = statistics.median(latencies)
+    p99 = statistics.quantiles(latencies, n=100)[98]
+    print(f"cheap /shanten while heavy requests run: p50 {p50 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms")
+    assert p99 < 0.050
