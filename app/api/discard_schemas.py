@@ -20,7 +20,7 @@ from fastapi.openapi.models import Example
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.config import JsonDict
 
-from app.api.errors import located
+from app.api.errors import ApiError, located
 from app.api.questions import (
     request_melds,
     request_rules,
@@ -43,6 +43,8 @@ from app.core.lookahead import StopReason
 from app.core.rules import RuleProfile
 from app.core.safety import Opponent
 from app.core.tiles import (
+    EAST,
+    NORTH,
     Counts,
     Tile,
     detect_notation,
@@ -176,6 +178,15 @@ class DiscardRequest(BaseModel):
     opponents: list[OpponentSpec] = Field(
         [], max_length=MAX_OPPONENTS, description="Up to three opponents; safety is computed against each."
     )
+    seat_wind: Tiles | None = Field(
+        None,
+        description="Your seat wind (1z..4z). With `round_wind`, the winds whose triplets are worth a yaku for "
+        "you: the honours term then values those (a double wind twice) and no other wind.",
+        examples=["2z"],
+    )
+    round_wind: Tiles | None = Field(
+        None, description="The round wind (1z..4z); East when only `seat_wind` is given.", examples=["1z"]
+    )
     turn: int | None = Field(
         None,
         ge=1,
@@ -204,6 +215,8 @@ class DiscardQuestion:
     turn: int | None
     weights: Weights
     options: DiscardOptions
+    #: The seat and round winds (the value winds), or None when the request gave neither.
+    value_winds: tuple[Tile, ...] | None = None
 
     def key(self) -> tuple[Hashable, ...]:
         """The exact cache key: everything the answer depends on, order-free where order does not matter."""
@@ -224,6 +237,7 @@ class DiscardQuestion:
             self.turn,
             self.weights,
             self.options,
+            self.value_winds,
         )
 
     @property
@@ -268,7 +282,25 @@ def ask_discard(body: DiscardRequest) -> DiscardQuestion:
         body.turn,
         weights,
         body.options.core() if body.options != _DEFAULT_OPTIONS_SPEC else DEFAULT_OPTIONS,
+        _value_winds(body.seat_wind, body.round_wind),
     )
+
+
+def _one_wind(value: object, field: str) -> Tile:
+    tiles = request_tiles(value, "body", field)
+    if len(tiles) != 1 or not EAST <= tiles[0] <= NORTH:
+        shown = "".join(format_tile(tile) for tile in tiles[:4]) or "no tile"
+        raise ApiError(("body", field), f"{field} is one wind tile, 1z..4z; got {shown}", "invalid_notation")
+    return tiles[0]
+
+
+def _value_winds(seat_wind: object, round_wind: object) -> tuple[Tile, ...] | None:
+    """The seat and round winds, or None when neither is given (the round is East by default)."""
+    if seat_wind is None and round_wind is None:
+        return None
+    winds = [] if seat_wind is None else [_one_wind(seat_wind, "seat_wind")]
+    winds.append(EAST if round_wind is None else _one_wind(round_wind, "round_wind"))
+    return tuple(sorted(winds))
 
 
 _DEFAULT_OPTIONS_SPEC: Final = OptionsSpec()

@@ -48,6 +48,8 @@ Each term, for the hand after the discard:
     What the honours kept are worth toward a hand value: a pair counts 0.5 (it can
     be called into a triplet) and three or more 1, times 1 for a dragon (a value
     tile for every seat) and 0.5 for a wind (a value tile for some seats only).
+    When the seat and round winds are known (``value_winds``), a wind counts once
+    for each of them it is (a double wind twice) and not at all otherwise.
     A lone honour is worth nothing; wildcards are not counted (their worth is the
     ukeire they bring).
 
@@ -320,6 +322,7 @@ def evaluate_discards(
     weights: Weights = DEFAULT_WEIGHTS,
     options: DiscardOptions = DEFAULT_OPTIONS,
     red_fives: Sequence[Tile] = (),
+    value_winds: tuple[Tile, ...] | None = None,
     deadline: float | None = None,
     cancelled: Callable[[], bool] | None = None,
 ) -> list[Candidate]:
@@ -330,7 +333,8 @@ def evaluate_discards(
     opponent's river or melds.  More than four copies in all raises
     :class:`~app.core.errors.TooManyCopies` naming the argument where the count
     went over (``opponents[1].river``).  ``red_fives`` lists the red fives held
-    concealed (5m, 5p or 5s, one entry each).
+    concealed (5m, 5p or 5s, one entry each).  ``value_winds`` lists the seat and
+    round winds when known (see ``honors`` in the module notes).
 
     ``deadline`` (a :func:`time.monotonic` instant) and ``cancelled`` bound the
     lookahead in wall-clock time (see :func:`~app.core.lookahead.lookahead`); each
@@ -360,7 +364,7 @@ def evaluate_discards(
     else:
         dora_total, dora_lost = 0, _NO_DORA
     honor_held = hand.all_counts()[EAST:] if hand.melds else counts[EAST:]
-    honor_values = _honor_values(wild)
+    honor_values = _honor_values(wild, value_winds)
     # Only pairs and triplets are worth anything; most hands hold none.
     honors_total = sum(honor_values[kind][c] for kind, c in enumerate(honor_held)) if max(honor_held) > 1 else 0.0
     if opponents:
@@ -596,12 +600,25 @@ def _good_shape_share(candidate: Candidate, after: Hand, checker: Checker, seen:
 # --- tables ---------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=16)
-def _honor_values(wildcards: tuple[Tile, ...]) -> tuple[tuple[float, ...], ...]:
-    """Per honour kind (East first), the value of holding 0..4 copies; wildcards are worth 0."""
+@lru_cache(maxsize=64)
+def _honor_values(
+    wildcards: tuple[Tile, ...], value_winds: tuple[Tile, ...] | None = None
+) -> tuple[tuple[float, ...], ...]:
+    """Per honour kind (East first), the value of holding 0..4 copies; wildcards are worth 0.
+
+    ``value_winds`` lists the seat and round winds when known (one entry each, so a double
+    wind appears twice); None: a wind is worth half a dragon, being a value tile for some seats.
+    """
     rows = []
     for tile in range(EAST, NUM_TILE_KINDS):
-        factor = 0.0 if tile in wildcards else _DRAGON_FACTOR if tile in DRAGONS else _WIND_FACTOR
+        if tile in wildcards:
+            factor = 0.0
+        elif tile in DRAGONS:
+            factor = _DRAGON_FACTOR
+        elif value_winds is None:
+            factor = _WIND_FACTOR
+        else:
+            factor = _DRAGON_FACTOR * value_winds.count(tile)
         rows.append(tuple(factor * value for value in _HONOR_COPIES_VALUE))
     return tuple(rows)
 

@@ -307,3 +307,28 @@ def test_the_route_is_documented(client: TestClient) -> None:
     assert {"413", "422", "500"} <= set(operation["responses"])
     properties = schema["components"]["schemas"]["CandidateOut"]["properties"]
     assert {"tile", "shanten", "ukeire_count", "ukeire", "safety", "score"} <= set(properties)
+
+
+def test_seat_and_round_winds_value_only_the_winds_that_are_yaku(client: TestClient) -> None:
+    # A pair of East and a pair of West: without winds each is worth half a dragon's pair; as
+    # South seat in an East round, East (the round wind) counts as a dragon, West not at all.
+    body = {"hand": "123m456p789s11z33z5z"}
+    plain = {c["tile"]: c for c in client.post("/discard", json=body).json()["candidates"]}
+    seated = client.post("/discard", json={**body, "seat_wind": "2z", "round_wind": "1z"}).json()
+    valued = {c["tile"]: c for c in seated["candidates"]}
+    assert plain["5z"]["honors"] == 0.5  # two wind pairs at 0.5 x 0.5 each
+    assert valued["5z"]["honors"] == 0.5  # East pair 1 x 0.5, West pair 0
+    assert valued["3z"]["honors"] == 0.5 and valued["1z"]["honors"] == 0.0
+    assert valued["3z"]["score"] > valued["1z"]["score"]  # throwing the guest wind keeps the value pair
+    # A double wind (East seat, East round) counts twice.
+    double = {c["tile"]: c for c in client.post("/discard", json={**body, "seat_wind": "1z"}).json()["candidates"]}
+    assert double["5z"]["honors"] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("field", "value"), [("seat_wind", "5z"), ("round_wind", "1m"), ("seat_wind", "12z"), ("round_wind", [])]
+)
+def test_a_wind_field_is_one_wind(client: TestClient, field: str, value: object) -> None:
+    response = client.post("/discard", json={"hand": "123m456p789s11z33z5z", field: value})
+    assert response.status_code == 422
+    assert response.json()["detail"][0]["loc"] == ["body", field]

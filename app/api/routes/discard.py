@@ -46,6 +46,7 @@ def _evaluate(question: DiscardQuestion, budget: Budget | None = None) -> list[C
             weights=question.weights,
             options=question.options,
             red_fives=question.red_fives,
+            value_winds=question.value_winds,
             deadline=None if budget is None else budget.deadline,
             cancelled=None if budget is None else budget.cancelled,
         )
