@@ -38,7 +38,18 @@ class Settings(BaseSettings):
     cache_size: int = Field(
         4096, ge=0, le=10_000_000, description="Finished answers kept in the LRU cache; 0 disables it."
     )
+    cache_bytes: int = Field(
+        64 * 1024 * 1024,
+        ge=0,
+        description="Bytes of rendered answers the LRU cache keeps at most (besides cache_size entries).",
+    )
     max_body_bytes: int = Field(1_048_576, ge=1024, description="Largest request body accepted; larger ones get 413.")
+    max_answer_bytes: int = Field(
+        8 * 1024 * 1024,
+        ge=1024,
+        description="Largest answer one request may get; a batch whose answer would be larger is refused "
+        "up front with a 422 that says why.",
+    )
     max_batch_size: int = Field(1000, ge=1, description="Most hands one batch request may ask about.")
     max_simulate_games: int = Field(
         200,
