@@ -16,13 +16,11 @@ from typing import Annotated
 from fastapi import Body, Depends, Request
 
 from app.api.cache import ResultCache
-from app.api.questions import Asked, ask_batch, ask_one
+from app.api.questions import Asked, ask_one
 from app.api.schemas import (
     BATCH_EXAMPLES,
     SHANTEN_EXAMPLES,
     TING_EXAMPLES,
-    WIN_BATCH_EXAMPLES,
-    WIN_EXAMPLES,
     BatchRequest,
     HandRequest,
 )
@@ -55,32 +53,8 @@ async def _ting(body: Annotated[HandRequest, Body(openapi_examples=TING_EXAMPLES
     return ask_one("ting", body)
 
 
-async def _win(body: Annotated[HandRequest, Body(openapi_examples=WIN_EXAMPLES)]) -> Asked:
-    return ask_one("win", body)
-
-
-def _shanten_batch(
-    body: Annotated[BatchRequest, Body(openapi_examples=BATCH_EXAMPLES)], settings: SettingsDep
-) -> Asked:
-    return ask_batch("shanten", body, max_batch_size=settings.max_batch_size)
-
-
-def _ting_batch(body: Annotated[BatchRequest, Body(openapi_examples=BATCH_EXAMPLES)], settings: SettingsDep) -> Asked:
-    return ask_batch("ting", body, max_batch_size=settings.max_batch_size)
-
-
-def _win_batch(
-    body: Annotated[BatchRequest, Body(openapi_examples=WIN_BATCH_EXAMPLES)], settings: SettingsDep
-) -> Asked:
-    return ask_batch("win", body, max_batch_size=settings.max_batch_size)
-
-
 #: A batch body, parsed but not yet turned into core values (the batch routes try a vectorised path first).
 BatchBody = Annotated[BatchRequest, Body(openapi_examples=BATCH_EXAMPLES)]
 
 ShantenAsked = Annotated[Asked, Depends(_shanten)]
 TingAsked = Annotated[Asked, Depends(_ting)]
-WinAsked = Annotated[Asked, Depends(_win)]
-ShantenBatchAsked = Annotated[Asked, Depends(_shanten_batch)]
-TingBatchAsked = Annotated[Asked, Depends(_ting_batch)]
-WinBatchAsked = Annotated[Asked, Depends(_win_batch)]

@@ -27,7 +27,7 @@ from app.api.questions import (
     request_tiles,
     request_visible,
 )
-from app.api.schemas import MeldSpec, Rules, TileRemaining, Tiles
+from app.api.schemas import HandTiles, MeldSpec, MeldTiles, Rules, TileRemaining, Tiles
 from app.core.discard import (
     DEFAULT_LOOKAHEAD_BUDGET,
     DEFAULT_OPTIONS,
@@ -165,7 +165,7 @@ class DiscardRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    hand: Tiles = Field(
+    hand: HandTiles = Field(
         description="The concealed tiles including the drawn one (3n+2). In mpsz, `0` marks a red five, which counts as a dora.",
         examples=["234067m345p4567s"],
     )
@@ -178,13 +178,13 @@ class DiscardRequest(BaseModel):
     opponents: list[OpponentSpec] = Field(
         [], max_length=MAX_OPPONENTS, description="Up to three opponents; safety is computed against each."
     )
-    seat_wind: Tiles | None = Field(
+    seat_wind: MeldTiles | None = Field(
         None,
         description="Your seat wind (1z..4z). With `round_wind`, the winds whose triplets are worth a yaku for "
         "you: the honours term then values those (a double wind twice) and no other wind.",
         examples=["2z"],
     )
-    round_wind: Tiles | None = Field(
+    round_wind: MeldTiles | None = Field(
         None, description="The round wind (1z..4z); East when only `seat_wind` is given.", examples=["1z"]
     )
     turn: int | None = Field(

@@ -66,6 +66,7 @@ ERROR_STATUS: Final[Mapping[str, int]] = MappingProxyType(
         "invalid_run_option": 422,
         "too_many_games": 422,
         "batch_too_large": 422,
+        "answer_too_large": 422,
         "body_too_large": 413,
         "forbidden": 403,
         "not_ready": 503,
@@ -77,7 +78,16 @@ _DEFAULT_STATUS: Final = 422  # a core code missing above is still the client's 
 
 #: Codes the HTTP layer answers with itself, raised by no TenpaiError class.
 HTTP_CODES: Final = frozenset(
-    ("too_many_games", "batch_too_large", "body_too_large", "forbidden", "not_ready", "too_busy", "internal_error")
+    (
+        "too_many_games",
+        "batch_too_large",
+        "answer_too_large",
+        "body_too_large",
+        "forbidden",
+        "not_ready",
+        "too_busy",
+        "internal_error",
+    )
 )
 
 
@@ -219,7 +229,7 @@ class ErrorItem(BaseModel):
     type: str = Field(
         description="Stable snake_case code, e.g. invalid_notation, too_many_copies, "
         "wrong_tile_count, invalid_meld, unknown_rules, invalid_rule_option, "
-        "batch_too_large, body_too_large, forbidden, too_busy, or a pydantic error type such as missing "
+        "batch_too_large, answer_too_large, body_too_large, forbidden, too_busy, or a pydantic error type such as missing "
         "or int_parsing_size."
     )
     ctx: dict[str, Any] | None = Field(None, description='Extra context, e.g. {"index": 3} for a batch item.')

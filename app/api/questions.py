@@ -22,6 +22,7 @@ from typing import Final
 from fastapi import Response
 from pydantic import BaseModel
 
+from app.api.answer_size import AnswerTally, batch_bound, too_large
 from app.api.cache import ResultCache
 from app.api.errors import ApiError, located
 from app.api.schemas import BatchRequest, HandRequest, MeldSpec, RulesSpec
@@ -56,6 +57,13 @@ class Asked:
     checker: Checker
     questions: tuple[Question, ...]
     is_batch: bool
+    #: What else the answers depend on besides the questions (the /win decomposition limit).
+    variant: Hashable = None
+
+    def key(self, question: Question) -> tuple[Hashable, ...]:
+        """The exact cache key of one of the questions."""
+        key = question.key(self.endpoint)
+        return key if self.variant is None else (*key, self.variant)
 
     def answer(self, cache: ResultCache, compute: Callable[[Checker, Question], BaseModel | bytes]) -> list[bytes]:
         """Each question's answer as JSON bytes, from the cache or from ``compute``, in order.
@@ -63,16 +71,15 @@ class Asked:
         The cache keeps the rendered JSON, so a hit costs neither computing nor
         serialising.
         """
-        answers = []
-        for index, question in enumerate(self.questions):
-            with _located_hand(index if self.is_batch else None):
-                answers.append(
-                    cache.get_or_compute(
-                        question.key(self.endpoint),
-                        partial(_computed, compute, self.checker, question),
-                    )
-                )
-        return answers
+        return [self.answer_at(index, cache, compute) for index in range(len(self.questions))]
+
+    def answer_at(
+        self, index: int, cache: ResultCache, compute: Callable[[Checker, Question], BaseModel | bytes]
+    ) -> bytes:
+        """The answer to question ``index`` (an error located at its hand), as :meth:`answer` gives it."""
+        question = self.questions[index]
+        with _located_hand(index if self.is_batch else None):
+            return cache.get_or_compute(self.key(question), partial(_computed, compute, self.checker, question))
 
 
 def _computed(compute: Callable[[Checker, Question], BaseModel | bytes], checker: Checker, question: Question) -> bytes:
@@ -98,14 +105,34 @@ def answer_batch(
     body: BatchRequest,
     *,
     max_batch_size: int,
+    max_answer_bytes: int,
+    largest_answer: int,
     cache: ResultCache,
     vectorised: Callable[..., bytes | None],
     compute: Callable[[Checker, Question], BaseModel | bytes],
 ) -> Response:
-    """A batch answer: the ``vectorised`` path when it takes the request, else hand by hand."""
+    """A batch answer: the ``vectorised`` path when it takes the request, else hand by hand.
+
+    A batch whose answer could pass ``max_answer_bytes`` (its hands times
+    ``largest_answer``, the largest one answer can be) is refused before any work.
+    """
+    estimate = batch_bound(len(body.hands), largest_answer)
+    if estimate > max_answer_bytes and len(body.hands) <= max_batch_size:
+        fitting = max((max_answer_bytes - batch_bound(0, 0)) // (largest_answer + 1), 1)
+        raise too_large(
+            ("body", "hands"),
+            estimate,
+            max_answer_bytes,
+            f"{len(body.hands)} hands of up to {largest_answer} bytes each",
+            f"send at most {fitting} hands per batch",
+        )
     rendered = vectorised(body, max_batch_size=max_batch_size)
     if rendered is None:
-        rendered = batch_json(ask_batch(endpoint, body, max_batch_size=max_batch_size).answer(cache, compute))
+        asked = ask_batch(endpoint, body, max_batch_size=max_batch_size)
+        tally = AnswerTally(max_answer_bytes, count=len(asked.questions), loc=("body", "hands"))
+        rendered = batch_json(
+            [tally.add(asked.answer_at(index, cache, compute)) for index in range(len(asked.questions))]
+        )
     return json_response(rendered)
 
 
@@ -167,16 +194,16 @@ def _question(
     return Question(checker.rules, hand, visible)
 
 
-def ask_one(endpoint: str, body: HandRequest) -> Asked:
-    """The core values of a single-hand request."""
+def ask_one(endpoint: str, body: HandRequest, *, variant: Hashable = None) -> Asked:
+    """The core values of a single-hand request (``variant``: see :attr:`Asked.variant`)."""
     checker = Checker(request_rules(body.rules))
     melds = request_melds(body.melds)
     visible = request_visible(body.visible)
     hand = request_tiles(body.hand, "body", "hand")
-    return Asked(endpoint, checker, (_question(checker, hand, melds, visible, None),), is_batch=False)
+    return Asked(endpoint, checker, (_question(checker, hand, melds, visible, None),), is_batch=False, variant=variant)
 
 
-def ask_batch(endpoint: str, body: BatchRequest, *, max_batch_size: int) -> Asked:
+def ask_batch(endpoint: str, body: BatchRequest, *, max_batch_size: int, variant: Hashable = None) -> Asked:
     """The core values of a batch request, refusing more than ``max_batch_size`` hands."""
     if len(body.hands) > max_batch_size:
         raise ApiError(
@@ -192,4 +219,4 @@ def ask_batch(endpoint: str, body: BatchRequest, *, max_batch_size: int) -> Aske
         _question(checker, request_tiles(hand, "body", "hands", index), melds, visible, index)
         for index, hand in enumerate(body.hands)
     )
-    return Asked(endpoint, checker, questions, is_batch=True)
+    return Asked(endpoint, checker, questions, is_batch=True, variant=variant)

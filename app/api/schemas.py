@@ -17,10 +17,12 @@ shared through the result cache.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Annotated, Any, Final
 
 from fastapi.openapi.models import Example
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, create_model
+from pydantic_core import PydanticCustomError
 
 from app.core.decompose import Decomposition
 from app.core.engine import ShantenResult, TileCount, WaitResult, WinResult
@@ -30,26 +32,72 @@ from app.core.tiles import format_tile
 
 # --- tiles and rules as requests carry them ---------------------------------------
 
-_TILES_SCHEMA: Final = {
-    "anyOf": [
-        {
-            "type": "string",
-            "title": "tile text",
-            "description": "mpsz (`123m406p789s1122z`, 0 = red five), Chinese (`一万二万 东 中`, "
-            "`1万2万`, `五筒`) or Unicode (`🀇🀈🀉🀀`), detected automatically; whitespace "
-            "may separate groups.",
-        },
-        {
-            "type": "array",
-            "title": "tile integers",
-            "description": "Tile integers 0..33: 1-9m, 1-9p, 1-9s, then East South West North White Green Red.",
-            "items": {"type": "integer", "minimum": 0, "maximum": 33},
-        },
-    ]
+_TILE_TEXT: Final = {
+    "type": "string",
+    "title": "tile text",
+    "description": "mpsz (`123m406p789s1122z`, 0 = red five), Chinese (`一万二万 东 中`, "
+    "`1万2万`, `五筒`) or Unicode (`🀇🀈🀉🀀`), detected automatically; whitespace "
+    "may separate groups.",
+}
+_TILE_INTEGERS: Final = {
+    "type": "array",
+    "title": "tile integers",
+    "description": "Tile integers 0..33: 1-9m, 1-9p, 1-9s, then East South West North White Green Red.",
+    "items": {"type": "integer", "minimum": 0, "maximum": 33},
 }
 
-Tiles = Annotated[Any, WithJsonSchema(_TILES_SCHEMA)]
-"""Tiles in any request notation; validated by ``app.core.tiles.parse_tiles``."""
+# Length bounds of the tile fields, checked before any parsing, so that a megabyte of
+# text costs microseconds.  A tile takes at most three characters in any notation, its
+# separator included ("發財 ", "🀄\ufe0f "), so each bound is several times what a valid
+# request needs; past it, the request is a 422 at the field saying the bound.
+#: A hand: 14 tiles at most.
+HAND_MAX_CHARS: Final = 200
+HAND_MAX_ITEMS: Final = 40
+#: Tiles seen (visible, a river, dora indicators): at most the 136 of a set.
+SEEN_MAX_CHARS: Final = 1000
+SEEN_MAX_ITEMS: Final = 136
+#: A meld's tiles, or one tile.
+MELD_MAX_CHARS: Final = 40
+MELD_MAX_ITEMS: Final = 8
+
+
+def _tiles_schema(max_chars: int, max_items: int) -> dict[str, Any]:
+    return {"anyOf": [{**_TILE_TEXT, "maxLength": max_chars}, {**_TILE_INTEGERS, "maxItems": max_items}]}
+
+
+def _within_length(value: object, max_chars: int, max_items: int) -> object:
+    """``value`` itself, unless it is text or a list longer than the field takes."""
+    if isinstance(value, str) and len(value) > max_chars:
+        raise PydanticCustomError(
+            "string_too_long",
+            "at most {max_length} characters of tiles here; this is {length}",
+            {"max_length": max_chars, "length": len(value)},
+        )
+    if isinstance(value, list) and len(value) > max_items:
+        raise PydanticCustomError(
+            "too_long",
+            "at most {max_length} tiles here; this is {length}",
+            {"max_length": max_items, "length": len(value)},
+        )
+    return value
+
+
+def _length_check(max_chars: int, max_items: int) -> BeforeValidator:
+    return BeforeValidator(partial(_within_length, max_chars=max_chars, max_items=max_items))
+
+
+_TILES_SCHEMA: Final = _tiles_schema(SEEN_MAX_CHARS, SEEN_MAX_ITEMS)
+
+HandTiles = Annotated[
+    Any, _length_check(HAND_MAX_CHARS, HAND_MAX_ITEMS), WithJsonSchema(_tiles_schema(HAND_MAX_CHARS, HAND_MAX_ITEMS))
+]
+"""A hand's tiles in any request notation; validated by ``app.core.tiles.parse_tiles``."""
+MeldTiles = Annotated[
+    Any, _length_check(MELD_MAX_CHARS, MELD_MAX_ITEMS), WithJsonSchema(_tiles_schema(MELD_MAX_CHARS, MELD_MAX_ITEMS))
+]
+"""A meld's tiles, or one tile, in any request notation."""
+Tiles = Annotated[Any, _length_check(SEEN_MAX_CHARS, SEEN_MAX_ITEMS), WithJsonSchema(_TILES_SCHEMA)]
+"""Tiles seen elsewhere (visible, a river, indicators) in any request notation."""
 
 
 class MeldSpec(BaseModel):
@@ -61,7 +109,9 @@ class MeldSpec(BaseModel):
     )
 
     kind: MeldKind = Field(description="chi, pon, open_kan, closed_kan or added_kan.")
-    tiles: Tiles = Field(description="The meld's tiles: 3 for chi and pon, 4 for a kong.", examples=["777z", "345p"])
+    tiles: MeldTiles = Field(
+        description="The meld's tiles: 3 for chi and pon, 4 for a kong.", examples=["777z", "345p"]
+    )
 
 
 def _option(option: RuleOption) -> Any:
@@ -107,8 +157,11 @@ class _RulesBase(BaseModel):
         return self.model_dump(exclude_unset=True, exclude={"preset"})
 
 
-# One field per option of the core's table, so an option is declared in one place.
-_OPTION_FIELDS: Final[dict[str, Any]] = {option.name: (Any, _option(option)) for option in OPTIONS}
+# One field per option of the core's table, so an option is declared in one place; an
+# option of tiles (wildcards, absent tiles) is bounded in length like the tile fields.
+_OPTION_FIELDS: Final[dict[str, Any]] = {
+    option.name: (Tiles if option.kind.schema is None else Any, _option(option)) for option in OPTIONS
+}
 if TYPE_CHECKING:
     # To mypy the generated fields are extras: code reads them through overrides().
     RulesSpec = _RulesBase
@@ -142,7 +195,7 @@ class HandRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    hand: Tiles = Field(description=_HAND_DOC, examples=["123456789m1111z"])
+    hand: HandTiles = Field(description=_HAND_DOC, examples=["123456789m1111z"])
     melds: list[MeldSpec] = Field([], description=_MELDS_DOC)
     rules: Rules = Field("riichi", validate_default=True, description=_RULES_DOC, examples=_RULES_EXAMPLES)
     visible: Tiles = Field([], description=_VISIBLE_DOC, examples=["1z5p"])
@@ -153,13 +206,32 @@ class BatchRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    hands: list[Tiles] = Field(
+    hands: list[HandTiles] = Field(
         description="The hands, each in any notation; answers come back in this order.",
         examples=[["123456789m1111z", "1112345678999m"]],
     )
     melds: list[MeldSpec] = Field([], description=_MELDS_DOC + " Applied to every hand.")
     rules: Rules = Field("riichi", validate_default=True, description=_RULES_DOC, examples=_RULES_EXAMPLES)
     visible: Tiles = Field([], description=_VISIBLE_DOC + " Applied to every hand.")
+
+
+_DECOMPOSITION_LIMIT_DOC: Final = (
+    "Most decompositions to list per hand; at most the server's decomposition limit "
+    "(TENPAI_DECOMPOSITION_LIMIT, GET /limits), which is also the default; a larger value is lowered to it. "
+    "A hand holding many wildcards completes in thousands of ways: a lower limit keeps its answer small."
+)
+
+
+class WinRequest(HandRequest):
+    """A /win question: one hand, and how many of its decompositions to list."""
+
+    decomposition_limit: int | None = Field(None, ge=1, strict=True, description=_DECOMPOSITION_LIMIT_DOC)
+
+
+class WinBatchRequest(BatchRequest):
+    """A /win/batch question: many hands, and how many decompositions of each to list."""
+
+    decomposition_limit: int | None = Field(None, ge=1, strict=True, description=_DECOMPOSITION_LIMIT_DOC)
 
 
 # --- answers ----------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from dataclasses import dataclass, field
 
@@ -34,7 +35,21 @@ class Readiness:
             logger.exception("building the lookup tables failed")
             return
         self.build_seconds = built.build_seconds
+        settle_the_heap()
         self.tables_built = True
+
+
+def settle_the_heap() -> None:
+    """Collect start-up's garbage, then move every object alive (modules, the core's tables and
+    caches) to the collector's permanent generation.
+
+    A full collection walks every tracked object; with start-up's millions it took about 50 ms,
+    holding the GIL, and heavy work (a wildcard batch) triggers one every few hundred milliseconds,
+    so a cheap request's p99 reached 50-60 ms.  Without them it takes 1-2 ms.  Objects made
+    later are collected as usual.
+    """
+    gc.collect()
+    gc.freeze()
 
 
 @dataclass
@@ -47,7 +62,7 @@ class ServiceState:
 
     @classmethod
     def create(cls, settings: Settings) -> ServiceState:
-        return cls(settings, ResultCache(settings.cache_size))
+        return cls(settings, ResultCache(settings.cache_size, max_bytes=settings.cache_bytes))
 
 
 def service_state(request: Request) -> ServiceState:

@@ -4,13 +4,28 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
+from app.api.schemas import (
+    HAND_MAX_CHARS,
+    HAND_MAX_ITEMS,
+    MELD_MAX_CHARS,
+    MELD_MAX_ITEMS,
+    SEEN_MAX_CHARS,
+    SEEN_MAX_ITEMS,
+)
 from app.core.discard import MAX_LOOKAHEAD_BUDGET
 from app.main import create_app
 from app.settings import Settings
 
 
 def test_limits_come_from_the_settings() -> None:
-    settings = Settings(max_batch_size=17, max_body_bytes=4096, heavy_seconds=0.5, max_heavy_requests=3)
+    settings = Settings(
+        max_batch_size=17,
+        max_body_bytes=4096,
+        heavy_seconds=0.5,
+        max_heavy_requests=3,
+        cache_bytes=1 << 20,
+        max_answer_bytes=1 << 21,
+    )
     with TestClient(create_app(settings)) as client:
         body = client.get("/limits").json()
     assert body["max_batch_size"] == 17
@@ -19,8 +34,15 @@ def test_limits_come_from_the_settings() -> None:
     assert body["max_heavy_requests"] == 3
     assert body["max_simulate_games"] == settings.max_simulate_games
     assert body["lookahead_budget_max"] == MAX_LOOKAHEAD_BUDGET
+    assert body["cache_bytes"] == 1 << 20 and body["max_answer_bytes"] == 1 << 21
+    assert body["tile_fields"] == {
+        "hand": {"max_characters": HAND_MAX_CHARS, "max_items": HAND_MAX_ITEMS},
+        "seen": {"max_characters": SEEN_MAX_CHARS, "max_items": SEEN_MAX_ITEMS},
+        "meld": {"max_characters": MELD_MAX_CHARS, "max_items": MELD_MAX_ITEMS},
+    }
     assert set(body) == {
         "max_body_bytes", "max_batch_size", "max_simulate_games", "heavy_seconds", "simulate_seconds_per_game",
         "max_heavy_requests",
         "lookahead_budget_default", "lookahead_budget_max", "decomposition_limit", "cache_size",
+        "cache_bytes", "max_answer_bytes", "tile_fields",
     }  # fmt: skip

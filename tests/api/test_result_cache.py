@@ -29,9 +29,14 @@ SAME_HAND_IN_OTHER_NOTATIONS = [
 
 
 def _stats(client: TestClient) -> dict[str, int]:
+    """The entry counters; the byte counters are checked for consistency and left out."""
     response = client.get("/cache/stats")
     assert response.status_code == 200
-    return response.json()
+    stats = response.json()
+    used, budget = stats.pop("bytes"), stats.pop("max_bytes")
+    assert budget == Settings().cache_bytes and 0 <= used <= budget
+    assert (used == 0) == (stats["size"] == 0)  # every stored answer is some JSON
+    return stats
 
 
 def test_two_notations_of_one_hand_hit_the_same_entry(fresh_client: TestClient) -> None:
@@ -107,7 +112,9 @@ def test_clear_empties_the_cache(fresh_client: TestClient) -> None:
     fresh_client.post("/shanten", json=MPSZ)
     response = fresh_client.post("/cache/clear")
     assert response.status_code == 200
-    assert response.json() == {"hits": 0, "misses": 0, "size": 0, "max_size": 4096}
+    assert response.json() == {
+        "hits": 0, "misses": 0, "size": 0, "max_size": 4096, "bytes": 0, "max_bytes": Settings().cache_bytes,
+    }  # fmt: skip
     fresh_client.post("/shanten", json=MPSZ)
     assert _stats(fresh_client)["misses"] == 1
 
@@ -201,3 +208,50 @@ def test_counters_stay_consistent_across_threads() -> None:
     stats = cache.stats()
     assert stats.hits + stats.misses == calls_per_thread * threads
     assert stats.size <= 16
+
+
+# --- bounded in bytes as well as entries ---------------------------------------------
+
+
+def test_the_byte_budget_evicts_the_least_recently_used() -> None:
+    cache = ResultCache(100, max_bytes=1600)  # answers of up to 100 bytes are kept
+    for key in range(20):
+        cache.store(key, bytes(80))
+    stats = cache.stats()
+    assert (stats.size, stats.bytes, stats.max_bytes) == (20, 1600, 1600)
+    assert cache.peek(0) is not None  # 0 is now the most recent
+    cache.store("new", bytes(80))
+    assert cache.peek(1) is None and cache.peek(0) is not None  # 1 was the least recent
+    assert cache.stats().bytes == 1600
+
+
+def test_the_entry_count_bounds_too() -> None:
+    cache = ResultCache(3, max_bytes=10_000)
+    for key in range(5):
+        cache.store(key, b"{}")
+    assert cache.stats().size == 3 and cache.stats().bytes == 6
+    assert [cache.peek(key) for key in range(5)] == [None, None, b"{}", b"{}", b"{}"]
+
+
+def test_an_answer_over_its_share_of_the_budget_is_served_but_not_kept() -> None:
+    cache = ResultCache(10, max_bytes=1600)
+    assert cache.get_or_compute("big", lambda: bytes(101)) == bytes(101)  # over 1600 / 16
+    assert cache.stats().size == 0 and cache.stats().misses == 1
+    assert cache.get_or_compute("fits", lambda: bytes(100)) == bytes(100)
+    assert cache.stats().size == 1
+
+
+def test_a_zero_byte_budget_disables_the_cache() -> None:
+    cache = ResultCache(10, max_bytes=0)
+    assert cache.get_or_compute("k", lambda: b"1") == b"1" and cache.get_or_compute("k", lambda: b"2") == b"2"
+    assert cache.stats().size == 0
+
+
+def test_the_app_cache_takes_its_byte_budget_from_the_settings() -> None:
+    client = started(Settings(cache_bytes=16384))
+    try:
+        client.post("/win", json={"hand": "11122233344455m"})
+        stats = client.get("/cache/stats").json()
+        assert stats["max_bytes"] == 16384 and 0 < stats["bytes"] <= 16384
+    finally:
+        client.__exit__(None, None, None)

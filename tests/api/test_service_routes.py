@@ -33,7 +33,7 @@ def test_ready_once_the_tables_are_built(client: TestClient) -> None:
     assert response.status_code == 200
     body = response.json()
     assert body["ready"] is True and body["tables_build_seconds"] >= 0
-    assert set(body["cache"]) == {"hits", "misses", "size", "max_size"}
+    assert set(body["cache"]) == {"hits", "misses", "size", "max_size", "bytes", "max_bytes"}
 
 
 def test_cache_stats_are_open_and_cache_clear_is_for_administrators() -> None:
@@ -51,7 +51,9 @@ def test_a_loopback_client_clears_the_cache() -> None:
         assert local.get("/cache/stats").json()["size"] > 0
         response = local.post("/cache/clear")
     assert response.status_code == 200
-    assert response.json() == {"hits": 0, "misses": 0, "size": 0, "max_size": 4096}
+    assert response.json() == {
+        "hits": 0, "misses": 0, "size": 0, "max_size": 4096, "bytes": 0, "max_bytes": 64 * 1024 * 1024,
+    }  # fmt: skip
 
 
 def test_cache_clear_documents_its_admin_header_and_403(client: TestClient) -> None:

@@ -8,9 +8,37 @@ from pydantic import BaseModel, Field
 from app.api.deps import StateDep
 from app.api.errors import error_responses
 from app.api.routes.simulate import SECONDS_PER_GAME
+from app.api.schemas import (
+    HAND_MAX_CHARS,
+    HAND_MAX_ITEMS,
+    MELD_MAX_CHARS,
+    MELD_MAX_ITEMS,
+    SEEN_MAX_CHARS,
+    SEEN_MAX_ITEMS,
+)
 from app.core.discard import DEFAULT_LOOKAHEAD_BUDGET, MAX_LOOKAHEAD_BUDGET
 
 router = APIRouter(tags=["reference"])
+
+
+class TileFieldLimit(BaseModel):
+    """How long one kind of tile field may be, checked before any parsing; longer: 422 at the field."""
+
+    max_characters: int = Field(description="Most characters of tile text (any notation, separators included).")
+    max_items: int = Field(description="Most items of a list of tile integers.")
+
+
+class TileFieldLimits(BaseModel):
+    """The length bounds of the request's tile fields, each several times what a valid request needs."""
+
+    hand: TileFieldLimit = Field(description="`hand`, and each of a batch's `hands`.")
+    seen: TileFieldLimit = Field(
+        description="Tiles seen: `visible`, an opponent's `river`, `dora_indicators`, `ura_indicators`, and tile "
+        "rule options such as `wildcards`."
+    )
+    meld: TileFieldLimit = Field(
+        description="A meld's `tiles`, and the one-tile fields (`win_tile`, `seat_wind`, `round_wind`)."
+    )
 
 
 class LimitsResponse(BaseModel):
@@ -34,6 +62,15 @@ class LimitsResponse(BaseModel):
     lookahead_budget_max: int = Field(description="Most states a /discard lookahead may be given.")
     decomposition_limit: int = Field(description="Most decompositions /win lists (TENPAI_DECOMPOSITION_LIMIT).")
     cache_size: int = Field(description="Answers the result cache keeps (TENPAI_CACHE_SIZE); 0: off.")
+    cache_bytes: int = Field(
+        description="Bytes of answers the result cache keeps (TENPAI_CACHE_BYTES); an answer over a sixteenth "
+        "of it is not kept."
+    )
+    max_answer_bytes: int = Field(
+        description="Largest answer one request gets (TENPAI_MAX_ANSWER_BYTES); a request whose answer could be "
+        "larger (a /win batch of hands holding many wildcards) is a 422 answer_too_large, before the work."
+    )
+    tile_fields: TileFieldLimits = Field(description="Length bounds of the tile fields of a request.")
 
 
 @router.get("/limits", operation_id="limits", summary="The service's bounds", responses=error_responses(500))
@@ -51,4 +88,11 @@ def limits(state: StateDep) -> LimitsResponse:
         lookahead_budget_max=MAX_LOOKAHEAD_BUDGET,
         decomposition_limit=settings.decomposition_limit,
         cache_size=settings.cache_size,
+        cache_bytes=settings.cache_bytes,
+        max_answer_bytes=settings.max_answer_bytes,
+        tile_fields=TileFieldLimits(
+            hand=TileFieldLimit(max_characters=HAND_MAX_CHARS, max_items=HAND_MAX_ITEMS),
+            seen=TileFieldLimit(max_characters=SEEN_MAX_CHARS, max_items=SEEN_MAX_ITEMS),
+            meld=TileFieldLimit(max_characters=MELD_MAX_CHARS, max_items=MELD_MAX_ITEMS),
+        ),
     )

@@ -29,7 +29,7 @@ from pydantic.config import JsonDict
 from app.api.deps import SettingsDep
 from app.api.errors import ApiError, error_responses, located
 from app.api.questions import batch_json, json_response, request_melds, request_rules, request_tiles
-from app.api.schemas import MeldSpec, Rules, Tiles
+from app.api.schemas import HandTiles, MeldSpec, MeldTiles, Rules, Tiles
 from app.core.errors import InvalidNotation
 from app.core.hand import Hand
 from app.core.riichi_scoring import FuPart, Reading, RiichiScore, YakuHan
@@ -125,9 +125,9 @@ class ScoreItem(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    hand: Tiles = Field(description="The concealed tiles, including win_tile. In mpsz, `0` is a red five.")
+    hand: HandTiles = Field(description="The concealed tiles, including win_tile. In mpsz, `0` is a red five.")
     melds: list[MeldSpec] = Field([], description="Declared melds (in mpsz, `0` is a red five).")
-    win_tile: Tiles = Field(
+    win_tile: MeldTiles = Field(
         description="The winning tile (one tile, any notation). `0m`/`0p`/`0s`: the red five, "
         "which the hand must then hold.",
         examples=["9s"],
@@ -153,7 +153,7 @@ class ScoreItem(BaseModel):
     robbed_kong: bool = Field(
         False, strict=True, description="Won by robbing another player's added kong (抢杠胡, chankan)."
     )
-    round_wind: Tiles = Field("1z", description="Riichi: the round wind, 1z..4z.", examples=["1z"])
+    round_wind: MeldTiles = Field("1z", description="Riichi: the round wind, 1z..4z.", examples=["1z"])
     dora_indicators: Tiles = Field(
         "", description="Riichi: dora indicators (each names the next tile as dora); at most 5.", examples=["4p"]
     )

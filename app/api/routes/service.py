@@ -33,10 +33,23 @@ class CacheStatsResponse(BaseModel):
     misses: int = Field(ge=0)
     size: int = Field(ge=0, description="Answers stored now.")
     max_size: int = Field(ge=0, description="Answers stored at most (TENPAI_CACHE_SIZE); 0: off.")
+    bytes: int = Field(ge=0, description="Bytes of the answers stored now.")
+    max_bytes: int = Field(
+        ge=0,
+        description="Bytes of answers stored at most (TENPAI_CACHE_BYTES); an answer over a sixteenth of it "
+        "is served but not kept.",
+    )
 
     @classmethod
     def of(cls, stats: CacheStats) -> CacheStatsResponse:
-        return cls(hits=stats.hits, misses=stats.misses, size=stats.size, max_size=stats.max_size)
+        return cls(
+            hits=stats.hits,
+            misses=stats.misses,
+            size=stats.size,
+            max_size=stats.max_size,
+            bytes=stats.bytes,
+            max_bytes=stats.max_bytes,
+        )
 
 
 class ReadyResponse(BaseModel):

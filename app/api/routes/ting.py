@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
 
+from app.api.answer_size import LARGEST_TING
 from app.api.batch_fast import ting_batch_json
 from app.api.deps import BatchBody, CacheDep, SettingsDep, TingAsked
 from app.api.errors import error_responses
@@ -50,6 +51,8 @@ def ting_batch(body: BatchBody, settings: SettingsDep, cache: CacheDep) -> Respo
         "ting",
         body,
         max_batch_size=settings.max_batch_size,
+        max_answer_bytes=settings.max_answer_bytes,
+        largest_answer=LARGEST_TING,
         cache=cache,
         vectorised=ting_batch_json,
         compute=_ting,

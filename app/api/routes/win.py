@@ -1,17 +1,29 @@
-"""POST /win and /win/batch: does a 3n+2 hand win, and how."""
+"""POST /win and /win/batch: does a 3n+2 hand win, and how.
+
+Each hand lists up to ``decomposition_limit`` decompositions, and a hand holding many
+wildcards has thousands, so a /win answer is bounded in bytes before the work
+(:mod:`app.api.answer_size`): hands holding few wildcards are answered first, exactly;
+the others only if their bound fits under TENPAI_MAX_ANSWER_BYTES, else the request is
+a 422 ``answer_too_large`` that says how many hands, or which limit, would fit.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Annotated
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Body, Request, Response
+from starlette.concurrency import run_in_threadpool
 
-from app.api.deps import CacheDep, SettingsDep, WinAsked, WinBatchAsked
+from app.api.answer_size import CHEAP_WILDCARDS, AnswerTally, wildcards_held
+from app.api.cache import ResultCache
+from app.api.deps import CacheDep, SettingsDep
 from app.api.errors import error_responses
-from app.api.questions import Question, batch_json, json_response
-from app.api.schemas import WinBatchResponse, WinResponse
+from app.api.questions import Asked, Question, ask_batch, ask_one, batch_json, json_response
+from app.api.schemas import WIN_BATCH_EXAMPLES, WIN_EXAMPLES, WinBatchRequest, WinBatchResponse, WinRequest, WinResponse
 from app.api.state import service_state
 from app.core.engine import Checker
+from app.settings import Settings
 
 router = APIRouter(tags=["win"])
 _ERRORS = error_responses(413, 422, 500)
@@ -24,14 +36,50 @@ def _win(limit: int) -> Callable[[Checker, Question], WinResponse]:
     return answer
 
 
+def _limit(asked_for: int | None, settings: Settings) -> int:
+    """The decomposition limit of a request: its own, at most the server's."""
+    return settings.decomposition_limit if asked_for is None else min(asked_for, settings.decomposition_limit)
+
+
+def _is_heavy(asked: Asked) -> bool:
+    return any(wildcards_held(question) > CHEAP_WILDCARDS for question in asked.questions)
+
+
+def _answers(asked: Asked, cache: ResultCache, *, limit: int, max_answer_bytes: int) -> list[bytes]:
+    """Every answer, in order, never more than ``max_answer_bytes`` together: hands holding
+    few wildcards first, then, if their bound fits, the others."""
+    loc = ("body", "hands") if asked.is_batch else ("body", "hand")
+    tally = AnswerTally(max_answer_bytes, count=len(asked.questions), loc=loc, batch=asked.is_batch)
+    compute = _win(limit)
+    answers = [b""] * len(asked.questions)
+    heavy = []
+    for index, question in enumerate(asked.questions):
+        if wildcards_held(question) > CHEAP_WILDCARDS:
+            heavy.append(index)
+        else:
+            answers[index] = tally.add(asked.answer_at(index, cache, compute))
+    tally.expect_win([asked.questions[index] for index in heavy], limit)
+    for index in heavy:
+        answers[index] = tally.add(asked.answer_at(index, cache, compute))
+    return answers
+
+
 @router.post("/win", response_model=WinResponse, operation_id="win", summary="Does a 3n+2 hand win?", responses=_ERRORS)
-async def win(asked: WinAsked, request: Request) -> Response:
+async def win(body: Annotated[WinRequest, Body(openapi_examples=WIN_EXAMPLES)], request: Request) -> Response:
     """Whether the hand (14 tiles, or 14 - 3k with k melds) wins under the rules, its
     form and every decomposition, with what each wildcard stands for. A complete
     shape that the rules still refuse answers `win: false` with a `reason`, e.g.
-    `open_meld_required` in Qiqihar without a pon or open kong."""
+    `open_meld_required` in Qiqihar without a pon or open kong. An answer that could
+    pass TENPAI_MAX_ANSWER_BYTES (many wildcards, a high `decomposition_limit`) is a
+    422 `answer_too_large`."""
     state = service_state(request)
-    (answer,) = asked.answer(state.cache, _win(state.settings.decomposition_limit))
+    limit = _limit(body.decomposition_limit, state.settings)
+    asked = ask_one("win", body, variant=limit)
+    cap = state.settings.max_answer_bytes
+    if _is_heavy(asked):  # many wildcards: milliseconds to enumerate, off the event loop
+        (answer,) = await run_in_threadpool(_answers, asked, state.cache, limit=limit, max_answer_bytes=cap)
+    else:
+        (answer,) = _answers(asked, state.cache, limit=limit, max_answer_bytes=cap)
     return json_response(answer)
 
 
@@ -42,7 +90,15 @@ async def win(asked: WinAsked, request: Request) -> Response:
     summary="/win for many hands at once",
     responses=_ERRORS,
 )
-def win_batch(asked: WinBatchAsked, cache: CacheDep, settings: SettingsDep) -> Response:
+def win_batch(
+    body: Annotated[WinBatchRequest, Body(openapi_examples=WIN_BATCH_EXAMPLES)], cache: CacheDep, settings: SettingsDep
+) -> Response:
     """One /win answer per hand, in request order; `melds`, `rules` and `visible`
-    apply to every hand. A bad hand is a 422 whose `loc` is `["body", "hands", index]`."""
-    return json_response(batch_json(asked.answer(cache, _win(settings.decomposition_limit))))
+    apply to every hand. A bad hand is a 422 whose `loc` is `["body", "hands", index]`.
+    A batch whose answer could pass TENPAI_MAX_ANSWER_BYTES (hands holding many wildcards,
+    times `decomposition_limit`) is refused before the work with a 422 `answer_too_large`
+    saying how many hands, or which limit, would fit."""
+    limit = _limit(body.decomposition_limit, settings)
+    asked = ask_batch("win", body, max_batch_size=settings.max_batch_size, variant=limit)
+    answers = _answers(asked, cache, limit=limit, max_answer_bytes=settings.max_answer_bytes)
+    return json_response(batch_json(answers))
