@@ -560,6 +560,8 @@ def batch_section(args: argparse.Namespace, workdir: Path) -> list[BatchRow]:
         "tenpai-batch",
         TENPAI_MAX_BATCH_SIZE=str(args.hands),
         TENPAI_MAX_BODY_BYTES=str(BATCH_BODY_LIMIT),
+        # The answer cap's estimate allows every hand its longest answer (about 1.1 KB).
+        TENPAI_MAX_ANSWER_BYTES=str(2048 * args.hands),
         TENPAI_CACHE_SIZE="0",  # every pass computes every hand
     )
     rng = random.Random(args.seed + 1)
