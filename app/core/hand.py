@@ -190,9 +190,15 @@ class Hand:
         return counts_from_tiles(tile for meld in self.melds for tile in meld.tiles)
 
     def all_counts(self) -> bytes:
-        """Copies of each tile in hand and melds together."""
-        melded = self.melded_counts()
-        return bytes(min(255, a + b) for a, b in zip(self.counts, melded, strict=True))
+        """Copies of each tile in hand and melds together (capped at 255: the counts are bytes)."""
+        if not self.melds:
+            return self.counts
+        total = bytearray(self.counts)
+        for meld in self.melds:
+            for tile in meld.tiles:
+                if total[tile] < 255:
+                    total[tile] += 1
+        return bytes(total)
 
 
 def added_kong(melds: Sequence[Meld], tile: Tile) -> tuple[Meld, ...]:

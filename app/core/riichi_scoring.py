@@ -58,12 +58,15 @@ from app.core.decompose import _suit_splits
 from app.core.errors import InvalidMeld, InvalidRuleOption, NotAWinningHand, NoYaku, TooManyCopies, WrongTileCount
 from app.core.hand import Hand, Meld, MeldKind
 from app.core.rules import RuleProfile, SevenPairs
-from app.core.scoring_context import InvalidWinContext, WinContext, check_seats
+from app.core.scoring_context import InvalidWinContext, WinContext, check_seats, check_win_tile
 from app.core.tiles import (
     EAST,
+    M5,
     NORTH,
     NUM_TILE_KINDS,
     ORPHANS,
+    P5,
+    S5,
     Tile,
     dora_table,
     format_tile,
@@ -75,9 +78,11 @@ STICK_POINTS: Final = 1000
 HONBA_EACH: Final = 100
 """A honba is worth 100 from each other seat: on a discard the discarder pays them all (300, sanma 200)."""
 
-_RED_FIVE_TILES: Final = (4, 13, 22)
+_RED_FIVE_TILES: Final = (M5, P5, S5)
 _GREEN: Final = frozenset((19, 20, 21, 23, 25, 32))  # 2s 3s 4s 6s 8s and 6z (hatsu)
 _ORPHAN_SET: Final = frozenset(ORPHANS)
+#: Per tile: a terminal or an honour.
+_ORPHAN_FLAGS: Final = tuple(tile in _ORPHAN_SET for tile in range(NUM_TILE_KINDS))
 _DRAGON_NAMES: Final = {31: "haku", 32: "hatsu", 33: "chun"}
 _SUIT_STARTS: Final = ((0, 9, True), (9, 9, True), (18, 9, True), (27, 7, False))
 _CHUUREN_BASE: Final = (3, 1, 1, 1, 1, 1, 1, 1, 3)
@@ -184,7 +189,7 @@ class _Held(NamedTuple):
     """What the kinds of tile held (hand and melds) say, worked out once per hand."""
 
     #: Copies of each tile in hand and melds (a kan's four counted).
-    total: list[int]
+    total: bytes
     no_orphans: bool
     all_orphans: bool
     all_honors: bool
@@ -197,9 +202,8 @@ class _Held(NamedTuple):
     kinds_at_three: int
 
     @classmethod
-    def of(cls, total: list[int]) -> _Held:
-        packed = bytes(total)
-        held = int.from_bytes(packed.translate(_NONZERO), "little")
+    def of(cls, total: bytes) -> _Held:
+        held = int.from_bytes(total.translate(_NONZERO), "little")
         man, pin, sou = _SUIT_MASKS
         suits = (1 if held & man else 0) + (2 if held & pin else 0) + (4 if held & sou else 0)
         return cls(
@@ -211,7 +215,7 @@ class _Held(NamedTuple):
             not held & ~_TERMINAL_MASK & _ALL_MASK,
             bool(held & _HONOR_MASK),
             _SINGLE_SUIT[suits],
-            packed.translate(_AT_LEAST_THREE).count(1),
+            total.translate(_AT_LEAST_THREE).count(1),
         )
 
 
@@ -333,15 +337,6 @@ def _readings(hand: Hand, win_tile: Tile, tsumo: bool, rules: RuleProfile) -> li
 # -- yakuman -----------------------------------------------------------------
 
 
-def _all_tiles(hand: Hand) -> list[int]:
-    """Copies of each tile in hand and melds (a kan's four counted)."""
-    total = list(hand.counts)
-    for meld in hand.melds:
-        for tile in meld.tiles:
-            total[tile] += 1
-    return total
-
-
 def _yakuman(
     reading: Reading,
     hand: Hand,
@@ -404,10 +399,6 @@ def _yakuman(
 
 
 # -- ordinary yaku -----------------------------------------------------------
-
-
-def _is_terminal_or_honor(tile: Tile) -> bool:
-    return tile >= 27 or tile % 9 in (0, 8)
 
 
 #: Han of each ordinary yaku, closed and open (0: not allowed open); the riichi family's table.
@@ -506,7 +497,7 @@ def _yaku(reading: Reading, held: _Held, table: _Table, rules: RuleProfile) -> l
                 found.append(yaku["ryanpeikou"])
             elif twins == 1:
                 found.append(yaku["iipeikou"])
-        if orphan_in_every_group and _is_terminal_or_honor(pair):
+        if orphan_in_every_group and _ORPHAN_FLAGS[pair]:
             found.append(yaku["chanta" if honors else "junchan"])
         if len(runs) >= 3:
             run_set = set(runs)
@@ -526,9 +517,6 @@ def _yaku(reading: Reading, held: _Held, table: _Table, rules: RuleProfile) -> l
     if dragon_triplets == 2 and pair >= 31:
         found.append(yaku["shousangen"])
     return found
-
-
-_ORPHAN_FLAGS: Final = tuple(tile in _ORPHAN_SET for tile in range(NUM_TILE_KINDS))
 
 
 def _fu_points(reading: Reading, table: _Table, pinfu: bool) -> int:
@@ -796,12 +784,7 @@ def score_riichi(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinCon
     >>> [(y.name, y.han) for y in result.yaku], result.fu, result.limit, result.payments
     ([('riichi', 1), ('menzen_tsumo', 1), ('pinfu', 1), ('ittsu', 2)], 20, 'mangan', (12000, -4000, -4000, -4000))
     """
-    if not 0 <= win_tile < NUM_TILE_KINDS or not hand.counts[win_tile]:
-        shown = format_tile(win_tile) if 0 <= win_tile < NUM_TILE_KINDS else str(win_tile)
-        raise InvalidWinContext(
-            f"win_tile {shown} is not in the hand; hand holds the concealed tiles including the winning tile",
-            field="win_tile",
-        )
+    check_win_tile(hand.counts, win_tile)
     groups_declared = len(hand.melds)
     if hand.tile_count + 3 * groups_declared != 14:
         raise WrongTileCount(
@@ -817,7 +800,7 @@ def score_riichi(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinCon
         raise NotAWinningHand(
             f"the hand does not win under these {rules.name} rules (open_meld_required)", field="hand"
         )
-    total = _all_tiles(hand)
+    total = hand.all_counts()
     if rules.absent_tiles:
         rules.check_tiles_exist([t for t in rules.absent_tiles if hand.counts[t]], field="hand")
         for index, meld in enumerate(hand.melds):

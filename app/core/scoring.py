@@ -32,8 +32,8 @@ from app.core.errors import NotAWinningHand
 from app.core.hand import Hand
 from app.core.riichi_scoring import RiichiScore, score_riichi
 from app.core.rules import RuleProfile
-from app.core.scoring_context import InvalidWinContext, WinContext, check_seats
-from app.core.tiles import RED, Tile, format_tile
+from app.core.scoring_context import InvalidWinContext, WinContext, check_seats, check_win_tile
+from app.core.tiles import RED, Tile
 
 
 class Multiplier(NamedTuple):
@@ -53,12 +53,7 @@ class ScoreResult(NamedTuple):
 
 def _qiqihar(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinContext) -> ScoreResult:
     check_seats(context, rules.seats)
-    if not 0 <= win_tile < len(hand.counts) or not hand.counts[win_tile]:
-        raise InvalidWinContext(
-            f"win_tile {format_tile(win_tile) if 0 <= win_tile < 34 else win_tile} is not in the hand; "
-            "hand holds the concealed tiles including the winning tile",
-            field="win_tile",
-        )
+    check_win_tile(hand.counts, win_tile)
     if context.kong_replacement and not any(meld.kind.size == 4 for meld in hand.melds):
         raise InvalidWinContext("kong_replacement needs a kong among the winner's melds", field="kong_replacement")
     result = Checker(rules).win(hand, limit=1)

@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from app.core.errors import TenpaiError
 from app.core.rules import DEFAULT_SEATS
-from app.core.tiles import EAST, Tile
+from app.core.tiles import EAST, NUM_TILE_KINDS, Tile, format_tile
 
 
 class InvalidWinContext(TenpaiError):
@@ -52,6 +52,22 @@ class WinContext(NamedTuple):
     riichi_sticks: int = 0
     #: Sanma: north tiles the winner set aside as nukidora (kita), each worth a dora.
     nuki: int = 0
+
+
+def check_win_tile(hand_counts: bytes, win_tile: Tile) -> None:
+    """Raise :class:`InvalidWinContext` unless the concealed tiles hold ``win_tile``.
+
+    >>> check_win_tile(bytes(34), 0)
+    Traceback (most recent call last):
+    ...
+    app.core.scoring_context.InvalidWinContext: win_tile 1m is not in the hand; hand holds the concealed tiles including the winning tile
+    """
+    if not 0 <= win_tile < NUM_TILE_KINDS or not hand_counts[win_tile]:
+        shown = format_tile(win_tile) if 0 <= win_tile < NUM_TILE_KINDS else str(win_tile)
+        raise InvalidWinContext(
+            f"win_tile {shown} is not in the hand; hand holds the concealed tiles including the winning tile",
+            field="win_tile",
+        )
 
 
 def check_seats(context: WinContext, seats: int = DEFAULT_SEATS) -> None:

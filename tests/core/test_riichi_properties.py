@@ -244,7 +244,7 @@ def test_the_scored_reading_is_the_best_of_all_readings(situation: Situation) ->
     table = _Table(tsumo, EAST + (context.winner - context.dealer) % 4, context.round_wind, closed)
     situational = situational_han(context, closed)
     bonus = bonus_han(hand, context)
-    held = _Held.of(list(hand.all_counts()))
+    held = _Held.of(hand.all_counts())
     best = None
     values = {}
     for reading in all_readings(hand, win_tile, tsumo):
