@@ -9,13 +9,13 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
-from conftest import testdata_root
+from shared_data import shared_testdata_dir
 
 from app.core.hand import Hand, Meld
 from app.core.scoring_context import WinContext
 from app.core.tiles import EAST, Tile, parse_ids136
 
-DATA_DIR: Final = testdata_root() / "riichienv-agari"
+DATA_DIR: Final = shared_testdata_dir() / "riichienv-agari"
 RED_IDS: Final = frozenset((16, 52, 88))
 MELD_KINDS: Final = {"chi": "chi", "pon": "pon", "daiminkan": "open_kan", "ankan": "closed_kan", "kakan": "added_kan"}
 
