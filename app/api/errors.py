@@ -61,6 +61,7 @@ ERROR_STATUS: Final[Mapping[str, int]] = MappingProxyType(
         "invalid_win_context": 422,
         "not_a_winning_hand": 400,
         "no_yaku": 400,
+        "below_minimum_fan": 400,
         "unknown_strategy": 422,
         "invalid_game_config": 422,
         "invalid_run_option": 422,

@@ -85,6 +85,12 @@ class NoYaku(TenpaiError):
     code = "no_yaku"
 
 
+class BelowMinimumFan(TenpaiError):
+    """A complete MCR hand worth fewer fans than the rules' floor (8, flowers not counted)."""
+
+    code = "below_minimum_fan"
+
+
 def error_codes() -> frozenset[str]:
     """Every stable code of the :class:`TenpaiError` classes defined so far, found from the classes.
 

@@ -144,6 +144,9 @@ PRESETS: Final[Mapping[str, RuleProfile]] = MappingProxyType(
         # Three-player riichi: 108 tiles (no 2m-8m), three seats, no chi; the riichi scoring
         # options keep their riichi defaults.
         "sanma": RuleProfile("sanma", chi_allowed=False, absent_tiles=_SANMA_ABSENT, seats=3),
+        # Chinese Official rules (MCR, 国标麻将): seven pairs with a quad as two pairs, the
+        # knitted forms (app/core/mcr_scoring.py scores the 81 fans; a win needs 8).
+        "mcr": RuleProfile("mcr", seven_pairs=SevenPairs.QUAD_AS_TWO, furiten=False),
     }
 )
 """The named rule presets."""

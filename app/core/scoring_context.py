@@ -52,6 +52,12 @@ class WinContext(NamedTuple):
     riichi_sticks: int = 0
     #: Sanma: north tiles the winner set aside as nukidora (kita), each worth a dora.
     nuki: int = 0
+    #: MCR: the winner's seat wind; None follows from ``winner`` and ``dealer`` as in riichi.
+    seat_wind: Tile | None = None
+    #: MCR: flower tiles the winner set aside, one fan each (not counted toward the floor).
+    flowers: int = 0
+    #: MCR: the winning tile is the last copy not yet seen (和绝张).
+    last_copy: bool = False
 
 
 def check_win_tile(hand_counts: bytes, win_tile: Tile) -> None:
