@@ -71,8 +71,9 @@ def decomposition_bytes(tiles: int, wildcards: int) -> int:
     holding ``wildcards`` wildcards takes, its separating comma included.
 
     The bound renders a decomposition with every field at its largest at once (the longest
-    form name, every tile as a meld, a pair and a single, a use per wildcard), through the
-    same model the answer uses; every tile is two characters, so no real one is longer.
+    form name, every tile as a meld, a pair, a single and a knitted tile, a use per wildcard),
+    through the same model the answer uses; every tile is two characters, so no real one is
+    longer.
     """
     tile = format_tile(0)
     widest = DecompositionOut(
@@ -81,6 +82,7 @@ def decomposition_bytes(tiles: int, wildcards: int) -> int:
         melds=[[tile] * 3] * (tiles // 3),
         pairs=[tile] * (tiles // 2),
         singles=[tile] * tiles,
+        knitted=[tile] * tiles,
         wildcards=[WildcardUse(tile=tile, as_=tile)] * wildcards,
     )
     return len(widest.model_dump_json(by_alias=True)) + 1

@@ -37,6 +37,8 @@ _REMAINING_GRID: Final = np.array(
 _REMAINING_GRID_LATER: Final = np.array([["," + text for text in row] for row in _REMAINING_GRID], dtype=object)
 _SHAPE_JSON: Final = np.array(_TILE_JSON, dtype=object)
 _SHAPE_JSON_LATER: Final = np.array(["," + text for text in _TILE_JSON], dtype=object)
+#: The end of the forms object for rules without the knitted forms.
+_NO_KNITTED_FORMS: Final = ',"knitted_straight":null,"honors_and_knitted":null}'
 
 
 class _Prepared:
@@ -152,7 +154,12 @@ def shanten_batch_json(body: BatchRequest, *, max_batch_size: int) -> bytes | No
     rows.text(_labelled(',"forms":{"regular":', analysis.regular))
     rows.text(_labelled(',"seven_pairs":', analysis.seven_pairs, null=NOT_APPLICABLE))
     rows.text(_labelled(',"thirteen_orphans":', analysis.thirteen_orphans, null=NOT_APPLICABLE))
-    rows.text(_choose(ready, '},"ukeire":[', '},"ukeire":null'))
+    if batch.rules.knitted_forms:
+        rows.text(_labelled(',"knitted_straight":', analysis.knitted_straight, null=NOT_APPLICABLE))
+        rows.text(_labelled(',"honors_and_knitted":', analysis.honors_and_knitted, null=NOT_APPLICABLE))
+        rows.text(_choose(ready, '},"ukeire":[', '},"ukeire":null'))
+    else:
+        rows.text(_choose(ready, _NO_KNITTED_FORMS + ',"ukeire":[', _NO_KNITTED_FORMS + ',"ukeire":null'))
     rows.items(analysis.ukeire, _REMAINING_GRID, _REMAINING_GRID_LATER, batch.remaining)
     rows.text(_choose(ready, "]", ""))
     rows.text(_labelled(',"ukeire_count":', totals, null=-1))

@@ -9,14 +9,22 @@ field it came from (see :func:`app.api.errors.located`).
 >>> asked = ask_one("shanten", body)
 >>> asked.questions[0].hand.tile_count, asked.checker.rules.name
 (13, 'riichi')
+
+Red fives are read here too: a ``0`` in an mpsz ``hand``, ``melds[i].tiles`` or
+``win_tile`` is a red five, counted as a five by the tile parser and handed to the
+core as ``WinContext.red_fives``.
+
+>>> _red_fives("406p 0s"), _red_fives("五筒"), _red_fives([4, 13])
+((13, 22), (), ())
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from functools import partial
+from types import MappingProxyType
 from typing import Final
 
 from fastapi import Response
@@ -24,13 +32,24 @@ from pydantic import BaseModel
 
 from app.api.answer_size import AnswerTally, batch_bound, too_large
 from app.api.cache import ResultCache
-from app.api.errors import ApiError, located
-from app.api.schemas import BatchRequest, HandRequest, MeldSpec, RulesSpec
+from app.api.errors import ApiError, Loc, located
+from app.api.schemas import BatchRequest, HandRequest, MeldSpec, RulesSpec, WinSituation
 from app.core.engine import Checker
 from app.core.errors import TooManyCopies
 from app.core.hand import Hand, Meld
 from app.core.rules import RuleProfile, rule_profile
-from app.core.tiles import COPIES, Counts, Tile, counts_from_tiles, format_tile, parse_tiles
+from app.core.scoring import OPTIONAL_SITUATION, SCORING, SITUATION_FIELDS
+from app.core.scoring_context import InvalidWinContext, WinContext
+from app.core.tiles import (
+    COPIES,
+    Counts,
+    Tile,
+    counts_from_tiles,
+    detect_notation,
+    format_tile,
+    parse_mpsz_with_red,
+    parse_tiles,
+)
 
 _NOTHING_SEEN: Final = bytes(34)
 
@@ -220,3 +239,151 @@ def ask_batch(endpoint: str, body: BatchRequest, *, max_batch_size: int, variant
         for index, hand in enumerate(body.hands)
     )
     return Asked(endpoint, checker, questions, is_batch=True, variant=variant)
+
+
+# --- a win's situation (/score, and /win when asked with one) ---------------------------
+
+
+def _red_fives(value: object) -> tuple[Tile, ...]:
+    """Red fives written in a tiles value (mpsz ``0``; other notations have none).
+
+    Called on values that ``request_tiles`` has already parsed.
+    """
+    if isinstance(value, str) and "0" in value and detect_notation(value) == "mpsz":
+        return parse_mpsz_with_red(value)[1]
+    return ()
+
+
+def _one_tile(value: object, *loc: str | int) -> Tile:
+    tiles = request_tiles(value, *loc)
+    if len(tiles) != 1:
+        raise ApiError(loc, f"{loc[-1]} is one tile, got {len(tiles)}", "invalid_notation")
+    return tiles[0]
+
+
+_UNUSED: Final = WinContext(0, 0)
+
+
+def _refuse_unused_situation(situation: WinSituation, context: WinContext, rules: RuleProfile, at: Loc) -> None:
+    """A situation field set under a profile that does not read it is a 422 at that field."""
+    read = SITUATION_FIELDS.get(rules.name, OPTIONAL_SITUATION)
+    for field in sorted(OPTIONAL_SITUATION - read):
+        if getattr(context, field) != getattr(_UNUSED, field):
+            raise ApiError(
+                (*at, field),
+                f"{field} is not used by {rules.name} scoring; leave it out (got {getattr(situation, field)!r})",
+                InvalidWinContext.code,
+            )
+
+
+def _refuse_absent_tiles(
+    tiles: Sequence[Tile],
+    meld_tiles: Sequence[Sequence[Tile]],
+    win_tile: Tile,
+    context: WinContext,
+    rules: RuleProfile,
+    at: Loc,
+) -> None:
+    """A tile the rules' set lacks (sanma: 2m-8m) is a 422 ``absent_tile`` at the field holding it.
+
+    The scorer refuses such tiles too; checked here, before the hand is built, the error
+    names the request field that holds the tile (``win_tile`` included) ahead of any other.
+    """
+    if not rules.absent_tiles:
+        return
+    fields: list[tuple[str, Sequence[Tile]]] = [("hand", tiles)]
+    fields += [(f"melds[{index}].tiles", meld) for index, meld in enumerate(meld_tiles)]
+    fields += [("win_tile", (win_tile,)), ("dora_indicators", context.dora_indicators)]
+    fields.append(("ura_indicators", context.ura_indicators))
+    with located(*at):
+        for field, held in fields:
+            rules.check_tiles_exist(held, field=field)
+
+
+def request_win(
+    situation: WinSituation, hand_value: object, melds: Sequence[MeldSpec], rules: RuleProfile, at: Loc
+) -> tuple[Hand, Tile, WinContext]:
+    """The core values of a win: the hand, the winning tile and the situation.
+
+    Errors are located under ``at`` (``body``, or a batch item).  Every tiles field is
+    parsed before anything is judged, so that notation errors (malformed input) come
+    before the rest (impossible or unanswerable questions).
+    """
+    return _request_win(situation, hand_value, melds, rules, at, at)
+
+
+def request_situation(
+    situation: WinSituation, hand_value: object, melds: Sequence[MeldSpec], rules: RuleProfile
+) -> tuple[Hand, Tile, WinContext]:
+    """:func:`request_win` for /win's ``situation`` object: its fields are located under
+    ``body.situation``, the hand's under ``body``; rules without a scoring profile are a 422."""
+    if rules.name not in SCORING:
+        raise ApiError(
+            ("body", "situation"),
+            f"rules {rules.name!r} have no scoring profile, so a situation cannot be judged; "
+            f"scoring profiles: {', '.join(SCORING)}",
+            InvalidWinContext.code,
+        )
+    return _request_win(situation, hand_value, melds, rules, ("body",), ("body", "situation"))
+
+
+#: Core errors about the situation raised while judging /win's situation: their fields
+#: (``winner``, ``win_tile``, ...) live under ``body.situation``; the hand's under ``body``.
+SITUATION_RENAMES: Final[Mapping[str, Loc]] = MappingProxyType(
+    {name: ("situation", name) for name in WinSituation.model_fields}
+)
+
+
+def _request_win(
+    situation: WinSituation,
+    hand_value: object,
+    melds: Sequence[MeldSpec],
+    rules: RuleProfile,
+    hand_at: Loc,
+    at: Loc,
+) -> tuple[Hand, Tile, WinContext]:
+    tiles = request_tiles(hand_value, *hand_at, "hand")
+    meld_tiles = [request_tiles(meld.tiles, *hand_at, "melds", index, "tiles") for index, meld in enumerate(melds)]
+    win_tile = _one_tile(situation.win_tile, *at, "win_tile")
+    round_wind = _one_tile(situation.round_wind, *at, "round_wind")
+    seat_wind = None if situation.seat_wind is None else _one_tile(situation.seat_wind, *at, "seat_wind")
+    dora_indicators = tuple(request_tiles(situation.dora_indicators, *at, "dora_indicators"))
+    ura_indicators = tuple(request_tiles(situation.ura_indicators, *at, "ura_indicators"))
+    built_melds = request_melds(melds, *hand_at, "melds")
+    hand_red = _red_fives(hand_value)
+    red_fives = hand_red + tuple(red for meld in melds for red in _red_fives(meld.tiles))
+    for red in _red_fives(situation.win_tile):
+        if red not in hand_red:
+            raise ApiError(
+                (*at, "win_tile"),
+                f"win_tile 0{format_tile(red)[1]} is a red five, but hand holds no red {format_tile(red)} "
+                f"(0{format_tile(red)[1]}); hand includes the winning tile",
+                InvalidWinContext.code,
+            )
+    context = WinContext(
+        winner=situation.winner,
+        dealer=situation.dealer,
+        discarder=situation.discarder,
+        kong_replacement=situation.kong_replacement,
+        robbed_kong=situation.robbed_kong,
+        round_wind=round_wind,
+        dora_indicators=dora_indicators,
+        ura_indicators=ura_indicators,
+        red_fives=tuple(sorted(red_fives)),
+        riichi=situation.riichi,
+        double_riichi=situation.double_riichi,
+        ippatsu=situation.ippatsu,
+        last_tile=situation.last_tile,
+        first_turn=situation.first_turn,
+        honba=situation.honba,
+        riichi_sticks=situation.riichi_sticks,
+        nuki=situation.nuki,
+        seat_wind=seat_wind,
+        flowers=situation.flowers,
+        last_copy=situation.last_copy,
+    )
+    _refuse_absent_tiles(tiles, meld_tiles, win_tile, context, rules, hand_at)
+    _refuse_unused_situation(situation, context, rules, at)
+    with located(*hand_at):
+        hand = Hand.from_tiles(tiles, built_melds)
+    return hand, win_tile, context

@@ -37,12 +37,14 @@ def shanten_json(result: ShantenResult) -> bytes:
 
     >>> from app.core.engine import ShantenResult, TileCount
     >>> shanten_json(ShantenResult(0, 0, 4, None, (TileCount(27, 2),), None))
-    b'{"shanten":0,"forms":{"regular":0,"seven_pairs":4,"thirteen_orphans":null},"ukeire":[{"tile":"1z","remaining":2}],"ukeire_count":2,"reason":null}'
+    b'{"shanten":0,"forms":{"regular":0,"seven_pairs":4,"thirteen_orphans":null,"knitted_straight":null,"honors_and_knitted":null},"ukeire":[{"tile":"1z","remaining":2}],"ukeire_count":2,"reason":null}'
     """
     ukeire = "null" if result.ukeire is None else _counts(result.ukeire)
     return (
         f'{{"shanten":{result.shanten},"forms":{{"regular":{result.regular},'
-        f'"seven_pairs":{_value(result.seven_pairs)},"thirteen_orphans":{_value(result.thirteen_orphans)}}},'
+        f'"seven_pairs":{_value(result.seven_pairs)},"thirteen_orphans":{_value(result.thirteen_orphans)},'
+        f'"knitted_straight":{_value(result.knitted_straight)},'
+        f'"honors_and_knitted":{_value(result.honors_and_knitted)}}},'
         f'"ukeire":{ukeire},"ukeire_count":{_value(result.ukeire_count)},"reason":{_value(result.reason)}}}'
     ).encode()
 

@@ -18,12 +18,13 @@ shared through the result cache.
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, Annotated, Any, Final
+from typing import TYPE_CHECKING, Annotated, Any, Final, Self
 
 from fastapi.openapi.models import Example
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, create_model
 from pydantic_core import PydanticCustomError
 
+from app.api.score_schemas import ScoreResponse
 from app.core.decompose import Decomposition
 from app.core.engine import ShantenResult, TileCount, WaitResult, WinResult
 from app.core.hand import MeldKind
@@ -222,10 +223,133 @@ _DECOMPOSITION_LIMIT_DOC: Final = (
 )
 
 
+#: Bounds on the counters, far above any real table, so that no answer overflows a client's int32.
+MAX_HONBA: Final = 1000
+MAX_RIICHI_STICKS: Final = 1000
+#: A set has four norths, so at most four are set aside.
+MAX_NUKI: Final = 4
+#: MCR: a set has eight flowers (four flowers, four seasons).
+MAX_FLOWERS: Final = 8
+
+
+class WinSituation(BaseModel):
+    """How a hand was won: who won, who deals, who discarded, and the scoring profile's flags.
+
+    The fields a scoring profile does not read must keep their defaults (a 422 at the
+    field otherwise): Qiqihar reads the seats and the kong flags; riichi and sanma add
+    the riichi fields; MCR adds the winds, flowers, last tile and last copy.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    win_tile: MeldTiles = Field(
+        description="The winning tile (one tile, any notation). `0m`/`0p`/`0s`: the red five, "
+        "which the hand must then hold.",
+        examples=["9s"],
+    )
+    winner: int = Field(ge=0, le=3, strict=True, description="Seat of the winner, 0..3 (sanma: 0..2).")
+    dealer: int = Field(
+        ge=0,
+        le=3,
+        strict=True,
+        description="Seat of the dealer, 0..3 (sanma: 0..2); seat winds follow (dealer East, then S, W, N).",
+    )
+    discarder: int | None = Field(
+        None,
+        ge=0,
+        le=3,
+        strict=True,
+        description="Seat that discarded the winning tile (for a robbed kong: who declared it); null: self-draw. "
+        "Sanma: 0..2.",
+    )
+    kong_replacement: bool = Field(
+        False, strict=True, description="Won on a kong replacement tile (杠上开花, rinshan)."
+    )
+    robbed_kong: bool = Field(
+        False, strict=True, description="Won by robbing another player's added kong (抢杠胡, chankan)."
+    )
+    round_wind: MeldTiles = Field(
+        "1z", description="Riichi, sanma and MCR: the round (prevalent) wind, 1z..4z.", examples=["1z"]
+    )
+    seat_wind: MeldTiles | None = Field(
+        None,
+        description="MCR: the winner's seat wind, 1z..4z (MCR seats need not follow the dealer); "
+        "null: it follows from winner and dealer (dealer East, then S, W, N).",
+        examples=["2z"],
+    )
+    dora_indicators: Tiles = Field(
+        "", description="Riichi: dora indicators (each names the next tile as dora); at most 5.", examples=["4p"]
+    )
+    ura_indicators: Tiles = Field(
+        "", description="Riichi: ura dora indicators, counted only for a hand in riichi.", examples=[""]
+    )
+    riichi: bool = Field(False, strict=True, description="Riichi: the winner declared riichi (closed hand).")
+    double_riichi: bool = Field(
+        False, strict=True, description="Riichi: declared on the first uninterrupted turn (instead of riichi's 1 han)."
+    )
+    ippatsu: bool = Field(False, strict=True, description="Riichi: won within one uninterrupted go-around of riichi.")
+    last_tile: bool = Field(
+        False,
+        strict=True,
+        description="Riichi and MCR: the last tile of the wall (riichi: haitei on a self-draw, houtei on a "
+        "discard; MCR: 妙手回春 on a self-draw, 海底捞月 on a discard).",
+    )
+    first_turn: bool = Field(
+        False,
+        strict=True,
+        description="Riichi: won on the first uninterrupted draw (tenhou for the dealer, else chiihou).",
+    )
+    honba: int = Field(
+        0,
+        ge=0,
+        le=MAX_HONBA,
+        strict=True,
+        description="Riichi: honba counters (100 from each other seat on a ron: 300, sanma 200; "
+        "100 from each payer on a tsumo).",
+    )
+    riichi_sticks: int = Field(
+        0,
+        ge=0,
+        le=MAX_RIICHI_STICKS,
+        strict=True,
+        description="Riichi: riichi sticks on the table (1000 each, to the winner).",
+    )
+    nuki: int = Field(
+        0,
+        ge=0,
+        le=MAX_NUKI,
+        strict=True,
+        description="Sanma: north tiles the winner set aside (kita, nukidora), a dora each; at most 4 less the "
+        "norths in hand and melds. Non-zero only at a three-player table.",
+    )
+    flowers: int = Field(
+        0,
+        ge=0,
+        le=MAX_FLOWERS,
+        strict=True,
+        description="MCR: flower tiles the winner set aside, one fan each, not counted toward the 8-fan minimum.",
+    )
+    last_copy: bool = Field(
+        False,
+        strict=True,
+        description="MCR: the winning tile is the last of its four copies, the other three already shown "
+        "(和绝张, Last Tile).",
+    )
+
+
+_SITUATION_DOC: Final = (
+    "How the hand would be won, as /score takes it (without hand and melds). Given, the answer says whether "
+    "the player may declare the win now under the rules' scoring profile: a complete shape that the profile "
+    "refuses answers `win: false` with `reason` `below_minimum_fan` (MCR, under 8 fans) or `no_yaku` "
+    "(riichi); a win carries `score`, the /score answer. Absent, /win answers for the shape alone."
+)
+
+
 class WinRequest(HandRequest):
-    """A /win question: one hand, and how many of its decompositions to list."""
+    """A /win question: one hand, how many of its decompositions to list, and optionally the situation."""
 
     decomposition_limit: int | None = Field(None, ge=1, strict=True, description=_DECOMPOSITION_LIMIT_DOC)
+    situation: WinSituation | None = Field(None, description=_SITUATION_DOC)
 
 
 class WinBatchRequest(BatchRequest):
@@ -254,6 +378,7 @@ _WIN_EXAMPLE: Final = {
             "pairs": [],
             "singles": [],
             "wildcards": [{"tile": "7z", "as": "9s"}],
+            "knitted": [],
         }
     ],
     "reason": None,
@@ -269,7 +394,13 @@ _TING_EXAMPLE: Final = {
 }
 _SHANTEN_EXAMPLE: Final = {
     "shanten": 0,
-    "forms": {"regular": 0, "seven_pairs": 5, "thirteen_orphans": 8},
+    "forms": {
+        "regular": 0,
+        "seven_pairs": 5,
+        "thirteen_orphans": 8,
+        "knitted_straight": None,
+        "honors_and_knitted": None,
+    },
     "ukeire": [{"tile": "2z", "remaining": 3}],
     "ukeire_count": 3,
     "reason": None,
@@ -307,12 +438,21 @@ class DecompositionOut(BaseModel):
 
     model_config = ConfigDict(frozen=True, title="Decomposition")
 
-    form: str = Field(description="regular, seven_pairs or thirteen_orphans.", examples=["regular"])
-    pair: str | None = Field(description="The pair (regular, thirteen_orphans).", examples=["5p"])
-    melds: list[list[str]] = Field(description="Concealed melds, each as its tiles (regular).")
+    form: str = Field(
+        description="regular, seven_pairs, thirteen_orphans, knitted_straight or honors_and_knitted.",
+        examples=["regular"],
+    )
+    pair: str | None = Field(description="The pair (regular, thirteen_orphans, knitted_straight).", examples=["5p"])
+    melds: list[list[str]] = Field(description="Concealed melds, each as its tiles (regular, knitted_straight).")
     pairs: list[str] = Field(description="The seven pairs (seven_pairs).")
-    singles: list[str] = Field(description="The twelve single orphans (thirteen_orphans).")
+    singles: list[str] = Field(
+        description="The twelve single orphans (thirteen_orphans); the fourteen tiles (honors_and_knitted)."
+    )
     wildcards: list[WildcardUse] = Field(description="What each wildcard held stands for.")
+    knitted: list[str] = Field(
+        default_factory=list,
+        description="The nine tiles of the knitted straight, 147, 258 and 369 across the suits (knitted_straight).",
+    )
 
     @classmethod
     def of(cls, decomposition: Decomposition) -> DecompositionOut:
@@ -326,6 +466,7 @@ class DecompositionOut(BaseModel):
                 WildcardUse(tile=format_tile(wild), as_=format_tile(stands_for))
                 for wild, stands_for in decomposition.wildcards
             ],
+            knitted=_tiles(decomposition.knitted),
         )
 
 
@@ -335,7 +476,10 @@ class WinResponse(BaseModel):
     model_config = _answer_config(_WIN_EXAMPLE)
 
     win: bool = Field(description="Whether the hand wins under the rules.")
-    form: str | None = Field(description="The first complete form (regular, seven_pairs, thirteen_orphans).")
+    form: str | None = Field(
+        description="The first complete form (regular, seven_pairs, thirteen_orphans, knitted_straight, "
+        "honors_and_knitted)."
+    )
     decompositions: list[DecompositionOut] = Field(description="Every reading, up to the server's limit.")
     reason: str | None = Field(
         description="Why a complete shape still does not win, e.g. open_meld_required; else null."
@@ -344,7 +488,7 @@ class WinResponse(BaseModel):
     complete_shape: bool = Field(description="Whether the shape alone is complete.")
 
     @classmethod
-    def of(cls, result: WinResult) -> WinResponse:
+    def of(cls, result: WinResult) -> Self:
         return cls(
             win=result.win,
             form=result.form,
@@ -353,6 +497,25 @@ class WinResponse(BaseModel):
             truncated=result.truncated,
             complete_shape=result.complete_shape,
         )
+
+
+class JudgedWinResponse(WinResponse):
+    """A /win answer; asked with a situation, it adds what the scoring profile says of the win."""
+
+    score: ScoreResponse | None = Field(
+        None,
+        description="Asked with a situation, when the hand wins: the /score answer for it. Absent without a situation.",
+    )
+    refusal: str | None = Field(
+        None,
+        description="Asked with a situation, when the scoring profile refuses the complete shape "
+        "(`reason` below_minimum_fan or no_yaku): why, for a person. Absent otherwise.",
+        examples=["6 fans; an MCR win needs at least 8 (flowers not counted)"],
+    )
+
+    def rendered(self) -> bytes:
+        """JSON without the situation fields that were not set."""
+        return self.model_dump_json(exclude_unset=True).encode()
 
 
 class TingResponse(BaseModel):
@@ -387,6 +550,16 @@ class ShantenForms(BaseModel):
     regular: int = Field(examples=[1])
     seven_pairs: int | None = Field(examples=[3])
     thirteen_orphans: int | None = Field(examples=[9])
+    knitted_straight: int | None = Field(
+        description="Knitted straight (组合龙) plus a meld and a pair; null unless the rules have the knitted "
+        "forms (mcr) and the hand has 10 or more concealed tiles.",
+        examples=[2],
+    )
+    honors_and_knitted: int | None = Field(
+        description="Honours and knitted tiles (全不靠); null unless the rules have the knitted forms (mcr) "
+        "and the hand is closed.",
+        examples=[4],
+    )
 
 
 class ShantenResponse(BaseModel):
@@ -410,6 +583,8 @@ class ShantenResponse(BaseModel):
                 regular=result.regular,
                 seven_pairs=result.seven_pairs,
                 thirteen_orphans=result.thirteen_orphans,
+                knitted_straight=result.knitted_straight,
+                honors_and_knitted=result.honors_and_knitted,
             ),
             ukeire=None if result.ukeire is None else [TileRemaining.of(t) for t in result.ukeire],
             ukeire_count=result.ukeire_count,

@@ -3,8 +3,10 @@
 Each suit's counts become a base-5 key (Horner's rule over columns); the keys
 index the same class tables as the single-hand path, so the two agree by
 construction (and a test checks it on random hands).  Seven pairs and
-thirteen orphans are closed formulas over count histograms.  Ukeire moves one
-suit key by ``5**i`` per candidate tile, exactly like the single-hand path.
+thirteen orphans are closed formulas over count histograms; the knitted forms
+(rules with ``knitted_forms``) take each knitted straight's tiles out of the
+suit keys and look the rest up in the same tables.  Ukeire moves one suit key
+by ``5**i`` per candidate tile, exactly like the single-hand path.
 
 >>> import numpy as np
 >>> from app.core.tiles import counts_from_tiles, parse_mpsz
@@ -16,15 +18,22 @@ suit key by ``5**i`` per candidate tile, exactly like the single-hand path.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Final, NamedTuple
 
 import numpy as np
 
 from app.core.errors import TooManyCopies, WrongTileCount
 from app.core.rules import RuleProfile, SevenPairs
-from app.core.shanten import shanten_from_distance
+from app.core.shanten import (
+    HONORS_AND_KNITTED_SIZE,
+    KNITTED_ASSIGNMENTS,
+    KNITTED_PATTERNS,
+    KNITTED_STRAIGHTS,
+    shanten_from_distance,
+)
 from app.core.tables import tables
-from app.core.tiles import MAX_MELDS, MPSZ_TILES
+from app.core.tiles import HONORS, MAX_MELDS, MPSZ_TILES
 
 _ORPHANS: Final = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 _IS_ORPHAN: Final = np.array([tile in _ORPHANS for tile in range(34)])
@@ -71,6 +80,9 @@ class BatchAnalysis(NamedTuple):
     ukeire: np.ndarray
     #: Concealed tiles of each hand (wildcards included).
     sizes: np.ndarray
+    #: The knitted forms (rules with ``knitted_forms``; else all :data:`NOT_APPLICABLE`).
+    knitted_straight: np.ndarray
+    honors_and_knitted: np.ndarray
 
 
 def _validated(counts: np.ndarray) -> np.ndarray:
@@ -206,6 +218,9 @@ def analyse_batch(counts: np.ndarray, rules: RuleProfile, *, declared_melds: int
         best = np.where(closed, np.minimum(best, pairs_distance), best)
     if rules.thirteen_orphans:
         best = np.where(closed, np.minimum(best, orphans_distance), best)
+    knitted = _Knitted.of(keyed, classes, melds_wanted, closed) if rules.knitted_forms else None
+    if knitted is not None:
+        best = np.minimum(best, np.minimum(knitted.straight, knitted.honors))
 
     def effective(distance: np.ndarray) -> np.ndarray:
         return np.asarray(shanten_from_distance(distance, wild_counts)).astype(np.int8)
@@ -217,6 +232,10 @@ def analyse_batch(counts: np.ndarray, rules: RuleProfile, *, declared_melds: int
             closed & seven_pairs_on & (pairs_distance == best), quad_as_two, free, one_draw,
             closed & rules.thirteen_orphans & (orphans_distance == best), orphan_paired,
         )  # fmt: skip
+        if knitted is not None:
+            ukeire |= knitted.draws(plain, best, ready)
+            for tile in rules.wildcards:  # a wildcard is wanted only as a wildcard (see _ukeire)
+                ukeire[:, tile] = (array[:, tile] < 4) & (best > 0)
         ukeire &= ready[:, None]
     else:
         ukeire = np.zeros(array.shape, dtype=bool)
@@ -229,6 +248,8 @@ def analyse_batch(counts: np.ndarray, rules: RuleProfile, *, declared_melds: int
         ),
         ukeire=ukeire,
         sizes=sizes,
+        knitted_straight=_applicable(knitted, "straight", effective, len(array)),
+        honors_and_knitted=_applicable(knitted, "honors", effective, len(array)),
     )
 
 
@@ -248,7 +269,27 @@ def _ukeire(
     orphans_tie: np.ndarray,
     orphan_paired: np.ndarray,
 ) -> np.ndarray:
-    """(N, 34) bool: draws that shorten a form tying for the best distance.
+    """(N, 34) bool: draws that shorten a form tying for the best distance."""
+    improving: np.ndarray = _regular_draws(keyed, classes, melds_wanted, regular) & (regular == best)[:, None]
+    if pairs_tie.any() or orphans_tie.any():
+        held = plain
+        # Seven pairs: completing a pair always helps; a new candidate only while candidates are short.
+        completing = (held == 1) | (quad_as_two & (held == 3))
+        candidate = (held == 0) | (quad_as_two & (held == 2))
+        short = (one_draw < 7 - free)[:, None]
+        improving |= (pairs_tie & (free < 7))[:, None] & (completing | (candidate & short))
+        orphan_draws = (held == 0) | ((held == 1) & ~orphan_paired[:, None])
+        improving |= orphans_tie[:, None] & _IS_ORPHAN[None, :] & orphan_draws
+        improving &= held < 4
+    improving &= (best > 0)[:, None]  # a form at distance 0 draws nothing
+    for tile in rules.wildcards:
+        # One more wildcard covers one more missing tile.
+        improving[:, tile] = (array[:, tile] < 4) & (best > 0)
+    return improving
+
+
+def _regular_draws(keyed: np.ndarray, classes: _Classes, melds_wanted: np.ndarray, distance: np.ndarray) -> np.ndarray:
+    """(N, 34) bool: draws that lower each row's regular ``distance`` (its suit keys in ``keyed[:, :4]``).
 
     Suit by suit: each row's "class after drawing tile i" (255 where the tile
     cannot be drawn) for the whole suit at once, then the combined distance.
@@ -259,7 +300,6 @@ def _ukeire(
     man_pin_flat = t.man_pin_array.ravel()
     sou_honors_flat = t.sou_honors_array.ravel()
     final_flat = t.final_array.ravel()
-    regular_tie = (regular == best)[:, None]
     wanted = melds_wanted[:, None]
     parts = []
     for suit, (_start, width) in enumerate(_SUITS):
@@ -280,23 +320,117 @@ def _ukeire(
             man_pin = classes.man_pin[:, None]
             sou_honors = sou_honors_flat[classes.sou[:, None] * n_honor + grown]
         after = final_flat[(man_pin * n_sou_honors + sou_honors) * (MAX_MELDS + 1) + wanted]
-        parts.append(drawable & regular_tie & (after < regular[:, None]))
-    improving = np.concatenate(parts, axis=1)
-    if pairs_tie.any() or orphans_tie.any():
-        held = plain
-        # Seven pairs: completing a pair always helps; a new candidate only while candidates are short.
-        completing = (held == 1) | (quad_as_two & (held == 3))
-        candidate = (held == 0) | (quad_as_two & (held == 2))
-        short = (one_draw < 7 - free)[:, None]
-        improving |= (pairs_tie & (free < 7))[:, None] & (completing | (candidate & short))
-        orphan_draws = (held == 0) | ((held == 1) & ~orphan_paired[:, None])
-        improving |= orphans_tie[:, None] & _IS_ORPHAN[None, :] & orphan_draws
-        improving &= held < 4
-    improving &= (best > 0)[:, None]  # a form at distance 0 draws nothing
-    for tile in rules.wildcards:
-        # One more wildcard covers one more missing tile.
-        improving[:, tile] = (array[:, tile] < 4) & (best > 0)
-    return improving
+        parts.append(drawable & (after < distance[:, None]))
+    return np.concatenate(parts, axis=1)
+
+
+_IMPOSSIBLE: Final = 255
+#: The six knitted straights' tiles, and with the honours (honours and knitted tiles' sixteen).
+_STRAIGHT_TILES: Final = np.array(KNITTED_STRAIGHTS, dtype=np.intp)
+_HONORS_AND_KNITTED_TILES: Final = np.array([(*straight, *HONORS) for straight in KNITTED_STRAIGHTS], dtype=np.intp)
+
+
+class _Knitted(NamedTuple):
+    """The knitted forms of a batch (see :mod:`app.core.shanten` for the split they rest on).
+
+    ``straight``/``honors`` hold 255 where the hand cannot hold the form; the
+    per-assignment arrays let :meth:`draws` find the draws of the tying ones.
+    """
+
+    straight: np.ndarray
+    honors: np.ndarray
+    #: (N, 6): the knitted-straight distance per assignment (255: not applicable).
+    by_straight: np.ndarray
+    #: (N, 6): the honours-and-knitted distance per assignment (255: not applicable).
+    by_honors: np.ndarray
+    #: (N, 6, 3): per assignment, the man, pin and sou keys of the rest (the hand less the straight).
+    rest_keys: np.ndarray
+    honor_keys: np.ndarray
+    #: Melds the rest needs besides its pair (0 or 1).
+    rest_melds: np.ndarray
+
+    @classmethod
+    def of(cls, keyed: np.ndarray, classes: _Classes, melds_wanted: np.ndarray, closed: np.ndarray) -> _Knitted:
+        """The forms of rows keyed as :func:`_keys_and_features` does (plain tiles, wildcards out)."""
+        t = tables()
+        suit_classes = t.number_suit.class_array.astype(np.intp)
+        n_number, n_honor = len(t.number_suit.vectors), len(t.honors.vectors)
+        n_sou_honors = len(t.sou_honors_vectors)
+        rows = len(keyed)
+        held = np.zeros((3, rows, 3), dtype=np.int64)  # [suit, row, pattern]
+        rest = np.repeat(keyed[None, :, :3].transpose(2, 1, 0), 3, axis=2)  # [suit, row, pattern] keys
+        for suit in range(3):
+            for pattern, positions in enumerate(KNITTED_PATTERNS):
+                for position in positions:
+                    present = (keyed[:, suit] // 5**position) % 5 > 0
+                    held[suit, :, pattern] += present
+                    rest[suit, :, pattern] -= present * 5**position
+        straight_ok = melds_wanted >= 3
+        rest_melds = np.where(straight_ok, melds_wanted - 3, 0)
+        honor_features = _suit_features()[1][keyed[:, 3]]
+        honors_held = _field(honor_features, 6) + _field(honor_features, 12)  # kinds held once, or more
+        by_straight = np.empty((rows, 6), dtype=np.int64)
+        by_honors = np.empty((rows, 6), dtype=np.int64)
+        rest_keys = np.empty((rows, 6, 3), dtype=np.int64)
+        for index, (a, b, c) in enumerate(KNITTED_ASSIGNMENTS):
+            knitted_held = held[0, :, a] + held[1, :, b] + held[2, :, c]
+            rest_keys[:, index] = np.stack([rest[0, :, a], rest[1, :, b], rest[2, :, c]], axis=1)
+            man_pin = t.man_pin_array.ravel()[
+                suit_classes[rest[0, :, a]] * n_number + suit_classes[rest[1, :, b]]
+            ].astype(np.intp)
+            sou_honors = t.sou_honors_array.ravel()[suit_classes[rest[2, :, c]] * n_honor + classes.honors].astype(
+                np.intp
+            )
+            rest_distance = t.final_array.ravel()[(man_pin * n_sou_honors + sou_honors) * (MAX_MELDS + 1) + rest_melds]
+            by_straight[:, index] = np.where(straight_ok, 9 - knitted_held + rest_distance, _IMPOSSIBLE)
+            distinct = np.minimum(knitted_held + honors_held, HONORS_AND_KNITTED_SIZE)
+            by_honors[:, index] = np.where(closed, HONORS_AND_KNITTED_SIZE - distinct, _IMPOSSIBLE)
+        return cls(
+            by_straight.min(axis=1),
+            by_honors.min(axis=1),
+            by_straight,
+            by_honors,
+            rest_keys,
+            keyed[:, 3],
+            rest_melds,
+        )
+
+    def draws(self, plain: np.ndarray, best: np.ndarray, ready: np.ndarray) -> np.ndarray:
+        """(N, 34) bool: draws that shorten an assignment of a knitted form at the ``best`` distance."""
+        out = np.zeros(plain.shape, dtype=bool)
+        missing = plain == 0
+        live = ready & (best > 0)
+        for index in range(6):
+            straight_tie = live & (self.by_straight[:, index] == best)
+            if straight_tie.any():
+                tiles = _STRAIGHT_TILES[index]
+                out[:, tiles] |= straight_tie[:, None] & missing[:, tiles]
+                rows = np.flatnonzero(straight_tie)
+                keys = np.concatenate([self.rest_keys[rows, index], self.honor_keys[rows, None]], axis=1)
+                out[rows] |= _regular_lowering(keys, self.rest_melds[rows])
+            honors_tie = live & (self.by_honors[:, index] == best)
+            if honors_tie.any():
+                tiles = _HONORS_AND_KNITTED_TILES[index]
+                out[:, tiles] |= honors_tie[:, None] & missing[:, tiles]
+        out &= plain < 4  # the rest may hold three of a tile the hand holds four times
+        return out
+
+
+def _regular_lowering(keys: np.ndarray, melds_wanted: np.ndarray) -> np.ndarray:
+    """(N, 34) bool: draws that lower the regular distance of hands given by their (N, 4) suit keys."""
+    classes = _classes(keys)
+    distance = _final(classes.man_pin, classes.sou_honors, melds_wanted)
+    return _regular_draws(keys, classes, melds_wanted, distance)
+
+
+def _applicable(
+    knitted: _Knitted | None, form: str, effective: Callable[[np.ndarray], np.ndarray], rows: int
+) -> np.ndarray:
+    """A knitted form's shanten per row, :data:`NOT_APPLICABLE` where the rules or the hand rule it out."""
+    if knitted is None:
+        return np.full(rows, NOT_APPLICABLE, dtype=np.int8)
+    distance = getattr(knitted, form)
+    return np.where(distance == _IMPOSSIBLE, NOT_APPLICABLE, effective(np.minimum(distance, 127))).astype(np.int8)
 
 
 def shanten_batch(counts: np.ndarray, *, seven_pairs: bool = True, thirteen_orphans: bool = True) -> np.ndarray:

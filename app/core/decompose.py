@@ -15,7 +15,8 @@ from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 from typing import Final
 
-from app.core.tiles import ORPHANS, Tile
+from app.core.shanten import HONORS_AND_KNITTED_SIZE, KNITTED_STRAIGHTS
+from app.core.tiles import HONORS, ORPHANS, Tile
 
 _SUITS: Final = ((0, 9, True), (9, 9, True), (18, 9, True), (27, 7, False))
 
@@ -28,9 +29,11 @@ _Completion = tuple[tuple[int, ...], int | None, tuple[Group, ...]]
 class Decomposition:
     """One way to read a complete concealed hand.
 
-    ``form`` is ``regular`` (``pair`` + ``melds``), ``seven_pairs`` (``pairs``)
-    or ``thirteen_orphans`` (``pair`` + ``singles``); ``wildcards`` pairs each
-    wildcard held with the tile it stands for.
+    ``form`` is ``regular`` (``pair`` + ``melds``), ``seven_pairs`` (``pairs``),
+    ``thirteen_orphans`` (``pair`` + ``singles``), ``knitted_straight``
+    (``knitted``: its nine tiles, + ``melds`` + ``pair``) or ``honors_and_knitted``
+    (``singles``: its fourteen tiles); ``wildcards`` pairs each wildcard held with
+    the tile it stands for.
     """
 
     form: str
@@ -39,6 +42,7 @@ class Decomposition:
     pairs: tuple[Tile, ...] = ()
     singles: tuple[Tile, ...] = ()
     wildcards: tuple[tuple[Tile, Tile], ...] = ()
+    knitted: tuple[Tile, ...] = ()
 
 
 @lru_cache(maxsize=32768)
@@ -233,4 +237,97 @@ def thirteen_orphans_decompositions(
                 "thirteen_orphans", pair, singles=singles, wildcards=tuple(zip(wild_tiles, stand_ins, strict=True))
             )
         )
+    return out, False
+
+
+def knitted_straight_decompositions(
+    counts: bytes, caps: bytes, wild_tiles: tuple[Tile, ...], melds_wanted: int, *, limit: int
+) -> tuple[list[Decomposition], bool]:
+    """Knitted-straight readings: the nine knitted tiles, ``melds_wanted`` melds and a pair.
+
+    Each knitted tile held is read as part of the straight: a wildcard standing
+    for it instead and the real copy going to the rest reads the same hand.
+    Wildcards first fill the straight's missing tiles; the rest is a regular
+    reading (:func:`regular_decompositions`) with one copy fewer of room for
+    each knitted tile.
+
+    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> found, _ = knitted_straight_decompositions(
+    ...     counts_from_tiles(parse_mpsz("147m258p369s55777z")), b"\\x04" * 34, (), 1, limit=10
+    ... )
+    >>> [(d.knitted, d.melds, d.pair) for d in found]
+    [((0, 3, 6, 10, 13, 16, 20, 23, 26), ((33, 33, 33),), 31)]
+    """
+    wilds = len(wild_tiles)
+    out: list[Decomposition] = []
+    for straight in KNITTED_STRAIGHTS:
+        if any(caps[tile] == 0 for tile in straight):
+            continue
+        missing = [tile for tile in straight if counts[tile] == 0]
+        if len(missing) > wilds:
+            continue
+        rest = bytearray(counts)
+        rest_caps = bytearray(caps)
+        for tile in straight:
+            rest_caps[tile] -= 1
+            if rest[tile]:
+                rest[tile] -= 1
+        if sum(rest) + wilds - len(missing) != 3 * melds_wanted + 2:
+            continue
+        readings, cut = regular_decompositions(
+            bytes(rest), bytes(rest_caps), wild_tiles[len(missing) :], limit - len(out)
+        )
+        for reading in readings:
+            stand_ins = sorted(missing + [stands_for for _, stands_for in reading.wildcards])
+            out.append(
+                Decomposition(
+                    "knitted_straight",
+                    reading.pair,
+                    reading.melds,
+                    knitted=straight,
+                    wildcards=tuple(zip(wild_tiles, stand_ins, strict=True)),
+                )
+            )
+        if cut:  # a later straight's readings would pass the limit too (regular's room 0 says so)
+            return out, True
+    return out, False
+
+
+def honors_and_knitted_decompositions(
+    counts: bytes, caps: bytes, wild_tiles: tuple[Tile, ...], *, limit: int
+) -> tuple[list[Decomposition], bool]:
+    """Honours-and-knitted readings: fourteen distinct tiles of one knitted straight and the honours.
+
+    Wildcards stand for tiles of the sixteen the hand lacks, in every way.
+
+    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> found, _ = honors_and_knitted_decompositions(
+    ...     counts_from_tiles(parse_mpsz("147m25p369s123457z")), b"\\x04" * 34, (), limit=10
+    ... )
+    >>> [d.singles for d in found]
+    [(0, 3, 6, 10, 13, 20, 23, 26, 27, 28, 29, 30, 31, 33)]
+    """
+    wilds = len(wild_tiles)
+    out: list[Decomposition] = []
+    if any(held > 1 for held in counts):
+        return out, False
+    held = [tile for tile, copies in enumerate(counts) if copies]
+    if len(held) + wilds != HONORS_AND_KNITTED_SIZE:
+        return out, False
+    for straight in KNITTED_STRAIGHTS:
+        tiles = (*straight, *HONORS)
+        if any(tile not in tiles for tile in held):
+            continue
+        lacking = [tile for tile in tiles if not counts[tile] and caps[tile]]
+        for stand_ins in combinations(lacking, wilds):
+            if len(out) == limit:
+                return out, True
+            out.append(
+                Decomposition(
+                    "honors_and_knitted",
+                    None,
+                    singles=tuple(sorted(held + list(stand_ins))),
+                    wildcards=tuple(zip(wild_tiles, stand_ins, strict=True)),
+                )
+            )
     return out, False

@@ -31,6 +31,8 @@ from typing import Final, NamedTuple
 
 from app.core.decompose import (
     Decomposition,
+    honors_and_knitted_decompositions,
+    knitted_straight_decompositions,
     regular_decompositions,
     seven_pairs_decompositions,
     thirteen_orphans_decompositions,
@@ -41,8 +43,13 @@ from app.core.rules import RuleProfile, SevenPairs
 from app.core.shanten import (
     AbsentShapes,
     absent_regular_draws,
+    capped_honors_and_knitted_distance,
+    capped_knitted_straight_distances,
     capped_regular_distance,
     flagged_tiles,
+    honors_and_knitted_improving_draws,
+    knitted_forms_distances,
+    knitted_straight_improving_draws,
     regular_distance,
     regular_draws_from_keys,
     seven_pairs_distance,
@@ -58,10 +65,17 @@ from app.core.tiles import NUM_TILE_KINDS, Tile, format_tile
 REGULAR: Final = "regular"
 SEVEN_PAIRS: Final = "seven_pairs"
 THIRTEEN_ORPHANS: Final = "thirteen_orphans"
-FORMS: Final = (REGULAR, SEVEN_PAIRS, THIRTEEN_ORPHANS)
+KNITTED_STRAIGHT: Final = "knitted_straight"
+HONORS_AND_KNITTED: Final = "honors_and_knitted"
+FORMS: Final = (REGULAR, SEVEN_PAIRS, THIRTEEN_ORPHANS, KNITTED_STRAIGHT, HONORS_AND_KNITTED)
+#: Melds a knitted straight's nine tiles stand for: a hand needs at least this many
+#: (10 or more concealed tiles) to hold one.
+_KNITTED_MELDS: Final = 3
 OPEN_MELD_REQUIRED: Final = "open_meld_required"
 DEFAULT_DECOMPOSITION_LIMIT: Final = 256
 _FULL: Final = b"\x04" * NUM_TILE_KINDS
+#: Raw distances of the forms in :data:`FORMS` order; None where a form is ruled out.
+_Distances = tuple[int, int | None, int | None, int | None, int | None]
 
 
 class TileCount(NamedTuple):
@@ -82,6 +96,11 @@ class ShantenResult(NamedTuple):
     ukeire: tuple[TileCount, ...] | None = None
     #: Why a hand at -1 still does not win (e.g. ``open_meld_required``), else None.
     reason: str | None = None
+    #: The knitted forms (Chinese Official rules); ``None`` where the rules lack them or the
+    #: hand cannot hold them (a knitted straight needs 10 or more concealed tiles, honours
+    #: and knitted a closed hand).
+    knitted_straight: int | None = None
+    honors_and_knitted: int | None = None
 
     @property
     def ukeire_count(self) -> int | None:
@@ -133,6 +152,7 @@ class Checker:
         "_seven_pairs",
         "_quad_as_two",
         "_thirteen_orphans",
+        "_knitted",
         "_plain_rules",
         "_complete_number",
         "_complete_honors",
@@ -149,6 +169,7 @@ class Checker:
         self._seven_pairs = rules.seven_pairs is not SevenPairs.OFF
         self._quad_as_two = rules.seven_pairs is SevenPairs.QUAD_AS_TWO
         self._thirteen_orphans = rules.thirteen_orphans
+        self._knitted = rules.knitted_forms
         self._plain_rules = not rules.wildcards and not rules.win_requires_meld
         built = tables()
         self._complete_number = built.number_suit.complete
@@ -188,16 +209,72 @@ class Checker:
                 return found if draws else (found[0], None)
         return capped_regular_distance(plain, caps, melds_wanted), None
 
-    def _distances(
-        self, plain: bytes, melds_wanted: int, closed: bool, caps: bytes
-    ) -> tuple[int, int | None, int | None]:
-        """Raw distances (before wildcards) of the regular, seven-pairs and orphans forms."""
+    def _distances(self, plain: bytes, melds_wanted: int, closed: bool, caps: bytes) -> _Distances:
+        """Raw distances (before wildcards) of every form, in :data:`FORMS` order (None: ruled out)."""
         regular = self._regular(plain, melds_wanted, caps, False)[0]
+        knitted, honors = self._knitted_distances(plain, melds_wanted, closed, caps) if self._knitted else (None, None)
         return (
             regular,
             seven_pairs_distance(plain, quad_as_two=self._quad_as_two) if closed and self._seven_pairs else None,
             thirteen_orphans_distance(plain) if closed and self._thirteen_orphans else None,
+            knitted,
+            honors,
         )
+
+    def _knitted_distances(
+        self,
+        plain: bytes,
+        melds_wanted: int,
+        closed: bool,
+        caps: bytes,
+        keys: tuple[int, int, int, int] | None = None,
+        *,
+        at_most: int = 255,
+    ) -> tuple[int | None, int | None]:
+        """Raw distances of the knitted straight and of honours and knitted (None: the hand cannot hold it).
+
+        A distance of 255 (beyond any hand) means the capped tiles rule the form out.  The
+        knitted straight's is exact up to ``at_most`` (see :func:`knitted_forms_distances`).
+        """
+        straight_melds = melds_wanted - _KNITTED_MELDS if melds_wanted >= _KNITTED_MELDS else None
+        if caps is _FULL:
+            return knitted_forms_distances(plain, straight_melds, closed, keys, at_most=at_most)
+        knitted = None
+        if straight_melds is not None:
+            knitted = min(capped_knitted_straight_distances(plain, caps, straight_melds))
+        return knitted, capped_honors_and_knitted_distance(plain, caps) if closed else None
+
+    def _knitted_draws(
+        self,
+        plain: bytes,
+        melds_wanted: int,
+        caps: bytes,
+        best: int,
+        knitted: bool,
+        honors: bool,
+        keys: tuple[int, int, int, int] | None,
+    ) -> int:
+        """Draws (flag bits) that shorten the knitted forms tying for ``best``: by the
+        assignments' missing tiles and rests without caps, by trying each draw with them."""
+        if caps is _FULL:
+            merged = 0
+            if knitted:
+                draws = knitted_straight_improving_draws(plain, melds_wanted - _KNITTED_MELDS, best, keys)
+                merged |= int.from_bytes(draws, "little")
+            if honors:
+                merged |= int.from_bytes(honors_and_knitted_improving_draws(plain, best), "little")
+            return merged
+        merged = 0
+        for tile in range(NUM_TILE_KINDS):
+            if plain[tile] >= caps[tile]:
+                continue
+            after = _plus(plain, tile)
+            shorter = self._knitted_distances(after, melds_wanted, honors, caps)
+            if (knitted and shorter[0] is not None and shorter[0] < best) or (
+                honors and shorter[1] is not None and shorter[1] < best
+            ):
+                merged |= _BIT[tile]
+        return merged
 
     def _analyse(
         self,
@@ -207,11 +284,15 @@ class Checker:
         caps: bytes,
         draws: bool,
         keys: tuple[int, int, int, int] | None = None,
-    ) -> tuple[int, tuple[int, int | None, int | None], int, tuple[Tile, ...]]:
+        *,
+        every_form: bool = False,
+    ) -> tuple[int, _Distances, int, tuple[Tile, ...]]:
         """(shanten, raw distances, wildcards held, improving draws) of concealed ``counts``.
 
         Improving draws are computed only when ``draws`` (for 3n+1 hands).
         ``keys`` may pass the suit keys of ``counts`` when the caller has them.
+        The knitted straight's distance is exact only when ``every_form`` or when
+        it is at most the other forms' best; else it is some value above that best.
         """
         if self._wild_tiles:
             plain, wilds = self._split_wilds(counts)
@@ -219,17 +300,28 @@ class Checker:
             keys = None
         else:
             plain, w = counts, 0
+        if self._knitted and keys is None and caps is _FULL:
+            keys = suit_keys(plain)  # shared with the knitted straight
         # One pass gives the regular distance and, on the table paths, its improving draws.
         regular, regular_flags = self._regular(plain, melds_wanted, caps, draws, keys)
         pairs = seven_pairs_distance(plain, quad_as_two=self._quad_as_two) if closed and self._seven_pairs else None
         orphans = thirteen_orphans_distance(plain) if closed and self._thirteen_orphans else None
-        distances = (regular, pairs, orphans)
         best = regular
         if pairs is not None and pairs < best:
             best = pairs
         if orphans is not None and orphans < best:
             best = orphans
+        knitted = honors = None
+        if self._knitted:
+            knitted, honors = self._knitted_distances(
+                plain, melds_wanted, closed, caps, keys, at_most=255 if every_form else best
+            )
+            if knitted is not None and knitted < best:
+                best = knitted
+            if honors is not None and honors < best:
+                best = honors
         shanten = shanten_from_distance(best, w)
+        distances = (regular, pairs, orphans, knitted, honors)
         if shanten == -1 or not draws:
             return shanten, distances, w, ()
         # A draw helps iff it shortens a form that ties for the best distance.
@@ -244,12 +336,21 @@ class Checker:
                 )
         else:
             flags = _NO_FLAGS
-        if pairs == best or orphans == best or self._wild_tiles or caps is not _FULL:
+        if (
+            pairs == best
+            or orphans == best
+            or knitted == best
+            or honors == best
+            or self._wild_tiles
+            or caps is not _FULL
+        ):
             merged = int.from_bytes(flags, "little")
             if pairs == best:
                 merged |= int.from_bytes(seven_pairs_improving_draws(plain, quad_as_two=self._quad_as_two), "little")
             if orphans == best:
                 merged |= int.from_bytes(thirteen_orphans_improving_draws(plain), "little")
+            if knitted == best or honors == best:
+                merged |= self._knitted_draws(plain, melds_wanted, caps, best, knitted == best, honors == best, keys)
             if caps is not _FULL:
                 merged &= int.from_bytes(bytes(c < cap for c, cap in zip(counts, caps, strict=True)), "little")
             if self._wild_tiles:
@@ -323,8 +424,8 @@ class Checker:
         if n % 3 == 0 or n > 14:
             _check_size(hand, (1, 2))
         closed = n >= 13 and not hand.melds
-        shanten, (regular, pairs, orphans), w, improving = self._analyse(
-            hand.counts, n // 3, closed, self.caps(hand), n % 3 == 1
+        shanten, (regular, pairs, orphans, knitted, honors), w, improving = self._analyse(
+            hand.counts, n // 3, closed, self.caps(hand), n % 3 == 1, every_form=True
         )
         ukeire = None
         if n % 3 == 1:
@@ -338,6 +439,8 @@ class Checker:
                 None if orphans is None else shanten_from_distance(orphans, w),
                 ukeire,
                 self.precondition_failure(hand) if shanten == -1 else None,
+                None if knitted is None else _form_shanten(knitted, w),
+                None if honors is None else _form_shanten(honors, w),
             )
         )
 
@@ -401,19 +504,25 @@ class Checker:
                         honors = self._complete_honors.get(counts[27:34])
                         if honors is not None and man + pin + sou + honors == 1:
                             return True
-            if n != 14:
+            if n == 14 and (
+                (self._seven_pairs and seven_pairs_distance(counts, quad_as_two=self._quad_as_two) == 0)
+                or (self._thirteen_orphans and thirteen_orphans_distance(counts) == 0)
+            ):
+                return True
+            if not self._knitted or n // 3 < _KNITTED_MELDS:
                 return False
-            return (self._seven_pairs and seven_pairs_distance(counts, quad_as_two=self._quad_as_two) == 0) or (
-                self._thirteen_orphans and thirteen_orphans_distance(counts) == 0
+            knitted, honors = self._knitted_distances(
+                counts, n // 3, n == 14 and not hand.melds, self._base_caps, at_most=0
             )
+            return knitted == 0 or honors == 0
         plain, wilds = self._split_wilds(counts)
         caps = self.caps(hand)
         w = len(wilds)
         if self._regular(plain, n // 3, caps, False)[0] > w:
-            if hand.melds or n < 14:
+            closed = n >= 14 and not hand.melds
+            if not closed and not (self._knitted and n // 3 >= _KNITTED_MELDS):
                 return False
-            _, pairs, orphans = self._distances(plain, n // 3, True, caps)
-            if not ((pairs is not None and pairs <= w) or (orphans is not None and orphans <= w)):
+            if not any(d is not None and d <= w for d in self._distances(plain, n // 3, closed, caps)[1:]):
                 return False
         return not self.rules.win_requires_meld or self.precondition_failure(hand) is None
 
@@ -444,8 +553,12 @@ class Checker:
                 more, cut = regular_decompositions(plain, caps, wilds, room)
             elif form == SEVEN_PAIRS:
                 more, cut = seven_pairs_decompositions(plain, wilds, quad_as_two=self._quad_as_two, limit=room)
-            else:
+            elif form == THIRTEEN_ORPHANS:
                 more, cut = thirteen_orphans_decompositions(plain, wilds, limit=room)
+            elif form == KNITTED_STRAIGHT:
+                more, cut = knitted_straight_decompositions(plain, caps, wilds, n // 3 - _KNITTED_MELDS, limit=room)
+            else:
+                more, cut = honors_and_knitted_decompositions(plain, caps, wilds, limit=room)
             if self._absent is not None and wilds:
                 # A wildcard may stand only for a tile that exists (seven pairs' new pairs).
                 more = [d for d in more if not _uses_absent(d, self._base_caps)]
@@ -505,6 +618,13 @@ def _uses_absent(decomposition: Decomposition, caps: bytes) -> bool:
     return any(caps[t] == 0 for t in tiles)
 
 
+def _form_shanten(distance: int, wildcards: int) -> int | None:
+    """A form's shanten, None where the caps rule the form out (distance 255)."""
+    if distance >= _IMPOSSIBLE:
+        return None
+    return shanten_from_distance(distance, wildcards)  # type: ignore[no-any-return]
+
+
 def _plus(counts: bytes, tile: Tile) -> bytes:
     return counts[:tile] + bytes((counts[tile] + 1,)) + counts[tile + 1 :]
 
@@ -521,6 +641,8 @@ _SUIT_AND_POWER: Final = tuple(
 )
 _FOUR_MINUS: Final = bytes(max(0, 4 - n) for n in range(256))
 _BIT: Final = tuple(1 << (8 * tile) for tile in range(NUM_TILE_KINDS))
+#: The distance the capped knitted forms report when the caps rule them out.
+_IMPOSSIBLE: Final = 255
 _LESS_ONE: Final = tuple(bytes((max(0, n - 1),)) for n in range(256))
 
 

@@ -47,6 +47,9 @@ class RuleProfile:
     name: str
     seven_pairs: SevenPairs = SevenPairs.DISTINCT
     thirteen_orphans: bool = True
+    #: Whether the knitted forms win (Chinese Official rules): knitted straight (组合龙: 147, 258
+    #: and 369 across the three suits, one meld and a pair) and honours and knitted tiles (全不靠).
+    knitted_forms: bool = False
     #: Tiles that stand for any tile; every copy held is a wildcard.
     wildcards: tuple[Tile, ...] = ()
     #: Meld kinds of which the hand must have at least one to win; empty: none needed.
@@ -146,7 +149,7 @@ PRESETS: Final[Mapping[str, RuleProfile]] = MappingProxyType(
         "sanma": RuleProfile("sanma", chi_allowed=False, absent_tiles=_SANMA_ABSENT, seats=3),
         # Chinese Official rules (MCR, 国标麻将): seven pairs with a quad as two pairs, the
         # knitted forms (app/core/mcr_scoring.py scores the 81 fans; a win needs 8).
-        "mcr": RuleProfile("mcr", seven_pairs=SevenPairs.QUAD_AS_TWO, furiten=False),
+        "mcr": RuleProfile("mcr", seven_pairs=SevenPairs.QUAD_AS_TWO, knitted_forms=True, furiten=False),
     }
 )
 """The named rule presets."""
@@ -284,6 +287,13 @@ OPTIONS: Final[tuple[RuleOption, ...]] = (
         "thirteen_orphans", _BOOLEAN, "Whether thirteen orphans (one of each terminal and honour plus a pair) wins."
     ),
     RuleOption(
+        "knitted_forms",
+        _BOOLEAN,
+        "Whether the Chinese Official knitted forms win: knitted straight (组合龙: 147, 258 and 369, one "
+        "pattern per suit, plus a meld and a pair; the meld may be declared) and honours and knitted tiles "
+        "(全不靠: 14 distinct tiles of one such straight's nine and the seven honours; closed hands).",
+    ),
+    RuleOption(
         "wildcards",
         _TILE_SET,
         "Tiles that stand for any tile (itself included); every copy held is a wildcard. "
@@ -377,10 +387,12 @@ def _coerce(option: str, value: Any) -> Any:
 def rule_profile(preset: str = "riichi", **overrides: Any) -> RuleProfile:
     """The preset ``preset`` with ``overrides`` applied (validated).
 
-    >>> rule_profile("mcr")
+    >>> rule_profile("mcr").knitted_forms, rule_profile("riichi").knitted_forms
+    (True, False)
+    >>> rule_profile("mahjong")
     Traceback (most recent call last):
     ...
-    app.core.errors.UnknownRules: unknown rules preset 'mcr'; presets are riichi, chinese, qiqihar, sanma
+    app.core.errors.UnknownRules: unknown rules preset 'mahjong'; presets are riichi, chinese, qiqihar, sanma, mcr
     """
     try:
         base = PRESETS[preset]

@@ -1,4 +1,5 @@
-"""What a win pays: scoring profiles found by name, first Qiqihar (seed 004 section 4).
+"""What a win pays: scoring profiles found by name (riichi and sanma in riichi_scoring, MCR in
+mcr_scoring), and Qiqihar's here (seed 004 section 4).
 
 Qiqihar scoring is a base of 1 doubled for each condition that applies:
 
@@ -28,8 +29,9 @@ from types import MappingProxyType
 from typing import Final, NamedTuple
 
 from app.core.engine import Checker
-from app.core.errors import NotAWinningHand
+from app.core.errors import BelowMinimumFan, NotAWinningHand, NoYaku
 from app.core.hand import Hand
+from app.core.mcr_scoring import McrScore, score_mcr
 from app.core.riichi_scoring import RiichiScore, score_riichi
 from app.core.rules import RuleProfile
 from app.core.scoring_context import InvalidWinContext, WinContext, check_seats, check_win_tile
@@ -85,20 +87,57 @@ def _qiqihar(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinContext
     return ScoreResult(tuple(payments), listed, per_payer)
 
 
-Scorer = Callable[[Hand, Tile, RuleProfile, WinContext], "ScoreResult | RiichiScore"]
+Scorer = Callable[[Hand, Tile, RuleProfile, WinContext], "ScoreResult | RiichiScore | McrScore"]
 
 #: Scoring profiles by rules preset name: each validates the situation and the hand itself.
 SCORING: Final[Mapping[str, Scorer]] = MappingProxyType(
-    {"qiqihar": _qiqihar, "riichi": score_riichi, "sanma": score_riichi}
+    {"qiqihar": _qiqihar, "riichi": score_riichi, "sanma": score_riichi, "mcr": score_mcr}
 )
 
 
-def score(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinContext) -> ScoreResult | RiichiScore:
+_RIICHI_SITUATION: Final = frozenset(
+    {
+        "round_wind",
+        "dora_indicators",
+        "ura_indicators",
+        "riichi",
+        "double_riichi",
+        "ippatsu",
+        "last_tile",
+        "first_turn",
+        "honba",
+        "riichi_sticks",
+        "nuki",
+    }
+)
+#: The situation fields each scoring profile reads, beyond the seats, the discarder and the
+#: kong flags (which every profile reads).  The HTTP layer refuses a non-default value of
+#: any other field, so that a flag a profile would ignore is never silently dropped.
+SITUATION_FIELDS: Final[Mapping[str, frozenset[str]]] = MappingProxyType(
+    {
+        "qiqihar": frozenset(),
+        "riichi": _RIICHI_SITUATION,
+        "sanma": _RIICHI_SITUATION,
+        "mcr": frozenset({"round_wind", "seat_wind", "flowers", "last_tile", "last_copy"}),
+    }
+)
+#: Situation fields that some profile reads (the rest of WinContext is read by every profile).
+OPTIONAL_SITUATION: Final = frozenset().union(*SITUATION_FIELDS.values())
+
+
+#: What a scoring profile raises for a complete hand it does not let win: riichi's hand
+#: without a yaku, MCR's hand under 8 fans.  /win with a situation answers these as
+#: ``win: false`` with the code as ``reason``; the table simulator lets the seat play on.
+REFUSALS: Final = (NoYaku, BelowMinimumFan)
+
+
+def score(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinContext) -> ScoreResult | RiichiScore | McrScore:
     """What the winning ``hand`` (concealed tiles including ``win_tile``) pays under ``rules``.
 
     Raises :class:`NotAWinningHand` when the hand does not win under the rules,
-    :class:`InvalidWinContext` for impossible seats or flags, and (riichi)
-    :class:`~app.core.riichi_scoring.NoYaku` for a complete hand without a yaku.
+    :class:`InvalidWinContext` for impossible seats or flags, and the profile's
+    refusals (:data:`REFUSALS`): riichi's :class:`~app.core.errors.NoYaku` for a complete
+    hand without a yaku, MCR's :class:`~app.core.errors.BelowMinimumFan` under 8 fans.
     """
     scoring = SCORING.get(rules.name)
     if scoring is None:

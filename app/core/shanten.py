@@ -18,11 +18,12 @@ Counts are ``bytes`` of length 34 (``counts[tile]``), so a suit is a slice.
 from __future__ import annotations
 
 from functools import cache, lru_cache
+from itertools import permutations
 from operator import itemgetter
 from typing import Any, Final
 
 from app.core.tables import VECTOR_LENGTH, DistanceVector, min_plus, tables
-from app.core.tiles import MAX_MELDS, NUM_TILE_KINDS, ORPHANS
+from app.core.tiles import HONORS, MAX_MELDS, NUM_TILE_KINDS, ORPHANS, Tile
 
 _POW5: Final = tuple(5**i for i in range(9))
 _orphan_counts = itemgetter(*ORPHANS)
@@ -455,3 +456,287 @@ def _absent_suit_entry(caps: tuple[int, ...], key: int) -> tuple[int, bytes] | N
             return None
         following.append(after)
     return own, bytes(following)
+
+
+# --- the knitted forms (Chinese Official rules) ------------------------------------
+#
+# A knitted straight (组合龙) is one of six assignments of the patterns 147, 258
+# and 369 to the three suits: nine tiles, one of each.  The knitted-straight
+# form is those nine tiles, ``melds_wanted`` melds (one closed, none with a
+# declared meld) and a pair; honours and knitted tiles (全不靠) is 14 distinct
+# tiles out of one assignment's nine and the seven honours.
+#
+# For one assignment K the distance splits exactly.  A complete hand is K + R
+# (R: the melds and the pair), and for each tile of K the hand holds, one copy
+# is used for K: ``max(0, 1 + R_t - h_t) = max(0, R_t - (h_t - 1))``, so
+#     distance = (9 - tiles of K held) + regular distance of the rest,
+# the rest being the hand less one copy of each tile of K it holds.  One meld
+# and a pair hold at most three copies of a tile, so K's copy never breaks the
+# 4-copy limit.  Honours and knitted is 14 minus the distinct tiles of the
+# sixteen held (at most 14).  Both are minimised over the six assignments.
+
+#: Positions within a number suit of the patterns 147, 258 and 369.
+KNITTED_PATTERNS: Final = ((0, 3, 6), (1, 4, 7), (2, 5, 8))
+#: The pattern (index into :data:`KNITTED_PATTERNS`) of the man, pin and sou suits in each
+#: of the six assignments.
+KNITTED_ASSIGNMENTS: Final = tuple(permutations(range(3)))
+#: The nine tiles of each knitted straight, in the order of :data:`KNITTED_ASSIGNMENTS`.
+KNITTED_STRAIGHTS: Final[tuple[tuple[Tile, ...], ...]] = tuple(
+    tuple(
+        sorted(9 * suit + position for suit, pattern in enumerate(assignment) for position in KNITTED_PATTERNS[pattern])
+    )
+    for assignment in KNITTED_ASSIGNMENTS
+)
+#: Tiles needed by a knitted straight besides its nine, and by honours and knitted.
+KNITTED_STRAIGHT_SIZE: Final = 9
+HONORS_AND_KNITTED_SIZE: Final = 14
+_HELD: Final = bytes([0]) + bytes([1]) * 255
+_HONORS_SLICE: Final = slice(HONORS[0], HONORS[-1] + 1)
+
+
+def _pattern_parts() -> dict[bytes, tuple[tuple[int, int, int], tuple[int, int, int]]]:
+    """Per presence string of a number suit (9 bytes, 0/1): the tiles held of each pattern, and
+    the base-5 key deltas that take one copy of each of them out of the suit."""
+    out = {}
+    for mask in range(2**9):
+        held = bytes((mask >> i) & 1 for i in range(9))
+        counts = [sum(held[i] for i in pattern) for pattern in KNITTED_PATTERNS]
+        deltas = [sum(_POW5[i] for i in pattern if held[i]) for pattern in KNITTED_PATTERNS]
+        out[held] = ((counts[0], counts[1], counts[2]), (deltas[0], deltas[1], deltas[2]))
+    return out
+
+
+_PATTERN_PARTS: Final = _pattern_parts()
+#: Per assignment: its nine tiles as a 34-byte little-endian integer of 0/1 flags.
+_KNITTED_BITS: Final = tuple(sum(1 << (8 * tile) for tile in straight) for straight in KNITTED_STRAIGHTS)
+_HONOR_BITS: Final = sum(1 << (8 * tile) for tile in HONORS)
+
+
+def _held_by_assignment(man: tuple[int, int, int], pin: tuple[int, int, int], sou: tuple[int, int, int]) -> list[int]:
+    """Tiles of each knitted straight held, from each suit's tiles held per pattern."""
+    m0, m1, m2 = man
+    p0, p1, p2 = pin
+    s0, s1, s2 = sou
+    # The order of KNITTED_ASSIGNMENTS: permutations of (0, 1, 2).
+    return [m0 + p1 + s2, m0 + p2 + s1, m1 + p0 + s2, m1 + p2 + s0, m2 + p0 + s1, m2 + p1 + s0]
+
+
+def knitted_straight_distances(
+    counts: bytes, melds_wanted: int, keys: tuple[int, int, int, int] | None = None, *, at_most: int = 255
+) -> tuple[int, ...]:
+    """Per knitted straight (:data:`KNITTED_STRAIGHTS`): tiles to draw for it plus ``melds_wanted`` melds and a pair.
+
+    An entry above ``at_most`` may be any value above it (the search skips
+    assignments that cannot reach it).  ``keys``: the suit keys of ``counts``
+    (see :func:`suit_keys`) when the caller has them.  No caps: see
+    :func:`capped_knitted_straight_distances`.
+
+    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> knitted_straight_distances(counts_from_tiles(parse_mpsz("147m258p369s55777z")), 1)
+    (0, 6, 6, 9, 9, 6)
+    """
+    presence = counts.translate(_HELD)
+    held_m, delta_m = _PATTERN_PARTS[presence[0:9]]
+    held_p, delta_p = _PATTERN_PARTS[presence[9:18]]
+    held_s, delta_s = _PATTERN_PARTS[presence[18:27]]
+    missing = [9 - held for held in _held_by_assignment(held_m, held_p, held_s)]
+    if min(missing) > at_most:
+        return tuple(missing)
+    t = tables()
+    class_of = t.number_suit.class_of
+    n_number = t.number_classes
+    n_honor = t.honor_classes
+    man_pin = t.man_pin
+    sou_honors = t.sou_honors
+    final = t.final
+    stride = t.final_stride
+    key_m, key_p, key_s, key_h = keys or suit_keys(counts)
+    honors_class = t.honors.class_of[key_h]
+    for assignment, (a, b, c) in enumerate(KNITTED_ASSIGNMENTS):
+        lacking = missing[assignment]
+        if lacking <= at_most:
+            combined_mp = man_pin[class_of[key_m - delta_m[a]] * n_number + class_of[key_p - delta_p[b]]]
+            combined_sh = sou_honors[class_of[key_s - delta_s[c]] * n_honor + honors_class]
+            missing[assignment] = lacking + final[combined_mp * stride + combined_sh * 5 + melds_wanted]
+    return tuple(missing)
+
+
+def knitted_forms_distances(
+    counts: bytes,
+    melds_wanted: int | None,
+    closed: bool,
+    keys: tuple[int, int, int, int] | None = None,
+    *,
+    at_most: int = 255,
+) -> tuple[int | None, int | None]:
+    """The knitted-straight distance with ``melds_wanted`` melds and a pair (None when
+    ``melds_wanted`` is None) and the honours-and-knitted distance (None unless ``closed``).
+
+    One look at the hand serves both (the engine's path).  The knitted
+    straight's distance is exact when it is at most ``at_most``, else it is
+    some value above ``at_most``.
+
+    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> knitted_forms_distances(counts_from_tiles(parse_mpsz("147m258p36s123m55z")), 1, True)
+    (1, 5)
+    """
+    presence = counts.translate(_HELD)
+    held_m, delta_m = _PATTERN_PARTS[presence[0:9]]
+    held_p, delta_p = _PATTERN_PARTS[presence[9:18]]
+    held_s, delta_s = _PATTERN_PARTS[presence[18:27]]
+    held = _held_by_assignment(held_m, held_p, held_s)
+    most = max(held)
+    honors = None
+    if closed:
+        distinct = most + presence[_HONORS_SLICE].count(1)
+        honors = HONORS_AND_KNITTED_SIZE - distinct if distinct < HONORS_AND_KNITTED_SIZE else 0
+    if melds_wanted is None or 9 - most > at_most:
+        return (None if melds_wanted is None else 9 - most), honors
+    t = tables()
+    class_of = t.number_suit.class_of
+    key_m, key_p, key_s, key_h = keys or suit_keys(counts)
+    honors_class = t.honors.class_of[key_h]
+    best = at_most + 1
+    for assignment, (a, b, c) in enumerate(KNITTED_ASSIGNMENTS):
+        missing = 9 - held[assignment]
+        if missing < best:  # the rest's distance is never negative
+            combined_mp = t.man_pin[class_of[key_m - delta_m[a]] * t.number_classes + class_of[key_p - delta_p[b]]]
+            combined_sh = t.sou_honors[class_of[key_s - delta_s[c]] * t.honor_classes + honors_class]
+            distance = missing + t.final[combined_mp * t.final_stride + combined_sh * 5 + melds_wanted]
+            if distance < best:
+                best = distance
+    return best, honors
+
+
+def knitted_straight_distance(counts: bytes, melds_wanted: int) -> int:
+    """Tiles to draw for a knitted straight (组合龙), ``melds_wanted`` melds and a pair.
+
+    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> knitted_straight_distance(counts_from_tiles(parse_mpsz("147m258p36s123m55z")), 1)
+    1
+    >>> knitted_straight_distance(counts_from_tiles(parse_mpsz("147m258p369s1z")), 0)  # a pair after one meld
+    1
+    """
+    return min(knitted_straight_distances(counts, melds_wanted))
+
+
+def knitted_straight_improving_draws(
+    counts: bytes, melds_wanted: int, distance: int, keys: tuple[int, int, int, int] | None = None
+) -> bytes:
+    """Flags (34 bytes) of the draws that lower the knitted-straight distance below ``distance``.
+
+    ``distance`` is the form's distance (or a smaller one: then no assignment
+    ties and nothing is flagged).  A draw helps an assignment at ``distance``
+    when it is one of its missing tiles or improves the rest's regular form.
+
+    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> hand = counts_from_tiles(parse_mpsz("147m258p36s123m55z"))
+    >>> flagged_tiles(knitted_straight_improving_draws(hand, 1, 1))
+    (26,)
+    """
+    if distance <= 0:
+        return _NO_FLAGS
+    key_m, key_p, key_s, key_h = keys = keys or suit_keys(counts)
+    presence_bytes = counts.translate(_HELD)
+    presence = int.from_bytes(presence_bytes, "little")
+    _, delta_m = _PATTERN_PARTS[presence_bytes[0:9]]
+    _, delta_p = _PATTERN_PARTS[presence_bytes[9:18]]
+    _, delta_s = _PATTERN_PARTS[presence_bytes[18:27]]
+    merged = 0
+    distances = knitted_straight_distances(counts, melds_wanted, keys, at_most=distance)
+    for assignment, (a, b, c) in enumerate(KNITTED_ASSIGNMENTS):
+        if distances[assignment] != distance:
+            continue
+        merged |= _KNITTED_BITS[assignment] & ~presence
+        # The rest's draws (none when the rest is already complete).
+        rest = (key_m - delta_m[a], key_p - delta_p[b], key_s - delta_s[c], key_h)
+        merged |= int.from_bytes(regular_draws_from_keys(*rest, melds_wanted)[1], "little")
+    return merged.to_bytes(NUM_TILE_KINDS, "little")
+
+
+def honors_and_knitted_distance(counts: bytes) -> int:
+    """Tiles to draw for honours and knitted tiles (全不靠): 14 distinct tiles of one
+    knitted straight's nine and the seven honours.
+
+    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> honors_and_knitted_distance(counts_from_tiles(parse_mpsz("147m25p369s12345z")))
+    1
+    """
+    presence = counts.translate(_HELD)
+    held = max(
+        _held_by_assignment(
+            _PATTERN_PARTS[presence[0:9]][0], _PATTERN_PARTS[presence[9:18]][0], _PATTERN_PARTS[presence[18:27]][0]
+        )
+    ) + presence[_HONORS_SLICE].count(1)
+    return HONORS_AND_KNITTED_SIZE - held if held < HONORS_AND_KNITTED_SIZE else 0
+
+
+def honors_and_knitted_improving_draws(counts: bytes, distance: int) -> bytes:
+    """Flags (34 bytes) of the draws that lower the honours-and-knitted distance below ``distance``:
+    the missing tiles of each assignment at that distance.
+
+    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> flagged_tiles(honors_and_knitted_improving_draws(counts_from_tiles(parse_mpsz("147m25p369s12345z")), 1))
+    (16, 32, 33)
+    """
+    if distance <= 0:
+        return _NO_FLAGS
+    presence_bytes = counts.translate(_HELD)
+    presence = int.from_bytes(presence_bytes, "little")
+    honors_held = presence_bytes[_HONORS_SLICE].count(1)
+    held = _held_by_assignment(
+        _PATTERN_PARTS[presence_bytes[0:9]][0],
+        _PATTERN_PARTS[presence_bytes[9:18]][0],
+        _PATTERN_PARTS[presence_bytes[18:27]][0],
+    )
+    merged = 0
+    for assignment, knitted in enumerate(held):
+        if HONORS_AND_KNITTED_SIZE - honors_held - knitted == distance:
+            merged |= (_KNITTED_BITS[assignment] | _HONOR_BITS) & ~presence
+    return merged.to_bytes(NUM_TILE_KINDS, "little")
+
+
+def capped_knitted_straight_distances(counts: bytes, caps: bytes, melds_wanted: int) -> tuple[int, ...]:
+    """:func:`knitted_straight_distances` with a per-tile cap on the complete hand (255: impossible).
+
+    An assignment holding a tile of cap 0 is impossible; the rest may use
+    ``cap - 1`` copies of each of the assignment's tiles.
+
+    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> caps = bytes([4]) * 3 + bytes([0]) + bytes([4]) * 30  # no 4m
+    >>> capped_knitted_straight_distances(counts_from_tiles(parse_mpsz("147m258p369s55777z")), caps, 1)
+    (255, 255, 6, 9, 9, 6)
+    """
+    out = []
+    for straight in KNITTED_STRAIGHTS:
+        if any(caps[tile] == 0 for tile in straight):
+            out.append(255)
+            continue
+        rest = bytearray(counts)
+        rest_caps = bytearray(caps)
+        missing = 0
+        for tile in straight:
+            rest_caps[tile] -= 1
+            if rest[tile]:
+                rest[tile] -= 1
+            else:
+                missing += 1
+        out.append(missing + capped_regular_distance(bytes(rest), bytes(rest_caps), melds_wanted))
+    return tuple(out)
+
+
+def capped_honors_and_knitted_distance(counts: bytes, caps: bytes) -> int:
+    """:func:`honors_and_knitted_distance` when a tile of cap 0 may not be used (255: impossible).
+
+    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> capped_honors_and_knitted_distance(counts_from_tiles(parse_mpsz("147m25p369s12345z")), bytes(27) + bytes([4]) * 7)
+    255
+    """
+    best = 255
+    for straight in KNITTED_STRAIGHTS:
+        usable = [tile for tile in (*straight, *HONORS) if caps[tile]]
+        if len(usable) < HONORS_AND_KNITTED_SIZE:
+            continue
+        held = sum(1 for tile in usable if counts[tile])
+        best = min(best, HONORS_AND_KNITTED_SIZE - min(held, HONORS_AND_KNITTED_SIZE))
+    return best

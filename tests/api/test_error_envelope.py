@@ -118,8 +118,8 @@ CASES: list[tuple[str, Any, int, list[Any], str | None]] = [
         "invalid_meld",
     ),
     # rules
-    ("/shanten", {"hand": "1m", "rules": "mcr"}, 422, ["body", "rules", "preset"], "unknown_rules"),
-    ("/shanten", {"hand": "1m", "rules": {"preset": "mcr"}}, 422, ["body", "rules", "preset"], "unknown_rules"),
+    ("/shanten", {"hand": "1m", "rules": "hong_kong"}, 422, ["body", "rules", "preset"], "unknown_rules"),
+    ("/shanten", {"hand": "1m", "rules": {"preset": "hong_kong"}}, 422, ["body", "rules", "preset"], "unknown_rules"),
     ("/shanten", {"hand": "1m", "rules": {"riichi": True}}, 422, ["body", "rules", "riichi"], "invalid_rule_option"),
     (
         "/shanten",
@@ -367,7 +367,7 @@ def test_every_core_error_code_has_a_status() -> None:
     assert set(ERROR_STATUS) == codes | HTTP_CODES
     assert not codes & HTTP_CODES
     # A well-formed question whose hand cannot be scored is a 400; everything else is malformed: 422.
-    answered_no = {"not_a_winning_hand", "no_yaku"}
+    answered_no = {"not_a_winning_hand", "no_yaku", "below_minimum_fan"}
     assert {ERROR_STATUS[code] for code in answered_no} == {400}
     assert {ERROR_STATUS[code] for code in codes if code not in answered_no} == {422}
 

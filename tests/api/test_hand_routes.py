@@ -21,7 +21,13 @@ def _post(client: TestClient, path: str, body: object) -> dict:
 def test_shanten_of_a_hand_whose_wait_would_be_a_fifth_tile(client: TestClient) -> None:
     answer = _post(client, "/shanten", {"hand": "123456789m1111z"})
     assert answer["shanten"] == 1
-    assert answer["forms"] == {"regular": 1, "seven_pairs": 5, "thirteen_orphans": 9}
+    assert answer["forms"] == {
+        "regular": 1,
+        "seven_pairs": 5,
+        "thirteen_orphans": 9,
+        "knitted_straight": None,
+        "honors_and_knitted": None,
+    }
     # Any tile but 1z pairs with the spare 1z; 1m..9m have 3 copies left, the rest 4.
     assert [t["tile"] for t in answer["ukeire"]] == [t for t in ALL_TILES if t != "1z"]
     assert answer["ukeire_count"] == 9 * 3 + 24 * 4
@@ -31,13 +37,25 @@ def test_shanten_of_a_hand_whose_wait_would_be_a_fifth_tile(client: TestClient) 
 def test_shanten_of_a_3n_plus_2_hand_has_no_ukeire(client: TestClient) -> None:
     answer = _post(client, "/shanten", {"hand": "123m456p789s11122z"})
     assert answer["shanten"] == -1
-    assert answer["forms"] == {"regular": -1, "seven_pairs": 4, "thirteen_orphans": 8}
+    assert answer["forms"] == {
+        "regular": -1,
+        "seven_pairs": 4,
+        "thirteen_orphans": 8,
+        "knitted_straight": None,
+        "honors_and_knitted": None,
+    }
     assert answer["ukeire"] is None and answer["ukeire_count"] is None
 
 
 def test_shanten_forms_the_rules_forbid_are_null(client: TestClient) -> None:
     answer = _post(client, "/shanten", {"hand": "11223344556677z", "rules": "qiqihar"})
-    assert answer["forms"] == {"regular": 1, "seven_pairs": None, "thirteen_orphans": None}
+    assert answer["forms"] == {
+        "regular": 1,
+        "seven_pairs": None,
+        "thirteen_orphans": None,
+        "knitted_straight": None,
+        "honors_and_knitted": None,
+    }
     assert answer["shanten"] == 1
 
 
@@ -141,6 +159,7 @@ def test_win_regular(client: TestClient) -> None:
                 "pairs": [],
                 "singles": [],
                 "wildcards": [],
+                "knitted": [],
             }
         ],
         "reason": None,

@@ -42,9 +42,9 @@ melds = st.lists(
     max_size=5,
 )
 rules = st.one_of(
-    st.sampled_from([*PRESETS, "mcr"]),
+    st.sampled_from([*PRESETS, "hong_kong"]),
     st.fixed_dictionaries(
-        {"preset": st.sampled_from([*PRESETS, "mcr"])},
+        {"preset": st.sampled_from([*PRESETS, "hong_kong"])},
         optional={option: json_values | tiles for option in [*OPTION_DOCS, "bogus"]},
     ),
     json_values,

@@ -133,5 +133,7 @@ def test_response_examples_are_real_answers(
     if path == "/win":
         assert example["decompositions"][0] in answer["decompositions"]
         answer["decompositions"] = example["decompositions"]
+    if path == "/shanten":  # the forms the rules lack (the knitted forms outside mcr) are null
+        answer["forms"] = {form: value for form, value in answer["forms"].items() if value is not None}
     # FastAPI leaves null values out of the examples it writes into the document.
     assert {key: value for key, value in answer.items() if value is not None} == example

@@ -58,7 +58,7 @@ def test_the_cap_on_games_comes_from_settings() -> None:
     [
         ({"players": ["advisor", "advisor", "greedy", "expert"]}, ["body", "players", 3]),
         ({"players": ["advisor", "advisor", "greedy"]}, ["body", "players"]),
-        ({"rules": "mcr"}, ["body", "rules"]),
+        ({"rules": "hong_kong"}, ["body", "rules"]),
         ({"games": 0}, ["body", "games"]),
         ({"seed": -1}, ["body", "seed"]),
         ({"weights": {"safety": "high"}}, ["body", "weights", "safety"]),

@@ -1,24 +1,18 @@
 """POST /score and /score/batch: what a win pays, per seat, under a scoring profile.
 
-Three profiles score today: Qiqihar (seed 004 section 4: doublings), riichi
-(Tenhou: yaku, han, fu, limits, honba and riichi sticks) and sanma (Tenhou's
+Four profiles score today: Qiqihar (seed 004 section 4: doublings), riichi
+(Tenhou: yaku, han, fu, limits, honba and riichi sticks), sanma (Tenhou's
 three-player riichi: seats 0..2, no 2m-8m, norths set aside as ``nuki``, tsumo
-loss).  All take the same request; the riichi situation fields (round wind,
-dora, riichi, ippatsu, last tile, first turn, honba, sticks, nuki) keep their
-defaults under Qiqihar, and a non-default one there is a 422 at that field
-rather than silently ignored.
-
-Red fives are read here, at the edge: a ``0`` in an mpsz ``hand``, ``melds[i].tiles``
-or ``win_tile`` is a red five, counted as a five by the tile parser and handed to
-the core as ``WinContext.red_fives``.
-
->>> _red_fives("406p 0s"), _red_fives("五筒"), _red_fives([4, 13])
-((13, 22), (), ())
+loss) and MCR (Chinese Official rules: the 81 fans, 8 at least, flowers).  All
+take the same request (:class:`~app.api.schemas.WinSituation` plus the hand); a
+situation field the profile does not read must keep its default, else it is a
+422 at that field rather than silently ignored
+(:data:`app.core.scoring.SITUATION_FIELDS`).  The request becomes core values in
+:func:`app.api.questions.request_win`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Annotated, Final
 
 from fastapi import APIRouter, Body, Response
@@ -27,28 +21,17 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic.config import JsonDict
 
 from app.api.deps import SettingsDep
-from app.api.errors import ApiError, error_responses, located
-from app.api.questions import batch_json, json_response, request_melds, request_rules, request_tiles
-from app.api.schemas import HandTiles, MeldSpec, MeldTiles, Rules, Tiles
+from app.api.errors import ApiError, Loc, error_responses, located
+from app.api.questions import batch_json, json_response, request_rules, request_win
+from app.api.schemas import HandTiles, MeldSpec, Rules, WinSituation
+from app.api.score_schemas import SCORE_ANSWER_EXAMPLES, ScoreResponse
 from app.core.errors import InvalidNotation
-from app.core.hand import Hand
-from app.core.riichi_scoring import FuPart, Reading, RiichiScore, YakuHan
 from app.core.rules import RuleProfile
-from app.core.scoring import ScoreResult, score
-from app.core.scoring_context import InvalidWinContext, WinContext
-from app.core.tiles import Tile, detect_notation, format_tile, parse_mpsz_with_red
+from app.core.scoring import score
 
 router = APIRouter(tags=["score"])
 _ERRORS = error_responses(400, 413, 422, 500)
 _BATCH_ERRORS = error_responses(413, 422, 500)
-
-#: Profiles that score without the riichi situation: a non-default situation field is refused there.
-_WITHOUT_SITUATION: Final = frozenset({"qiqihar"})
-#: Bounds on the counters, far above any real table, so that no answer overflows a client's int32.
-MAX_HONBA: Final = 1000
-MAX_RIICHI_STICKS: Final = 1000
-#: A set has four norths, so at most four are set aside.
-MAX_NUKI: Final = 4
 
 _QIQIHAR_EXAMPLE: Final[JsonDict] = {
     "hand": "123m456p78s99s7z",
@@ -108,6 +91,24 @@ _SANMA_EXAMPLE: Final[JsonDict] = {
     "dora_indicators": "1m",
     "nuki": 2,
 }
+# MCR: South (seat 1, dealer seat 0) wins on West's discard with a pure straight in man and
+# two flowers: 清龙 16 + 门前清 2 + 平和 2 + 喜相逢 1 = 21 fans; T = 23, so West pays 31
+# and the other two pay 8 each.
+_MCR_EXAMPLE: Final[JsonDict] = {
+    "hand": "123456789m123p55s",
+    "win_tile": "9m",
+    "rules": "mcr",
+    "winner": 1,
+    "dealer": 0,
+    "discarder": 2,
+    "seat_wind": "2z",
+    "round_wind": "1z",
+    "flowers": 2,
+    "last_tile": False,
+    "last_copy": False,
+    "kong_replacement": False,
+    "robbed_kong": False,
+}
 SCORE_EXAMPLES: Final = {
     "riichi": Example(summary="Riichi: the contract's example (open hand, ron)", value=_RIICHI_EXAMPLE),
     "riichi_tsumo": Example(
@@ -116,88 +117,18 @@ SCORE_EXAMPLES: Final = {
     "sanma": Example(
         summary="Sanma: a self-draw with two norths set aside and a 1m indicator (9m is dora)", value=_SANMA_EXAMPLE
     ),
+    "mcr": Example(summary="MCR: a pure straight on a discard, with two flowers", value=_MCR_EXAMPLE),
     "qiqihar": Example(summary="Qiqihar: the seed's dealer self-draw holding 红中", value=_QIQIHAR_EXAMPLE),
 }
 
 
-class ScoreItem(BaseModel):
+class ScoreItem(WinSituation):
     """A winning hand and how it was won (a /score request without `rules`)."""
 
     model_config = ConfigDict(extra="forbid")
 
     hand: HandTiles = Field(description="The concealed tiles, including win_tile. In mpsz, `0` is a red five.")
     melds: list[MeldSpec] = Field([], description="Declared melds (in mpsz, `0` is a red five).")
-    win_tile: MeldTiles = Field(
-        description="The winning tile (one tile, any notation). `0m`/`0p`/`0s`: the red five, "
-        "which the hand must then hold.",
-        examples=["9s"],
-    )
-    winner: int = Field(ge=0, le=3, strict=True, description="Seat of the winner, 0..3 (sanma: 0..2).")
-    dealer: int = Field(
-        ge=0,
-        le=3,
-        strict=True,
-        description="Seat of the dealer, 0..3 (sanma: 0..2); seat winds follow (dealer East, then S, W, N).",
-    )
-    discarder: int | None = Field(
-        None,
-        ge=0,
-        le=3,
-        strict=True,
-        description="Seat that discarded the winning tile (for a robbed kong: who declared it); null: self-draw. "
-        "Sanma: 0..2.",
-    )
-    kong_replacement: bool = Field(
-        False, strict=True, description="Won on a kong replacement tile (杠上开花, rinshan)."
-    )
-    robbed_kong: bool = Field(
-        False, strict=True, description="Won by robbing another player's added kong (抢杠胡, chankan)."
-    )
-    round_wind: MeldTiles = Field("1z", description="Riichi: the round wind, 1z..4z.", examples=["1z"])
-    dora_indicators: Tiles = Field(
-        "", description="Riichi: dora indicators (each names the next tile as dora); at most 5.", examples=["4p"]
-    )
-    ura_indicators: Tiles = Field(
-        "", description="Riichi: ura dora indicators, counted only for a hand in riichi.", examples=[""]
-    )
-    riichi: bool = Field(False, strict=True, description="Riichi: the winner declared riichi (closed hand).")
-    double_riichi: bool = Field(
-        False, strict=True, description="Riichi: declared on the first uninterrupted turn (instead of riichi's 1 han)."
-    )
-    ippatsu: bool = Field(False, strict=True, description="Riichi: won within one uninterrupted go-around of riichi.")
-    last_tile: bool = Field(
-        False,
-        strict=True,
-        description="Riichi: the last tile of the wall (haitei on a self-draw, houtei on a discard).",
-    )
-    first_turn: bool = Field(
-        False,
-        strict=True,
-        description="Riichi: won on the first uninterrupted draw (tenhou for the dealer, else chiihou).",
-    )
-    honba: int = Field(
-        0,
-        ge=0,
-        le=MAX_HONBA,
-        strict=True,
-        description="Riichi: honba counters (100 from each other seat on a ron: 300, sanma 200; "
-        "100 from each payer on a tsumo).",
-    )
-    riichi_sticks: int = Field(
-        0,
-        ge=0,
-        le=MAX_RIICHI_STICKS,
-        strict=True,
-        description="Riichi: riichi sticks on the table (1000 each, to the winner).",
-    )
-    nuki: int = Field(
-        0,
-        ge=0,
-        le=MAX_NUKI,
-        strict=True,
-        description="Sanma: north tiles the winner set aside (kita, nukidora), a dora each; at most 4 less the "
-        "norths in hand and melds. Non-zero only at a three-player table.",
-    )
 
 
 class ScoreRequest(ScoreItem):
@@ -208,343 +139,14 @@ class ScoreRequest(ScoreItem):
     rules: Rules = Field(
         "qiqihar",
         validate_default=True,
-        description="The rules whose scoring applies: qiqihar (the default here, for compatibility), riichi or "
-        'sanma, or {preset, ...overrides} such as {"preset": "riichi", "kiriage": true} or '
+        description="The rules whose scoring applies: qiqihar (the default here, for compatibility), riichi, "
+        'sanma or mcr, or {preset, ...overrides} such as {"preset": "riichi", "kiriage": true} or '
         '{"preset": "sanma", "tsumo_loss": false}.',
     )
 
 
-class MultiplierOut(BaseModel):
-    """One doubling and why."""
-
-    name: str = Field(examples=["self_draw"])
-    factor: int = Field(examples=[2])
-
-
-class PayerOut(BaseModel):
-    """What one losing seat pays the winner."""
-
-    seat: int
-    pays: int
-
-
-class YakuOut(BaseModel):
-    """A yaku (dora, aka_dora and ura_dora included) and its han."""
-
-    name: str = Field(examples=["chun"])
-    han: int = Field(description="Han (a yakuman: 13 for each yakuman it counts).", examples=[1])
-    yakuman: int | None = Field(None, description="Present for a yakuman: how many yakuman it counts (1 or 2).")
-
-    @classmethod
-    def of(cls, yaku: YakuHan) -> YakuOut:
-        if yaku.yakuman:
-            return cls(name=yaku.name, han=yaku.han, yakuman=yaku.yakuman)
-        return cls(name=yaku.name, han=yaku.han)
-
-
-class FuOut(BaseModel):
-    """One item of the fu count and why."""
-
-    fu: int = Field(examples=[20])
-    reason: str = Field(
-        description="base, closed_ron, self_draw, {open|closed}_{triplet|kan}_{simple|terminal_or_honor}, "
-        "pair_dragon, pair_seat_wind, pair_round_wind, wait_kanchan, wait_penchan, wait_tanki, "
-        "open_pinfu or chiitoitsu.",
-        examples=["base"],
-    )
-    tile: str | None = Field(None, description="Present for a group or pair: its tile (a run: its lowest).")
-
-    @classmethod
-    def of(cls, part: FuPart) -> FuOut:
-        if part.tile is None:
-            return cls(fu=part.fu, reason=part.reason)
-        return cls(fu=part.fu, reason=part.reason, tile=format_tile(part.tile))
-
-
-class ReadingOut(BaseModel):
-    """The reading of the hand that scored highest."""
-
-    form: str = Field(description="regular, seven_pairs or thirteen_orphans.", examples=["regular"])
-    pair: str | None = Field(
-        description="The pair (regular; thirteen_orphans: the doubled tile); null for seven pairs."
-    )
-    groups: list[list[str]] = Field(description="Regular: the four groups, declared melds included, as tiles.")
-    pairs: list[str] = Field(description="Seven pairs: the pairs.")
-    wait: str = Field(
-        description="ryanmen, kanchan, penchan, shanpon, tanki, or kokushi_13 (thirteen orphans' 13-sided wait).",
-        examples=["ryanmen"],
-    )
-
-    @classmethod
-    def of(cls, reading: Reading) -> ReadingOut:
-        groups = [
-            [format_tile(group.first + offset) for offset in range(3)]
-            if group.is_run
-            else [format_tile(group.first)] * (4 if group.is_kan else 3)
-            for group in reading.groups
-        ]
-        seven_pairs = reading.form == "seven_pairs"
-        return cls(
-            form=reading.form,
-            pair=None if seven_pairs else format_tile(reading.pair),
-            groups=groups,
-            pairs=[format_tile(tile) for tile in reading.pairs],
-            wait=reading.wait,
-        )
-
-
-# Computed with the core from _QIQIHAR_EXAMPLE and _RIICHI_EXAMPLE; a test posts both
-# requests and checks that the answers are exactly these.
-_QIQIHAR_ANSWER: Final[JsonDict] = {
-    "payments": [24, -8, -8, -8],
-    "multipliers": [
-        {"name": "self_draw", "factor": 2},
-        {"name": "red_dragon_held", "factor": 2},
-        {"name": "dealer", "factor": 2},
-    ],
-    "per_payer": [{"seat": 1, "pays": 8}, {"seat": 2, "pays": 8}, {"seat": 3, "pays": 8}],
-}
-_RIICHI_ANSWER: Final[JsonDict] = {
-    "payments": [0, 3900, 0, -3900],
-    "multipliers": [],
-    "per_payer": [{"seat": 3, "pays": 3900}],
-    "han": 3,
-    "fu": 30,
-    "yaku": [{"name": "chun", "han": 1}, {"name": "dora", "han": 1}, {"name": "aka_dora", "han": 1}],
-    "fu_details": [
-        {"fu": 20, "reason": "base"},
-        {"fu": 4, "reason": "open_triplet_terminal_or_honor", "tile": "7z"},
-    ],
-    "limit": None,
-    "yakuman_count": 0,
-    "base_points": 960,
-    "riichi_sticks_won": 0,
-    "reading": {
-        "form": "regular",
-        "pair": "1s",
-        "groups": [["2m", "3m", "4m"], ["3m", "4m", "5m"], ["5p", "6p", "7p"], ["7z", "7z", "7z"]],
-        "pairs": [],
-        "wait": "ryanmen",
-    },
-}
-# Computed with the core from _SANMA_EXAMPLE (a test checks it): menzen_tsumo 1, dora 3
-# (1m shows 9m, three held), nuki_dora 2: 6 han, haneman (3000 base).  The dealer pays
-# 6000, seat 2 pays 3000, and the absent north's 3000 is lost (tsumo loss).
-_SANMA_ANSWER: Final[JsonDict] = {
-    "payments": [-6000, 9000, -3000],
-    "multipliers": [],
-    "per_payer": [{"seat": 0, "pays": 6000}, {"seat": 2, "pays": 3000}],
-    "han": 6,
-    "fu": 40,
-    "yaku": [{"name": "menzen_tsumo", "han": 1}, {"name": "dora", "han": 3}, {"name": "nuki_dora", "han": 2}],
-    "fu_details": [
-        {"fu": 20, "reason": "base"},
-        {"fu": 2, "reason": "self_draw"},
-        {"fu": 8, "reason": "closed_triplet_terminal_or_honor", "tile": "1m"},
-        {"fu": 8, "reason": "closed_triplet_terminal_or_honor", "tile": "9m"},
-        {"fu": 2, "reason": "wait_tanki"},
-    ],
-    "limit": "haneman",
-    "yakuman_count": 0,
-    "base_points": 3000,
-    "riichi_sticks_won": 0,
-    "reading": {
-        "form": "regular",
-        "pair": "7s",
-        "groups": [["1m", "1m", "1m"], ["9m", "9m", "9m"], ["1p", "2p", "3p"], ["4s", "5s", "6s"]],
-        "pairs": [],
-        "wait": "tanki",
-    },
-}
-SCORE_ANSWER_EXAMPLES: Final = {
-    "riichi": {"summary": "Riichi: the contract's example", "value": _RIICHI_ANSWER},
-    "sanma": {"summary": "Sanma: a haneman self-draw, tsumo loss", "value": _SANMA_ANSWER},
-    "qiqihar": {"summary": "Qiqihar: the seed's example", "value": _QIQIHAR_ANSWER},
-}
-
-_RIICHI_ONLY: Final = "Riichi only (absent for other profiles)."
-
-
-class ScoreResponse(BaseModel):
-    """Net payments per seat (summing to zero) and each payer's share; riichi adds the hand's value.
-
-    Qiqihar answers carry `payments`, `multipliers` and `per_payer` only. Riichi
-    answers add han, fu, yaku, fu_details, limit, yakuman_count, base_points,
-    riichi_sticks_won and the reading; their `multipliers` is empty.
-    """
-
-    model_config = ConfigDict(json_schema_extra={"examples": [_RIICHI_ANSWER, _QIQIHAR_ANSWER]})
-
-    payments: list[int] = Field(
-        description="Net per seat, summing to 0; riichi: honba included, riichi sticks not (see riichi_sticks_won)."
-    )
-    multipliers: list[MultiplierOut] = Field(description="Qiqihar's doublings; empty for riichi.")
-    per_payer: list[PayerOut] = Field(description="What each paying seat pays the winner.")
-    han: int | None = Field(None, description=_RIICHI_ONLY + " Han, dora included (a yakuman: 13 each).")
-    fu: int | None = Field(
-        None,
-        description=_RIICHI_ONLY + " Fu: fu_details summed and rounded up to 10 (seven pairs: 25); 0 for a yakuman.",
-    )
-    yaku: list[YakuOut] | None = Field(None, description=_RIICHI_ONLY + " Yaku of the highest reading, then dora.")
-    fu_details: list[FuOut] | None = Field(None, description=_RIICHI_ONLY + " The items of the fu count.")
-    limit: str | None = Field(
-        None, description=_RIICHI_ONLY + " null, mangan, haneman, baiman, sanbaiman or yakuman.", examples=["mangan"]
-    )
-    yakuman_count: int | None = Field(
-        None, description=_RIICHI_ONLY + " Yakuman counted (2 for a double yakuman; kazoe: 1); 0 below yakuman."
-    )
-    base_points: int | None = Field(None, description=_RIICHI_ONLY + " fu x 2^(2 + han), or the limit's base points.")
-    riichi_sticks_won: int | None = Field(
-        None, description=_RIICHI_ONLY + " Points the winner takes from the riichi sticks (1000 each)."
-    )
-    reading: ReadingOut | None = Field(None, description=_RIICHI_ONLY + " The reading that scored highest.")
-
-    @classmethod
-    def of(cls, result: ScoreResult | RiichiScore) -> ScoreResponse:
-        """The answer for a core result; riichi fields are set only for a riichi result."""
-        per_payer = [PayerOut(seat=seat, pays=pays) for seat, pays in result.per_payer]
-        multipliers = [MultiplierOut(name=m.name, factor=m.factor) for m in result.multipliers]
-        if not isinstance(result, RiichiScore):
-            return cls(payments=list(result.payments), multipliers=multipliers, per_payer=per_payer)
-        return cls(
-            payments=list(result.payments),
-            multipliers=multipliers,
-            per_payer=per_payer,
-            han=result.han,
-            fu=result.fu,
-            yaku=[YakuOut.of(yaku) for yaku in result.yaku],
-            fu_details=[FuOut.of(part) for part in result.fu_details],
-            limit=result.limit,
-            yakuman_count=result.yakuman_count,
-            base_points=result.base_points,
-            riichi_sticks_won=result.riichi_sticks_won,
-            reading=ReadingOut.of(result.reading),
-        )
-
-    def rendered(self) -> bytes:
-        """JSON without the fields a profile does not set (Qiqihar's answer keeps its shape)."""
-        return self.model_dump_json(exclude_unset=True).encode()
-
-
-# --- request -> core values ------------------------------------------------------
-
-
-def _red_fives(value: object) -> tuple[Tile, ...]:
-    """Red fives written in a tiles value (mpsz ``0``; other notations have none).
-
-    Called on values that ``request_tiles`` has already parsed.
-    """
-    if isinstance(value, str) and "0" in value and detect_notation(value) == "mpsz":
-        return parse_mpsz_with_red(value)[1]
-    return ()
-
-
-def _one_tile(value: object, *loc: str | int) -> Tile:
-    tiles = request_tiles(value, *loc)
-    if len(tiles) != 1:
-        raise ApiError(loc, f"{loc[-1]} is one tile, got {len(tiles)}", "invalid_notation")
-    return tiles[0]
-
-
-def _refuse_unused_situation(item: ScoreItem, context: WinContext, rules: RuleProfile, at: Sequence[str | int]) -> None:
-    """A riichi situation field set under a profile that does not read it is a 422 at that field."""
-    unused = WinContext(context.winner, context.dealer)
-    for field in (
-        "round_wind",
-        "dora_indicators",
-        "ura_indicators",
-        "riichi",
-        "double_riichi",
-        "ippatsu",
-        "last_tile",
-        "first_turn",
-        "honba",
-        "riichi_sticks",
-        "nuki",
-    ):
-        if getattr(context, field) != getattr(unused, field):
-            raise ApiError(
-                (*at, field),
-                f"{field} is not used by {rules.name} scoring; leave it out (got {getattr(item, field)!r})",
-                InvalidWinContext.code,
-            )
-
-
-def _refuse_absent_tiles(
-    tiles: Sequence[Tile],
-    meld_tiles: Sequence[Sequence[Tile]],
-    win_tile: Tile,
-    context: WinContext,
-    rules: RuleProfile,
-    at: Sequence[str | int],
-) -> None:
-    """A tile the rules' set lacks (sanma: 2m-8m) is a 422 ``absent_tile`` at the field holding it.
-
-    The scorer refuses such tiles too; checked here, before the hand is built, the error
-    names the request field that holds the tile (``win_tile`` included) ahead of any other.
-    """
-    if not rules.absent_tiles:
-        return
-    fields: list[tuple[str, Sequence[Tile]]] = [("hand", tiles)]
-    fields += [(f"melds[{index}].tiles", meld) for index, meld in enumerate(meld_tiles)]
-    fields += [("win_tile", (win_tile,)), ("dora_indicators", context.dora_indicators)]
-    fields.append(("ura_indicators", context.ura_indicators))
-    with located(*at):
-        for field, held in fields:
-            rules.check_tiles_exist(held, field=field)
-
-
-def _win(item: ScoreItem, rules: RuleProfile, at: Sequence[str | int]) -> tuple[Hand, Tile, WinContext]:
-    """The core values of one score question; errors are located under ``at`` (``body``, or a batch item).
-
-    Every tiles field is parsed before anything is judged, so that notation errors
-    (malformed input) come before the rest (impossible or unanswerable questions).
-    """
-    tiles = request_tiles(item.hand, *at, "hand")
-    meld_tiles = [request_tiles(meld.tiles, *at, "melds", index, "tiles") for index, meld in enumerate(item.melds)]
-    win_tile = _one_tile(item.win_tile, *at, "win_tile")
-    round_wind = _one_tile(item.round_wind, *at, "round_wind")
-    dora_indicators = tuple(request_tiles(item.dora_indicators, *at, "dora_indicators"))
-    ura_indicators = tuple(request_tiles(item.ura_indicators, *at, "ura_indicators"))
-    melds = request_melds(item.melds, *at, "melds")
-    hand_red = _red_fives(item.hand)
-    red_fives = hand_red + tuple(red for meld in item.melds for red in _red_fives(meld.tiles))
-    for red in _red_fives(item.win_tile):
-        if red not in hand_red:
-            raise ApiError(
-                (*at, "win_tile"),
-                f"win_tile 0{format_tile(red)[1]} is a red five, but hand holds no red {format_tile(red)} "
-                f"(0{format_tile(red)[1]}); hand includes the winning tile",
-                InvalidWinContext.code,
-            )
-    context = WinContext(
-        winner=item.winner,
-        dealer=item.dealer,
-        discarder=item.discarder,
-        kong_replacement=item.kong_replacement,
-        robbed_kong=item.robbed_kong,
-        round_wind=round_wind,
-        dora_indicators=dora_indicators,
-        ura_indicators=ura_indicators,
-        red_fives=tuple(sorted(red_fives)),
-        riichi=item.riichi,
-        double_riichi=item.double_riichi,
-        ippatsu=item.ippatsu,
-        last_tile=item.last_tile,
-        first_turn=item.first_turn,
-        honba=item.honba,
-        riichi_sticks=item.riichi_sticks,
-        nuki=item.nuki,
-    )
-    _refuse_absent_tiles(tiles, meld_tiles, win_tile, context, rules, at)
-    if rules.name in _WITHOUT_SITUATION:
-        _refuse_unused_situation(item, context, rules, at)
-    with located(*at):
-        return Hand.from_tiles(tiles, melds), win_tile, context
-
-
-def _score(item: ScoreItem, rules: RuleProfile, at: Sequence[str | int]) -> ScoreResponse:
-    hand, win_tile, context = _win(item, rules, at)
+def _score(item: ScoreItem, rules: RuleProfile, at: Loc) -> ScoreResponse:
+    hand, win_tile, context = request_win(item, item.hand, item.melds, rules, at)
     with located(*at):
         return ScoreResponse.of(score(hand, win_tile, rules, context))
 
@@ -553,7 +155,7 @@ def _score(item: ScoreItem, rules: RuleProfile, at: Sequence[str | int]) -> Scor
     "/score",
     response_model=ScoreResponse,
     operation_id="score",
-    summary="What a win pays, per seat (Qiqihar, riichi)",
+    summary="What a win pays, per seat (Qiqihar, riichi, sanma, MCR)",
     responses={200: {"content": {"application/json": {"examples": SCORE_ANSWER_EXAMPLES}}}, **_ERRORS},
 )
 def score_win(body: Annotated[ScoreRequest, Body(openapi_examples=SCORE_EXAMPLES)]) -> Response:
@@ -574,6 +176,17 @@ def score_win(body: Annotated[ScoreRequest, Body(openapi_examples=SCORE_EXAMPLES
     self-draw the missing north's share is lost (tsumo loss); with the rule override
     `{"preset": "sanma", "tsumo_loss": false}` each payer adds half of it, rounded
     up to 100. A 2m-8m tile anywhere is a 422 `absent_tile` at its field.
+
+    **MCR** (Chinese Official rules, 国标麻将): the best reading's fans after the
+    exclusion rules (`fans`, each with its English and Chinese name, value and
+    count; `fan` is their total), then Flower Tiles, one fan a flower, which do not
+    count toward the minimum. With T = `fan` + `flowers`, a discarder pays T + 8 and
+    the other two pay 8; on a self-draw each of the three pays T + 8. Under 8 fans
+    the answer is a 400 `below_minimum_fan`. `seat_wind` may be given (MCR seats
+    need not follow the dealer); absent, it follows from `winner` and `dealer`.
+    Reads `round_wind`, `seat_wind`, `flowers`, `last_tile` (妙手回春 on a self-draw,
+    海底捞月 on a discard), `last_copy` (和绝张), `kong_replacement` and
+    `robbed_kong`; the riichi fields must keep their defaults.
 
     **Qiqihar** (seed 004 section 4): base 1, doubled for self-draw (all three pay)
     or a win on a discard (the discarder alone pays), for 红中 held in the winning hand,

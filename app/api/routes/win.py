@@ -9,7 +9,7 @@ a 422 ``answer_too_large`` that says how many hands, or which limit, would fit.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Annotated
 
 from fastapi import APIRouter, Body, Request, Response
@@ -18,20 +18,64 @@ from starlette.concurrency import run_in_threadpool
 from app.api.answer_size import CHEAP_WILDCARDS, AnswerTally, wildcards_held
 from app.api.cache import ResultCache
 from app.api.deps import CacheDep, SettingsDep
-from app.api.errors import error_responses
-from app.api.questions import Asked, Question, ask_batch, ask_one, batch_json, json_response
-from app.api.schemas import WIN_BATCH_EXAMPLES, WIN_EXAMPLES, WinBatchRequest, WinBatchResponse, WinRequest, WinResponse
+from app.api.errors import error_responses, located
+from app.api.questions import (
+    SITUATION_RENAMES,
+    Asked,
+    Question,
+    ask_batch,
+    ask_one,
+    batch_json,
+    json_response,
+    request_rules,
+    request_situation,
+)
+from app.api.schemas import (
+    WIN_BATCH_EXAMPLES,
+    WIN_EXAMPLES,
+    JudgedWinResponse,
+    WinBatchRequest,
+    WinBatchResponse,
+    WinRequest,
+    WinResponse,
+)
+from app.api.score_schemas import ScoreResponse
 from app.api.state import service_state
 from app.core.engine import Checker
+from app.core.scoring import REFUSALS, score
+from app.core.scoring_context import WinContext
+from app.core.tiles import Tile
 from app.settings import Settings
 
 router = APIRouter(tags=["win"])
 _ERRORS = error_responses(413, 422, 500)
 
 
-def _win(limit: int) -> Callable[[Checker, Question], WinResponse]:
+def _win(limit: int) -> Callable[[Checker, Question], WinResponse | bytes]:
     def answer(checker: Checker, question: Question) -> WinResponse:
         return WinResponse.of(checker.win(question.hand, limit=limit))
+
+    return answer
+
+
+def _judged(limit: int, win_tile: Tile, context: WinContext) -> Callable[[Checker, Question], WinResponse | bytes]:
+    """The /win answer for a hand asked with its situation: a complete shape is scored, and
+    a profile's refusal (no yaku, under 8 fans) turns it into ``win: false`` with the reason."""
+
+    def answer(checker: Checker, question: Question) -> bytes:
+        result = checker.win(question.hand, limit=limit)
+        judged = JudgedWinResponse.of(result)
+        if result.win:
+            with located("body", renames=SITUATION_RENAMES):
+                try:
+                    scored = ScoreResponse.of(score(question.hand, win_tile, checker.rules, context))
+                except REFUSALS as refused:
+                    judged = judged.model_copy(
+                        update={"win": False, "reason": refused.code, "refusal": refused.message}
+                    )
+                else:
+                    judged = judged.model_copy(update={"score": scored})
+        return judged.rendered()
 
     return answer
 
@@ -45,12 +89,18 @@ def _is_heavy(asked: Asked) -> bool:
     return any(wildcards_held(question) > CHEAP_WILDCARDS for question in asked.questions)
 
 
-def _answers(asked: Asked, cache: ResultCache, *, limit: int, max_answer_bytes: int) -> list[bytes]:
+def _answers(
+    asked: Asked,
+    cache: ResultCache,
+    *,
+    compute: Callable[[Checker, Question], WinResponse | bytes],
+    limit: int,
+    max_answer_bytes: int,
+) -> list[bytes]:
     """Every answer, in order, never more than ``max_answer_bytes`` together: hands holding
     few wildcards first, then, if their bound fits, the others."""
     loc = ("body", "hands") if asked.is_batch else ("body", "hand")
     tally = AnswerTally(max_answer_bytes, count=len(asked.questions), loc=loc, batch=asked.is_batch)
-    compute = _win(limit)
     answers = [b""] * len(asked.questions)
     heavy = []
     for index, question in enumerate(asked.questions):
@@ -64,7 +114,9 @@ def _answers(asked: Asked, cache: ResultCache, *, limit: int, max_answer_bytes: 
     return answers
 
 
-@router.post("/win", response_model=WinResponse, operation_id="win", summary="Does a 3n+2 hand win?", responses=_ERRORS)
+@router.post(
+    "/win", response_model=JudgedWinResponse, operation_id="win", summary="Does a 3n+2 hand win?", responses=_ERRORS
+)
 async def win(body: Annotated[WinRequest, Body(openapi_examples=WIN_EXAMPLES)], request: Request) -> Response:
     """Whether the hand (14 tiles, or 14 - 3k with k melds) wins under the rules, its
     form and every decomposition, with what each wildcard stands for. A complete
@@ -74,12 +126,21 @@ async def win(body: Annotated[WinRequest, Body(openapi_examples=WIN_EXAMPLES)], 
     422 `answer_too_large`."""
     state = service_state(request)
     limit = _limit(body.decomposition_limit, state.settings)
-    asked = ask_one("win", body, variant=limit)
+    compute = _win(limit)
+    variant: Hashable = limit
+    if body.situation is not None:
+        rules = request_rules(body.rules)
+        _, win_tile, context = request_situation(body.situation, body.hand, body.melds, rules)
+        compute = _judged(limit, win_tile, context)
+        variant = (limit, win_tile, context)
+    asked = ask_one("win", body, variant=variant)
     cap = state.settings.max_answer_bytes
     if _is_heavy(asked):  # many wildcards: milliseconds to enumerate, off the event loop
-        (answer,) = await run_in_threadpool(_answers, asked, state.cache, limit=limit, max_answer_bytes=cap)
+        (answer,) = await run_in_threadpool(
+            _answers, asked, state.cache, compute=compute, limit=limit, max_answer_bytes=cap
+        )
     else:
-        (answer,) = _answers(asked, state.cache, limit=limit, max_answer_bytes=cap)
+        (answer,) = _answers(asked, state.cache, compute=compute, limit=limit, max_answer_bytes=cap)
     return json_response(answer)
 
 
@@ -100,5 +161,5 @@ def win_batch(
     saying how many hands, or which limit, would fit."""
     limit = _limit(body.decomposition_limit, settings)
     asked = ask_batch("win", body, max_batch_size=settings.max_batch_size, variant=limit)
-    answers = _answers(asked, cache, limit=limit, max_answer_bytes=settings.max_answer_bytes)
+    answers = _answers(asked, cache, compute=_win(limit), limit=limit, max_answer_bytes=settings.max_answer_bytes)
     return json_response(batch_json(answers))

@@ -22,7 +22,10 @@ const MELD_KINDS = {
   chi: "chi", pon: "pon", kan: "open_kan", minkan: "open_kan", open_kan: "open_kan",
   ankan: "closed_kan", closed_kan: "closed_kan", kakan: "added_kan", added_kan: "added_kan",
 };
-const FORM_NAMES = { regular: "four melds + pair", seven_pairs: "seven pairs", thirteen_orphans: "thirteen orphans" };
+const FORM_NAMES = {
+  regular: "four melds + pair", seven_pairs: "seven pairs", thirteen_orphans: "thirteen orphans",
+  knitted_straight: "knitted straight + set + pair", honors_and_knitted: "honours and knitted tiles",
+};
 const WINDS = ["E", "S", "W", "N"]; // seat and round winds; the dealer sits East (seat 0)
 const WIND_NAMES = ["East", "South", "West", "North"];
 // The API's yaku names, with an English gloss for readers who do not know the Japanese term.

@@ -1,0 +1,98 @@
+"""/win with a situation: may the player declare this win now, under the rules' scoring profile?
+
+Without a situation /win answers for the shape (unchanged); with one, a complete shape
+is scored, and the profile's refusals (riichi: no yaku; MCR: under 8 fans) answer
+``win: false`` with the refusal's code as ``reason``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.main import create_app
+from app.settings import Settings
+
+# A closed riichi hand: menzen tsumo on a self-draw; no yaku on a discard (no riichi, no tanyao: 1m).
+CLOSED = "123m456p789s23455m"
+
+
+@pytest.fixture(scope="module")
+def client() -> Any:
+    with TestClient(create_app(Settings())) as test_client:
+        yield test_client
+
+
+def _win(client: TestClient, **body: Any) -> Any:
+    return client.post("/win", json={"hand": CLOSED, "rules": "riichi", **body})
+
+
+def test_without_a_situation_the_answer_is_the_shape_alone(client: TestClient) -> None:
+    answer = _win(client).json()
+    assert answer["win"] is True and answer["reason"] is None
+    assert "score" not in answer and "refusal" not in answer
+
+
+def test_a_scored_win_carries_the_score_answer(client: TestClient) -> None:
+    situation = {"win_tile": "5m", "winner": 0, "dealer": 0}
+    answer = _win(client, situation=situation).json()
+    assert answer["win"] is True
+    alone = client.post("/score", json={"hand": CLOSED, "rules": "riichi", **situation}).json()
+    assert answer["score"] == alone
+    assert [y["name"] for y in answer["score"]["yaku"]] == ["menzen_tsumo"]
+
+
+def test_a_refused_complete_shape_is_not_a_win_and_says_why(client: TestClient) -> None:
+    answer = _win(client, situation={"win_tile": "5m", "winner": 0, "dealer": 0, "discarder": 1}).json()
+    assert answer["win"] is False and answer["complete_shape"] is True
+    assert answer["reason"] == "no_yaku"
+    assert "yaku" in answer["refusal"]
+    assert "score" not in answer
+    # The shape answer is unchanged by the situation.
+    assert answer["decompositions"] == _win(client).json()["decompositions"]
+
+
+def test_an_incomplete_shape_is_not_scored(client: TestClient) -> None:
+    answer = client.post(
+        "/win", json={"hand": "123m456p789s23456m", "situation": {"win_tile": "6m", "winner": 0, "dealer": 0}}
+    ).json()
+    assert answer["win"] is False and answer["complete_shape"] is False and answer["reason"] is None
+
+
+def test_equal_hands_in_different_situations_are_not_confused_by_the_cache(client: TestClient) -> None:
+    tsumo = {"win_tile": "5m", "winner": 0, "dealer": 0}
+    ron = {**tsumo, "discarder": 2}
+    for _ in range(2):
+        assert _win(client, situation=tsumo).json()["win"] is True
+        assert _win(client, situation=ron).json()["win"] is False
+
+
+@pytest.mark.parametrize(
+    ("body", "loc", "code"),
+    [
+        ({"situation": {"win_tile": "1z", "winner": 0, "dealer": 0}}, ["body", "situation", "win_tile"], None),
+        (
+            {"situation": {"win_tile": "5m", "winner": 0, "dealer": 0, "discarder": 0}},
+            ["body", "situation", "discarder"],
+            None,
+        ),
+        (
+            {"situation": {"win_tile": "5m", "winner": 0, "dealer": 0, "flowers": 2}},
+            ["body", "situation", "flowers"],
+            None,
+        ),
+        ({"situation": {"win_tile": "5m", "winner": 5, "dealer": 0}}, ["body", "situation", "winner"], None),
+        ({"situation": {"win_tile": "5m", "winner": 0}}, ["body", "situation", "dealer"], None),
+        ({"situation": {"win_tile": "5m", "winner": 0, "dealer": 0}, "rules": "chinese"}, ["body", "situation"], None),
+        ({"situation": {"win_tile": "5mm", "winner": 0, "dealer": 0}}, ["body", "situation", "win_tile"], None),
+        ({"situation": {"win_tile": "5m", "winner": 0, "dealer": 0, "bogus": 1}}, ["body", "situation", "bogus"], None),
+    ],
+)
+def test_an_impossible_situation_is_a_422_at_its_field(
+    client: TestClient, body: dict[str, Any], loc: list[Any], code: str | None
+) -> None:
+    answer = client.post("/win", json={"hand": CLOSED, "rules": "riichi", **body})
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["detail"][0]["loc"] == loc
