@@ -185,6 +185,20 @@ class Hand:
             counts[tile] -= 1
         return Hand(bytes(counts), self.melds if meld is None else self.melds + (meld,))
 
+    def with_kong(self, kong: Meld) -> Hand:
+        """This hand after declaring ``kong`` from its own tiles: a closed kan of four held
+        copies, or an added kan growing its pon with the held fourth copy.  Not validated.
+
+        >>> pon = Meld.of("pon", [27] * 3)
+        >>> after = Hand.from_tiles([27, 0, 0], [pon]).with_kong(Meld.of("added_kan", [27] * 4))
+        >>> after.tile_count, [m.kind.value for m in after.melds]
+        (2, ['added_kan'])
+        """
+        if kong.kind is MeldKind.CLOSED_KAN:
+            return self.without(kong.tiles, kong)
+        tile = kong.tiles[0]
+        return Hand(self.without((tile,)).counts, added_kong(self.melds, tile))
+
     def melded_counts(self) -> bytes:
         """Copies of each tile locked in melds."""
         return counts_from_tiles(tile for meld in self.melds for tile in meld.tiles)

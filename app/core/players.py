@@ -8,7 +8,13 @@ any of these is meant to model).
 ``advisor``
     The discard advisor (:func:`app.core.discard.evaluate_discards`) with its
     weights, told everything a player at the table sees: its own turn, the
-    dora indicators and each opponent's river, melds and declaration.
+    dora indicators and each opponent's river, melds and declaration.  Where a
+    win needs fans (``SeatView.minimum_fan``: MCR's 8), the fan planner
+    (:class:`app.core.mcr_targets.FanPlanner`) makes its discards, calls and
+    kongs instead: toward the nearest fan target worth 8 (flushes, straights,
+    shifted and triple chows, pungs, knitted forms, seven pairs...), by the
+    unseen tiles that bring it nearer, and, once ready, by the unseen tiles
+    that win with 8 fans by the MCR scorer's count.  The weights do not apply.
 ``greedy``
     Shanten only: a discard that leaves the lowest shanten, ties broken at random.
 ``heuristic``
@@ -20,7 +26,7 @@ any of these is meant to model).
 ``random``
     Every decision at random among the legal ones.
 
-The first three call the same way (:class:`ShantenCaller`): a pon or chi that
+The first three call the same way (:class:`ShantenCaller`; the advisor, under MCR, as its planner): a pon or chi that
 lowers the shanten, a kong that does not raise it, and, when the rules make an
 open meld a condition of winning (Qiqihar), the first such meld whenever it
 does not raise the shanten; and they set a north aside (sanma's kita) whenever
@@ -43,10 +49,13 @@ from typing import Final, NamedTuple
 from app.core.discard import DEFAULT_WEIGHTS, Weights, evaluate_discards
 from app.core.engine import Checker
 from app.core.errors import TenpaiError
-from app.core.hand import Hand, Meld, MeldKind, added_kong
+from app.core.hand import Hand, Meld
+from app.core.mcr_scoring import fan_total
+from app.core.mcr_targets import FanPlanner, fan_targets
 from app.core.rules import RuleProfile
 from app.core.safety import Opponent
-from app.core.tiles import DRAGONS, ORPHANS, Tile, is_honor
+from app.core.scoring_context import WinContext
+from app.core.tiles import COPIES, DRAGONS, EAST, ORPHANS, Tile, is_honor, parse_mpsz
 
 
 class UnknownStrategy(TenpaiError):
@@ -81,6 +90,10 @@ class SeatView(NamedTuple):
     visible: bytes | None = None
     #: Norths this seat has set aside (sanma's kita), each a dora of its own.
     nuki: int = 0
+    seat_wind: Tile = EAST
+    round_wind: Tile = EAST
+    #: Fans a win needs (MCR's 8); 0: none.  The advisor then plays for fan targets.
+    minimum_fan: int = 0
 
 
 def shanten_after_discards(hand: Hand, checker: Checker) -> list[tuple[Tile, int]]:
@@ -124,12 +137,7 @@ class ShantenCaller:
         checker, hand = view.checker, view.hand
         before = checker.shanten_number(hand)
         for meld in options:
-            tile = meld.tiles[0]
-            if meld.kind is MeldKind.CLOSED_KAN:
-                after = hand.without(meld.tiles, meld)
-            else:
-                taken = hand.without((tile,))
-                after = Hand(taken.counts, added_kong(hand.melds, tile))
+            after = hand.with_kong(meld)
             if checker.shanten_number(after) <= max(before, 0):
                 return meld
         return None
@@ -157,15 +165,31 @@ class ShantenCaller:
 
 
 class Advisor(ShantenCaller):
-    """The discard advisor with ``weights``, told what the seat sees."""
+    """The discard advisor with ``weights``, told what the seat sees; where a win needs fans
+    (``view.minimum_fan``: MCR), the fan planner (:class:`~app.core.mcr_targets.FanPlanner`)
+    decides its discards, calls and kongs instead."""
 
     name = "advisor"
 
     def __init__(self, weights: Weights = DEFAULT_WEIGHTS, rng: random.Random | None = None) -> None:
         self.weights = weights
 
+    def call(self, view: SeatView, tile: Tile, options: Sequence[Meld]) -> Meld | None:
+        """A meld that brings the hand nearer a fan target (MCR), else as :class:`ShantenCaller`."""
+        if view.minimum_fan:
+            return fan_planner(view).call(view.hand, tile, options)
+        return super().call(view, tile, options)
+
+    def kan(self, view: SeatView, options: Sequence[Meld]) -> Meld | None:
+        """A kong that keeps the hand as near a fan target (MCR), else as :class:`ShantenCaller`."""
+        if view.minimum_fan:
+            return fan_planner(view).kong(view.hand, options)
+        return super().kan(view, options)
+
     def discard(self, view: SeatView) -> Tile:
         """The advisor's best discard."""
+        if view.minimum_fan:
+            return fan_planner(view).discard(view.hand)
         ranked = evaluate_discards(
             view.hand,
             view.rules,
@@ -265,6 +289,58 @@ class RandomPlayer:
     def kita(self, view: SeatView, north: Tile) -> bool:
         """Half the time."""
         return self.rng.random() < 0.5
+
+
+def unseen_tiles(view: SeatView) -> bytes:
+    """Copies of each tile this seat has not seen: not in its hand or melds, the rivers, the
+    other seats' melds, nor ``view.visible``.
+
+    >>> from app.core.rules import rule_profile
+    >>> from app.core.tiles import parse_mpsz
+    >>> rules = rule_profile("mcr")
+    >>> hand = Hand.from_tiles(parse_mpsz("111m"))
+    >>> view = SeatView(0, hand, None, 1, (Opponent(river=(0, 1)),), (), 50, rules, Checker(rules))
+    >>> list(unseen_tiles(view)[:3])
+    [0, 3, 4]
+    """
+    seen = bytearray(view.hand.all_counts())
+    for opponent in view.opponents:
+        for tile in opponent.river:
+            seen[tile] += 1
+        for meld in opponent.melds:
+            for tile in meld.tiles:
+                seen[tile] += 1
+    if view.visible is not None:
+        for tile, count in enumerate(view.visible):
+            seen[tile] += count
+    return bytes(max(0, COPIES - count) for count in seen)
+
+
+def fan_planner(view: SeatView) -> FanPlanner:
+    """The fan planner of the seat that sees ``view`` (its winds, the unseen tiles, the rules'
+    forms), counting a ready hand's fans with the MCR scorer."""
+    checker = view.checker
+    targets = fan_targets(view.seat_wind, view.round_wind, knitted=wins_knitted(checker))
+    context = WinContext(0, 0, 1, seat_wind=view.seat_wind, round_wind=view.round_wind)
+    drawn = context._replace(discarder=None)
+
+    def fans(hand: Hand, tile: Tile, self_draw: bool) -> int:
+        return fan_total(hand, tile, drawn if self_draw else context)
+
+    return FanPlanner(targets, checker, unseen_tiles(view), minimum_fan=view.minimum_fan, fan_check=fans)
+
+
+_KNITTED_WIN: Final = Hand.from_tiles(parse_mpsz("147m258p369s11122z"))
+
+
+def wins_knitted(checker: Checker) -> bool:
+    """Whether the knitted forms win under ``checker``'s rules (a knitted straight, a set and a pair).
+
+    >>> from app.core.rules import rule_profile
+    >>> wins_knitted(Checker(rule_profile("riichi")))
+    False
+    """
+    return checker.is_win(_KNITTED_WIN)
 
 
 def keeps_a_yaku(hand: Hand, value_honors: Sequence[Tile], *, open_tanyao: bool = True) -> bool:

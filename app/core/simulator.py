@@ -2,10 +2,11 @@
 
 The table seats ``rules.seats`` players (four; three under ``sanma``).  It
 keeps the tiles of one shuffled wall (four of each kind the set has:
-``rules.tile_total``, 136, or 108 without sanma's 2m-8m) and moves them
-between the wall, the concealed hands, the melds, the rivers and the north
-tiles set aside (sanma's kita); it never creates or drops one (``audit=True``
-checks that after every step).  The rule profile decides
+``rules.tile_total``, 136, or 108 without sanma's 2m-8m; plus
+``TableSettings.flowers`` flower tiles, 144 in all at an ``mcr`` table) and
+moves them between the wall, the concealed hands, the melds, the rivers and
+the tiles set aside (sanma's norths, MCR's flowers); it never creates or
+drops one (``audit=True`` checks that after every step).  The rule profile decides
 what is legal; the table settings (:data:`TABLE_SETTINGS`, by preset name)
 hold what a hand check never needs:
 
@@ -58,6 +59,26 @@ hold what a hand check never needs:
   (``kong_replacement`` in the scored situation and in the result; with
   ippatsu too, for a seat in riichi that set aside the north it drew), and
   never haitei, tenhou or chiihou.
+* **MCR** (``mcr``): a win needs 8 fans, flowers not counted: the scorer
+  (:func:`~app.core.mcr_scoring.score_mcr`) raises
+  :class:`~app.core.errors.BelowMinimumFan` for a complete hand under the
+  floor, which, like riichi's ``NoYaku``, leaves the seat no win (there is no
+  furiten in MCR, so it may win on a later tile).  It pays MCR's way: with
+  ``T`` the fans plus the flowers, the discarder pays ``T + 8`` and the two
+  others 8, or each pays ``T + 8`` on a self-draw.  The seat winds follow
+  the dealer (East) and the round wind is East.  The situation passed to the
+  scorer: ``last_tile`` (妙手回春 / 海底捞月) on the last drawable tile or a
+  discard made when none is left; ``last_copy`` (和绝张) when the three other
+  copies of the winning tile are face up in the rivers and the shown melds (a
+  closed kong is face down); a kong-replacement win (杠上开花) and robbing an
+  added kong (抢杠和) as above; the winner's flowers.  Flowers (eight by
+  default: MCR's official 144-tile set; ``flowers=0`` plays 136 tiles) go
+  aside face up when dealt or drawn, and their owner draws a replacement from
+  the back of the wall, as for a kong; a flower dealt is replaced after the
+  deal, seat by seat in deal order.  A self-draw on a flower's replacement is
+  no kong-replacement win (the rule book's 杠上开花 is a kong's), but on the
+  last tile it is 妙手回春.  A flower drawn when nothing is left to draw in
+  its place ends the hand in an exhaustive draw.
 * **Payments** come from the scoring profile named by ``scoring``
   (:data:`app.core.scoring.SCORING`: Qiqihar's per seed 004, riichi's and
   sanma's per Tenhou, one entry per seat) or, for ``"flat"``, a win worth 3: the discarder pays 3, or each
@@ -98,7 +119,7 @@ The riichi situation the table passes to the scorer (:class:`WinContext`):
 * **Red fives** are not simulated: the wall holds tile kinds, not the 136
   individual tiles, so ``red_fives`` is always empty.
 
-What the simulator leaves out, on purpose: flowers, multiple winners on one
+What the simulator leaves out, on purpose: multiple winners on one
 discard, abortive draws, kongs after riichi, robbing a closed kong, and the
 points each seat holds (riichi needs no 1000 points in hand).
 
@@ -121,14 +142,14 @@ from typing import Final, NamedTuple
 
 from app.core.discard import DEFAULT_WEIGHTS, Weights
 from app.core.engine import Checker
-from app.core.errors import NoYaku, TenpaiError
+from app.core.errors import TenpaiError
 from app.core.hand import Hand, Meld, MeldKind, added_kong
 from app.core.players import SeatView, Strategy, make_player
 from app.core.rules import DEFAULT_SEATS, RuleProfile, rule_profile
 from app.core.safety import Opponent
-from app.core.scoring import score
+from app.core.scoring import REFUSALS, score
 from app.core.scoring_context import WinContext
-from app.core.tiles import DRAGONS, EAST, NORTH, NUM_TILE_KINDS, Tile, is_honor
+from app.core.tiles import COPIES, DRAGONS, EAST, NORTH, NUM_TILE_KINDS, Tile, is_honor
 
 """Seats at a four-player table (a table seats ``rules.seats``)."""
 HAND_SIZE: Final = 13
@@ -137,6 +158,13 @@ RIICHI_MIN_WALL: Final = 4
 FLAT: Final = "flat"
 """The scoring of tables without a scoring profile: every win is worth :data:`FLAT_WIN_VALUE`."""
 FLAT_WIN_VALUE: Final = 3
+FLOWER: Final = NUM_TILE_KINDS
+"""A flower in the wall: a wall place only (no hand, meld or river ever holds one)."""
+MCR_FLOWERS: Final = 8
+"""Flowers at an ``mcr`` table: the official set's 144 tiles (with none: 136)."""
+MCR_MINIMUM_FAN: Final = 8
+_DEAD_WALL_SOURCES: Final = frozenset({"kong", "kita"})
+"""Where a drawn tile came from when a self-draw on it is a kong-replacement win (rinshan)."""
 
 
 class TableSettings(NamedTuple):
@@ -161,6 +189,12 @@ class TableSettings(NamedTuple):
     #: The tile a seat may set aside as a dora, drawing a replacement (sanma's kita: the
     #: north); None: no such declaration.
     nukidora: Tile | None = None
+    #: Flower tiles shuffled into the wall (MCR's eight: four flowers and four seasons);
+    #: each is set aside when drawn, with a replacement from the back, and is worth a fan.
+    flowers: int = 0
+    #: Fans a win needs (MCR's 8, flowers not counted).  The table learns it from the scorer
+    #: (it raises BelowMinimumFan); this tells the strategies to aim for it.
+    minimum_fan: int = 0
 
 
 #: Table settings by rules preset name.
@@ -170,6 +204,7 @@ TABLE_SETTINGS: Final[Mapping[str, TableSettings]] = MappingProxyType(
             reserved_tiles=14, riichi_declarations=True, dora_indicator=True, scoring="riichi", needs_yaku=True
         ),
         "chinese": TableSettings(),
+        "mcr": TableSettings(scoring="mcr", flowers=MCR_FLOWERS, minimum_fan=MCR_MINIMUM_FAN),
         "qiqihar": TableSettings(scoring="qiqihar"),
         "sanma": TableSettings(
             reserved_tiles=14,
@@ -244,6 +279,11 @@ class GameResult(NamedTuple):
     events: tuple[Event, ...] | None = None
     #: Per seat: north tiles set aside (sanma's kita); empty at tables without them.
     nuki: tuple[int, ...] = ()
+    #: The win's fans, flowers not counted (MCR); None without a win or under a scoring
+    #: profile that counts no fans.
+    fan: int | None = None
+    #: Per seat: flowers set aside; empty at tables without flowers.
+    flowers: tuple[int, ...] = ()
 
 
 def game_seed(seed: int, game: int) -> str:
@@ -289,14 +329,16 @@ class _Ended(Exception):
 
 
 class _Win(NamedTuple):
-    """A win the scoring profile accepts: who pays what, and its han (None: the profile counts none)."""
+    """A win the scoring profile accepts: who pays what, and its han or fans (None: the profile
+    counts none)."""
 
     payments: tuple[int, ...]
     han: int | None
+    fan: int | None = None
 
 
-#: How the hand ended: winner, discarder, robbed kong, kong replacement, payments, han.
-_Outcome = tuple[int | None, int | None, bool, bool, tuple[int, ...], int | None]
+#: How the hand ended: winner, discarder, robbed kong, kong replacement, payments, han, fan.
+_Outcome = tuple[int | None, int | None, bool, bool, tuple[int, ...], int | None, int | None]
 
 
 class _Table:
@@ -309,6 +351,7 @@ class _Table:
         seed = game_seed(config.seed, game)
         absent = frozenset(self.rules.absent_tiles)
         wall = [tile for tile in range(NUM_TILE_KINDS) if tile not in absent for _ in range(4)]
+        wall += [FLOWER] * self.settings.flowers
         random.Random(seed).shuffle(wall)
         self.wall = wall
         self.total = len(wall)
@@ -326,6 +369,7 @@ class _Table:
         self.discards: list[list[Tile]] = [[] for _ in range(seats)]  # every tile discarded, in order
         self.river: list[list[Tile]] = [[] for _ in range(seats)]  # discards not called away
         self.nuki = [0] * seats  # north tiles set aside (kita)
+        self.flowers = [0] * seats  # flowers set aside
         # 1-based river position of the riichi declaration (0: that tile was called away); None: none.
         self.riichi_at: list[int | None] = [None] * seats
         self.riichi_stood = [False] * seats  # the declaration was not won on: its stick is down
@@ -344,7 +388,7 @@ class _Table:
         self.pending_dora = 0
         self.events: list[Event] | None = [("wall", tuple(wall))] if config.record_events else None
         self.audit = config.audit
-        self.outcome: _Outcome = (None, None, False, False, (0,) * seats, None)
+        self.outcome: _Outcome = (None, None, False, False, (0,) * seats, None, None)
 
     # -- the hand --------------------------------------------------------
 
@@ -354,7 +398,7 @@ class _Table:
             self._loop()
         except _Ended:
             pass
-        winner, discarder, robbed, replacement, payments, han = self.outcome
+        winner, discarder, robbed, replacement, payments, han, fan = self.outcome
         return GameResult(
             game=self.game,
             dealer=self.dealer,
@@ -371,6 +415,8 @@ class _Table:
             riichi_sticks=self.sticks,
             events=tuple(self.events) if self.events is not None else None,
             nuki=tuple(self.nuki) if self.settings.nukidora is not None else (),
+            fan=fan,
+            flowers=tuple(self.flowers) if self.settings.flowers else (),
         )
 
     def _deal(self) -> None:
@@ -379,8 +425,22 @@ class _Table:
             tiles = self.wall[self.head : self.head + HAND_SIZE]
             self.head += HAND_SIZE
             for tile in tiles:
-                self.hands[seat][tile] += 1
+                if tile != FLOWER:
+                    self.hands[seat][tile] += 1
             self._log("deal", seat, tuple(tiles))
+        for offset in range(self.seats):
+            # Flowers dealt are set aside and replaced from the back, seat by seat in deal order.
+            seat = (self.dealer + offset) % self.seats
+            dealt = self.wall[self.head - HAND_SIZE * (self.seats - offset) :][:HAND_SIZE]
+            for _ in range(dealt.count(FLOWER)):
+                self._set_flower_aside(seat)
+                tile = self._take(replacement=True)
+                while tile == FLOWER:
+                    self._set_flower_aside(seat)
+                    tile = self._take(replacement=True)
+                self.hands[seat][tile] += 1
+                self._log("draw", seat, tile, "replacement")
+        for seat in range(self.seats):
             if self._ready(seat):
                 self.tenpai_turn[seat] = 0
         if self.settings.dora_indicator:
@@ -389,21 +449,22 @@ class _Table:
 
     def _loop(self) -> None:
         seat = self.dealer
-        drawn: Tile | None = self._draw(seat, replacement=False)
-        # Where the tile in hand came from: "wall", "kong" or "kita" (a replacement draw).
-        source = "wall"
+        # Where the tile in hand came from: "wall", "kong" or "kita" (a replacement draw), or
+        # "flower" (a replacement for a flower set aside).
+        first_draw, source = self._draw(seat, replacement=False, source="wall")
+        drawn: Tile | None = first_draw
         while True:
             if drawn is not None:
                 win = self._win(seat, drawn, discarder=None, source=source)
                 if win is not None:
-                    self._finish(seat, drawn, win, discarder=None, replacement=source != "wall")
+                    self._finish(seat, drawn, win, discarder=None, replacement=source in _DEAD_WALL_SOURCES)
                 if self._kita(seat, drawn):
-                    drawn, source = self._draw(seat, replacement=True), "kita"
+                    drawn, source = self._draw(seat, replacement=True, source="kita")
                     continue
                 if self.riichi_at[seat] is None:
                     kong = self._own_kong(seat)
                     if kong is not None:
-                        drawn, source = self._draw(seat, replacement=True), "kong"
+                        drawn, source = self._draw(seat, replacement=True, source="kong")
                         continue
             tile, declared = self._discard(seat, drawn)
             self._claim_win(seat, tile, robbing=False)
@@ -415,7 +476,7 @@ class _Table:
             if call is not None:
                 seat, meld = call
                 if meld.kind is MeldKind.OPEN_KAN:
-                    drawn, source = self._draw(seat, replacement=True), "kong"
+                    drawn, source = self._draw(seat, replacement=True, source="kong")
                 else:
                     drawn, source = None, "wall"
                 continue
@@ -423,7 +484,7 @@ class _Table:
                 self._log("exhaustive_draw")
                 raise _Ended
             seat = (seat + 1) % self.seats
-            drawn, source = self._draw(seat, replacement=False), "wall"
+            drawn, source = self._draw(seat, replacement=False, source="wall")
 
     # -- steps -----------------------------------------------------------
 
@@ -443,21 +504,40 @@ class _Table:
         # The dead wall's own tiles behind the indicators are gone: take those it was refilled with.
         return self.total - self.settings.reserved_tiles - 1 - (self.replacements - behind)
 
-    def _draw(self, seat: int, *, replacement: bool) -> Tile:
+    def _draw(self, seat: int, *, replacement: bool, source: str) -> tuple[Tile, str]:
+        """The tile ``seat`` draws (from the back for a ``replacement``) and where it came from:
+        ``source``, or "flower" when flowers drawn on the way were set aside and replaced."""
+        tile = self._take(replacement=replacement)
+        while tile == FLOWER:
+            self._set_flower_aside(seat)
+            tile = self._take(replacement=True)
+            source = "flower"
+        self.hands[seat][tile] += 1
+        self._log("draw", seat, tile, "replacement" if replacement or source == "flower" else "wall")
+        self._check()
+        return tile, source
+
+    def _take(self, *, replacement: bool) -> int:
+        """The next wall tile (a tile kind, or :data:`FLOWER`), from the front or the back."""
         if self._wall_left() <= 0:
             raise TableInvariantError("drew from an empty wall")
         if replacement:
             place = self._replacement_place()
             self.replacements += 1
             self.drawn_back.add(place)
-            tile = self.wall[place]
-        else:
-            tile = self.wall[self.head]
-            self.head += 1
-        self.hands[seat][tile] += 1
-        self._log("draw", seat, tile, "replacement" if replacement else "wall")
-        self._check()
+            return self.wall[place]
+        tile = self.wall[self.head]
+        self.head += 1
         return tile
+
+    def _set_flower_aside(self, seat: int) -> None:
+        """A flower drawn goes face up beside its owner's hand; with nothing left to draw in its
+        place, the hand ends in an exhaustive draw."""
+        self.flowers[seat] += 1
+        self._log("flower", seat)
+        if self._wall_left() == 0:
+            self._log("exhaustive_draw")
+            raise _Ended
 
     def _kita(self, seat: int, drawn: Tile) -> bool:
         """Whether ``seat`` sets a north aside now (it then draws a replacement)."""
@@ -596,19 +676,22 @@ class _Table:
         if self.settings.scoring == FLAT:
             return _Win(_flat_payments(seat, discarder, self.seats), None)
         try:
-            result = score(hand, tile, self.rules, self._context(seat, discarder, source, robbed))
-        except NoYaku:
-            # The scoring profile refuses this complete hand; on a discard the seat let a
-            # winning tile go by, which makes it furiten until its own next discard.
+            context = self._context(seat, tile, discarder, source, robbed)
+            result = score(hand, tile, self.rules, context)
+        except REFUSALS:
+            # The scoring profile refuses this complete hand (riichi's without a yaku, MCR's
+            # under 8 fans); on a discard the seat let a winning tile go by, which (where the
+            # rules have furiten) makes it furiten until its own next discard.
             if discarder is not None:
                 self.passed_win[seat] = True
             return None
-        return _Win(tuple(result.payments), getattr(result, "han", None))  # Qiqihar's scoring counts no han
+        # Riichi's scoring counts han, MCR's fans, Qiqihar's neither.
+        return _Win(tuple(result.payments), getattr(result, "han", None), getattr(result, "fan", None))
 
-    def _context(self, winner: int, discarder: int | None, source: str, robbed: bool) -> WinContext:
+    def _context(self, winner: int, winner_tile: Tile, discarder: int | None, source: str, robbed: bool) -> WinContext:
         """The situation of a win, as the module notes describe it."""
         in_riichi = self.riichi_at[winner] is not None
-        dead_wall = discarder is None and source != "wall"  # a replacement draw (kong or kita)
+        dead_wall = discarder is None and source in _DEAD_WALL_SOURCES
         return WinContext(
             winner,
             self.dealer,
@@ -625,7 +708,18 @@ class _Table:
             first_turn=discarder is None and not dead_wall and not self.interrupted and not self.discards[winner],
             riichi_sticks=self.sticks,
             nuki=self.nuki[winner],
+            flowers=self.flowers[winner],
+            last_copy=not robbed and self._seen_elsewhere(winner_tile, discarder) == COPIES - 1,
         )
+
+    def _seen_elsewhere(self, tile: Tile, discarder: int | None) -> int:
+        """Copies of ``tile`` face up on the table (rivers and melds shown; a closed kong is
+        face down), the one won on a discard left out: three make it the last copy (和绝张)."""
+        seen = sum(river.count(tile) for river in self.river)
+        seen += sum(
+            meld.tiles.count(tile) for melds in self.melds for meld in melds if meld.kind is not MeldKind.CLOSED_KAN
+        )
+        return seen - (discarder is not None)
 
     def _indicators(self, under: int) -> tuple[Tile, ...]:
         """The dora indicators shown (``under=0``), or the ura indicators beneath them (``under=1``)."""
@@ -709,7 +803,7 @@ class _Table:
             raise TableInvariantError(f"seat {winner} recorded a win that does not win")
         if sum(win.payments):
             raise TableInvariantError(f"payments {win.payments} do not sum to zero")
-        self.outcome = (winner, discarder, robbed, replacement, win.payments, win.han)
+        self.outcome = (winner, discarder, robbed, replacement, win.payments, win.han, win.fan)
         self._log("win", winner, tile, discarder, robbed, replacement)
         self._check()
         raise _Ended
@@ -731,6 +825,7 @@ class _Table:
                     melds=tuple(self.melds[other]),
                 )
             )
+        seat_wind = EAST + (seat - self.dealer) % self.seats
         visible = None
         north = self.settings.nukidora
         if north is not None and any(self.nuki):
@@ -749,9 +844,12 @@ class _Table:
             self.rules,
             self.checker,
             self.settings.needs_yaku,
-            DRAGONS + tuple(sorted({EAST + (seat - self.dealer) % self.seats, self.settings.round_wind})),
+            DRAGONS + tuple(sorted({seat_wind, self.settings.round_wind})),
             visible,
             self.nuki[seat],
+            seat_wind,
+            self.settings.round_wind,
+            self.settings.minimum_fan,
         )
 
     def _log(self, *event: object) -> None:
@@ -761,10 +859,11 @@ class _Table:
     def _check(self) -> None:
         if not self.audit:
             return
-        total = [0] * NUM_TILE_KINDS
+        total = [0] * (NUM_TILE_KINDS + 1)  # the last entry counts flowers
         for place in range(self.head, self.total):
             if place not in self.drawn_back:
                 total[self.wall[place]] += 1
+        total[FLOWER] += sum(self.flowers)
         if self.settings.nukidora is not None:
             total[self.settings.nukidora] += sum(self.nuki)
         for seat in range(self.seats):
@@ -776,7 +875,7 @@ class _Table:
             for tile in self.river[seat]:
                 total[tile] += 1
         absent = self.rules.absent_tiles
-        if total != [0 if tile in absent else 4 for tile in range(NUM_TILE_KINDS)]:
+        if total != [0 if tile in absent else COPIES for tile in range(NUM_TILE_KINDS)] + [self.settings.flowers]:
             raise TableInvariantError(f"tiles not conserved: {total}")
         first = self.total - self.settings.reserved_tiles
         if self.drawn_back & set(range(first, first + self._indicator_places())):

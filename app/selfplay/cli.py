@@ -5,10 +5,17 @@
     python -m app.selfplay --rules qiqihar --games 1000 --seed 42 \\
         --players advisor,advisor,greedy,random --out report.json --plot report.png
     python -m app.selfplay --rules sanma --games 2000 --seed 42 --players advisor,greedy,advisor
+    python -m app.selfplay --rules mcr --games 2000 --seed 42 --players advisor,greedy,advisor,greedy
 
 A table seats as many players as its rules (``sanma``: three), so ``--players``
 names one strategy per seat; without it the seats take the first strategies
 of :data:`DEFAULT_PLAYERS`.
+
+Under ``mcr`` a win needs 8 fans: the advisor is the fan planner (it has no
+weights, so ``--sweep`` is refused), and the table shows the average fans of a
+win in place of han.  Every comparison between two strategies also reports the
+difference in hands won per seat paired by game, the interval to read when
+asking whether one strategy wins more than another at the same tables.
 
 Standard output gets the summary table; standard error the progress bar and the
 throughput (``--quiet`` leaves standard error to errors).  Options are checked
@@ -276,6 +283,8 @@ def _checked_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -
             parser.error(
                 f"--sweep changes the advisor's weights, and --players {','.join(args.players)} has no advisor"
             )
+        if TABLE_SETTINGS[args.rules].minimum_fan:
+            parser.error(f"--sweep changes the advisor's weights, which the {args.rules} fan planner does not use")
     for option, path in (("--out", args.out), ("--plot", args.plot)):
         if path is not None and not path.parent.is_dir():
             parser.error(f"{option} {path}: folder {path.parent} does not exist")

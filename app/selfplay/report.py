@@ -28,6 +28,8 @@ The layout::
         average_win_payment (the points of a win: what the other seats pay the
             winner; riichi sticks are not seat payments and are not counted),
         average_han (over the wins whose scoring counts han, riichi's; n 0 otherwise),
+        average_fan (over the wins whose scoring counts fans, MCR's, flowers not counted;
+            n 0 otherwise),
         riichi_rate (hands with a riichi declaration that stood),
         tenpai_turn_histogram ({"turn": count}, turns as strings, as JSON keys are;
             turn 0: dealt ready),
@@ -39,15 +41,18 @@ The layout::
         a, b, a_seats, b_seats, a_win_rate, b_win_rate (pooled over their seats),
         win_rate_difference ({"value", "ci95"}: a's pooled rate minus b's),
         payment_difference (an estimate: per game, the average payment of a's seats
+            minus that of b's, averaged over the games),
+        paired_win_difference (an estimate: per game, the hands won per seat of a's seats
             minus that of b's, averaged over the games)
 
 The win-rate interval is the normal approximation for a difference of two
 independent proportions.  Seats at one table are not independent (one seat's
 win is the others' loss, and pooled seats of one strategy share games), so it
 is an approximation, useful to see whether a difference is well outside noise.
-The payment difference is paired by game (both strategies sit at every table),
-so its interval, ``mean +- 1.96 sd / sqrt(games)``, needs no such assumption
-beyond the games being independent, which they are (each has its own wall).
+The payment and paired win differences are paired by game (both strategies sit
+at every table), so their interval, ``mean +- 1.96 sd / sqrt(games)``, needs no
+such assumption beyond the games being independent, which they are (each has
+its own wall).
 """
 
 from __future__ import annotations
@@ -154,6 +159,8 @@ def build_report(config: GameConfig, results: Sequence[GameResult]) -> dict[str,
     [('advisor', 'greedy', -0.5), ('advisor', 'random', 0.0), ('greedy', 'random', 0.5)]
     >>> report["comparisons"][0]["payment_difference"]  # per game: 0, then (-8 + 0) / 2 - 8 = -12
     {'value': -6.0, 'ci95': [-17.76, 5.76], 'n': 2}
+    >>> report["comparisons"][0]["paired_win_difference"]  # per game: 0, then 0 / 2 - 1 = -1
+    {'value': -0.5, 'ci95': [-1.48, 0.48], 'n': 2}
     """
     seats_of = _seats_by_strategy(config.players)
     return {
@@ -253,6 +260,7 @@ def _statistics_over(seats: Sequence[int], results: Sequence[GameResult]) -> dic
         "average_payment": mean_estimate([result.payments[seat] for result in results for seat in seats]),
         "average_win_payment": mean_estimate(win_payments),
         "average_han": mean_estimate([result.han for result in won if result.han is not None]),
+        "average_fan": mean_estimate([result.fan for result in won if result.fan is not None]),
         "riichi_rate": proportion(sum(result.riichi[seat] for result in results for seat in seats), trials),
     }
 
@@ -296,6 +304,12 @@ def _comparisons(seats_of: dict[str, list[int]], results: Sequence[GameResult]) 
                     "payment_difference": mean_estimate(
                         [_seat_mean(result, seats_of[a]) - _seat_mean(result, seats_of[b]) for result in results]
                     ),
+                    "paired_win_difference": mean_estimate(
+                        [
+                            _wins_per_seat(result, seats_of[a]) - _wins_per_seat(result, seats_of[b])
+                            for result in results
+                        ]
+                    ),
                 }
             )
     return comparisons
@@ -304,6 +318,11 @@ def _comparisons(seats_of: dict[str, list[int]], results: Sequence[GameResult]) 
 def _seat_mean(result: GameResult, seats: Sequence[int]) -> float:
     """The average payment of ``seats`` in one game."""
     return sum(result.payments[seat] for seat in seats) / len(seats)
+
+
+def _wins_per_seat(result: GameResult, seats: Sequence[int]) -> float:
+    """The hands ``seats`` won in one game (0 or 1: one winner a hand), per seat."""
+    return int(result.winner in seats) / len(seats)
 
 
 def _rounded(value: float) -> float:

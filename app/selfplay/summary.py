@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
+from app.core.simulator import TABLE_SETTINGS
 from app.selfplay.report import Estimate
 
 MISSING: Final = "-"
@@ -27,7 +28,14 @@ ADVISOR: Final = "advisor"
 def format_summary(report: dict[str, Any]) -> str:
     """The run's per-seat table, the table-wide rates and the strategy comparisons."""
     weights = " ".join(f"{name}={value:g}" for name, value in report["weights"].items())
-    lines = [f"{report['rules']}: {report['games']} games, seed {report['seed']}, advisor weights {weights}", ""]
+    settings = TABLE_SETTINGS.get(report["rules"])
+    # Under rules whose wins need fans the advisor is the fan planner, which has no weights.
+    advisor = "advisor: the fan planner" if settings and settings.minimum_fan else f"advisor weights {weights}"
+    lines = [f"{report['rules']}: {report['games']} games, seed {report['seed']}, {advisor}", ""]
+    # Fans (MCR) take the han column's place when the wins counted fans and no han.
+    counts_fans = any(player["average_fan"]["n"] for player in report["players"]) and not any(
+        player["average_han"]["n"] for player in report["players"]
+    )
     header = [
         "seat",
         "strategy",
@@ -36,7 +44,7 @@ def format_summary(report: dict[str, Any]) -> str:
         "self-draw share",
         "avg tenpai turn",
         "avg payment",
-        "avg han",
+        "avg fan" if counts_fans else "avg han",
         "avg points/win",
     ]
     rows = [
@@ -48,7 +56,7 @@ def format_summary(report: dict[str, Any]) -> str:
             format_rate(player["self_draw_share"]),
             format_number(player["average_tenpai_turn"], decimals=1),
             format_number(player["average_payment"], decimals=2, signed=True),
-            format_number(player["average_han"], decimals=2),
+            format_number(player["average_fan" if counts_fans else "average_han"], decimals=2),
             format_points(player["average_win_payment"]),
         ]
         for player in report["players"]
@@ -69,6 +77,13 @@ def format_summary(report: dict[str, Any]) -> str:
         lines.append(
             f"  {comparison['a']} - {comparison['b']}: {_points(difference['value'])} points "
             f"({_points_interval(difference['ci95'])})"
+        )
+    if report["comparisons"]:
+        lines += ["", "hands won per seat, differences paired by game (95% CI)"]
+    for comparison in report["comparisons"]:
+        wins = comparison["paired_win_difference"]
+        lines.append(
+            f"  {comparison['a']} - {comparison['b']}: {_points(wins['value'])} points ({_points_interval(wins['ci95'])})"
         )
     if report["comparisons"]:
         lines += ["", "average payment differences per hand, paired by game (95% CI)"]

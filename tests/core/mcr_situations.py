@@ -43,6 +43,8 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Final, NamedTuple
 
+from riichi_situations import Wall, group_tiles, suit_tiles
+
 from app.core.hand import Hand, Meld
 from app.core.scoring_context import WinContext
 from app.core.tiles import DRAGONS, EAST, HONORS, ORPHANS, TERMINALS, WINDS, Tile
@@ -68,32 +70,6 @@ class Situation(NamedTuple):
     form: str
     #: The style that built the hand (for messages and per-style counts).
     style: str
-
-
-class _Wall:
-    """Copies of each tile taken so far: a hand and its melds hold at most four."""
-
-    def __init__(self) -> None:
-        self.used = [0] * 34
-
-    def take(self, tiles: Sequence[Tile]) -> bool:
-        need = [0] * 34
-        for tile in tiles:
-            need[tile] += 1
-        if any(self.used[t] + need[t] > 4 for t in set(tiles)):
-            return False
-        for tile in tiles:
-            self.used[tile] += 1
-        return True
-
-
-def _group_tiles(group: Group) -> tuple[Tile, ...]:
-    is_run, first = group
-    return (first, first + 1, first + 2) if is_run else (first,) * 3
-
-
-def _suit(suit: int) -> list[Tile]:
-    return list(range(9 * suit, 9 * suit + 9))
 
 
 def _any_group(rng: random.Random, pool: Sequence[Tile], run_share: float) -> Group:
@@ -122,13 +98,13 @@ def _mixed(rng: random.Random) -> Shape:
 
 
 def _one_suit(rng: random.Random) -> Shape:
-    suit = _suit(rng.randrange(3))
+    suit = suit_tiles(rng.randrange(3))
     pool = suit + list(HONORS) if rng.random() < 0.5 else suit
     return _from_pool(rng, pool, rng.choice((0.2, 0.6, 0.8))), rng.choice(pool)
 
 
 def _pungs(rng: random.Random) -> Shape:
-    pool = list(range(34)) if rng.random() < 0.6 else _suit(rng.randrange(3)) + _suit(rng.randrange(3))
+    pool = list(range(34)) if rng.random() < 0.6 else suit_tiles(rng.randrange(3)) + suit_tiles(rng.randrange(3))
     return _from_pool(rng, pool, 0.1), rng.choice(pool)
 
 
@@ -167,7 +143,7 @@ def _straight(rng: random.Random) -> Shape:
     if rng.random() < 0.5:
         base = 9 * rng.randrange(3)
         groups: list[Group] = [(True, base), (True, base + 3), (True, base + 6)]
-        pool = _suit(base // 9) if rng.random() < 0.5 else list(range(34))
+        pool = suit_tiles(base // 9) if rng.random() < 0.5 else list(range(34))
     else:
         suits = _suits(rng)
         groups = [(True, 9 * suits[0]), (True, 9 * suits[1] + 3), (True, 9 * suits[2] + 6)]
@@ -184,7 +160,7 @@ def _same_chows(rng: random.Random) -> Shape:
     else:  # mixed double / triple chow
         suits = _suits(rng)
         groups = [(True, 9 * s + number) for s in suits[: rng.choice((2, 3, 3))]]
-    pool = list(range(34)) if rng.random() < 0.5 else _suit(rng.randrange(3))
+    pool = list(range(34)) if rng.random() < 0.5 else suit_tiles(rng.randrange(3))
     return groups + _from_pool(rng, pool, 0.6, 4 - len(groups)), rng.choice(pool)
 
 
@@ -200,7 +176,7 @@ def _shifted_chows(rng: random.Random) -> Shape:
         first = rng.randrange(7 - step * (runs - 1))
         base = 9 * rng.randrange(3)
         groups = [(True, base + first + step * i) for i in range(runs)]
-    pool = list(range(34)) if rng.random() < 0.5 else _suit(rng.randrange(3))
+    pool = list(range(34)) if rng.random() < 0.5 else suit_tiles(rng.randrange(3))
     return groups + _from_pool(rng, pool, 0.6, 4 - len(groups)), rng.choice(pool)
 
 
@@ -264,7 +240,7 @@ def _reversible(rng: random.Random) -> Shape:
 
 
 def _all_types(rng: random.Random) -> Shape:
-    parts: list[list[Tile]] = [_suit(s) for s in range(3)] + [list(WINDS), list(DRAGONS)]
+    parts: list[list[Tile]] = [suit_tiles(s) for s in range(3)] + [list(WINDS), list(DRAGONS)]
     rng.shuffle(parts)
     groups = [_any_group(rng, part, 0.6) for part in parts[:4]]
     return groups, rng.choice(parts[4])
@@ -278,7 +254,7 @@ def _chows(rng: random.Random) -> Shape:
 def _plain(rng: random.Random) -> Shape:
     """Simple groups in all three suits and an honour pair: the shape of a chicken hand (无番和)."""
     suits = _suits(rng) + [rng.randrange(3)]
-    groups = [_any_group(rng, _suit(suit)[1:8], 0.75) for suit in suits]
+    groups = [_any_group(rng, suit_tiles(suit)[1:8], 0.75) for suit in suits]
     return groups, rng.choice(HONORS)
 
 
@@ -313,9 +289,9 @@ def _dense(rng: random.Random) -> Shape:
     """Fourteen tiles drawn at random from a few kinds until they win: hands with many readings and waits."""
     kind = rng.randrange(3)
     if kind == 0:
-        pool = _suit(rng.randrange(3))
+        pool = suit_tiles(rng.randrange(3))
     elif kind == 1:
-        pool = _suit(rng.randrange(3)) + rng.sample(HONORS, 2)
+        pool = suit_tiles(rng.randrange(3)) + rng.sample(HONORS, 2)
     else:
         low = rng.randrange(5)
         pool = [9 * suit + low + n for suit in _suits(rng)[:2] for n in range(5)]
@@ -391,20 +367,20 @@ WEIGHTS: Final = {
 Built = tuple[list[Tile], list[Meld]]
 
 
-def _declare(rng: random.Random, group: Group, wall: _Wall, meld_share: float, kong_share: float) -> Meld | None:
+def _declare(rng: random.Random, group: Group, wall: Wall, meld_share: float, kong_share: float) -> Meld | None:
     """A declared meld for ``group``, or None: it stays concealed."""
     is_run, first = group
     if is_run:
-        return Meld.of("chi", _group_tiles(group)) if rng.random() < meld_share else None
+        return Meld.of("chi", group_tiles(group)) if rng.random() < meld_share else None
     if rng.random() < kong_share and wall.take([first]):
         kind = rng.choice(("open_kan", "added_kan", "closed_kan"))
         return Meld.of(kind, [first] * 4)
     return Meld.of("pon", [first] * 3) if rng.random() < meld_share else None
 
 
-def _regular(rng: random.Random, style: str, wall: _Wall) -> Built | None:
+def _regular(rng: random.Random, style: str, wall: Wall) -> Built | None:
     groups, pair = STYLES[style](rng)
-    tiles = [t for g in groups for t in _group_tiles(g)] + [pair, pair]
+    tiles = [t for g in groups for t in group_tiles(g)] + [pair, pair]
     if not wall.take(tiles):
         return None
     # A chicken hand needs a call: a concealed hand scores 门前清 or 不求人.
@@ -415,20 +391,20 @@ def _regular(rng: random.Random, style: str, wall: _Wall) -> Built | None:
     for group in groups:
         meld = _declare(rng, group, wall, meld_share, kong_share)
         if meld is None:
-            concealed += _group_tiles(group)
+            concealed += group_tiles(group)
         else:
             melds.append(meld)
     return concealed, melds
 
 
-def _nine_gates(rng: random.Random, wall: _Wall) -> Built | None:
+def _nine_gates(rng: random.Random, wall: Wall) -> Built | None:
     base = 9 * rng.randrange(3)
     tiles = [base + n for n, copies in enumerate((3, 1, 1, 1, 1, 1, 1, 1, 3)) for _ in range(copies)]
     tiles.append(base + rng.randrange(9))
     return (tiles, []) if wall.take(tiles) else None
 
 
-def _seven_pairs(rng: random.Random, wall: _Wall) -> Built | None:
+def _seven_pairs(rng: random.Random, wall: Wall) -> Built | None:
     if rng.random() < 0.12:  # seven shifted pairs
         start = 9 * rng.randrange(3) + rng.randrange(3)
         pairs = list(range(start, start + 7))
@@ -437,8 +413,8 @@ def _seven_pairs(rng: random.Random, wall: _Wall) -> Built | None:
             (
                 list(range(34)),
                 list(range(34)),
-                _suit(rng.randrange(3)) + list(HONORS),
-                _suit(rng.randrange(3)),
+                suit_tiles(rng.randrange(3)) + list(HONORS),
+                suit_tiles(rng.randrange(3)),
                 list(ORPHANS),
                 list(HONORS),
                 list(GREEN_TILES) + [18, 22, 24],
@@ -454,7 +430,7 @@ def _seven_pairs(rng: random.Random, wall: _Wall) -> Built | None:
     return (tiles, []) if wall.take(tiles) else None
 
 
-def _thirteen_orphans(rng: random.Random, wall: _Wall) -> Built | None:
+def _thirteen_orphans(rng: random.Random, wall: Wall) -> Built | None:
     tiles = list(ORPHANS) + [rng.choice(ORPHANS)]
     return (tiles, []) if wall.take(tiles) else None
 
@@ -465,18 +441,18 @@ def _knitted_tiles(rng: random.Random) -> list[Tile]:
     return [9 * suit + offset + step for offset, suit in enumerate(suits) for step in (0, 3, 6)]
 
 
-def _knitted_straight(rng: random.Random, wall: _Wall) -> Built | None:
+def _knitted_straight(rng: random.Random, wall: Wall) -> Built | None:
     knitted = _knitted_tiles(rng)
     group = _any_group(rng, range(34), 0.5)
     pair = rng.randrange(34)
-    if not wall.take(knitted + list(_group_tiles(group)) + [pair, pair]):
+    if not wall.take(knitted + list(group_tiles(group)) + [pair, pair]):
         return None
     meld = _declare(rng, group, wall, 0.4, 0.2)
-    concealed = knitted + [pair, pair] + ([] if meld else list(_group_tiles(group)))
+    concealed = knitted + [pair, pair] + ([] if meld else list(group_tiles(group)))
     return concealed, [meld] if meld else []
 
 
-def _honors_and_knitted(rng: random.Random, wall: _Wall) -> Built | None:
+def _honors_and_knitted(rng: random.Random, wall: Wall) -> Built | None:
     knitted = _knitted_tiles(rng)
     if rng.random() < 0.35:  # greater: all seven honours
         tiles = rng.sample(knitted, 7) + list(HONORS)
@@ -485,7 +461,7 @@ def _honors_and_knitted(rng: random.Random, wall: _Wall) -> Built | None:
     return (tiles, []) if wall.take(tiles) else None
 
 
-SPECIAL: Final[dict[str, tuple[str, Callable[[random.Random, _Wall], Built | None]]]] = {
+SPECIAL: Final[dict[str, tuple[str, Callable[[random.Random, Wall], Built | None]]]] = {
     "nine_gates": ("regular", _nine_gates),
     "seven_pairs": ("seven_pairs", _seven_pairs),
     "thirteen_orphans": ("thirteen_orphans", _thirteen_orphans),
@@ -500,7 +476,7 @@ def random_situation(rng: random.Random, style: str | None = None) -> Situation:
     chosen = style or rng.choices(list(WEIGHTS), weights=list(WEIGHTS.values()))[0]
     form = SPECIAL[chosen][0] if chosen in SPECIAL else "regular"
     while True:
-        wall = _Wall()
+        wall = Wall()
         built = SPECIAL[chosen][1](rng, wall) if chosen in SPECIAL else _regular(rng, chosen, wall)
         if built is not None:
             break

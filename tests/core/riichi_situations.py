@@ -61,7 +61,7 @@ class Situation(NamedTuple):
     style: str
 
 
-class _Wall:
+class Wall:
     """Copies of each tile still free: hand, melds and indicators hold at most four.
 
     A tile the set does not have starts with all four copies used, so it is never taken.
@@ -81,12 +81,12 @@ class _Wall:
         return True
 
 
-def _group_tiles(group: Group) -> tuple[Tile, ...]:
+def group_tiles(group: Group) -> tuple[Tile, ...]:
     is_run, first = group
     return (first, first + 1, first + 2) if is_run else (first,) * 3
 
 
-def _suit_tiles(suit: int) -> list[Tile]:
+def suit_tiles(suit: int) -> list[Tile]:
     return list(range(9 * suit, 9 * suit + 9))
 
 
@@ -119,7 +119,7 @@ def _simples(rng: random.Random) -> Shape:
 
 
 def _one_suit(rng: random.Random) -> Shape:
-    suit = _suit_tiles(rng.randrange(3))
+    suit = suit_tiles(rng.randrange(3))
     pool = suit + list(HONORS) if rng.random() < 0.5 else suit
     return _from_pool(rng, pool, 0.6 if len(pool) == 9 else 0.45)
 
@@ -129,7 +129,7 @@ def _triplets(rng: random.Random) -> Shape:
 
 
 def _honors(rng: random.Random) -> Shape:
-    pool = list(HONORS) + _suit_tiles(rng.randrange(3)) * (rng.random() < 0.6)
+    pool = list(HONORS) + suit_tiles(rng.randrange(3)) * (rng.random() < 0.6)
     if rng.random() < 0.3:  # two dragon triplets: shousangen with a dragon pair
         dragons = list(DRAGONS)
         rng.shuffle(dragons)
@@ -155,7 +155,7 @@ def _outside(rng: random.Random) -> Shape:
 def _ittsu(rng: random.Random) -> Shape:
     base = 9 * rng.randrange(3)
     groups: list[Group] = [(True, base), (True, base + 3), (True, base + 6)]
-    pool = _suit_tiles(base // 9) if rng.random() < 0.5 else list(range(34))
+    pool = suit_tiles(base // 9) if rng.random() < 0.5 else list(range(34))
     return groups + [_any_group(rng, pool, 0.6)], rng.choice(pool)
 
 
@@ -232,7 +232,7 @@ WEIGHTS: Final = {
 }
 
 
-def _meld_kind(rng: random.Random, group: Group, wall: _Wall, kan_share: float, chi: bool) -> str | None:
+def _meld_kind(rng: random.Random, group: Group, wall: Wall, kan_share: float, chi: bool) -> str | None:
     """A declared kind for ``group`` (None: it stays concealed; so does a run where chi is not allowed)."""
     is_run, first = group
     if is_run:
@@ -242,9 +242,9 @@ def _meld_kind(rng: random.Random, group: Group, wall: _Wall, kan_share: float, 
     return "pon"
 
 
-def _regular(rng: random.Random, style: str, wall: _Wall, chi: bool) -> tuple[list[Tile], list[Meld]] | None:
+def _regular(rng: random.Random, style: str, wall: Wall, chi: bool) -> tuple[list[Tile], list[Meld]] | None:
     groups, pair = STYLES[style](rng)
-    tiles = [t for g in groups for t in _group_tiles(g)] + [pair, pair]
+    tiles = [t for g in groups for t in group_tiles(g)] + [pair, pair]
     if not wall.take(tiles):
         return None
     # Kans on three or four of the triplets: sankantsu and suukantsu.
@@ -263,19 +263,19 @@ def _regular(rng: random.Random, style: str, wall: _Wall, chi: bool) -> tuple[li
         elif not group[0] and rng.random() < 0.08 and wall.take([group[1]]):
             kind = "closed_kan"  # a closed kan keeps the hand concealed
         if kind is None:
-            concealed += _group_tiles(group)
+            concealed += group_tiles(group)
         else:
             size = 3 if kind in ("chi", "pon") else 4
-            tiles_of = _group_tiles(group) if group[0] else (group[1],) * size
+            tiles_of = group_tiles(group) if group[0] else (group[1],) * size
             melds.append(Meld.of(kind, tiles_of))
     return concealed, melds
 
 
-def _seven_pairs(rng: random.Random, wall: _Wall) -> tuple[list[Tile], list[Meld]] | None:
+def _seven_pairs(rng: random.Random, wall: Wall) -> tuple[list[Tile], list[Meld]] | None:
     pool = rng.choice(
         (
             list(range(34)),
-            _suit_tiles(rng.randrange(3)) + list(HONORS),
+            suit_tiles(rng.randrange(3)) + list(HONORS),
             list(ORPHANS),
             [t for t in range(27) if 1 <= t % 9 <= 7],
             list(HONORS),
@@ -288,19 +288,19 @@ def _seven_pairs(rng: random.Random, wall: _Wall) -> tuple[list[Tile], list[Meld
     return (tiles, []) if wall.take(tiles) else None
 
 
-def _kokushi(rng: random.Random, wall: _Wall) -> tuple[list[Tile], list[Meld]] | None:
+def _kokushi(rng: random.Random, wall: Wall) -> tuple[list[Tile], list[Meld]] | None:
     tiles = list(ORPHANS) + [rng.choice(ORPHANS)]
     return (tiles, []) if wall.take(tiles) else None
 
 
-def _chuuren(rng: random.Random, wall: _Wall) -> tuple[list[Tile], list[Meld]] | None:
+def _chuuren(rng: random.Random, wall: Wall) -> tuple[list[Tile], list[Meld]] | None:
     base = 9 * rng.randrange(3)
     tiles = [base + n for n, copies in enumerate((3, 1, 1, 1, 1, 1, 1, 1, 3)) for _ in range(copies)]
     tiles.append(base + rng.randrange(9))
     return (tiles, []) if wall.take(tiles) else None
 
 
-def _indicators(rng: random.Random, wall: _Wall, count: int) -> tuple[Tile, ...]:
+def _indicators(rng: random.Random, wall: Wall, count: int) -> tuple[Tile, ...]:
     out: list[Tile] = []
     while len(out) < count:
         tile = rng.randrange(34)
@@ -325,7 +325,7 @@ def random_situation(rng: random.Random, style: str | None = None, *, rules: Rul
     # The style is drawn once: retrying with a fresh style would favour styles the wall refuses less.
     chosen = style or rng.choices(list(WEIGHTS), weights=list(WEIGHTS.values()))[0]
     while True:
-        wall = _Wall(rules.absent_tiles)
+        wall = Wall(rules.absent_tiles)
         if chosen == "seven_pairs":
             built = _seven_pairs(rng, wall)
         elif chosen == "kokushi":
@@ -342,7 +342,7 @@ def random_situation(rng: random.Random, style: str | None = None, *, rules: Rul
     return Situation(hand, win_tile, _context(rng, hand, win_tile, wall, rules.seats), chosen)
 
 
-def _context(rng: random.Random, hand: Hand, win_tile: Tile, wall: _Wall, seats: int) -> WinContext:
+def _context(rng: random.Random, hand: Hand, win_tile: Tile, wall: Wall, seats: int) -> WinContext:
     """Seats, winds, flags, dora, nuki and sticks, drawn only in combinations the scorer accepts."""
     winner, dealer = rng.randrange(seats), rng.randrange(seats)
     if rng.random() < 0.3:

@@ -7,13 +7,19 @@ no seat that could have won on a tile was passed over (a win outranks every
 call and every draw).  It seats ``rules.seats`` players: under ``sanma``
 three, on a wall of 108 tiles without 2m-8m, with no chi, and with kita
 (a north set aside, then a replacement draw from the dead wall; each north
-set aside is a dora of its owner, ``nuki`` in the scored situation).
+set aside is a dora of its owner, ``nuki`` in the scored situation).  Under
+``mcr`` it adds the flowers to the wall (set aside when dealt or drawn, each
+replaced from the back), confirms knitted wins by its own definition of the two
+knitted forms, and scores every win with the MCR scorer in the situation it
+derives itself (seat winds, flowers, last tile, last copy): a complete hand
+under 8 fans is no win.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from itertools import permutations
 
 import oracles as O
 import pytest
@@ -21,13 +27,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.core.discard import Weights
-from app.core.errors import NoYaku
+from app.core.engine import Checker
+from app.core.errors import BelowMinimumFan, NoYaku
 from app.core.hand import Hand, Meld
-from app.core.players import UnknownStrategy, make_player, tile_value
+from app.core.mcr_scoring import score_mcr
+from app.core.players import UnknownStrategy, make_player, tile_value, wins_knitted
 from app.core.rules import DEFAULT_SEATS as SEATS
 from app.core.rules import rule_profile
 from app.core.scoring import WinContext, score
 from app.core.simulator import (
+    FLOWER,
     TABLE_SETTINGS,
     GameConfig,
     InvalidGameConfig,
@@ -54,7 +63,8 @@ class Replay:
         self.set_counts = Counter({t: 4 for t in range(34) if t not in self.profile.absent_tiles})
         self.set_list = [self.set_counts[t] for t in range(34)]
         kind, wall = events[0]
-        assert kind == "wall" and Counter(wall) == self.set_counts
+        flowers = self.settings.flowers
+        assert kind == "wall" and Counter(wall) == self.set_counts + Counter({FLOWER: flowers})
         self.wall = list(wall)
         self.total = len(wall)
         self.head = 0
@@ -73,6 +83,10 @@ class Replay:
         self.discarded: list[set[int]] = [set() for _ in range(seats)]
         self.riichi = [False] * seats
         self.nuki = [0] * seats  # norths set aside
+        self.flowers = [0] * seats  # flowers set aside
+        self.dealt_flowers = [0] * seats  # flowers dealt and not yet set aside
+        self.dealing = True  # until the first tile from the front after the deal
+        self.knitted = wins_knitted(Checker(self.profile))
         self.kongs = 0
         self.events = events[1:]
         self.seen = Counter()
@@ -90,8 +104,10 @@ class Replay:
         self.dealer = None
         self.replacement_due: int | None = None
         self.replacement_for: str | None = None  # "kong" or "kita": what the due replacement follows
-        self.drawn_from: str = "wall"  # where the last drawn tile came from: "wall", "kong" or "kita"
+        # Where the last drawn tile came from: "wall", "kong", "kita" or "flower" (a flower's replacement).
+        self.drawn_from: str = "wall"
         self.riichi_wins: list = []  # (context, score) of each riichi win checked
+        self.mcr_wins: list = []  # (context, score) of each MCR win checked
         self.refusals: list[tuple[int, str]] = []  # (seat, how) of complete hands the scorer refused
 
     # -- the oracle's view ------------------------------------------------
@@ -113,7 +129,11 @@ class Replay:
         like any replacement, neither haitei nor a first draw.
         """
         riichi = self.riichi[seat]
-        replacement = discarder is None and drawn_from != "wall"
+        replacement = discarder is None and drawn_from in ("kong", "kita")
+        # 和绝张: the three other copies face up in the rivers and the shown melds (the tile won
+        # on a discard is still at the end of its river here; a closed kong is face down).
+        face_up = sum(river.count(tile) for river in self.river) - (discarder is not None and not robbed)
+        face_up += sum(ts.count(tile) for melds in self.melds for kind, ts in melds if kind != "closed_kan")
         return WinContext(
             seat,
             self.dealer,
@@ -129,14 +149,18 @@ class Replay:
             first_turn=discarder is None and not replacement and not self.interrupted and not self.discarded[seat],
             riichi_sticks=len(self.stood),
             nuki=self.nuki[seat],
+            flowers=self.flowers[seat],
+            last_copy=face_up == 3 and not robbed,
         )
 
     def scored(self, seat: int, tile: int, context: WinContext):
         """The scorer's answer for ``seat``'s concealed tiles (the winning tile included), or None: no yaku."""
         hand = Hand(bytes(self.hands[seat]), tuple(Meld.of(kind, tiles) for kind, tiles in self.melds[seat]))
         try:
+            if self.settings.scoring == "mcr":
+                return score_mcr(hand, tile, self.profile, context)
             return score(hand, tile, self.profile, context)
-        except NoYaku:
+        except (NoYaku, BelowMinimumFan):
             return None
 
     def can_win(self, seat: int, tile: int | None, context: WinContext | None = None, drawn: int | None = None) -> bool:
@@ -183,6 +207,8 @@ class Replay:
             return O.is_complete(counts, melds, rules)
         if O.regular_decompositions(counts):
             return True
+        if self.knitted and knitted_complete(counts, melds):
+            return True
         if not O.closed_forms_allowed(counts, melds):
             return False
         if rules.seven_pairs != "off" and O.is_seven_pairs(counts, quad_as_two=rules.seven_pairs == "quad_as_two"):
@@ -195,11 +221,13 @@ class Replay:
 
     def conserved(self) -> None:
         taken = set(self.taken_back)
-        total = [0] * 34
+        total = [0] * 35  # and the flowers
         for place in range(self.head, self.total):
             if place not in taken:
                 total[self.wall[place]] += 1
         total[30] += sum(self.nuki)
+        flowers = total.pop() + sum(self.flowers) + sum(self.dealt_flowers)
+        assert flowers == self.settings.flowers, "flowers are not conserved"
         for seat in range(self.seats):
             total = [a + b for a, b in zip(total, self.hands[seat], strict=True)]
             for _, tiles in self.melds[seat]:
@@ -266,10 +294,45 @@ class Replay:
                 assert list(tiles) == self.wall[self.head : self.head + 13]
                 self.head += 13
                 for t in tiles:
-                    self.hands[seat][t] += 1
+                    if t == FLOWER:
+                        self.dealt_flowers[seat] += 1
+                    else:
+                        self.hands[seat][t] += 1
                 self.deals += 1
                 if self.deals == self.seats and self.settings.dora_indicator:
                     self.owed = 1
+            elif kind == "flower":
+                # A flower set aside: dealt (replaced after the deal, seat by seat in deal order),
+                # drawn as a replacement, or drawn from the front; a replacement from the back follows.
+                _, seat = event
+                assert self.settings.flowers
+                if self.replacement_due == seat:
+                    place = self.replacement_places[len(self.taken_back)]
+                    self.taken_back.append(place)
+                    assert self.wall[place] == FLOWER
+                elif self.dealing and self.dealt_flowers[seat]:
+                    assert not any(
+                        self.dealt_flowers[(self.dealer + k) % self.seats]
+                        for k in range((seat - self.dealer) % self.seats)
+                    )
+                    self.dealt_flowers[seat] -= 1
+                else:
+                    if pending_discard is not None:
+                        discarder, passed = pending_discard
+                        assert seat == (discarder + 1) % self.seats, "the next seat draws"
+                        self.nobody_else_wins(discarder, passed)
+                        pending_discard = None
+                    assert not any(self.dealt_flowers) and self.live() > 0
+                    assert self.wall[self.head] == FLOWER
+                    self.head += 1
+                    self.dealing = False
+                self.flowers[seat] += 1
+                self.replacement_due, self.replacement_for = seat, "flower"
+                if nxt == ("exhaustive_draw",):
+                    assert self.live() == 0, "a flower ends the hand only with nothing left to replace it"
+                    self.conserved()
+                    last = event
+                    continue
             elif kind == "draw":
                 _, seat, tile, source = event
                 if pending_discard is not None:
@@ -279,9 +342,11 @@ class Replay:
                     pending_discard = None
                 assert self.live() > 0, "drew from an empty wall"
                 if source == "wall":
+                    assert not any(self.dealt_flowers), "dealt flowers are replaced before the first draw"
                     assert tile == self.wall[self.head]
                     self.head += 1
                     self.drawn_from = "wall"
+                    self.dealing = False
                 else:
                     assert self.replacement_due == seat, "a replacement follows the seat's kong or kita"
                     place = self.replacement_places[len(self.taken_back)]
@@ -291,7 +356,9 @@ class Replay:
                 self.replacement_due = self.replacement_for = None
                 self.hands[seat][tile] += 1
                 last_draw[seat] = (tile, source)
-                assert sum(self.hands[seat]) + 3 * len(self.melds[seat]) == 14
+                assert sum(self.hands[seat]) + 3 * len(self.melds[seat]) == (
+                    13 - self.dealt_flowers[seat] if self.dealing else 14
+                )
             elif kind == "discard":
                 _, seat, tile, declare = event
                 self.no_self_draw_passed(seat, last)
@@ -388,7 +455,9 @@ class Replay:
                 _, seat, tile, discarder, robbed, replacement = event
                 if discarder is None:
                     assert last[0] == "draw" and last[1] == seat and last[2] == tile, "self-draw on the drawn tile"
-                    assert replacement == (self.drawn_from != "wall"), "rinshan on a kong's or a kita's replacement"
+                    assert replacement == (self.drawn_from in ("kong", "kita")), (
+                        "rinshan on a kong's or kita's replacement"
+                    )
                     context = self.context(seat, tile, None, drawn_from=self.drawn_from)
                     assert self.can_win(seat, None, context, drawn=tile), "recorded self-draw does not win"
                 else:
@@ -397,13 +466,17 @@ class Replay:
                         assert pending_kong == (discarder, tile)
                     else:
                         assert pending_discard == (discarder, tile)
-                        self.river[discarder].pop()
                     context = self.context(seat, tile, discarder, robbed=robbed)
                     assert self.can_win(seat, tile, context), "recorded win on a discard does not win"
                     self.nobody_else_wins(discarder, tile, before=seat, robbed=robbed)
+                    if not robbed:  # the tile leaves the river once every seat's claim is settled
+                        self.river[discarder].pop()
                     self.hands[seat][tile] += 1
-                # Every win, confirmed by the oracle's substitution search as well.
-                assert O.is_complete(self.hands[seat], self.melds[seat], self.rules)
+                # Every win, confirmed by the oracle's substitution search as well (the knitted
+                # forms by this module's own definition).
+                assert O.is_complete(self.hands[seat], self.melds[seat], self.rules) or (
+                    self.knitted and knitted_complete(self.hands[seat], self.melds[seat])
+                )
                 assert nxt is None
                 assert (result.winner, result.discarder, result.robbed_kong, result.kong_replacement) == (
                     seat,
@@ -413,10 +486,12 @@ class Replay:
                 )
                 self.check_payments(result, seat, tile, context)
             elif kind == "exhaustive_draw":
-                assert pending_discard is not None and self.live() == 0
-                self.nobody_else_wins(*pending_discard)
+                assert self.live() == 0
+                if last[0] != "flower":
+                    assert pending_discard is not None
+                    self.nobody_else_wins(*pending_discard)
                 assert nxt is None and result.winner is None and result.payments == (0,) * self.seats
-                assert result.han is None
+                assert result.han is None and result.fan is None
             else:
                 raise AssertionError(f"unknown event {event}")
             self.conserved()
@@ -426,6 +501,7 @@ class Replay:
         assert result.riichi == tuple(seat in self.stood for seat in range(self.seats))
         assert result.riichi_sticks == len(self.stood)
         assert result.nuki == (tuple(self.nuki) if self.settings.nukidora is not None else ())
+        assert result.flowers == (tuple(self.flowers) if self.settings.flowers else ())
         assert result.dealer == result.game % self.seats
 
     def check_payments(self, result, seat: int, tile: int, context: WinContext) -> None:
@@ -443,10 +519,41 @@ class Replay:
         scored = self.scored(seat, tile, context)
         assert scored is not None, "a recorded win the scoring profile refuses"
         assert result.payments == tuple(scored.payments) and len(result.payments) == self.seats
+        if self.settings.scoring == "mcr":
+            assert result.fan == scored.fan >= 8 and result.han is None
+            assert scored.flowers == self.flowers[seat]
+            self.mcr_wins.append((context, scored))
         if self.settings.scoring in ("riichi", "sanma"):
             assert scored.yaku and any(yaku.name not in ("dora", "aka_dora", "ura_dora") for yaku in scored.yaku)
             assert result.han == scored.han
             self.riichi_wins.append((context, scored))
+
+
+KNITTED_ASSIGNMENTS = tuple(
+    tuple(
+        9 * suit + number
+        for suit, numbers in zip(order, ((0, 3, 6), (1, 4, 7), (2, 5, 8)), strict=True)
+        for number in numbers
+    )
+    for order in permutations(range(3))
+)
+
+
+def knitted_complete(counts: list[int], melds: list) -> bool:
+    """The two knitted forms, by their definitions: a knitted straight (147, 258 and 369, each
+    in its own suit) with one set (concealed or declared) and a pair; or, closed, fourteen
+    distinct tiles among one assignment's nine and the seven honours."""
+    for knitted in KNITTED_ASSIGNMENTS:
+        if all(counts[t] for t in knitted):
+            rest = list(counts)
+            for t in knitted:
+                rest[t] -= 1
+            if O.regular_decompositions(rest):
+                return True
+        allowed = set(knitted) | set(range(27, 34))
+        if not melds and sum(counts) == 14 and all(counts[t] <= (t in allowed) for t in range(34)):
+            return True
+    return False
 
 
 def _seated(rules: str, players: tuple[str, ...]) -> tuple[str, ...]:
@@ -551,8 +658,9 @@ def test_bad_configs_are_typed_errors_naming_the_field():
     with pytest.raises(ValueError) as error:
         validate_config(GameConfig("qiqihar", ("advisor",) * 4, 1, weights=Weights(safety=float("inf"))))
     assert error.value.field == "weights.safety"
-    with pytest.raises(ValueError):
-        validate_config(GameConfig("mcr", ("advisor",) * 4, 1))
+    with pytest.raises(InvalidGameConfig) as error:
+        validate_config(GameConfig("mcr", ("advisor",) * 3, 1))
+    assert error.value.field == "players"
 
 
 def test_strategies_only_discard_tiles_they_hold():
@@ -844,3 +952,114 @@ def test_sanma_seats_three_and_rotates_the_deal():
     with pytest.raises(InvalidGameConfig) as error:
         validate_config(GameConfig("riichi", SANMA_LINEUPS[0], 1))
     assert error.value.field == "players" and "seats exactly 4" in str(error.value)
+
+
+# MCR games of seed 11 with advisors at seats 0 and 2 and shanten-greedy players at 1 and 3,
+# found by searching with the replay: each has a win scored with the named fan (on the
+# situation the replay derived itself), or, for "refused", a complete hand under 8 fans that
+# the table did not let win, or, for "flower_ends_the_wall", a flower drawn with nothing left to
+# replace it.  A change to the strategies, the engine's shanten or the scorer moves them: search
+# again with find_mcr_situations below.
+MCR_LINEUP = ("advisor", "greedy", "advisor", "greedy")
+MCR_SITUATIONS = {
+    "Last Tile": 0,  # 和绝张
+    "Knitted Straight": 0,
+    "refused": 0,
+    "Seven Pairs": 1,
+    "Robbing The Kong": 14,
+    "Lesser Honors and Knitted Tiles": 14,
+    "Greater Honors and Knitted Tiles": 31,
+    "Last Tile Draw": 84,  # 妙手回春
+    "Out with Replacement Tile": 129,  # 杠上开花
+    "Last Tile Claim": 341,  # 海底捞月
+    "flower_ends_the_wall": 148,
+}
+
+
+def find_mcr_situations(games: int = 400) -> dict[str, int]:
+    """The first game of each kind in :data:`MCR_SITUATIONS`, to pin them again by hand::
+
+        .venv/bin/python -c "import sys; sys.path[:0] = ['.', 'tests/core']; import test_simulator as t; \\
+            print(t.find_mcr_situations())"
+    """
+    config = GameConfig("mcr", MCR_LINEUP, 11, record_events=True)
+    found: dict[str, int] = {}
+    for game in range(games):
+        result = play_game(config, game)
+        replay = Replay("mcr", result.events)
+        replay.run(result)
+        kinds = {fan.name for _, scored in replay.mcr_wins for fan in scored.fans}
+        if replay.refusals:
+            kinds.add("refused")
+        if result.winner is None and result.events[-2][0] == "flower":
+            kinds.add("flower_ends_the_wall")
+        for kind in kinds & set(MCR_SITUATIONS):
+            found.setdefault(kind, game)
+        if len(found) == len(MCR_SITUATIONS):
+            break
+    return found
+
+
+@pytest.mark.parametrize("situation", sorted(MCR_SITUATIONS))
+def test_mcr_situations_reach_the_scorer_as_the_replay_sees_them(situation):
+    config = GameConfig("mcr", MCR_LINEUP, 11, record_events=True, audit=True)
+    result = play_game(config, MCR_SITUATIONS[situation])
+    replay = Replay("mcr", result.events)
+    replay.run(result)
+    if situation == "refused":
+        assert replay.refusals, "no complete hand was refused"
+        return
+    if situation == "flower_ends_the_wall":
+        assert result.winner is None and result.events[-2][0] == "flower"
+        return
+    ((context, scored),) = replay.mcr_wins
+    assert situation in {fan.name for fan in scored.fans}
+    assert result.fan == scored.fan >= 8 and result.payments == scored.payments
+    if situation == "Robbing The Kong":
+        assert result.robbed_kong and not context.last_copy
+    if situation == "Out with Replacement Tile":
+        assert result.kong_replacement and context.kong_replacement
+
+
+def test_mcr_flowers_are_dealt_set_aside_and_paid():
+    config = GameConfig("mcr", MCR_LINEUP, 4, record_events=True, audit=True)
+    results = [play_game(config, game) for game in range(8)]
+    for result in results:
+        wall = result.events[0][1]
+        assert len(wall) == 144 and wall.count(FLOWER) == 8
+        Replay("mcr", result.events).run(result)
+        if result.winner is not None:
+            worth = result.fan + result.flowers[result.winner]
+            received = result.payments[result.winner]
+            assert received == (3 * (worth + 8) if result.discarder is None else worth + 8 + 16)
+    assert any(sum(result.flowers) for result in results)
+
+
+def test_mcr_without_flowers_plays_136_tiles(monkeypatch):
+    import app.core.simulator as simulator
+
+    settings_without = dict(TABLE_SETTINGS, mcr=TABLE_SETTINGS["mcr"]._replace(flowers=0))
+    monkeypatch.setattr(simulator, "TABLE_SETTINGS", settings_without)
+    monkeypatch.setitem(globals(), "TABLE_SETTINGS", settings_without)
+    config = GameConfig("mcr", MCR_LINEUP, 4, record_events=True, audit=True)
+    for game in range(4):
+        result = play_game(config, game)
+        assert len(result.events[0][1]) == 136 and result.flowers == ()
+        assert not any(event[0] == "flower" for event in result.events)
+        Replay("mcr", result.events).run(result)
+
+
+def test_mcr_seat_winds_follow_the_dealer():
+    config = GameConfig("mcr", MCR_LINEUP, 11, record_events=True)
+    seen = set()
+    for game in range(40):
+        result = play_game(config, game)
+        if result.winner is None:
+            continue
+        replay = Replay("mcr", result.events)
+        replay.run(result)
+        ((context, scored),) = replay.mcr_wins
+        assert context.seat_wind is None  # the scorer derives it: East for the dealer, then in turn
+        if "Seat Wind" in {fan.name for fan in scored.fans}:
+            seen.add((result.winner - result.dealer) % 4)
+    assert seen, "no seat-wind pung won in 40 games"

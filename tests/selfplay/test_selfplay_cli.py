@@ -67,6 +67,7 @@ def test_same_seed_same_file_whatever_the_workers(tmp_path, capsys):
         (["--sweep", "safetyWeight"], "is not name=value,value,..."),
         (["--sweep", "safetyWeight=1,2", "--weights", "safety=3"], "--weights and --sweep both set safetyWeight"),
         (["--sweep", "safetyWeight=1", "--players", "greedy,greedy,random,random"], "has no advisor"),
+        (["--rules", "mcr", "--sweep", "safetyWeight=1,2"], "which the mcr fan planner does not use"),
         (["--out", "/no/such/folder/report.json"], "folder /no/such/folder does not exist"),
         (["--backend", "dask"], "invalid choice: 'dask'"),
     ],
@@ -136,3 +137,22 @@ def test_without_players_the_seats_take_the_first_default_strategies(tmp_path):
     out = tmp_path / "report.json"
     assert main(["--rules", "sanma", "--games", "2", "--workers", "1", "--quiet", "--out", str(out)]) == 0
     assert json.loads(out.read_text())["strategies"] == ["advisor", "greedy", "heuristic"]
+
+
+MCR = ["--rules", "mcr", "--games", "6", "--seed", "42", "--players", "advisor,greedy,advisor,greedy"]
+
+
+def test_mcr_runs_report_fans_and_paired_wins_whatever_the_workers(tmp_path, capsys):
+    first, second = tmp_path / "first.json", tmp_path / "second.json"
+    assert main([*MCR, "--workers", "1", "--quiet", "--out", str(first)]) == 0
+    summary = capsys.readouterr().out
+    assert main([*MCR, "--workers", "2", "--quiet", "--out", str(second)]) == 0
+    assert first.read_bytes() == second.read_bytes()
+    report = json.loads(first.read_text())
+    assert report["rules"] == "mcr"
+    (comparison,) = report["comparisons"]
+    assert comparison["paired_win_difference"]["n"] == 6
+    won = [player["average_fan"] for player in report["players"] if player["average_fan"]["n"]]
+    assert all(fan["value"] >= 8 for fan in won)
+    assert "hands won per seat, differences paired by game" in summary
+    assert ("avg fan" in summary) == bool(won)

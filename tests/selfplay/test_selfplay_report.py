@@ -278,3 +278,30 @@ def test_selfplay_imports_no_web_stack():
             elif isinstance(node, ast.ImportFrom) and node.module:
                 roots.add(node.module.split(".")[0])
         assert not roots & forbidden, f"{module.name} imports {sorted(roots & forbidden)}"
+
+
+def test_paired_win_differences_count_each_game_once(report):
+    # HANDS: a draw, seat 0 self-draws, seat 2 wins on seat 0's discard, seat 1 robs a kong.
+    # Per game, advisors (seats 0, 1) win 0, 1/2, 0, 1/2 a seat; greedy (seat 2) 0, 0, 1, 0.
+    advisor_greedy = report["comparisons"][0]
+    assert (advisor_greedy["a"], advisor_greedy["b"]) == ("advisor", "greedy")
+    assert advisor_greedy["paired_win_difference"] == mean_estimate([0, 0.5, -1, 0.5])
+    assert "hands won per seat, differences paired by game (95% CI)" in format_summary(report)
+
+
+def test_mcr_reports_average_fans_in_place_of_han():
+    config = GameConfig("mcr", ("advisor", "greedy", "advisor", "greedy"), seed=3)
+    fans = [_result(0, winner=2, discarder=1, payments=(-8, -32, 48, -8), fan=16), _result(1, fan=None)]
+    fans.append(_result(2, winner=0, discarder=None, payments=(60, -20, -20, -20), fan=12))
+    report = build_report(config, fans)
+    assert report["players"][0]["average_fan"] == {"value": 12.0, "ci95": None, "n": 1}
+    assert report["by_strategy"]["advisor"]["average_fan"] == mean_estimate([16, 12])
+    assert report["players"][1]["average_fan"]["n"] == 0
+    summary = format_summary(report)
+    assert "avg fan" in summary and "avg han" not in summary and "advisor: the fan planner" in summary
+    assert "0     advisor   33.3% (6.2-79.2)" in summary and "12.00    60.00" in summary
+
+
+def test_han_reports_keep_the_han_column(report):
+    assert "avg han" in format_summary(report) and "avg fan" not in format_summary(report)
+    assert all(player["average_fan"]["n"] == 0 for player in report["players"])

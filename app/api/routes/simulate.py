@@ -37,16 +37,17 @@ from app.selfplay.runner import run_games
 router = APIRouter(tags=["simulate"])
 _ERRORS = error_responses(413, 422, 500, 503)
 
-SECONDS_PER_GAME: Final = 0.05
-"""Wall-clock budget of one game in a /simulate run (games measure 3 to 20 ms of CPU)."""
+SECONDS_PER_GAME: Final = 0.25
+"""Wall-clock budget of one game in a /simulate run (games measure 3 to 20 ms of CPU; MCR
+games with its fan planner up to about 100 ms)."""
 
 
 def simulate_seconds(games: int, heavy_seconds: float) -> float:
     """The wall-clock budget of a /simulate run of ``games``: ``heavy_seconds`` or
     :data:`SECONDS_PER_GAME` a game, whichever is longer.
 
-    >>> simulate_seconds(10, 2.0), simulate_seconds(200, 2.0)
-    (2.0, 10.0)
+    >>> simulate_seconds(4, 2.0), simulate_seconds(200, 2.0)
+    (2.0, 50.0)
     """
     return max(heavy_seconds, games * SECONDS_PER_GAME)
 
@@ -115,6 +116,9 @@ class Rates(BaseModel):
         description="Points of a win: what the other seats pay the winner (riichi sticks not included)."
     )
     average_han: Estimate = Field(description="Han of a win (riichi; n is 0 under rules whose scoring counts none).")
+    average_fan: Estimate = Field(
+        description="Fans of a win, flowers not counted (MCR; n is 0 under rules whose scoring counts none)."
+    )
     riichi_rate: Estimate = Field(description="Hands with a riichi declaration that stood.")
 
 
@@ -146,6 +150,9 @@ class ComparisonOut(BaseModel):
     win_rate_difference: Difference
     payment_difference: Estimate = Field(
         description="Per game, the average payment of a's seats minus b's, averaged over the games (paired by game)."
+    )
+    paired_win_difference: Estimate = Field(
+        description="Per game, the hands won per seat of a's seats minus b's, averaged over the games (paired by game)."
     )
 
 
