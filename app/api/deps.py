@@ -20,7 +20,6 @@ from app.api.questions import Asked, ask_one
 from app.api.schemas import (
     BATCH_EXAMPLES,
     SHANTEN_EXAMPLES,
-    TING_EXAMPLES,
     BatchRequest,
     HandRequest,
 )
@@ -49,12 +48,7 @@ async def _shanten(body: Annotated[HandRequest, Body(openapi_examples=SHANTEN_EX
     return ask_one("shanten", body)
 
 
-async def _ting(body: Annotated[HandRequest, Body(openapi_examples=TING_EXAMPLES)]) -> Asked:
-    return ask_one("ting", body)
-
-
 #: A batch body, parsed but not yet turned into core values (the batch routes try a vectorised path first).
 BatchBody = Annotated[BatchRequest, Body(openapi_examples=BATCH_EXAMPLES)]
 
 ShantenAsked = Annotated[Asked, Depends(_shanten)]
-TingAsked = Annotated[Asked, Depends(_ting)]

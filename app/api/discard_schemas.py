@@ -29,15 +29,20 @@ from app.api.questions import (
 )
 from app.api.schemas import HandTiles, MeldSpec, MeldTiles, Rules, TileRemaining, Tiles
 from app.core.discard import (
+    DEAL_IN_POINTS,
     DEFAULT_LOOKAHEAD_BUDGET,
     DEFAULT_OPTIONS,
     DEFAULT_WEIGHTS,
     MAX_LOOKAHEAD_BUDGET,
     MAX_OPPONENTS,
+    MAX_VALUE_SHANTEN,
     Candidate,
+    DiscardModel,
     DiscardOptions,
+    ValueSearch,
     Weights,
 )
+from app.core.expected_score import StopReason as ValueStopReason
 from app.core.hand import Hand
 from app.core.lookahead import StopReason
 from app.core.rules import RuleProfile
@@ -197,6 +202,15 @@ class DiscardRequest(BaseModel):
     )
     weights: WeightsSpec = Field(default_factory=WeightsSpec, description="Score weights; defaults from seed 000.")
     options: OptionsSpec = Field(default_factory=OptionsSpec, description="Extra analyses, off by default.")
+    model: DiscardModel = Field(
+        DiscardModel.EXPECTED_SCORE,
+        description="What ranks the discards. `expected_score` (default): expected points over the rest of the "
+        "hand (tenpai and win probability by an exact search after mahjong-cpp's model, wins valued by the "
+        f"riichi scorer) less the expected cost of dealing in ({DEAL_IN_POINTS:,.0f} points plus the hand's own "
+        "expectation, times the danger); for rules without a value model (not `riichi`) and for hands more than "
+        f"{MAX_VALUE_SHANTEN} from tenpai the linear model ranks instead, and the answer's `model` says so. "
+        "`linear`: seed 000's linear score with `weights`.",
+    )
 
 
 # --- request -> core values --------------------------------------------------------
@@ -217,6 +231,10 @@ class DiscardQuestion:
     options: DiscardOptions
     #: The seat and round winds (the value winds), or None when the request gave neither.
     value_winds: tuple[Tile, ...] | None = None
+    model: DiscardModel = DiscardModel.EXPECTED_SCORE
+    #: The seat wind as given (None: unknown, valued as South) and the round wind (East by default).
+    seat_wind: Tile | None = None
+    round_wind: Tile = EAST
 
     def key(self) -> tuple[Hashable, ...]:
         """The exact cache key: everything the answer depends on, order-free where order does not matter."""
@@ -238,6 +256,9 @@ class DiscardQuestion:
             self.weights,
             self.options,
             self.value_winds,
+            self.model,
+            self.seat_wind,
+            self.round_wind,
         )
 
     @property
@@ -283,6 +304,9 @@ def ask_discard(body: DiscardRequest) -> DiscardQuestion:
         weights,
         body.options.core() if body.options != _DEFAULT_OPTIONS_SPEC else DEFAULT_OPTIONS,
         _value_winds(body.seat_wind, body.round_wind),
+        body.model,
+        None if body.seat_wind is None else _one_wind(body.seat_wind, "seat_wind"),
+        EAST if body.round_wind is None else _one_wind(body.round_wind, "round_wind"),
     )
 
 
@@ -385,6 +409,33 @@ class LookaheadOut(BaseModel):
     )
 
 
+class HorizonOut(BaseModel):
+    """The turns the expected-score search plays: from the discard's turn to the last."""
+
+    model_config = ConfigDict(frozen=True, title="Horizon")
+
+    first_turn: int = Field(description="The discard's turn (`turn`, or 1).", examples=[1])
+    last_turn: int = Field(description="The last turn with a draw counted (mahjong-cpp's 18).", examples=[18])
+
+
+class ValueSearchOut(BaseModel):
+    """How the expected-score search went."""
+
+    model_config = ConfigDict(frozen=True, title="ValueSearch")
+
+    states: int = Field(description="Draw and discard states built.")
+    complete: bool = Field(
+        description="False when a bound cut the search short (`stopped_by`): the probabilities and expected "
+        "scores are then lower bounds."
+    )
+    stopped_by: ValueStopReason | None = Field(
+        None,
+        description="`states` (its state budget) or `time` (the service's wall-clock budget, "
+        "TENPAI_HEAVY_SECONDS); null when complete.",
+    )
+    horizon: HorizonOut
+
+
 class CandidateOut(BaseModel):
     """One distinct discard with its score and what the score is made of."""
 
@@ -400,7 +451,26 @@ class CandidateOut(BaseModel):
         "of dealing in costs one unit, so a fresh middle tile against a declared hand scores about -2.2).",
         examples=[-0.25],
     )
-    score: float = Field(description="The seed's linear score: the sum of `components`.", examples=[-8.7])
+    score: float = Field(
+        description="What the ranking reads: under the `expected_score` model the expected points less the "
+        "expected cost of dealing in (`expected_score - deal_in_cost`); under `linear` the seed's linear score "
+        "(`linear_score`).",
+        examples=[-8.7],
+    )
+    linear_score: float = Field(description="The seed's linear score: the sum of `components`.", examples=[-8.7])
+    tenpai_probability: float | None = Field(
+        None, description="Expected-score model: probability of being tenpai by the last turn (`horizon`), best play."
+    )
+    win_probability: float | None = Field(
+        None, description="Expected-score model: probability of a self-drawn win by the last turn, best play."
+    )
+    expected_score: float | None = Field(
+        None, description="Expected-score model: expected points won (self-draw, ura dora expected after riichi)."
+    )
+    deal_in_cost: float | None = Field(
+        None, description="Expected-score model: danger x (expected_score + the assumed deal-in); 0 without opponents."
+    )
+    horizon: HorizonOut | None = Field(None, description="Expected-score model: the turns searched.")
     components: ScoreComponentsOut
     dora: int = Field(description="Dora kept (hand and melds, red fives included).", examples=[1])
     honors: float = Field(description="Honour value kept (pair 0.5, triplet 1; dragons x1, winds x0.5).")
@@ -416,6 +486,7 @@ class CandidateOut(BaseModel):
     def of(cls, candidate: Candidate) -> CandidateOut:
         extra = candidate.improvements
         ahead = candidate.lookahead
+        value = candidate.expected
         return cls(
             tile=format_tile(candidate.tile),
             shanten=candidate.shanten,
@@ -423,7 +494,13 @@ class CandidateOut(BaseModel):
             ukeire=[TileRemaining.of(t) for t in candidate.ukeire],
             safety=_round(candidate.safety),
             safety_score=_round(candidate.safety_score),
-            score=_round(candidate.score),
+            score=_round(candidate.score if value is None else value.value),
+            linear_score=_round(candidate.score),
+            tenpai_probability=None if value is None else _round(value.tenpai_probability),
+            win_probability=None if value is None else _round(value.win_probability),
+            expected_score=None if value is None else _round(value.expected_score),
+            deal_in_cost=None if value is None else _round(value.deal_in_cost),
+            horizon=None if value is None else HorizonOut(first_turn=value.first_turn, last_turn=value.last_turn),
             components=ScoreComponentsOut(**{k: _round(v) for k, v in candidate.components._asdict().items()}),
             dora=candidate.dora,
             honors=candidate.honors,
@@ -502,7 +579,13 @@ _DISCARD_EXAMPLE: Final[JsonDict] = {
             "ukeire": [{"tile": "7p", "remaining": 3}],
             "safety": 0.944,
             "safety_score": -0.4,
-            "score": 2.52,
+            "score": 1348.249924,
+            "linear_score": 2.52,
+            "tenpai_probability": 1.0,
+            "win_probability": 0.219313,
+            "expected_score": 1754.502038,
+            "deal_in_cost": 406.252114,
+            "horizon": {"first_turn": 10, "last_turn": 18},
             "components": {"shanten": 0.0, "ukeire": 0.6, "safety": -0.48, "dora": 1.5, "honors": 0.9},
             "dora": 1,
             "honors": 1.5,
@@ -519,6 +602,7 @@ _DISCARD_EXAMPLE: Final[JsonDict] = {
                 }
             ],
             "reasons": [
+                "expected 1755 points by turn 18: win 21.9%, tenpai 100.0%, less 406 for the risk of dealing in",
                 "shanten 0, the best possible",
                 "3 ukeire copies over 1 kind",
                 "keeps 1 dora",
@@ -535,7 +619,13 @@ _DISCARD_EXAMPLE: Final[JsonDict] = {
             "ukeire": [{"tile": "3p", "remaining": 3}],
             "safety": 0.917615,
             "safety_score": -1.059619,
-            "score": 0.228457,
+            "score": 298.40243,
+            "linear_score": 0.228457,
+            "tenpai_probability": 1.0,
+            "win_probability": 0.219313,
+            "expected_score": 818.990949,
+            "deal_in_cost": 520.588519,
+            "horizon": {"first_turn": 10, "last_turn": 18},
             "components": {"shanten": 0.0, "ukeire": 0.6, "safety": -1.271543, "dora": 0.0, "honors": 0.9},
             "dora": 0,
             "honors": 1.5,
@@ -552,6 +642,7 @@ _DISCARD_EXAMPLE: Final[JsonDict] = {
                 }
             ],
             "reasons": [
+                "expected 819 points by turn 18: win 21.9%, tenpai 100.0%, less 521 for the risk of dealing in",
                 "shanten 0, the best possible",
                 "3 ukeire copies over 1 kind",
                 "gives up 1 dora",
@@ -563,6 +654,14 @@ _DISCARD_EXAMPLE: Final[JsonDict] = {
         },
     ],
     "weights": {"shanten": 10.0, "ukeire": 0.8, "safety": 1.2, "dora": 1.5, "honors": 0.6},
+    "model": "expected_score",
+    "model_note": None,
+    "value_search": {
+        "states": 143,
+        "complete": True,
+        "stopped_by": None,
+        "horizon": {"first_turn": 10, "last_turn": 18},
+    },
 }
 
 
@@ -574,17 +673,38 @@ class DiscardResponse(BaseModel):
     best: str = Field(description="The first candidate's tile.", examples=["9m"])
     shanten: int = Field(description="Shanten of the 3n+2 hand as it is (-1: complete).", examples=[1])
     candidates: list[CandidateOut] = Field(
-        description="One per distinct tile, by score (highest first), then lower shanten, more ukeire, tile order."
+        description="One per distinct tile, by score (highest first). Ties: under `expected_score`, more value "
+        "kept (dora, then honours), then safer, then the tile connecting least with the hand, then lower shanten, "
+        "more ukeire, tile order; under `linear`, lower shanten, more ukeire, tile order."
     )
     weights: WeightsOut
+    model: DiscardModel = Field(description="The model that ranked the candidates.")
+    model_note: str | None = Field(
+        None, description="Why `linear` ranked when `expected_score` was asked for (null otherwise)."
+    )
+    value_search: ValueSearchOut | None = Field(None, description="The expected-score search, when it ranked.")
 
     @classmethod
-    def of(cls, candidates: Sequence[Candidate], shanten: int, weights: Weights) -> DiscardResponse:
+    def of(
+        cls, candidates: Sequence[Candidate], shanten: int, weights: Weights, search: ValueSearch | None = None
+    ) -> DiscardResponse:
+        search = search or ValueSearch(DiscardModel.LINEAR)
+        value_search = None
+        if search.model is DiscardModel.EXPECTED_SCORE and search.first_turn is not None and search.last_turn:
+            value_search = ValueSearchOut(
+                states=search.states,
+                complete=search.complete,
+                stopped_by=search.stopped_by,
+                horizon=HorizonOut(first_turn=search.first_turn, last_turn=search.last_turn),
+            )
         return cls(
             best=format_tile(candidates[0].tile),
             shanten=shanten,
             candidates=[CandidateOut.of(c) for c in candidates],
             weights=WeightsOut(**weights._asdict()),
+            model=search.model,
+            model_note=search.fallback,
+            value_search=value_search,
         )
 
 

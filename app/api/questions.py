@@ -33,7 +33,7 @@ from pydantic import BaseModel
 from app.api.answer_size import AnswerTally, batch_bound, too_large
 from app.api.cache import ResultCache
 from app.api.errors import ApiError, Loc, located
-from app.api.schemas import BatchRequest, HandRequest, MeldSpec, RulesSpec, WinSituation
+from app.api.schemas import BatchRequest, HandRequest, MeldSpec, RulesSpec, Situation, WinSituation
 from app.core.engine import Checker
 from app.core.errors import TooManyCopies
 from app.core.hand import Hand, Meld
@@ -264,7 +264,7 @@ def _one_tile(value: object, *loc: str | int) -> Tile:
 _UNUSED: Final = WinContext(0, 0)
 
 
-def _refuse_unused_situation(situation: WinSituation, context: WinContext, rules: RuleProfile, at: Loc) -> None:
+def _refuse_unused_situation(situation: Situation, context: WinContext, rules: RuleProfile, at: Loc) -> None:
     """A situation field set under a profile that does not read it is a 422 at that field."""
     read = SITUATION_FIELDS.get(rules.name, OPTIONAL_SITUATION)
     for field in sorted(OPTIONAL_SITUATION - read):
@@ -279,7 +279,7 @@ def _refuse_unused_situation(situation: WinSituation, context: WinContext, rules
 def _refuse_absent_tiles(
     tiles: Sequence[Tile],
     meld_tiles: Sequence[Sequence[Tile]],
-    win_tile: Tile,
+    win_tile: Sequence[Tile],
     context: WinContext,
     rules: RuleProfile,
     at: Loc,
@@ -293,7 +293,7 @@ def _refuse_absent_tiles(
         return
     fields: list[tuple[str, Sequence[Tile]]] = [("hand", tiles)]
     fields += [(f"melds[{index}].tiles", meld) for index, meld in enumerate(meld_tiles)]
-    fields += [("win_tile", (win_tile,)), ("dora_indicators", context.dora_indicators)]
+    fields += [("win_tile", win_tile), ("dora_indicators", context.dora_indicators)]
     fields.append(("ura_indicators", context.ura_indicators))
     with located(*at):
         for field, held in fields:
@@ -309,14 +309,18 @@ def request_win(
     parsed before anything is judged, so that notation errors (malformed input) come
     before the rest (impossible or unanswerable questions).
     """
-    return _request_win(situation, hand_value, melds, rules, at, at)
+    hand, win_tile, context = _request_win(situation, situation.win_tile, hand_value, melds, rules, at, at)
+    assert win_tile is not None  # a WinSituation always names its winning tile
+    return hand, win_tile, context
 
 
 def request_situation(
-    situation: WinSituation, hand_value: object, melds: Sequence[MeldSpec], rules: RuleProfile
-) -> tuple[Hand, Tile, WinContext]:
-    """:func:`request_win` for /win's ``situation`` object: its fields are located under
-    ``body.situation``, the hand's under ``body``; rules without a scoring profile are a 422."""
+    situation: Situation, hand_value: object, melds: Sequence[MeldSpec], rules: RuleProfile
+) -> tuple[Hand, Tile | None, WinContext]:
+    """:func:`request_win` for the ``situation`` object of /win (a :class:`WinSituation`, with
+    its winning tile) or /ting (a :class:`Situation`: every wait is tried as the winning
+    tile, so none is named).  Its fields are located under ``body.situation``, the hand's
+    under ``body``; rules without a scoring profile are a 422."""
     if rules.name not in SCORING:
         raise ApiError(
             ("body", "situation"),
@@ -324,7 +328,8 @@ def request_situation(
             f"scoring profiles: {', '.join(SCORING)}",
             InvalidWinContext.code,
         )
-    return _request_win(situation, hand_value, melds, rules, ("body",), ("body", "situation"))
+    win_tile_value = situation.win_tile if isinstance(situation, WinSituation) else None
+    return _request_win(situation, win_tile_value, hand_value, melds, rules, ("body",), ("body", "situation"))
 
 
 #: Core errors about the situation raised while judging /win's situation: their fields
@@ -335,16 +340,17 @@ SITUATION_RENAMES: Final[Mapping[str, Loc]] = MappingProxyType(
 
 
 def _request_win(
-    situation: WinSituation,
+    situation: Situation,
+    win_tile_value: object | None,
     hand_value: object,
     melds: Sequence[MeldSpec],
     rules: RuleProfile,
     hand_at: Loc,
     at: Loc,
-) -> tuple[Hand, Tile, WinContext]:
+) -> tuple[Hand, Tile | None, WinContext]:
     tiles = request_tiles(hand_value, *hand_at, "hand")
     meld_tiles = [request_tiles(meld.tiles, *hand_at, "melds", index, "tiles") for index, meld in enumerate(melds)]
-    win_tile = _one_tile(situation.win_tile, *at, "win_tile")
+    win_tile = None if win_tile_value is None else _one_tile(win_tile_value, *at, "win_tile")
     round_wind = _one_tile(situation.round_wind, *at, "round_wind")
     seat_wind = None if situation.seat_wind is None else _one_tile(situation.seat_wind, *at, "seat_wind")
     dora_indicators = tuple(request_tiles(situation.dora_indicators, *at, "dora_indicators"))
@@ -352,7 +358,7 @@ def _request_win(
     built_melds = request_melds(melds, *hand_at, "melds")
     hand_red = _red_fives(hand_value)
     red_fives = hand_red + tuple(red for meld in melds for red in _red_fives(meld.tiles))
-    for red in _red_fives(situation.win_tile):
+    for red in _red_fives(win_tile_value):
         if red not in hand_red:
             raise ApiError(
                 (*at, "win_tile"),
@@ -382,7 +388,7 @@ def _request_win(
         flowers=situation.flowers,
         last_copy=situation.last_copy,
     )
-    _refuse_absent_tiles(tiles, meld_tiles, win_tile, context, rules, hand_at)
+    _refuse_absent_tiles(tiles, meld_tiles, () if win_tile is None else (win_tile,), context, rules, hand_at)
     _refuse_unused_situation(situation, context, rules, at)
     with located(*hand_at):
         hand = Hand.from_tiles(tiles, built_melds)

@@ -232,8 +232,8 @@ MAX_NUKI: Final = 4
 MAX_FLOWERS: Final = 8
 
 
-class WinSituation(BaseModel):
-    """How a hand was won: who won, who deals, who discarded, and the scoring profile's flags.
+class Situation(BaseModel):
+    """Who wins, who deals, who discards, and the scoring profile's flags (no winning tile).
 
     The fields a scoring profile does not read must keep their defaults (a 422 at the
     field otherwise): Qiqihar reads the seats and the kong flags; riichi and sanma add
@@ -242,11 +242,6 @@ class WinSituation(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    win_tile: MeldTiles = Field(
-        description="The winning tile (one tile, any notation). `0m`/`0p`/`0s`: the red five, "
-        "which the hand must then hold.",
-        examples=["9s"],
-    )
     winner: int = Field(ge=0, le=3, strict=True, description="Seat of the winner, 0..3 (sanma: 0..2).")
     dealer: int = Field(
         ge=0,
@@ -337,12 +332,37 @@ class WinSituation(BaseModel):
     )
 
 
+class WinSituation(Situation):
+    """How a hand was won: the :class:`Situation` and the winning tile."""
+
+    win_tile: MeldTiles = Field(
+        description="The winning tile (one tile, any notation). `0m`/`0p`/`0s`: the red five, "
+        "which the hand must then hold.",
+        examples=["9s"],
+    )
+
+
 _SITUATION_DOC: Final = (
     "How the hand would be won, as /score takes it (without hand and melds). Given, the answer says whether "
     "the player may declare the win now under the rules' scoring profile: a complete shape that the profile "
     "refuses answers `win: false` with `reason` `below_minimum_fan` (MCR, under 8 fans) or `no_yaku` "
     "(riichi); a win carries `score`, the /score answer. Absent, /win answers for the shape alone."
 )
+
+
+_WAIT_SITUATION_DOC: Final = (
+    "How a wait would be won, as /score takes it without the hand and the winning tile (each wait is "
+    "tried as the winning tile). Given, `waits` keeps only the tiles the rules' scoring profile lets the "
+    "hand win on (MCR: 8 fans; riichi: a yaku), `reason` says below_minimum_fan or no_yaku when the hand "
+    "is ready in shape but no wait scores, and `judged` gives each shape wait's verdict and score. "
+    "Absent, /ting answers for the shape alone."
+)
+
+
+class TingRequest(HandRequest):
+    """A /ting question: one hand and, optionally, the situation its waits would be won in."""
+
+    situation: Situation | None = Field(None, description=_WAIT_SITUATION_DOC)
 
 
 class WinRequest(HandRequest):
@@ -532,7 +552,7 @@ class TingResponse(BaseModel):
     shape_waits: list[str] = Field(description="Tiles that complete the shape, whether or not the rules let it win.")
 
     @classmethod
-    def of(cls, result: WaitResult) -> TingResponse:
+    def of(cls, result: WaitResult) -> Self:
         return cls(
             tenpai=result.tenpai,
             waits=[TileRemaining.of(w) for w in result.waits],
@@ -540,6 +560,30 @@ class TingResponse(BaseModel):
             reason=result.reason,
             shape_waits=_tiles(result.shape_waits),
         )
+
+
+class WaitJudgement(BaseModel):
+    """What the scoring profile says of one wait of a hand asked about with a situation."""
+
+    tile: str = Field(examples=["3m"])
+    win: bool = Field(description="Whether the hand may be declared a win on this tile in the situation.")
+    reason: str | None = Field(description="Why not (below_minimum_fan, no_yaku); null for a win.")
+    refusal: str | None = Field(description="The refusal, for a person; null for a win.")
+    score: ScoreResponse | None = Field(description="The /score answer of the win on this tile; null if refused.")
+
+
+class JudgedTingResponse(TingResponse):
+    """A /ting answer; asked with a situation, it says which waits the scoring profile lets win."""
+
+    judged: list[WaitJudgement] | None = Field(
+        None,
+        description="Asked with a situation: each shape wait (see shape_waits) with its verdict and score. "
+        "Absent without a situation.",
+    )
+
+    def rendered(self) -> bytes:
+        """JSON without ``judged`` when it was not set."""
+        return self.model_dump_json(exclude_unset=True).encode()
 
 
 class ShantenForms(BaseModel):

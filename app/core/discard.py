@@ -60,6 +60,24 @@ shows it.
 Candidates come sorted best first: by score, then lower shanten, more ukeire,
 lower tile.
 
+**The expected-score model** (``model=DiscardModel.EXPECTED_SCORE``, for rules the
+value model supports: :func:`app.core.expected_score.supports`) ranks instead by what a
+discard is worth in points over the rest of the hand
+(:func:`~app.core.expected_score.expected_scores`: tenpai and win probability and
+expected score by an exact search that swaps and steps back, wins valued by the riichi
+scorer), less the expected cost of dealing in when opponents are given::
+
+    value = expected_score - danger * (expected_score + DEAL_IN_POINTS)
+
+``danger`` is ``1 - safety``: dealing in loses the hand's own expectation and pays about
+``DEAL_IN_POINTS``.  Ties (equal values to 1e-6 points) go to the discard that keeps more
+value (dora, then honour value), then the safer one, then the one whose tile connects
+least with the rest (an isolated honour before an isolated terminal before a middle
+tile), then lower shanten, more ukeire, lower tile.  The linear score is still computed
+for every candidate.  A hand more than ``MAX_VALUE_SHANTEN`` from tenpai is ranked by the
+linear model (the search would take seconds), and so is every hand under rules without a
+value model; :class:`ValueSearch` says which model ranked and how the search went.
+
 >>> from app.core.hand import Hand
 >>> from app.core.rules import rule_profile
 >>> from app.core.tiles import format_tile, parse_mpsz
@@ -76,12 +94,23 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterable, Sequence
+from enum import StrEnum
 from functools import lru_cache, partial
 from operator import itemgetter
 from typing import Final, NamedTuple
 
 from app.core.engine import Checker, TileCount
 from app.core.errors import TenpaiError, TooManyCopies
+from app.core.expected_score import (
+    DEFAULT_MAX_STATES,
+    FIRST_TURN,
+    LAST_TURN,
+    DiscardValue,
+    ExpectedScores,
+    expected_scores,
+    supports,
+)
+from app.core.expected_score import StopReason as ValueStopReason
 from app.core.hand import Hand
 from app.core.lookahead import Analysis, LookaheadResult, lookahead
 from app.core.rules import RuleProfile
@@ -98,6 +127,7 @@ from app.core.tiles import (
     DRAGONS,
     EAST,
     NUM_TILE_KINDS,
+    SOUTH,
     Counts,
     Tile,
     counts_from_tiles,
@@ -117,6 +147,55 @@ DEFAULT_LOOKAHEAD_BUDGET: Final = 20_000
 (a state costs about 0.2 ms: a two-shanten hand needs tens to hundreds, a four-shanten one thousands)."""
 MAX_LOOKAHEAD_BUDGET: Final = 200_000
 """The most states one question's lookahead may evaluate, whatever it asks."""
+MAX_VALUE_SHANTEN: Final = 2
+"""Farthest from tenpai a hand the expected-score model ranks (a two-shanten search takes
+0.1-1 s in pure Python; a three-shanten one seconds): beyond it the linear model ranks."""
+DEAL_IN_POINTS: Final = 5_500.0
+"""Points an assumed deal-in pays (a rough average riichi or dama hand, honba aside)."""
+DEFAULT_VALUE_BUDGET: Final = DEFAULT_MAX_STATES
+"""States the expected-score search may build for one question."""
+
+
+class DiscardModel(StrEnum):
+    """What ranks the discards."""
+
+    #: Expected points over the rest of the hand, less the expected cost of dealing in.
+    EXPECTED_SCORE = "expected_score"
+    #: Seed 000's linear score (shanten, ukeire, safety, dora, honours).
+    LINEAR = "linear"
+
+
+class ExpectedValue(NamedTuple):
+    """A candidate under the expected-score model."""
+
+    tenpai_probability: float
+    win_probability: float
+    #: Expected points from the discard's turn to the last.
+    expected_score: float
+    #: ``danger * (expected_score + DEAL_IN_POINTS)``: 0 without opponents.
+    deal_in_cost: float
+    #: ``expected_score - deal_in_cost``: what the ranking reads.
+    value: float
+    #: The turns searched, the discard's first.
+    first_turn: int
+    last_turn: int
+    #: The search's per-turn measures and whether a red five was the tile thrown.
+    detail: DiscardValue
+
+
+class ValueSearch(NamedTuple):
+    """Which model ranked the candidates and, for the expected score, how its search went."""
+
+    model: DiscardModel
+    #: Why the linear model ranked when the expected score was asked for (None otherwise).
+    fallback: str | None = None
+    first_turn: int | None = None
+    last_turn: int | None = None
+    states: int = 0
+    complete: bool = True
+    stopped_by: ValueStopReason | None = None
+
+
 #: Honour value of holding c copies, before the per-kind factor.
 _HONOR_COPIES_VALUE: Final = (0.0, 0.0, 0.5, 1.0, 1.0)
 #: Per-kind factor: dragons are value tiles for everyone, a wind for some seats.
@@ -232,6 +311,8 @@ class Candidate(NamedTuple):
     improvements: Improvements | None = None
     good_shape: float | None = None
     lookahead: LookaheadResult | None = None
+    #: Under the expected-score model: the candidate's value (None under the linear model).
+    expected: ExpectedValue | None = None
 
     @property
     def components(self) -> ScoreComponents:
@@ -271,6 +352,15 @@ class Candidate(NamedTuple):
             shanten,
             f"{copies} ukeire cop{'y' if copies == 1 else 'ies'} over {kinds} kind{'' if kinds == 1 else 's'}",
         ]
+        value = self.expected
+        if value is not None:
+            worth = (
+                f"expected {value.expected_score:.0f} points by turn {value.last_turn}: win "
+                f"{value.win_probability:.1%}, tenpai {value.tenpai_probability:.1%}"
+            )
+            if value.deal_in_cost:
+                worth += f", less {value.deal_in_cost:.0f} for the risk of dealing in"
+            lines.insert(0, worth)
         if self.is_wildcard:
             lines.append(f"{name} is a wildcard: kept, it stands for any tile the hand lacks")
         if self.dora_discarded:
@@ -325,6 +415,10 @@ def evaluate_discards(
     value_winds: tuple[Tile, ...] | None = None,
     deadline: float | None = None,
     cancelled: Callable[[], bool] | None = None,
+    model: DiscardModel = DiscardModel.LINEAR,
+    seat_wind: Tile | None = None,
+    round_wind: Tile = EAST,
+    value_budget: int = DEFAULT_VALUE_BUDGET,
 ) -> list[Candidate]:
     """Every distinct discard of a 3n+2 ``hand``, scored, best first.
 
@@ -340,6 +434,61 @@ def evaluate_discards(
     lookahead in wall-clock time (see :func:`~app.core.lookahead.lookahead`); each
     candidate's search gets an equal share of the time left when it starts, so
     a slow first candidate cannot leave the others none.
+
+    ``model`` picks the ranking (see the module notes; the linear model by default here,
+    while ``POST /discard`` asks for the expected score where the rules allow it).
+    ``seat_wind`` (South when None) and ``round_wind`` value the wins of the expected-score
+    search; ``value_budget`` bounds its states, and ``deadline`` and ``cancelled`` bound it
+    too.  :func:`advise_discards` also says which model ranked and how the search went.
+    """
+    return advise_discards(
+        hand,
+        rules,
+        visible=visible,
+        dora_indicators=dora_indicators,
+        opponents=opponents,
+        turn=turn,
+        weights=weights,
+        options=options,
+        red_fives=red_fives,
+        value_winds=value_winds,
+        deadline=deadline,
+        cancelled=cancelled,
+        model=model,
+        seat_wind=seat_wind,
+        round_wind=round_wind,
+        value_budget=value_budget,
+    )[0]
+
+
+def advise_discards(
+    hand: Hand,
+    rules: RuleProfile,
+    *,
+    visible: Counts | None = None,
+    dora_indicators: Sequence[Tile] = (),
+    opponents: Sequence[Opponent] = (),
+    turn: int | None = None,
+    weights: Weights = DEFAULT_WEIGHTS,
+    options: DiscardOptions = DEFAULT_OPTIONS,
+    red_fives: Sequence[Tile] = (),
+    value_winds: tuple[Tile, ...] | None = None,
+    deadline: float | None = None,
+    cancelled: Callable[[], bool] | None = None,
+    model: DiscardModel = DiscardModel.EXPECTED_SCORE,
+    seat_wind: Tile | None = None,
+    round_wind: Tile = EAST,
+    value_budget: int = DEFAULT_VALUE_BUDGET,
+) -> tuple[list[Candidate], ValueSearch]:
+    """:func:`evaluate_discards` ranked by ``model`` (the expected score by default), and how it went.
+
+    >>> from app.core.rules import rule_profile
+    >>> from app.core.tiles import parse_mpsz
+    >>> ranked, search = advise_discards(Hand.from_tiles(parse_mpsz("123m456p789s1z234m5z")), rule_profile("riichi"))
+    >>> [(format_tile(c.tile), round(c.expected.expected_score)) for c in ranked[:3] if c.expected]
+    [('1m', 889), ('4m', 889), ('1z', 745)]
+    >>> search.model.value, search.complete, (search.first_turn, search.last_turn)
+    ('expected_score', True, (1, 18))
     """
     checker = Checker(rules)
     if weights is not DEFAULT_WEIGHTS:
@@ -410,12 +559,46 @@ def evaluate_discards(
                 None,
                 None,
                 None,
+                None,
             )
         )
         # Scores equal to 1e-9 tie (float noise must not decide); ties go to the rule below.
         ranked.append((-round(score * scale), shanten, -count, tile, candidate))
     ranked.sort()
     candidates = [entry[4] for entry in ranked]
+    search = ValueSearch(DiscardModel.LINEAR)
+    if model is DiscardModel.EXPECTED_SCORE:
+        if not supports(rules):
+            search = ValueSearch(DiscardModel.LINEAR, f"{rules.name} has no value model")
+        elif best_shanten > MAX_VALUE_SHANTEN:
+            search = ValueSearch(
+                DiscardModel.LINEAR,
+                f"the hand is {best_shanten} from tenpai; the value model ranks up to {MAX_VALUE_SHANTEN}",
+            )
+        else:
+            found = expected_scores(
+                hand,
+                rules,
+                unseen=checker.remaining(hand, others),
+                red_fives=red_fives,
+                dora_indicators=dora_indicators,
+                round_wind=round_wind,
+                seat_wind=SOUTH if seat_wind is None else seat_wind,
+                first_turn=FIRST_TURN if turn is None else min(turn, LAST_TURN),
+                max_states=value_budget,
+                deadline=deadline,
+                cancelled=cancelled,
+            )
+            candidates = _rank_by_value(candidates, found, counts)
+            search = ValueSearch(
+                DiscardModel.EXPECTED_SCORE,
+                None,
+                found.first_turn,
+                found.last_turn,
+                found.states,
+                found.complete,
+                found.stopped_by,
+            )
     if options.improvements or options.good_shape or options.lookahead:
         share = max(1, min(max(options.lookahead_budget, 1), MAX_LOOKAHEAD_BUDGET) // len(candidates))
         shared: Analysis = {}  # the candidates' searches meet the same hands: analyse each once
@@ -424,7 +607,65 @@ def evaluate_discards(
             until = None if deadline is None else _time_share(deadline, len(candidates) - index)
             extended.append(_extras(candidate, hand, checker, others, options, turn, share, shared, until, cancelled))
         candidates = extended
-    return candidates
+    return candidates, search
+
+
+def _rank_by_value(candidates: list[Candidate], found: ExpectedScores, counts: Counts) -> list[Candidate]:
+    """``candidates`` with their expected values, best value first (ties: see the module notes)."""
+    # A five held both red and plain is thrown plain: the red one is worth a dora.
+    by_tile: dict[Tile, DiscardValue] = {}
+    for detail in found.discards:
+        if detail.tile not in by_tile or not detail.red:
+            by_tile[detail.tile] = detail
+    ranked = []
+    for candidate in candidates:
+        detail = by_tile[candidate.tile]
+        danger = 1.0 - candidate.safety
+        cost = danger * (detail.expected_score + DEAL_IN_POINTS) if danger > 0 else 0.0
+        value = detail.expected_score - cost
+        expected = ExpectedValue(
+            detail.tenpai_probability,
+            detail.win_probability,
+            detail.expected_score,
+            cost,
+            value,
+            found.first_turn,
+            found.last_turn,
+            detail,
+        )
+        key = (
+            -round(value * _VALUE_SCALE),
+            -candidate.dora,
+            -candidate.honors,
+            -candidate.safety,
+            _connections(counts, candidate.tile),
+            candidate.shanten,
+            -candidate.ukeire_count,
+            candidate.tile,
+        )
+        ranked.append((key, candidate._replace(expected=expected)))
+    ranked.sort(key=_FIRST)
+    return [candidate for _, candidate in ranked]
+
+
+def _connections(counts: Counts, tile: Tile) -> tuple[int, int]:
+    """How much ``tile`` connects with the rest of the hand (less is a better discard):
+    other copies and suit neighbours within two, then its potential (honour 0, terminal 1, else 2).
+
+    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> counts = counts_from_tiles(parse_mpsz("1m5m9p23s7z"))
+    >>> [_connections(counts, tile) for tile in (33, 17, 4, 0, 19)]
+    [(0, 0), (0, 1), (0, 2), (0, 1), (1, 2)]
+    """
+    held = counts[tile] - 1
+    if tile >= EAST:
+        return held, 0
+    position = tile % 9
+    start = tile - position
+    for other in range(max(start, tile - 2), min(start + 8, tile + 2) + 1):
+        if other != tile:
+            held += counts[other]
+    return held, 1 if position in (0, 8) else 2
 
 
 def _time_share(deadline: float, searches_left: int) -> float:
@@ -626,5 +867,8 @@ def _honor_values(
 _NO_DORA: Final = (0,) * NUM_TILE_KINDS
 _SECOND: Final = itemgetter(1)
 _SCORE_SCALE: Final = 1e9
+#: Expected values equal to 1e-6 points tie.
+_VALUE_SCALE: Final = 1e6
+_FIRST: Final = itemgetter(0)
 #: ``Candidate._make`` without its length check (the hot loop always passes every field).
 _make_candidate: Final = partial(tuple.__new__, Candidate)

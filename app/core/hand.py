@@ -185,6 +185,16 @@ class Hand:
             counts[tile] -= 1
         return Hand(bytes(counts), self.melds if meld is None else self.melds + (meld,))
 
+    def with_tile(self, tile: Tile) -> Hand:
+        """This hand with one more ``tile`` in the concealed part (a draw, a claimed win).  Not validated.
+
+        >>> Hand.from_tiles([0, 0]).with_tile(0).counts[0]
+        3
+        """
+        counts = bytearray(self.counts)
+        counts[tile] += 1
+        return Hand(bytes(counts), self.melds)
+
     def with_kong(self, kong: Meld) -> Hand:
         """This hand after declaring ``kong`` from its own tiles: a closed kan of four held
         copies, or an added kan growing its pon with the held fourth copy.  Not validated.

@@ -15,13 +15,16 @@ from app.api.discard_schemas import (
     DISCARD_RESPONSE_REQUEST,
     DiscardResponse,
 )
+from app.core.discard import DEAL_IN_POINTS
 from app.core.engine import Checker
+from app.core.expected_score import expected_scores
 from app.core.hand import Hand
 from app.core.rules import rule_profile
 from app.core.tiles import (
     NUM_TILE_KINDS,
     counts_from_tiles,
     format_mpsz,
+    format_tile,
     parse_mpsz,
     parse_tile,
 )
@@ -65,7 +68,7 @@ KNOWN = [
 
 @pytest.mark.parametrize(("hand", "best", "shanten", "ukeire"), KNOWN, ids=[k[0] for k in KNOWN])
 def test_known_best_discards(client: TestClient, hand: str, best: str, shanten: int, ukeire: int) -> None:
-    answer = _post(client, {"hand": hand})
+    answer = _post(client, {"hand": hand, "model": "linear"})
     first = answer["candidates"][0]
     assert answer["best"] == first["tile"] == best
     assert (first["shanten"], first["ukeire_count"]) == (shanten, ukeire) == brute_force_ukeire(hand, best)
@@ -106,9 +109,17 @@ def test_properties_on_random_hands(client: TestClient) -> None:
         assert all(c["shanten"] >= max(now, 0) for c in candidates)  # none below the hand's shanten
         scores = [c["score"] for c in candidates]
         assert scores == sorted(scores, reverse=True)
+        valued = answer["model"] == "expected_score"
+        assert valued == (now <= 2) and (answer["model_note"] is None) == valued
         for candidate in candidates:
-            assert math.isclose(sum(candidate["components"].values()), candidate["score"], abs_tol=1e-5)
+            assert math.isclose(sum(candidate["components"].values()), candidate["linear_score"], abs_tol=1e-5)
             assert candidate["safety"] == 1.0 and candidate["safety_by_opponent"] == []
+            if valued:
+                assert candidate["deal_in_cost"] == 0.0
+                assert candidate["score"] == pytest.approx(candidate["expected_score"], abs=1e-5)
+                assert 0.0 <= candidate["win_probability"] <= candidate["tenpai_probability"] <= 1.0
+            else:
+                assert candidate["score"] == candidate["linear_score"] and candidate["expected_score"] is None
 
 
 def test_notations_ask_the_same_question(client: TestClient) -> None:
@@ -120,11 +131,15 @@ def test_notations_ask_the_same_question(client: TestClient) -> None:
 
 
 def test_red_fives_count_as_dora(client: TestClient) -> None:
-    plain = _post(client, {"hand": "123m456p789s1122z5m"})
-    red = _post(client, {"hand": "123m456p789s1122z0m"})
+    plain = _post(client, {"hand": "123m456p789s1122z5m", "model": "linear"})
+    red = _post(client, {"hand": "123m456p789s1122z0m", "model": "linear"})
     assert [c["tile"] for c in red["candidates"]] == [c["tile"] for c in plain["candidates"]]
     keep = {c["tile"]: c["dora"] for c in red["candidates"]}
     assert keep["5m"] == 0 and keep["1z"] == 1  # discarding the red five gives it up
+    # The value model prices it: keeping the red five is worth more than keeping a plain one.
+    plain_value = {c["tile"]: c["expected_score"] for c in _post(client, {"hand": "123m456p789s1122z5m"})["candidates"]}
+    red_value = {c["tile"]: c["expected_score"] for c in _post(client, {"hand": "123m456p789s1122z0m"})["candidates"]}
+    assert red_value["1z"] > plain_value["1z"] and red_value["5m"] == pytest.approx(plain_value["5m"], rel=1e-9)
 
 
 # --- opponents and safety ----------------------------------------------------------------------
@@ -148,7 +163,7 @@ def test_safety_against_a_riichi(client: TestClient) -> None:
         product = math.prod(v["safety"] for v in candidate["safety_by_opponent"])
         assert candidate["safety"] == pytest.approx(product, abs=1e-5)
         assert all(0.0 <= v["safety"] <= 1.0 for v in candidate["safety_by_opponent"])
-    defend = _post(client, {**body, "weights": {"safety": 10000.0}})
+    defend = _post(client, {**body, "weights": {"safety": 10000.0}, "model": "linear"})
     assert defend["weights"]["safety"] == 10000.0
     assert defend["candidates"][0]["safety"] == max(c["safety"] for c in defend["candidates"])
 
@@ -254,7 +269,7 @@ def test_lookahead_over_http(client: TestClient) -> None:
             ["body", "options", "lookahead_budget"],
             "greater_than_equal",
         ),
-        ({"hand": "123m456p789s1122z5z", "rules": "mcr"}, ["body", "rules", "preset"], "unknown_rules"),
+        ({"hand": "123m456p789s1122z5z", "rules": "hong_kong"}, ["body", "rules", "preset"], "unknown_rules"),
         (
             {"hand": "123m456p789s1122z5z", "melds": [{"kind": "pon", "tiles": "12m3m"}]},
             ["body", "melds", 0, "tiles"],
@@ -332,3 +347,63 @@ def test_a_wind_field_is_one_wind(client: TestClient, field: str, value: object)
     response = client.post("/discard", json={"hand": "123m456p789s11z33z5z", field: value})
     assert response.status_code == 422
     assert response.json()["detail"][0]["loc"] == ["body", field]
+
+
+# --- the value model -------------------------------------------------------------------------
+
+
+def test_the_default_ranks_by_expected_score(client: TestClient) -> None:
+    hand = "123m456p789s1z234m5z"
+    answer = _post(client, {"hand": hand, "dora_indicators": "1z", "seat_wind": "2z", "round_wind": "1z"})
+    assert answer["model"] == "expected_score" and answer["model_note"] is None
+    search = answer["value_search"]
+    assert (
+        search["complete"] and search["stopped_by"] is None and search["horizon"] == {"first_turn": 1, "last_turn": 18}
+    )
+    found = expected_scores(
+        Hand.from_tiles(parse_mpsz(hand)), rule_profile("riichi"), dora_indicators=(27,), seat_wind=28, round_wind=27
+    )
+    core = {format_tile(d.tile): d for d in found.discards}
+    for candidate in answer["candidates"]:
+        value = core[candidate["tile"]]
+        assert candidate["expected_score"] == pytest.approx(value.expected_score, abs=1e-5)
+        assert candidate["win_probability"] == pytest.approx(value.win_probability, abs=1e-6)
+        assert candidate["tenpai_probability"] == pytest.approx(value.tenpai_probability, abs=1e-6)
+        assert candidate["horizon"] == {"first_turn": 1, "last_turn": 18}
+        assert candidate["reasons"][0].startswith("expected ")
+    best = max(core.values(), key=lambda d: d.expected_score)
+    assert answer["candidates"][0]["expected_score"] == pytest.approx(best.expected_score, abs=1e-5)
+    # 1m and 4m tie (mahjong-cpp: 1102.0 each); 1m connects less with the rest.
+    assert [c["tile"] for c in answer["candidates"][:2]] == ["1m", "4m"]
+
+
+def test_the_turn_shortens_the_horizon(client: TestClient) -> None:
+    early = _post(client, {"hand": "123m456p789s1z234m5z"})
+    late = _post(client, {"hand": "123m456p789s1z234m5z", "turn": 12})
+    assert late["value_search"]["horizon"] == {"first_turn": 12, "last_turn": 18}
+    for before, after in zip(early["candidates"][:3], late["candidates"][:3], strict=True):
+        assert after["win_probability"] < before["win_probability"]
+
+
+def test_opponents_cost_the_dangerous_discards(client: TestClient) -> None:
+    body = {"hand": "23456m345p45677s9s", "turn": 9, "opponents": [{"river": "1z9p2m8s6z5s4z7p1m", "riichi": True}]}
+    candidates = {c["tile"]: c for c in _post(client, body)["candidates"]}
+    assert candidates["2m"]["deal_in_cost"] == 0.0  # genbutsu
+    for candidate in candidates.values():
+        danger = 1.0 - candidate["safety"]
+        expected_cost = danger * (candidate["expected_score"] + DEAL_IN_POINTS)
+        assert candidate["deal_in_cost"] == pytest.approx(expected_cost, rel=1e-4, abs=1e-3)  # safety is rounded
+        assert candidate["score"] == pytest.approx(candidate["expected_score"] - candidate["deal_in_cost"], abs=1e-5)
+
+
+def test_linear_and_other_rules_keep_the_seed_model(client: TestClient) -> None:
+    hand = "123m456p789s1122z5z"
+    linear = _post(client, {"hand": hand, "model": "linear"})
+    assert linear["model"] == "linear" and linear["value_search"] is None and linear["model_note"] is None
+    assert all(c["expected_score"] is None and c["score"] == c["linear_score"] for c in linear["candidates"])
+    chinese = _post(client, {"hand": hand, "rules": "chinese"})
+    assert chinese["model"] == "linear" and "chinese" in chinese["model_note"]
+    far = _post(client, {"hand": "147m258p369s12345z"})
+    assert far["model"] == "linear" and "from tenpai" in far["model_note"]
+    wrong = client.post("/discard", json={"hand": hand, "model": "best"})
+    assert wrong.status_code == 422 and wrong.json()["detail"][0]["loc"] == ["body", "model"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from functools import partial
 from typing import Annotated
 
@@ -19,8 +20,10 @@ from app.api.errors import error_responses, located
 from app.api.heavy import Budget, Finished, answer_heavy
 from app.api.questions import json_response
 from app.api.state import service_state
-from app.core.discard import Candidate, evaluate_discards
+from app.core.discard import Candidate, DiscardModel, ValueSearch, advise_discards
 from app.core.engine import Checker
+from app.core.expected_score import StopReason as ValueStopReason
+from app.core.expected_score import supports
 from app.core.lookahead import StopReason
 
 router = APIRouter(tags=["discard"])
@@ -34,9 +37,11 @@ async def _asked(body: Annotated[DiscardRequest, Body(openapi_examples=DISCARD_E
 DiscardAsked = Annotated[DiscardQuestion, Depends(_asked)]
 
 
-def _evaluate(question: DiscardQuestion, budget: Budget | None = None) -> list[Candidate]:
+def _evaluate(
+    question: DiscardQuestion, budget: Budget | None = None, deadline: float | None = None
+) -> tuple[list[Candidate], ValueSearch]:
     with located("body"):
-        return evaluate_discards(
+        return advise_discards(
             question.hand,
             question.rules,
             visible=question.visible,
@@ -47,26 +52,37 @@ def _evaluate(question: DiscardQuestion, budget: Budget | None = None) -> list[C
             options=question.options,
             red_fives=question.red_fives,
             value_winds=question.value_winds,
-            deadline=None if budget is None else budget.deadline,
+            deadline=deadline if budget is None else budget.deadline,
             cancelled=None if budget is None else budget.cancelled,
+            model=question.model,
+            seat_wind=question.seat_wind,
+            round_wind=question.round_wind,
         )
 
 
-def _render(question: DiscardQuestion, candidates: list[Candidate]) -> bytes:
+def _render(question: DiscardQuestion, candidates: list[Candidate], search: ValueSearch) -> bytes:
     shanten = Checker(question.rules).shanten(question.hand).shanten
-    return DiscardResponse.of(candidates, shanten, question.weights).model_dump_json().encode()
+    return DiscardResponse.of(candidates, shanten, question.weights, search).model_dump_json().encode()
 
 
 def _answer(question: DiscardQuestion) -> bytes:
-    return _render(question, _evaluate(question))
+    return _render(question, *_evaluate(question))
+
+
+def _valued_answer(question: DiscardQuestion, seconds: float) -> Finished:
+    """An expected-score answer within ``seconds`` of wall-clock time (complete unless the clock cut it)."""
+    candidates, search = _evaluate(question, deadline=time.monotonic() + seconds)
+    return Finished(_render(question, candidates, search), search.stopped_by is not ValueStopReason.TIME)
 
 
 def _lookahead_answer(question: DiscardQuestion, budget: Budget) -> Finished:
-    candidates = _evaluate(question, budget)
+    candidates, search = _evaluate(question, budget)
     # Complete unless the clock cut a search short: an answer cut by the request's own
     # state budget is the same every time, one cut by time depends on the load.
-    timed_out = any(c.lookahead is not None and c.lookahead.stopped_by is StopReason.TIME for c in candidates)
-    return Finished(_render(question, candidates), not timed_out)
+    timed_out = search.stopped_by is ValueStopReason.TIME or any(
+        c.lookahead is not None and c.lookahead.stopped_by is StopReason.TIME for c in candidates
+    )
+    return Finished(_render(question, candidates, search), not timed_out)
 
 
 @router.post(
@@ -80,7 +96,16 @@ async def discard(question: DiscardAsked, request: Request) -> Response:
     """Every distinct discard of the hand, best first, with its shanten, ukeire (unseen copies:
     4 minus the 14-tile hand, melds, `visible`, dora indicators and every opponent's river and
     melds), safety against each opponent, dora and honour value kept, and the score of seed 000,
-    `-10·shanten + 0.8·ukeire/4 + 1.2·safety + 1.5·dora + 0.6·honors` by default, term by term.
+    `-10·shanten + 0.8·ukeire/4 + 1.2·safety + 1.5·dora + 0.6·honors`, term by term.
+
+    Under riichi rules the default ranking (`model: expected_score`) is each discard's expected
+    points over the rest of the hand, after mahjong-cpp's expected-score model: tenpai and win
+    probability by turn 18 from an exact search over the unseen tiles that also swaps tiles at
+    equal shanten and steps back once, riichi declared at tenpai, every win valued by the riichi
+    scorer (yaku, dora, red fives, expected ura dora), less the expected cost of dealing in when
+    opponents are given. Hands more than two from tenpai, other rules, and `model: linear` are
+    ranked by the linear score. The search runs off the event loop within TENPAI_HEAVY_SECONDS;
+    a bound that cut it short is flagged in `value_search`.
 
     Safety is the probability of not dealing in, from published Tenhou deal-in tables by turn
     (genbutsu, suji, kabe / no chance, one chance, honours by copies seen, early outside tiles),
@@ -96,6 +121,19 @@ async def discard(question: DiscardAsked, request: Request) -> Response:
         return await answer_heavy(
             request, key, partial(_lookahead_answer, question), seconds=state.settings.heavy_seconds
         )
+    if question.model is DiscardModel.EXPECTED_SCORE and supports(question.rules):
+        # The value search takes milliseconds to a second: off the loop, within the heavy budget,
+        # and cached only when the clock did not cut it (a cut answer depends on the load).
+        cached = state.cache.peek(key)
+        if isinstance(cached, bytes):
+            return json_response(cached)
+        finished = await run_in_threadpool(_valued_answer, question, state.settings.heavy_seconds)
+        if finished.complete:
+            state.cache.store(key, finished.body)
+        response = json_response(finished.body)
+        if not finished.complete:
+            response.headers["cache-control"] = "no-store"
+        return response
     if question.heavy:
         answer = await run_in_threadpool(state.cache.get_or_compute, key, lambda: _answer(question))
     else:

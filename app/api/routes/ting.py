@@ -2,17 +2,32 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request, Response
+from collections.abc import Callable
+from typing import Annotated
+
+from fastapi import APIRouter, Body, Request, Response
 
 from app.api.answer_size import LARGEST_TING
 from app.api.batch_fast import ting_batch_json
-from app.api.deps import BatchBody, CacheDep, SettingsDep, TingAsked
-from app.api.errors import error_responses
-from app.api.questions import Question, answer_batch, json_response
+from app.api.deps import BatchBody, CacheDep, SettingsDep
+from app.api.errors import error_responses, located
+from app.api.questions import (
+    SITUATION_RENAMES,
+    Question,
+    answer_batch,
+    ask_one,
+    json_response,
+    request_rules,
+    request_situation,
+)
 from app.api.render import ting_json
-from app.api.schemas import TingBatchResponse, TingResponse
+from app.api.schemas import TING_EXAMPLES, JudgedTingResponse, TingBatchResponse, TingRequest, WaitJudgement
+from app.api.score_schemas import ScoreResponse
 from app.api.state import service_state
 from app.core.engine import Checker
+from app.core.scoring import REFUSALS, score
+from app.core.scoring_context import WinContext
+from app.core.tiles import format_tile
 
 router = APIRouter(tags=["ting"])
 _ERRORS = error_responses(413, 422, 500)
@@ -22,18 +37,69 @@ def _ting(checker: Checker, question: Question) -> bytes:
     return ting_json(checker.waits(question.hand, question.visible))
 
 
+def _judged(context: WinContext) -> Callable[[Checker, Question], bytes]:
+    """The /ting answer for a hand asked with its situation: each shape wait is scored as the
+    winning tile, and only those the scoring profile lets win stay among the waits."""
+
+    def answer(checker: Checker, question: Question) -> bytes:
+        shape = checker.waits(question.hand, question.visible)
+        judged = []
+        winning = set()
+        with located("body", renames=SITUATION_RENAMES):
+            for tile in shape.shape_waits:
+                name = format_tile(tile)
+                try:
+                    scored = score(question.hand.with_tile(tile), tile, checker.rules, context)
+                except REFUSALS as refused:
+                    verdict = WaitJudgement(
+                        tile=name, win=False, reason=refused.code, refusal=refused.message, score=None
+                    )
+                else:
+                    verdict = WaitJudgement(
+                        tile=name, win=True, reason=None, refusal=None, score=ScoreResponse.of(scored)
+                    )
+                    winning.add(tile)
+                judged.append(verdict)
+        waits = tuple(wait for wait in shape.waits if wait.tile in winning)
+        refusals = sorted({item.reason for item in judged if item.reason is not None})
+        reason = shape.reason or (refusals[0] if shape.shape_waits and not waits and refusals else None)
+        result = shape._replace(
+            tenpai=bool(waits),
+            waits=waits,
+            karaten=bool(waits) and all(wait.remaining == 0 for wait in waits),
+            reason=reason,
+        )
+        return JudgedTingResponse.of(result).model_copy(update={"judged": judged}).rendered()
+
+    return answer
+
+
 @router.post(
     "/ting",
-    response_model=TingResponse,
+    response_model=JudgedTingResponse,
     operation_id="ting",
     summary="Which tiles complete a 3n+1 hand?",
     responses=_ERRORS,
 )
-async def ting(asked: TingAsked, request: Request) -> Response:
+async def ting(body: Annotated[TingRequest, Body(openapi_examples=TING_EXAMPLES)], request: Request) -> Response:
     """The waits of a 13-tile hand (13 - 3k with k melds) with their unseen copies
     (`remaining` = 4 minus copies in hand, melds and `visible`). `karaten` is tenpai
-    with no copy left of any wait."""
-    (answer,) = asked.answer(service_state(request).cache, _ting)
+    with no copy left of any wait.
+
+    With a `situation` (the /score fields without the hand and the winning tile), each
+    shape wait is scored as the winning tile under the rules' scoring profile: `waits`
+    keeps the tiles the hand may be declared a win on (MCR: 8 fans; riichi: a yaku),
+    `judged` gives every shape wait's verdict and score, and a hand ready in shape whose
+    waits all fall short answers `tenpai: false` with `reason` `below_minimum_fan` or
+    `no_yaku`."""
+    if body.situation is None:
+        asked = ask_one("ting", body)
+        compute: Callable[[Checker, Question], bytes] = _ting
+    else:
+        _, _, context = request_situation(body.situation, body.hand, body.melds, request_rules(body.rules))
+        asked = ask_one("ting", body, variant=context)
+        compute = _judged(context)
+    (answer,) = asked.answer(service_state(request).cache, compute)
     return json_response(answer)
 
 

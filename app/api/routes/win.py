@@ -123,7 +123,14 @@ async def win(body: Annotated[WinRequest, Body(openapi_examples=WIN_EXAMPLES)], 
     shape that the rules still refuse answers `win: false` with a `reason`, e.g.
     `open_meld_required` in Qiqihar without a pon or open kong. An answer that could
     pass TENPAI_MAX_ANSWER_BYTES (many wildcards, a high `decomposition_limit`) is a
-    422 `answer_too_large`."""
+    422 `answer_too_large`.
+
+    With a `situation` (the /score fields without the hand: `win_tile`, seats, flags),
+    the answer also says whether the player may declare the win now under the rules'
+    scoring profile: a complete shape the profile refuses is `win: false` with `reason`
+    `below_minimum_fan` (MCR: under 8 fans, flowers not counted) or `no_yaku` (riichi)
+    and a `refusal` message; a win carries `score`, the /score answer. Rules without a
+    scoring profile (`chinese`) cannot take a situation (422)."""
     state = service_state(request)
     limit = _limit(body.decomposition_limit, state.settings)
     compute = _win(limit)
@@ -131,6 +138,7 @@ async def win(body: Annotated[WinRequest, Body(openapi_examples=WIN_EXAMPLES)], 
     if body.situation is not None:
         rules = request_rules(body.rules)
         _, win_tile, context = request_situation(body.situation, body.hand, body.melds, rules)
+        assert win_tile is not None  # /win's situation is a WinSituation, which names it
         compute = _judged(limit, win_tile, context)
         variant = (limit, win_tile, context)
     asked = ask_one("win", body, variant=variant)
