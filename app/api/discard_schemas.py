@@ -45,6 +45,7 @@ from app.core.discard import (
 from app.core.expected_score import StopReason as ValueStopReason
 from app.core.hand import Hand
 from app.core.lookahead import StopReason
+from app.core.mcr_targets import PLAN_NEED_WEIGHT
 from app.core.rules import RuleProfile
 from app.core.safety import Opponent
 from app.core.tiles import (
@@ -209,6 +210,10 @@ class DiscardRequest(BaseModel):
         f"riichi scorer) less the expected cost of dealing in ({DEAL_IN_POINTS:,.0f} points plus the hand's own "
         "expectation, times the danger); for rules without a value model (not `riichi`) and for hands more than "
         f"{MAX_VALUE_SHANTEN} from tenpai the linear model ranks instead, and the answer's `model` says so. "
+        "Where a win needs fans (`mcr`: 8) the default is `fan_plan`: the distance to the nearest fan pattern "
+        "worth the minimum (flushes, straights, shifted and triple chows, pungs, the knitted forms, seven "
+        "pairs, ...), then the unseen tiles that bring it nearer; once ready, the unseen tiles that win with "
+        "enough fans by the scorer (`seat_wind`, default East, and `round_wind` count). "
         "`linear`: seed 000's linear score with `weights`.",
     )
 
@@ -436,6 +441,33 @@ class ValueSearchOut(BaseModel):
     horizon: HorizonOut
 
 
+class FanPlanOut(BaseModel):
+    """Under the fan plan (MCR): where the hand stands after the discard."""
+
+    model_config = ConfigDict(frozen=True, title="FanPlan")
+
+    need: int = Field(
+        description="Tiles to draw (exchanging others) to complete the nearest pattern worth the minimum "
+        "fans: 1 is ready with a wait that scores; a ready hand whose waits all fall short counts 2.",
+        examples=[2],
+    )
+    helping_tiles: float = Field(
+        description="Unseen copies that bring a nearest pattern nearer (ready: that win with enough fans; "
+        "a wait only a self-draw makes worth enough counts a quarter).",
+        examples=[12],
+    )
+    target_fan: int = Field(description="Fans of the richest nearest pattern, by the rule book.", examples=[16])
+
+
+def _ranked_score(candidate: Candidate) -> float:
+    """What the candidate's model ranks by, as the `score` field shows it."""
+    if candidate.expected is not None:
+        return candidate.expected.value
+    if candidate.fan_plan is not None:
+        return candidate.fan_plan.score
+    return candidate.score
+
+
 class CandidateOut(BaseModel):
     """One distinct discard with its score and what the score is made of."""
 
@@ -453,8 +485,8 @@ class CandidateOut(BaseModel):
     )
     score: float = Field(
         description="What the ranking reads: under the `expected_score` model the expected points less the "
-        "expected cost of dealing in (`expected_score - deal_in_cost`); under `linear` the seed's linear score "
-        "(`linear_score`).",
+        "expected cost of dealing in (`expected_score - deal_in_cost`); under `fan_plan` helping tiles + 0.01 x "
+        f"target fans - {PLAN_NEED_WEIGHT} x need; under `linear` the seed's linear score (`linear_score`).",
         examples=[-8.7],
     )
     linear_score: float = Field(description="The seed's linear score: the sum of `components`.", examples=[-8.7])
@@ -471,6 +503,7 @@ class CandidateOut(BaseModel):
         None, description="Expected-score model: danger x (expected_score + the assumed deal-in); 0 without opponents."
     )
     horizon: HorizonOut | None = Field(None, description="Expected-score model: the turns searched.")
+    fan_plan: FanPlanOut | None = Field(None, description="Fan-plan model (MCR): the plan after the discard.")
     components: ScoreComponentsOut
     dora: int = Field(description="Dora kept (hand and melds, red fives included).", examples=[1])
     honors: float = Field(description="Honour value kept (pair 0.5, triplet 1; dragons x1, winds x0.5).")
@@ -487,6 +520,7 @@ class CandidateOut(BaseModel):
         extra = candidate.improvements
         ahead = candidate.lookahead
         value = candidate.expected
+        plan = candidate.fan_plan
         return cls(
             tile=format_tile(candidate.tile),
             shanten=candidate.shanten,
@@ -494,13 +528,16 @@ class CandidateOut(BaseModel):
             ukeire=[TileRemaining.of(t) for t in candidate.ukeire],
             safety=_round(candidate.safety),
             safety_score=_round(candidate.safety_score),
-            score=_round(candidate.score if value is None else value.value),
+            score=_round(_ranked_score(candidate)),
             linear_score=_round(candidate.score),
             tenpai_probability=None if value is None else _round(value.tenpai_probability),
             win_probability=None if value is None else _round(value.win_probability),
             expected_score=None if value is None else _round(value.expected_score),
             deal_in_cost=None if value is None else _round(value.deal_in_cost),
             horizon=None if value is None else HorizonOut(first_turn=value.first_turn, last_turn=value.last_turn),
+            fan_plan=None
+            if plan is None
+            else FanPlanOut(need=plan.need, helping_tiles=_round(plan.ukeire), target_fan=plan.fan),
             components=ScoreComponentsOut(**{k: _round(v) for k, v in candidate.components._asdict().items()}),
             dora=candidate.dora,
             honors=candidate.honors,
@@ -586,6 +623,7 @@ _DISCARD_EXAMPLE: Final[JsonDict] = {
             "expected_score": 1754.502038,
             "deal_in_cost": 406.252114,
             "horizon": {"first_turn": 10, "last_turn": 18},
+            "fan_plan": None,
             "components": {"shanten": 0.0, "ukeire": 0.6, "safety": -0.48, "dora": 1.5, "honors": 0.9},
             "dora": 1,
             "honors": 1.5,
@@ -626,6 +664,7 @@ _DISCARD_EXAMPLE: Final[JsonDict] = {
             "expected_score": 818.990949,
             "deal_in_cost": 520.588519,
             "horizon": {"first_turn": 10, "last_turn": 18},
+            "fan_plan": None,
             "components": {"shanten": 0.0, "ukeire": 0.6, "safety": -1.271543, "dora": 0.0, "honors": 0.9},
             "dora": 0,
             "honors": 1.5,

@@ -93,7 +93,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import StrEnum
 from functools import lru_cache, partial
 from operator import itemgetter
@@ -113,6 +113,7 @@ from app.core.expected_score import (
 from app.core.expected_score import StopReason as ValueStopReason
 from app.core.hand import Hand
 from app.core.lookahead import Analysis, LookaheadResult, lookahead
+from app.core.mcr_targets import Plan, planner_for
 from app.core.rules import RuleProfile
 from app.core.safety import (
     InvalidOpponent,
@@ -123,6 +124,7 @@ from app.core.safety import (
     defence_rules,
     passed_after_riichi,
 )
+from app.core.scoring import MINIMUM_FANS
 from app.core.tiles import (
     DRAGONS,
     EAST,
@@ -163,6 +165,9 @@ class DiscardModel(StrEnum):
     EXPECTED_SCORE = "expected_score"
     #: Seed 000's linear score (shanten, ukeire, safety, dora, honours).
     LINEAR = "linear"
+    #: Where a win needs fans (MCR): the fan planner's distance to the nearest pattern worth
+    #: the floor, then the unseen tiles that bring it nearer (app/core/mcr_targets.py).
+    FAN_PLAN = "fan_plan"
 
 
 class ExpectedValue(NamedTuple):
@@ -313,6 +318,8 @@ class Candidate(NamedTuple):
     lookahead: LookaheadResult | None = None
     #: Under the expected-score model: the candidate's value (None under the linear model).
     expected: ExpectedValue | None = None
+    #: Under the fan-plan model: the plan after this discard (None otherwise).
+    fan_plan: Plan | None = None
 
     @property
     def components(self) -> ScoreComponents:
@@ -560,6 +567,7 @@ def advise_discards(
                 None,
                 None,
                 None,
+                None,
             )
         )
         # Scores equal to 1e-9 tie (float noise must not decide); ties go to the rule below.
@@ -567,7 +575,22 @@ def advise_discards(
     ranked.sort()
     candidates = [entry[4] for entry in ranked]
     search = ValueSearch(DiscardModel.LINEAR)
-    if model is DiscardModel.EXPECTED_SCORE:
+    ranked_by = ranking_model(rules, model)
+    if ranked_by is DiscardModel.FAN_PLAN:
+        planner = planner_for(
+            checker,
+            checker.remaining(hand, others),
+            seat_wind=EAST if seat_wind is None else seat_wind,
+            round_wind=round_wind,
+            minimum_fan=MINIMUM_FANS[rules.name],
+        )
+        candidates = _rank_by_plan(candidates, planner.plans(hand), counts)
+        search = ValueSearch(DiscardModel.FAN_PLAN)
+    elif model is DiscardModel.FAN_PLAN:
+        search = ValueSearch(
+            DiscardModel.LINEAR, f"a win under {rules.name} needs no fans; the fan plan does not apply"
+        )
+    elif model is DiscardModel.EXPECTED_SCORE:
         if not supports(rules):
             search = ValueSearch(DiscardModel.LINEAR, f"{rules.name} has no value model")
         elif best_shanten > MAX_VALUE_SHANTEN:
@@ -608,6 +631,36 @@ def advise_discards(
             extended.append(_extras(candidate, hand, checker, others, options, turn, share, shared, until, cancelled))
         candidates = extended
     return candidates, search
+
+
+def ranking_model(rules: RuleProfile, asked: DiscardModel) -> DiscardModel:
+    """The model that ranks a question asking for ``asked`` under ``rules``: the default
+    (``expected_score``) is the fan plan where a win needs fans (MCR); a model the rules
+    have no use for falls back to the linear score (:func:`advise_discards` says why).
+
+    >>> from app.core.rules import rule_profile
+    >>> [ranking_model(rule_profile(name), DiscardModel.EXPECTED_SCORE).value for name in ("riichi", "mcr", "chinese")]
+    ['expected_score', 'fan_plan', 'linear']
+    """
+    if asked is DiscardModel.LINEAR:
+        return asked
+    if rules.name in MINIMUM_FANS:
+        return DiscardModel.FAN_PLAN
+    if asked is DiscardModel.EXPECTED_SCORE and supports(rules):
+        return asked
+    return DiscardModel.LINEAR
+
+
+def _rank_by_plan(candidates: list[Candidate], plans: Mapping[Tile, Plan], counts: Counts) -> list[Candidate]:
+    """``candidates`` with their fan plans, the nearest pattern first, then the most unseen
+    tiles that bring it nearer (and its fans), then safety and the less connected tile."""
+    ranked = []
+    for candidate in candidates:
+        plan = plans[candidate.tile]
+        key = (plan.key(), -candidate.safety, _connections(counts, candidate.tile), candidate.tile)
+        ranked.append((key, candidate._replace(fan_plan=plan)))
+    ranked.sort(key=_FIRST)
+    return [candidate for _, candidate in ranked]
 
 
 def _rank_by_value(candidates: list[Candidate], found: ExpectedScores, counts: Counts) -> list[Candidate]:

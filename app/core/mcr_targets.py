@@ -57,7 +57,9 @@ from typing import Final, NamedTuple
 
 from app.core.engine import Checker
 from app.core.hand import Hand, Meld, MeldKind
-from app.core.tiles import COPIES, DRAGONS, EAST, HONORS, NUM_TILE_KINDS, WHITE, WINDS, Tile, is_honor
+from app.core.mcr_scoring import MINIMUM_FAN, fan_total
+from app.core.scoring_context import WinContext
+from app.core.tiles import COPIES, DRAGONS, EAST, HONORS, NUM_TILE_KINDS, WHITE, WINDS, Tile, is_honor, parse_mpsz
 
 UNREACHABLE: Final = 99
 """The distance of a target the declared melds rule out."""
@@ -384,6 +386,8 @@ SELF_DRAW_ONLY_SHARE: Final = 0.3
 """What a winning tile counts for when only a self-draw of it reaches the floor (a seat draws
 about a quarter of the tiles that come out; the rest are discards it could have won on)."""
 _FAN_TIE_BREAK: Final = 0.01
+#: Per tile of distance in :attr:`Plan.score`: above any count of unseen tiles (at most 136).
+PLAN_NEED_WEIGHT: Final = 1000
 """Per fan of the best target, a tie-break between discards of equal distance and ukeire."""
 
 
@@ -399,6 +403,16 @@ class Plan(NamedTuple):
     def key(self) -> tuple[int, float]:
         """Sort key: nearest first, then most ukeire (and higher fans)."""
         return (self.need, -(self.ukeire + _FAN_TIE_BREAK * self.fan))
+
+    @property
+    def score(self) -> float:
+        """The order of :meth:`key` as one number, highest first (ukeire never reaches
+        :data:`PLAN_NEED_WEIGHT`): what /discard shows as a fan plan's score.
+
+        >>> Plan(1, 4.0, 16).score > Plan(1, 4.0, 8).score > Plan(2, 100.0, 88).score
+        True
+        """
+        return self.ukeire + _FAN_TIE_BREAK * self.fan - PLAN_NEED_WEIGHT * self.need
 
 
 def best_need(targets: Sequence[Target], counts: Sequence[int], melds: Sequence[Meld] = ()) -> int:
@@ -571,6 +585,32 @@ class FanPlanner:
 
 
 @cache
+def planner_for(
+    checker: Checker,
+    unseen: Sequence[int],
+    *,
+    seat_wind: Tile = EAST,
+    round_wind: Tile = EAST,
+    minimum_fan: int = MINIMUM_FAN,
+) -> FanPlanner:
+    """The fan planner of a seat with ``seat_wind`` in ``round_wind``, seeing ``unseen`` copies
+    of each tile, that counts a ready hand's real fans with the MCR scorer (the knitted
+    targets only where ``checker``'s rules let the knitted forms win)."""
+    knitted = checker.is_win(_KNITTED_WIN)
+    targets = fan_targets(seat_wind, round_wind, knitted=knitted)
+    on_discard = WinContext(0, 0, 1, seat_wind=seat_wind, round_wind=round_wind)
+    self_drawn = on_discard._replace(discarder=None)
+
+    def fans(hand: Hand, tile: Tile, self_draw: bool) -> int:
+        return fan_total(hand, tile, self_drawn if self_draw else on_discard)
+
+    return FanPlanner(targets, checker, unseen, minimum_fan=minimum_fan, fan_check=fans)
+
+
+#: A knitted straight, a set and a pair: complete exactly when the rules have the knitted forms.
+_KNITTED_WIN: Final = Hand.from_tiles(parse_mpsz("147m258p369s11122z"))
+
+
 def _required(target: Target) -> tuple[tuple[Tile, int], ...]:
     """Copies of each tile the fixed groups of ``target`` use."""
     needed: dict[Tile, int] = {}

@@ -31,7 +31,7 @@ from typing import Final, NamedTuple
 from app.core.engine import Checker
 from app.core.errors import BelowMinimumFan, NotAWinningHand, NoYaku
 from app.core.hand import Hand
-from app.core.mcr_scoring import McrScore, score_mcr
+from app.core.mcr_scoring import MINIMUM_FAN, McrScore, score_mcr
 from app.core.riichi_scoring import RiichiScore, score_riichi
 from app.core.rules import RuleProfile
 from app.core.scoring_context import InvalidWinContext, WinContext, check_seats, check_win_tile
@@ -124,6 +124,10 @@ SITUATION_FIELDS: Final[Mapping[str, frozenset[str]]] = MappingProxyType(
 #: Situation fields that some profile reads (the rest of WinContext is read by every profile).
 OPTIONAL_SITUATION: Final = frozenset().union(*SITUATION_FIELDS.values())
 
+
+#: Scoring profiles under which a win needs fans, and how many (flowers not counted): the
+#: strategies and the discard advisor aim for them.
+MINIMUM_FANS: Final[Mapping[str, int]] = MappingProxyType({"mcr": MINIMUM_FAN})
 
 #: What a scoring profile raises for a complete hand it does not let win: riichi's hand
 #: without a yaku, MCR's hand under 8 fans.  /win with a situation answers these as

@@ -407,3 +407,20 @@ def test_linear_and_other_rules_keep_the_seed_model(client: TestClient) -> None:
     assert far["model"] == "linear" and "from tenpai" in far["model_note"]
     wrong = client.post("/discard", json={"hand": hand, "model": "best"})
     assert wrong.status_code == 422 and wrong.json()["detail"][0]["loc"] == ["body", "model"]
+
+
+def test_mcr_is_ranked_by_the_fan_plan(client: TestClient) -> None:
+    answer = client.post("/discard", json={"hand": "12345678m123p55s5z", "rules": "mcr"}).json()
+    assert answer["model"] == "fan_plan" and answer["best"] == "5z"
+    first = answer["candidates"][0]
+    assert first["fan_plan"] == {"need": 1, "helping_tiles": first["fan_plan"]["helping_tiles"], "target_fan": 16}
+    scores = [c["score"] for c in answer["candidates"]]
+    assert scores == sorted(scores, reverse=True)
+    assert all(c["fan_plan"] is not None and c["expected_score"] is None for c in answer["candidates"])
+    linear = client.post("/discard", json={"hand": "12345678m123p55s5z", "rules": "mcr", "model": "linear"}).json()
+    assert linear["model"] == "linear" and all(c["fan_plan"] is None for c in linear["candidates"])
+
+
+def test_the_fan_plan_elsewhere_falls_back_to_linear_and_says_why(client: TestClient) -> None:
+    answer = client.post("/discard", json={"hand": "12345678m123p55s5z", "rules": "riichi", "model": "fan_plan"}).json()
+    assert answer["model"] == "linear" and "needs no fans" in answer["model_note"]

@@ -20,10 +20,9 @@ from app.api.errors import error_responses, located
 from app.api.heavy import Budget, Finished, answer_heavy
 from app.api.questions import json_response
 from app.api.state import service_state
-from app.core.discard import Candidate, DiscardModel, ValueSearch, advise_discards
+from app.core.discard import Candidate, DiscardModel, ValueSearch, advise_discards, ranking_model
 from app.core.engine import Checker
 from app.core.expected_score import StopReason as ValueStopReason
-from app.core.expected_score import supports
 from app.core.lookahead import StopReason
 
 router = APIRouter(tags=["discard"])
@@ -107,6 +106,11 @@ async def discard(question: DiscardAsked, request: Request) -> Response:
     ranked by the linear score. The search runs off the event loop within TENPAI_HEAVY_SECONDS;
     a bound that cut it short is flagged in `value_search`.
 
+    Where a win needs fans (`mcr`: 8, flowers not counted) the default ranking is the fan plan
+    (`model: fan_plan`): the distance to the nearest pattern worth the minimum, then the unseen
+    tiles that bring it nearer, and once ready the waits that score 8 by the MCR scorer
+    (`seat_wind`, default East, and `round_wind` count); each candidate's `fan_plan` shows it.
+
     Safety is the probability of not dealing in, from published Tenhou deal-in tables by turn
     (genbutsu, suji, kabe / no chance, one chance, honours by copies seen, early outside tiles),
     scaled by how likely an opponent who has not declared is ready, and rule-aware: without
@@ -121,7 +125,8 @@ async def discard(question: DiscardAsked, request: Request) -> Response:
         return await answer_heavy(
             request, key, partial(_lookahead_answer, question), seconds=state.settings.heavy_seconds
         )
-    if question.model is DiscardModel.EXPECTED_SCORE and supports(question.rules):
+    ranked_by = ranking_model(question.rules, question.model)
+    if ranked_by is DiscardModel.EXPECTED_SCORE:
         # The value search takes milliseconds to a second: off the loop, within the heavy budget,
         # and cached only when the clock did not cut it (a cut answer depends on the load).
         cached = state.cache.peek(key)
@@ -134,7 +139,7 @@ async def discard(question: DiscardAsked, request: Request) -> Response:
         if not finished.complete:
             response.headers["cache-control"] = "no-store"
         return response
-    if question.heavy:
+    if question.heavy or ranked_by is DiscardModel.FAN_PLAN:  # the fan plan takes milliseconds
         answer = await run_in_threadpool(state.cache.get_or_compute, key, lambda: _answer(question))
     else:
         answer = state.cache.get_or_compute(key, lambda: _answer(question))
