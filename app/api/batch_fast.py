@@ -24,10 +24,11 @@ from app.core.batch import (
     analyse_batch,
     parse_mpsz_batch,
 )
+from app.core.engine import Checker
 from app.core.errors import TenpaiError
-from app.core.hand import Meld
+from app.core.hand import Hand, Meld
 from app.core.rules import RuleProfile, rule_profile
-from app.core.tiles import counts_from_tiles, format_tile, parse_tiles
+from app.core.tiles import NUM_TILE_KINDS, counts_from_tiles, format_tile, parse_tiles
 
 _TILE_JSON: Final = tuple(json.dumps(format_tile(tile)) for tile in range(34))
 #: ``{"tile": .., "remaining": ..}`` for every tile (rows) and remaining count (columns).
@@ -77,8 +78,8 @@ def _prepare(body: BatchRequest, max_batch_size: int) -> tuple[_Prepared, BatchA
         analysis = analyse_batch(counts, rules, declared_melds=len(melds))
     except TenpaiError:
         return None
-    required = rules.win_requires_meld
-    precondition = "open_meld_required" if required and not any(m.kind in required for m in melds) else None
+    # The same judge as the single routes: the precondition depends on the melds alone.
+    precondition = Checker(rules).precondition_failure(Hand(bytes(NUM_TILE_KINDS), tuple(melds)))
     return _Prepared(rules, counts, (4 - seen).astype(np.int64), precondition), analysis
 
 
