@@ -328,7 +328,7 @@ def request_situation(
             f"scoring profiles: {', '.join(SCORING)}",
             InvalidWinContext.code,
         )
-    win_tile_value = situation.win_tile if isinstance(situation, WinSituation) else None
+    win_tile_value = situation.win_tile if isinstance(situation, WinSituation) else _NO_WIN_TILE
     return _request_win(situation, win_tile_value, hand_value, melds, rules, ("body",), ("body", "situation"))
 
 
@@ -339,9 +339,13 @@ SITUATION_RENAMES: Final[Mapping[str, Loc]] = MappingProxyType(
 )
 
 
+#: /ting's situation names no winning tile (each wait is tried); a request's ``null`` is no such thing.
+_NO_WIN_TILE: Final = object()
+
+
 def _request_win(
     situation: Situation,
-    win_tile_value: object | None,
+    win_tile_value: object,
     hand_value: object,
     melds: Sequence[MeldSpec],
     rules: RuleProfile,
@@ -350,7 +354,7 @@ def _request_win(
 ) -> tuple[Hand, Tile | None, WinContext]:
     tiles = request_tiles(hand_value, *hand_at, "hand")
     meld_tiles = [request_tiles(meld.tiles, *hand_at, "melds", index, "tiles") for index, meld in enumerate(melds)]
-    win_tile = None if win_tile_value is None else _one_tile(win_tile_value, *at, "win_tile")
+    win_tile = None if win_tile_value is _NO_WIN_TILE else _one_tile(win_tile_value, *at, "win_tile")
     round_wind = _one_tile(situation.round_wind, *at, "round_wind")
     seat_wind = None if situation.seat_wind is None else _one_tile(situation.seat_wind, *at, "seat_wind")
     dora_indicators = tuple(request_tiles(situation.dora_indicators, *at, "dora_indicators"))

@@ -535,7 +535,7 @@ class JudgedWinResponse(WinResponse):
 
     def rendered(self) -> bytes:
         """JSON without the situation fields that were not set."""
-        return self.model_dump_json(exclude_unset=True).encode()
+        return self.model_dump_json(exclude_unset=True, by_alias=True).encode()
 
 
 class TingResponse(BaseModel):
@@ -583,7 +583,7 @@ class JudgedTingResponse(TingResponse):
 
     def rendered(self) -> bytes:
         """JSON without ``judged`` when it was not set."""
-        return self.model_dump_json(exclude_unset=True).encode()
+        return self.model_dump_json(exclude_unset=True, by_alias=True).encode()
 
 
 class ShantenForms(BaseModel):

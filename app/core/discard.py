@@ -111,7 +111,7 @@ from app.core.expected_score import (
     supports,
 )
 from app.core.expected_score import StopReason as ValueStopReason
-from app.core.hand import Hand
+from app.core.hand import MAX_CONCEALED, Hand
 from app.core.lookahead import Analysis, LookaheadResult, lookahead
 from app.core.mcr_targets import Plan, planner_for
 from app.core.rules import RuleProfile
@@ -576,7 +576,15 @@ def advise_discards(
     candidates = [entry[4] for entry in ranked]
     search = ValueSearch(DiscardModel.LINEAR)
     ranked_by = ranking_model(rules, model)
-    if ranked_by is DiscardModel.FAN_PLAN:
+    full = hand.tile_count + 3 * len(hand.melds) == MAX_CONCEALED
+    if ranked_by is DiscardModel.FAN_PLAN and not full:
+        # Fans are counted on a whole hand: a part of one has no fan plan.
+        search = ValueSearch(
+            DiscardModel.LINEAR,
+            f"the fan plan needs a whole hand ({MAX_CONCEALED} tiles, a meld counting 3); this one has "
+            f"{hand.tile_count + 3 * len(hand.melds)}",
+        )
+    elif ranked_by is DiscardModel.FAN_PLAN:
         planner = planner_for(
             checker,
             checker.remaining(hand, others),
@@ -644,7 +652,7 @@ def ranking_model(rules: RuleProfile, asked: DiscardModel) -> DiscardModel:
     """
     if asked is DiscardModel.LINEAR:
         return asked
-    if rules.name in MINIMUM_FANS:
+    if rules.name in MINIMUM_FANS and not rules.wildcards:  # the fan count reads tiles as themselves
         return DiscardModel.FAN_PLAN
     if asked is DiscardModel.EXPECTED_SCORE and supports(rules):
         return asked

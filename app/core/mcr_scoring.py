@@ -44,7 +44,7 @@ from functools import lru_cache
 from itertools import combinations, permutations
 from typing import Final, NamedTuple
 
-from app.core.errors import BelowMinimumFan, NotAWinningHand, WrongTileCount
+from app.core.errors import BelowMinimumFan, InvalidRuleOption, NotAWinningHand, WrongTileCount
 from app.core.hand import Hand, MeldKind
 from app.core.rules import RuleProfile
 from app.core.scoring_context import InvalidWinContext, WinContext, check_seats, check_win_tile
@@ -1374,7 +1374,10 @@ def score_mcr(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinContex
             f"with {len(hand.melds)} melds",
             field="hand",
         )
-    del rules  # one MCR rule set: the profile only routes here
+    if rules.wildcards:
+        raise InvalidRuleOption(
+            f"MCR scoring has no wildcards; {rules.name} with wildcards cannot be scored", field="rules.wildcards"
+        )
     fans = count_fans(hand, win_tile, context)
     total = sum(f.fan * f.count for f in fans)
     if total < MINIMUM_FAN:

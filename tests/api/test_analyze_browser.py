@@ -136,7 +136,11 @@ def test_type_a_hand_discard_and_see_the_waits(service_url: str, browser: webdri
             row.get_attribute("data-form"): row.find_elements(By.TAG_NAME, "td")[1].text
             for row in browser.find_elements(By.CSS_SELECTOR, "#forms tbody tr")
         }
-        assert forms == {form: str(value) for form, value in shanten["forms"].items()}
+        # A form the rules do not allow (riichi: the knitted forms) reads "not allowed".
+        assert forms == {
+            form: "not allowed" if value is None else str(value) for form, value in shanten["forms"].items()
+        }
+        assert forms["knitted_straight"] == "not allowed"
         rows = browser.find_elements(By.CSS_SELECTOR, "#discards tbody tr")
         assert [row.get_attribute("data-tile") for row in rows] == [c["tile"] for c in discard["candidates"]]
         assert rows[0].get_attribute("data-tile") == discard["best"] == best["tile"] == "5z"

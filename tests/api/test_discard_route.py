@@ -424,3 +424,10 @@ def test_mcr_is_ranked_by_the_fan_plan(client: TestClient) -> None:
 def test_the_fan_plan_elsewhere_falls_back_to_linear_and_says_why(client: TestClient) -> None:
     answer = client.post("/discard", json={"hand": "12345678m123p55s5z", "rules": "riichi", "model": "fan_plan"}).json()
     assert answer["model"] == "linear" and "needs no fans" in answer["model_note"]
+
+
+def test_the_fan_plan_needs_a_whole_hand(client: TestClient) -> None:
+    answer = client.post("/discard", json={"hand": "37p", "rules": "mcr"}).json()
+    assert answer["model"] == "linear" and "whole hand" in answer["model_note"]
+    wild = client.post("/discard", json={"hand": "123m456p789s117z55s", "rules": {"preset": "mcr", "wildcards": "7z"}})
+    assert wild.status_code == 200 and wild.json()["model"] == "linear"

@@ -182,3 +182,16 @@ def test_random_wins_over_http_agree_with_pymahjonggb(client: TestClient) -> Non
         assert answer.json()["fan"] == total
         checked += 1
     assert checked > 400 and refused > 10
+
+
+def test_a_null_win_tile_is_malformed(client: TestClient) -> None:
+    item = {key: value for key, value in SMALL.items() if key != "rules"}
+    answer = client.post("/score/batch", json={"rules": "mcr", "items": [{**item, "win_tile": None}]})
+    assert_error(answer, 422, ["body", "items", 0, "win_tile"], "invalid_notation")
+
+
+def test_mcr_with_wildcards_cannot_be_scored(client: TestClient) -> None:
+    rules = {"preset": "mcr", "wildcards": "7z"}
+    situation = {"win_tile": "5s", "winner": 0, "dealer": 0}
+    answer = client.post("/win", json={"hand": "123m456p789s117z55s", "rules": rules, "situation": situation})
+    assert_error(answer, 422, ["body", "rules", "wildcards"], "invalid_rule_option")

@@ -25,6 +25,7 @@ from app.api.schemas import TING_EXAMPLES, JudgedTingResponse, TingBatchResponse
 from app.api.score_schemas import ScoreResponse
 from app.api.state import service_state
 from app.core.engine import Checker
+from app.core.errors import NotAWinningHand
 from app.core.scoring import REFUSALS, score
 from app.core.scoring_context import WinContext
 from app.core.tiles import format_tile
@@ -50,7 +51,7 @@ def _judged(context: WinContext) -> Callable[[Checker, Question], bytes]:
                 name = format_tile(tile)
                 try:
                     scored = score(question.hand.with_tile(tile), tile, checker.rules, context)
-                except REFUSALS as refused:
+                except (*REFUSALS, NotAWinningHand) as refused:
                     verdict = WaitJudgement(
                         tile=name, win=False, reason=refused.code, refusal=refused.message, score=None
                     )

@@ -42,6 +42,7 @@ from app.api.schemas import (
 from app.api.score_schemas import ScoreResponse
 from app.api.state import service_state
 from app.core.engine import Checker
+from app.core.errors import NotAWinningHand
 from app.core.scoring import REFUSALS, score
 from app.core.scoring_context import WinContext
 from app.core.tiles import Tile
@@ -69,7 +70,7 @@ def _judged(limit: int, win_tile: Tile, context: WinContext) -> Callable[[Checke
             with located("body", renames=SITUATION_RENAMES):
                 try:
                     scored = ScoreResponse.of(score(question.hand, win_tile, checker.rules, context))
-                except REFUSALS as refused:
+                except (*REFUSALS, NotAWinningHand) as refused:
                     judged = judged.model_copy(
                         update={"win": False, "reason": refused.code, "refusal": refused.message}
                     )
