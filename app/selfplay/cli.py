@@ -6,10 +6,18 @@
         --players advisor,advisor,greedy,random --out report.json --plot report.png
     python -m app.selfplay --rules sanma --games 2000 --seed 42 --players advisor,greedy,advisor
     python -m app.selfplay --rules mcr --games 2000 --seed 42 --players advisor,greedy,advisor,greedy
+    python -m app.selfplay --rules riichi --games 2000 --seed 42 --players advisor,heuristic,advisor,linear
 
 A table seats as many players as its rules (``sanma``: three), so ``--players``
 names one strategy per seat; without it the seats take the first strategies
 of :data:`DEFAULT_PLAYERS`.
+
+Under ``riichi`` the advisor ranks hands near tenpai by expected score (the
+``/discard`` default; see :class:`app.core.players.Advisor`), and ``linear`` is the
+advisor as it was before, seed 000's linear score at every step; a riichi hand with
+advisors costs about ten times one without.  A sweep changes the weights of both
+(its table reads the ``advisor`` seats, whose weights under riichi rank only hands
+two or more from tenpai).
 
 Under ``mcr`` a win needs 8 fans: the advisor is the fan planner (it has no
 weights, so ``--sweep`` is refused), and the table shows the average fans of a

@@ -116,4 +116,4 @@ def test_a_finished_run_is_the_cli_report_without_flags() -> None:
 def test_the_budget_of_a_run_grows_with_its_games() -> None:
     assert simulate_seconds(1, 2.0) == 2.0
     assert simulate_seconds(200, 2.0) == 200 * SECONDS_PER_GAME
-    assert simulate_seconds(100, 30.0) == 30.0
+    assert simulate_seconds(20, 30.0) == 30.0

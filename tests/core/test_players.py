@@ -6,14 +6,19 @@ import random
 
 import pytest
 
+from app.core.discard import DiscardModel, evaluate_discards
 from app.core.engine import Checker
 from app.core.hand import Hand, Meld, MeldKind
 from app.core.players import (
+    VALUE_BUDGET,
+    VALUE_SHANTEN,
     Advisor,
     Greedy,
     Heuristic,
+    LinearAdvisor,
     RandomPlayer,
     SeatView,
+    is_threat,
     make_player,
     tile_value,
 )
@@ -21,7 +26,7 @@ from app.core.rules import rule_profile
 from app.core.safety import Opponent
 from app.core.tiles import parse_mpsz
 
-CALLERS = (Advisor, Greedy, Heuristic)
+CALLERS = (Advisor, LinearAdvisor, Greedy, Heuristic)
 
 
 def _view(rules_name: str, tiles: str, melds: tuple[Meld, ...] = (), drawn: int | None = None) -> SeatView:
@@ -76,7 +81,7 @@ def test_a_closed_kong_that_keeps_the_shanten_is_declared(kind):
 def test_discards_are_tiles_held_and_greedy_keeps_the_lowest_shanten():
     view = _view("riichi", "123m456p789s111z2z5z", drawn=31)
     checker = view.checker
-    for name in ("advisor", "greedy", "heuristic", "random"):
+    for name in ("advisor", "linear", "greedy", "heuristic", "random"):
         tile = make_player(name, rng=random.Random(3)).discard(view)
         assert view.hand.counts[tile] > 0
     greedy_choices = {Greedy(rng=random.Random(seed)).discard(view) for seed in range(20)}
@@ -173,3 +178,117 @@ def test_the_advisor_counts_norths_set_aside_as_seen(monkeypatch):
     visible = bytes(30 * [0] + [2] + 3 * [0])
     tile = Advisor().discard(_sanma_view("19m123456p12345s4z", visible=visible))
     assert seen["visible"] == visible and tile in parse_mpsz("19m123456p12345s4z")
+
+
+def _spy_on_evaluate_discards(monkeypatch) -> list[dict]:
+    """Every call the advisors make to ``evaluate_discards``: its keyword arguments."""
+    from app.core import players
+
+    calls: list[dict] = []
+    real = players.evaluate_discards
+
+    def spy(hand, rules, **options):
+        calls.append({"rules": rules, **options})
+        return real(hand, rules, **options)
+
+    monkeypatch.setattr(players, "evaluate_discards", spy)
+    return calls
+
+
+def _seat_view(rules_name: str, tiles: str, seat_wind: int = 28) -> SeatView:
+    rules = rule_profile(rules_name)
+    hand = Hand.from_tiles(parse_mpsz(tiles))
+    return SeatView(
+        1,
+        hand,
+        None,
+        6,
+        (Opponent(),) * (rules.seats - 1),
+        (17,),
+        60,
+        rules,
+        Checker(rules),
+        True,
+        seat_wind=seat_wind,
+    )
+
+
+# Ready or one-shanten riichi hands (1p is dora) where the expected score and the linear score
+# part ways: (hand, the linear model's discard, the expected score's).
+PARTING_HANDS = (
+    # Ready on a 5z or 9m single wait, or one from a wider wait with the 79m shape kept.
+    ("345m22p456s789s5z79m", "5z", "9m"),
+    # A bare 3p or 9p single wait, or one-shanten toward an all-simples hand.
+    ("234567m39p666789s", "9p", "9s"),
+    # Both dragon pairs kept (each a yaku once called or drawn) rather than the 13s shape.
+    ("123m78p13999s5577z", "5z", "1s"),
+)
+
+
+@pytest.mark.parametrize(("tiles", "linear", "valued"), PARTING_HANDS)
+def test_the_advisor_ranks_riichi_hands_near_tenpai_by_expected_score(monkeypatch, tiles, linear, valued):
+    calls = _spy_on_evaluate_discards(monkeypatch)
+    view = _seat_view("riichi", tiles)
+    assert Advisor().discard(view) == parse_mpsz(valued)[0]
+    (call,) = calls
+    assert call["model"] is DiscardModel.EXPECTED_SCORE
+    assert (call["seat_wind"], call["round_wind"], call["turn"]) == (28, 27, 6)
+    assert call["value_budget"] == VALUE_BUDGET and "deadline" not in call  # states bound it, never a clock
+    assert not call["rules"].red_fives  # the table deals none
+    calls.clear()
+    assert make_player("linear").discard(view) == parse_mpsz(linear)[0]
+    (call,) = calls
+    assert "model" not in call and call["rules"] is view.rules
+
+
+def test_far_from_tenpai_or_without_a_value_model_the_advisor_is_the_linear_one(monkeypatch):
+    calls = _spy_on_evaluate_discards(monkeypatch)
+    # Two from tenpai: the linear model ranks (a value search there takes a large share of a second).
+    far = _seat_view("riichi", "13m2579p1368s1225z")
+    assert far.checker.shanten_number(far.hand) > VALUE_SHANTEN
+    near = _seat_view("riichi", PARTING_HANDS[0][0])
+    # Sanma's three-seat scoring has no value model: its advisor is the linear one.
+    sanma = _seat_view("sanma", "19m123456p12345s4z")
+    for view in (far, sanma):
+        assert not Advisor().values(view)
+        calls.clear()
+        assert Advisor().discard(view) == LinearAdvisor().discard(view)
+        assert all("model" not in call for call in calls)
+    assert Advisor().values(near) and not LinearAdvisor().values(near)
+
+
+def test_the_advisor_charges_for_dealing_in_only_where_an_opponent_may_be_ready():
+    # Turn 11, one-shanten; 8s is the discard of most expected points, 1s the safe one.
+    rules = rule_profile("riichi")
+    rivers = [tuple(parse_mpsz(river)) for river in ("19m19p19s1234z9m1p", "19m19p19s1234z8s2p", "19m19p19s5672z7s3m")]
+    hand = Hand.from_tiles(parse_mpsz("227m33678p123458s"))
+    silent = tuple(Opponent(river=river) for river in rivers)
+
+    def view(opponents: tuple[Opponent, ...]) -> SeatView:
+        return SeatView(0, hand, None, 11, opponents, (17,), 30, rules, Checker(rules), True, seat_wind=28)
+
+    def charged_for_everyone(opponents: tuple[Opponent, ...]) -> int:
+        ranked = evaluate_discards(
+            hand,
+            rules,
+            dora_indicators=(17,),
+            opponents=opponents,
+            turn=11,
+            model=DiscardModel.EXPECTED_SCORE,
+            seat_wind=28,
+        )
+        return ranked[0].tile
+
+    eight_sou, one_sou = parse_mpsz("8s1s")
+    # Silent closed hands: the ranking's danger (each ready 30% of the time by turn 11) would
+    # throw the safe 1s; at this table they are rarely ready, so the advisor plays for points.
+    assert charged_for_everyone(silent) == one_sou
+    assert not any(is_threat(opponent) for opponent in silent)
+    assert Advisor().discard(view(silent)) == eight_sou
+    # A declared riichi that 8s may deal into: the advisor folds, as the ranking does.
+    declared = (Opponent(river=rivers[0], riichi=True, riichi_turn=12), *silent[1:])
+    assert Advisor().discard(view(declared)) == charged_for_everyone(declared) == one_sou
+    # An opponent who has called may be ready silently, but is charged nothing either (see is_threat).
+    called = (Opponent(river=rivers[0], melds=(Meld.of("pon", parse_mpsz("777z")),)), *silent[1:])
+    assert not is_threat(called[0]) and is_threat(declared[0])
+    assert Advisor().discard(view(called)) == eight_sou

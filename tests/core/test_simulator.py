@@ -665,7 +665,7 @@ def test_bad_configs_are_typed_errors_naming_the_field():
 
 def test_strategies_only_discard_tiles_they_hold():
     rng = random.Random(5)
-    for name in ("advisor", "greedy", "heuristic", "random"):
+    for name in ("advisor", "greedy", "heuristic", "linear", "random"):
         make_player(name, rng=rng)
     # The seed-001 value: honours and terminals are cheap, connected tiles dear.
     counts = [0] * 34
@@ -689,6 +689,17 @@ def _melds_at_end(events) -> list[list[tuple[str, tuple[int, ...]]]]:
     return melds
 
 
+# Riichi games below are pinned with the linear advisor in the advisor's seats: they were found
+# with the advisor before it ranked by expected score, and the ``linear`` strategy plays exactly
+# as it did (test_the_linear_strategy_plays_as_the_advisor_did), so they stay put while the
+# expected-score advisor is tuned.
+RIICHI_PIN_LINEUP = ("linear", "linear", "greedy", "random")
+
+
+def _pin_lineup(rules: str) -> tuple[str, ...]:
+    return RIICHI_PIN_LINEUP if rules == "riichi" else LINEUPS[0]
+
+
 # Games found by searching seed 11 with the lineup below (a robbed kong is rare: about 1 in 800;
 # under riichi, where strategies open a hand only with a yaku in sight, rarer still).
 RARE_GAMES = {
@@ -700,7 +711,7 @@ RARE_GAMES = {
 
 @pytest.mark.parametrize("rules", sorted(RARE_GAMES))
 def test_robbed_kongs_and_kong_replacement_wins_replay_and_pay(rules):
-    config = GameConfig(rules, LINEUPS[0], 11, record_events=True, audit=True)
+    config = GameConfig(rules, _pin_lineup(rules), 11, record_events=True, audit=True)
     robbed = play_game(config, RARE_GAMES[rules]["robbed_kong"])
     assert robbed.robbed_kong and robbed.discarder is not None and not robbed.kong_replacement
     kong = [e for e in robbed.events if e[0] == "kong"][-1]
@@ -724,7 +735,7 @@ def test_robbed_kongs_and_kong_replacement_wins_replay_and_pay(rules):
             assert received >= 4 * payers, (flag, result.payments)  # way of winning x2, the flag x2
 
 
-# Riichi games of seed 11, LINEUPS[0], found by searching with the replay below: each has a
+# Riichi games of seed 11, RIICHI_PIN_LINEUP, found by searching with the replay below: each has a
 # win whose situation holds the named yaku (or, for kan_dora, more than one dora indicator;
 # for riichi_sticks, more than one stick on the table).
 RIICHI_SITUATIONS = {
@@ -743,7 +754,7 @@ RIICHI_SITUATIONS = {
 def test_riichi_situations_reach_the_scorer_as_the_replay_sees_them(situation):
     """The replay keeps its own dora, riichi, ippatsu, last-tile and stick bookkeeping;
     the recorded payments and han are what ``score`` gives for that situation."""
-    config = GameConfig("riichi", LINEUPS[0], 11, record_events=True, audit=True)
+    config = GameConfig("riichi", RIICHI_PIN_LINEUP, 11, record_events=True, audit=True)
     result = play_game(config, RIICHI_SITUATIONS[situation])
     replay = Replay("riichi", result.events)
     replay.run(result)
@@ -761,9 +772,33 @@ def test_riichi_situations_reach_the_scorer_as_the_replay_sees_them(situation):
     assert result.han == scored.han and result.payments == scored.payments
 
 
+# (winner, discarder, discards) of riichi games 0-11 of seed 13, the advisor at seats 0 and 2,
+# played by the advisor before it ranked by expected score (commit fa4e0f3).
+ADVISOR_BEFORE_EXPECTED_SCORE = [
+    (3, None, 25), (1, 2, 70), (3, 1, 27), (1, 3, 45), (2, None, 53), (3, None, 29),
+    (1, 3, 46), (1, 3, 53), (None, None, 72), (0, 1, 26), (2, 0, 39), (0, 2, 36),
+]  # fmt: skip
+
+
+def test_the_linear_strategy_plays_as_the_advisor_did():
+    config = GameConfig("riichi", ("linear", "heuristic", "linear", "greedy"), 13)
+    linear = [play_game(config, game) for game in range(len(ADVISOR_BEFORE_EXPECTED_SCORE))]
+    assert [(r.winner, r.discarder, r.turns) for r in linear] == ADVISOR_BEFORE_EXPECTED_SCORE
+    # The expected-score advisor plays other hands (it is a different player)...
+    advised = GameConfig("riichi", ("advisor", "heuristic", "advisor", "greedy"), 13)
+    assert any(play_game(advised, game) != result for game, result in enumerate(linear))
+    # ...but where the rules have no value model (or a win needs fans) it is the linear advisor.
+    for rules in ("sanma", "qiqihar", "mcr"):
+        seated = _seated(rules, ("advisor", "heuristic", "advisor", "greedy"))
+        as_linear = tuple("linear" if name == "advisor" else name for name in seated)
+        for game in range(2):
+            assert play_game(GameConfig(rules, seated, 13), game) == play_game(GameConfig(rules, as_linear, 13), game)
+
+
 @pytest.fixture(scope="module")
 def many_riichi_replays():
-    config = GameConfig("riichi", LINEUPS[0], 11, record_events=True)
+    # The pinned lineup: the refusals counted below (a yakuless self-draw is rare) were found with it.
+    config = GameConfig("riichi", RIICHI_PIN_LINEUP, 11, record_events=True)
     replays = []
     for game in range(120):
         result = play_game(config, game)
@@ -789,7 +824,7 @@ def test_riichi_wins_have_a_yaku_and_yakuless_hands_play_on(many_riichi_replays)
         assert result.riichi_sticks == sum(result.riichi)
 
 
-STRATEGIES = ("advisor", "greedy", "heuristic", "random")
+STRATEGIES = ("advisor", "greedy", "heuristic", "linear", "random")
 
 
 @settings(max_examples=24, deadline=None, derandomize=True)

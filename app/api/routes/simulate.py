@@ -37,17 +37,18 @@ from app.selfplay.runner import run_games
 router = APIRouter(tags=["simulate"])
 _ERRORS = error_responses(413, 422, 500, 503)
 
-SECONDS_PER_GAME: Final = 0.25
-"""Wall-clock budget of one game in a /simulate run (games measure 3 to 20 ms of CPU; MCR
-games with its fan planner up to about 100 ms)."""
+SECONDS_PER_GAME: Final = 1.2
+"""Wall-clock budget of one game in a /simulate run: over twice the slowest lineup's mean
+(four riichi advisors, whose expected-score searches take 0.58 s a game; the linear
+strategies 3 to 20 ms; MCR's fan planner up to about 100 ms)."""
 
 
 def simulate_seconds(games: int, heavy_seconds: float) -> float:
     """The wall-clock budget of a /simulate run of ``games``: ``heavy_seconds`` or
     :data:`SECONDS_PER_GAME` a game, whichever is longer.
 
-    >>> simulate_seconds(4, 2.0), simulate_seconds(200, 2.0)
-    (2.0, 50.0)
+    >>> simulate_seconds(1, 2.0), simulate_seconds(200, 2.0)
+    (2.0, 240.0)
     """
     return max(heavy_seconds, games * SECONDS_PER_GAME)
 
@@ -198,7 +199,7 @@ async def simulate(body: Annotated[SimulateRequest, Body()], settings: SettingsD
     between strategies. The same request always gives the same report; a lineup that does not
     seat the rules' players is a 422 at `players`.
 
-    A run is a heavy request: its wall-clock budget is TENPAI_HEAVY_SECONDS or 0.05 s a game,
+    A run is a heavy request: its wall-clock budget is TENPAI_HEAVY_SECONDS or 1.2 s a game,
     whichever is longer (a run cut short reports the games it played, with `complete: false`),
     and beyond TENPAI_MAX_HEAVY_REQUESTS at once the answer is a 503 `too_busy` with `Retry-After`."""
     if body.games > settings.max_simulate_games:
