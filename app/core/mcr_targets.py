@@ -596,8 +596,7 @@ def planner_for(
     """The fan planner of a seat with ``seat_wind`` in ``round_wind``, seeing ``unseen`` copies
     of each tile, that counts a ready hand's real fans with the MCR scorer (the knitted
     targets only where ``checker``'s rules let the knitted forms win)."""
-    knitted = checker.is_win(_KNITTED_WIN)
-    targets = fan_targets(seat_wind, round_wind, knitted=knitted)
+    targets = fan_targets(seat_wind, round_wind, knitted=wins_knitted(checker))
     on_discard = WinContext(0, 0, 1, seat_wind=seat_wind, round_wind=round_wind)
     self_drawn = on_discard._replace(discarder=None)
 
@@ -609,6 +608,16 @@ def planner_for(
 
 #: A knitted straight, a set and a pair: complete exactly when the rules have the knitted forms.
 _KNITTED_WIN: Final = Hand.from_tiles(parse_mpsz("147m258p369s11122z"))
+
+
+def wins_knitted(checker: Checker) -> bool:
+    """Whether the knitted forms win under ``checker``'s rules (a knitted straight, a set and a pair).
+
+    >>> from app.core.rules import rule_profile
+    >>> wins_knitted(Checker(rule_profile("riichi"))), wins_knitted(Checker(rule_profile("mcr")))
+    (False, True)
+    """
+    return checker.is_win(_KNITTED_WIN)
 
 
 def _required(target: Target) -> tuple[tuple[Tile, int], ...]:

@@ -72,12 +72,10 @@ from app.core.engine import Checker
 from app.core.errors import TenpaiError
 from app.core.expected_score import supports
 from app.core.hand import Hand, Meld
-from app.core.mcr_scoring import fan_total
-from app.core.mcr_targets import FanPlanner, fan_targets
+from app.core.mcr_targets import FanPlanner, planner_for
 from app.core.rules import RuleProfile
 from app.core.safety import Opponent, combined_safety
-from app.core.scoring_context import WinContext
-from app.core.tiles import COPIES, DRAGONS, EAST, ORPHANS, Tile, is_honor, parse_mpsz
+from app.core.tiles import COPIES, DRAGONS, EAST, ORPHANS, Tile, is_honor
 
 
 class UnknownStrategy(TenpaiError):
@@ -463,28 +461,13 @@ def unseen_tiles(view: SeatView) -> bytes:
 def fan_planner(view: SeatView) -> FanPlanner:
     """The fan planner of the seat that sees ``view`` (its winds, the unseen tiles, the rules'
     forms), counting a ready hand's fans with the MCR scorer."""
-    checker = view.checker
-    targets = fan_targets(view.seat_wind, view.round_wind, knitted=wins_knitted(checker))
-    context = WinContext(0, 0, 1, seat_wind=view.seat_wind, round_wind=view.round_wind)
-    drawn = context._replace(discarder=None)
-
-    def fans(hand: Hand, tile: Tile, self_draw: bool) -> int:
-        return fan_total(hand, tile, drawn if self_draw else context)
-
-    return FanPlanner(targets, checker, unseen_tiles(view), minimum_fan=view.minimum_fan, fan_check=fans)
-
-
-_KNITTED_WIN: Final = Hand.from_tiles(parse_mpsz("147m258p369s11122z"))
-
-
-def wins_knitted(checker: Checker) -> bool:
-    """Whether the knitted forms win under ``checker``'s rules (a knitted straight, a set and a pair).
-
-    >>> from app.core.rules import rule_profile
-    >>> wins_knitted(Checker(rule_profile("riichi")))
-    False
-    """
-    return checker.is_win(_KNITTED_WIN)
+    return planner_for(
+        view.checker,
+        unseen_tiles(view),
+        seat_wind=view.seat_wind,
+        round_wind=view.round_wind,
+        minimum_fan=view.minimum_fan,
+    )
 
 
 def keeps_a_yaku(hand: Hand, value_honors: Sequence[Tile], *, open_tanyao: bool = True) -> bool:

@@ -30,8 +30,9 @@ from app.core.mcr_targets import (
     regular_need,
     target_need,
     useful_tiles,
+    wins_knitted,
 )
-from app.core.players import Advisor, SeatView, fan_planner, unseen_tiles, wins_knitted
+from app.core.players import Advisor, SeatView, fan_planner, unseen_tiles
 from app.core.rules import rule_profile
 from app.core.safety import Opponent
 from app.core.simulator import GameConfig, play_game

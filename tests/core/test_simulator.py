@@ -31,7 +31,8 @@ from app.core.engine import Checker
 from app.core.errors import BelowMinimumFan, NoYaku
 from app.core.hand import Hand, Meld
 from app.core.mcr_scoring import score_mcr
-from app.core.players import UnknownStrategy, make_player, tile_value, wins_knitted
+from app.core.mcr_targets import wins_knitted
+from app.core.players import UnknownStrategy, make_player, tile_value
 from app.core.rules import DEFAULT_SEATS as SEATS
 from app.core.rules import rule_profile
 from app.core.scoring import WinContext, score
