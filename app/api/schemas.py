@@ -28,6 +28,7 @@ from app.api.score_schemas import ScoreResponse
 from app.core.decompose import Decomposition
 from app.core.engine import ShantenResult, TileCount, WaitResult, WinResult
 from app.core.hand import MeldKind
+from app.core.mcr_scoring import MAX_FLOWERS
 from app.core.rules import OPTIONS, PRESETS, RuleOption
 from app.core.tiles import format_tile
 
@@ -228,8 +229,6 @@ MAX_HONBA: Final = 1000
 MAX_RIICHI_STICKS: Final = 1000
 #: A set has four norths, so at most four are set aside.
 MAX_NUKI: Final = 4
-#: MCR: a set has eight flowers (four flowers, four seasons).
-MAX_FLOWERS: Final = 8
 
 
 class Situation(BaseModel):

@@ -153,10 +153,11 @@ from app.core.discard import DEFAULT_WEIGHTS, Weights
 from app.core.engine import Checker
 from app.core.errors import TenpaiError
 from app.core.hand import Hand, Meld, MeldKind, added_kong
+from app.core.mcr_scoring import MAX_FLOWERS
 from app.core.players import SeatView, Strategy, make_player
 from app.core.rules import DEFAULT_SEATS, RuleProfile, rule_profile
 from app.core.safety import Opponent
-from app.core.scoring import REFUSALS, score
+from app.core.scoring import MINIMUM_FANS, REFUSALS, score
 from app.core.scoring_context import WinContext
 from app.core.tiles import COPIES, DRAGONS, EAST, NORTH, NUM_TILE_KINDS, Tile, is_honor
 
@@ -169,9 +170,6 @@ FLAT: Final = "flat"
 FLAT_WIN_VALUE: Final = 3
 FLOWER: Final = NUM_TILE_KINDS
 """A flower in the wall: a wall place only (no hand, meld or river ever holds one)."""
-MCR_FLOWERS: Final = 8
-"""Flowers at an ``mcr`` table: the official set's 144 tiles (with none: 136)."""
-MCR_MINIMUM_FAN: Final = 8
 _DEAD_WALL_SOURCES: Final = frozenset({"kong", "kita"})
 """Where a drawn tile came from when a self-draw on it is a kong-replacement win (rinshan)."""
 
@@ -213,7 +211,8 @@ TABLE_SETTINGS: Final[Mapping[str, TableSettings]] = MappingProxyType(
             reserved_tiles=14, riichi_declarations=True, dora_indicator=True, scoring="riichi", needs_yaku=True
         ),
         "chinese": TableSettings(),
-        "mcr": TableSettings(scoring="mcr", flowers=MCR_FLOWERS, minimum_fan=MCR_MINIMUM_FAN),
+        # Every flower of the official set (144 tiles; with flowers=0, 136).
+        "mcr": TableSettings(scoring="mcr", flowers=MAX_FLOWERS, minimum_fan=MINIMUM_FANS["mcr"]),
         "qiqihar": TableSettings(scoring="qiqihar"),
         "sanma": TableSettings(
             reserved_tiles=14,
