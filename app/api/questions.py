@@ -282,21 +282,27 @@ def _refuse_absent_tiles(
     win_tile: Sequence[Tile],
     context: WinContext,
     rules: RuleProfile,
+    hand_at: Loc,
     at: Loc,
 ) -> None:
     """A tile the rules' set lacks (sanma: 2m-8m) is a 422 ``absent_tile`` at the field holding it.
 
     The scorer refuses such tiles too; checked here, before the hand is built, the error
-    names the request field that holds the tile (``win_tile`` included) ahead of any other.
+    names the request field that holds the tile (``win_tile`` included) ahead of any other:
+    the hand's fields under ``hand_at``, the situation's under ``at``.
     """
     if not rules.absent_tiles:
         return
-    fields: list[tuple[str, Sequence[Tile]]] = [("hand", tiles)]
-    fields += [(f"melds[{index}].tiles", meld) for index, meld in enumerate(meld_tiles)]
-    fields += [("win_tile", win_tile), ("dora_indicators", context.dora_indicators)]
-    fields.append(("ura_indicators", context.ura_indicators))
+    with located(*hand_at):
+        rules.check_tiles_exist(tiles, field="hand")
+        for index, meld in enumerate(meld_tiles):
+            rules.check_tiles_exist(meld, field=f"melds[{index}].tiles")
     with located(*at):
-        for field, held in fields:
+        for field, held in (
+            ("win_tile", win_tile),
+            ("dora_indicators", context.dora_indicators),
+            ("ura_indicators", context.ura_indicators),
+        ):
             rules.check_tiles_exist(held, field=field)
 
 
@@ -392,7 +398,7 @@ def _request_win(
         flowers=situation.flowers,
         last_copy=situation.last_copy,
     )
-    _refuse_absent_tiles(tiles, meld_tiles, () if win_tile is None else (win_tile,), context, rules, hand_at)
+    _refuse_absent_tiles(tiles, meld_tiles, () if win_tile is None else (win_tile,), context, rules, hand_at, at)
     _refuse_unused_situation(situation, context, rules, at)
     with located(*hand_at):
         hand = Hand.from_tiles(tiles, built_melds)

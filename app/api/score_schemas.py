@@ -6,15 +6,21 @@ situation).  Each model is built from a core result by its ``of`` classmethod.
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Mapping
+from typing import Final, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.config import JsonDict
 
+from app.api.errors import Loc, located
+from app.core.errors import NotAWinningHand
+from app.core.hand import Hand
 from app.core.mcr_scoring import Fan, McrScore
 from app.core.riichi_scoring import FuPart, Reading, RiichiScore, YakuHan
-from app.core.scoring import ScoreResult
-from app.core.tiles import format_tile
+from app.core.rules import RuleProfile
+from app.core.scoring import REFUSALS, ScoreResult, score
+from app.core.scoring_context import WinContext
+from app.core.tiles import Tile, format_tile
 
 
 class MultiplierOut(BaseModel):
@@ -278,3 +284,27 @@ class ScoreResponse(BaseModel):
     def rendered(self) -> bytes:
         """JSON without the fields a profile does not set (Qiqihar's answer keeps its shape)."""
         return self.model_dump_json(exclude_unset=True).encode()
+
+
+class Refusal(NamedTuple):
+    """Why the scoring profile does not let a complete shape win: its error code and message."""
+
+    code: str
+    message: str
+
+
+def judge(
+    hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinContext, renames: Mapping[str, Loc]
+) -> ScoreResponse | Refusal:
+    """The /score answer of a hand whose shape the rules call complete, or the profile's refusal.
+
+    A refusal is a profile's no (no yaku, under 8 fans), or a scorer that cannot read the shape
+    the engine completed (a rule override it does not score, such as knitted forms under
+    riichi).  Any other error is the request's, located at ``body`` with ``renames`` moving the
+    situation's fields (``winner``, ``win_tile``, ...) to where the request holds them.
+    """
+    with located("body", renames=renames):
+        try:
+            return ScoreResponse.of(score(hand, win_tile, rules, context))
+        except (*REFUSALS, NotAWinningHand) as refused:
+            return Refusal(refused.code, refused.message)

@@ -148,3 +148,11 @@ def test_ting_situation_errors_are_422_at_their_field(
     answer = client.post("/ting", json={"hand": "123m456p789s2345m", "rules": rules, "situation": situation})
     assert answer.status_code == 422, answer.text
     assert answer.json()["detail"][0]["loc"] == loc
+
+
+def test_an_absent_tile_in_the_situation_is_named_under_situation(client: TestClient) -> None:
+    situation = {"win_tile": "7s", "winner": 1, "dealer": 0, "dora_indicators": "5m"}
+    answer = client.post("/win", json={"hand": "111999m123p45677s", "rules": "sanma", "situation": situation})
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["detail"][0]["loc"] == ["body", "situation", "dora_indicators"]
+    assert answer.json()["detail"][0]["type"] == "absent_tile"

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Body, Request, Response
 from app.api.answer_size import LARGEST_TING
 from app.api.batch_fast import ting_batch_json
 from app.api.deps import BatchBody, CacheDep, SettingsDep
-from app.api.errors import error_responses, located
+from app.api.errors import error_responses
 from app.api.questions import (
     SITUATION_RENAMES,
     Question,
@@ -22,11 +22,9 @@ from app.api.questions import (
 )
 from app.api.render import ting_json
 from app.api.schemas import TING_EXAMPLES, JudgedTingResponse, TingBatchResponse, TingRequest, WaitJudgement
-from app.api.score_schemas import ScoreResponse
+from app.api.score_schemas import Refusal, judge
 from app.api.state import service_state
 from app.core.engine import Checker
-from app.core.errors import NotAWinningHand
-from app.core.scoring import REFUSALS, score
 from app.core.scoring_context import WinContext
 from app.core.tiles import format_tile
 
@@ -46,21 +44,17 @@ def _judged(context: WinContext) -> Callable[[Checker, Question], bytes]:
         shape = checker.waits(question.hand, question.visible)
         judged = []
         winning = set()
-        with located("body", renames=SITUATION_RENAMES):
-            for tile in shape.shape_waits:
-                name = format_tile(tile)
-                try:
-                    scored = score(question.hand.with_tile(tile), tile, checker.rules, context)
-                except (*REFUSALS, NotAWinningHand) as refused:
-                    verdict = WaitJudgement(
-                        tile=name, win=False, reason=refused.code, refusal=refused.message, score=None
+        for tile in shape.shape_waits:
+            verdict = judge(question.hand.with_tile(tile), tile, checker.rules, context, SITUATION_RENAMES)
+            if isinstance(verdict, Refusal):
+                judged.append(
+                    WaitJudgement(
+                        tile=format_tile(tile), win=False, reason=verdict.code, refusal=verdict.message, score=None
                     )
-                else:
-                    verdict = WaitJudgement(
-                        tile=name, win=True, reason=None, refusal=None, score=ScoreResponse.of(scored)
-                    )
-                    winning.add(tile)
-                judged.append(verdict)
+                )
+            else:
+                judged.append(WaitJudgement(tile=format_tile(tile), win=True, reason=None, refusal=None, score=verdict))
+                winning.add(tile)
         waits = tuple(wait for wait in shape.waits if wait.tile in winning)
         refusals = sorted({item.reason for item in judged if item.reason is not None})
         reason = shape.reason or (refusals[0] if shape.shape_waits and not waits and refusals else None)

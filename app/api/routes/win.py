@@ -18,7 +18,7 @@ from starlette.concurrency import run_in_threadpool
 from app.api.answer_size import CHEAP_WILDCARDS, AnswerTally, wildcards_held
 from app.api.cache import ResultCache
 from app.api.deps import CacheDep, SettingsDep
-from app.api.errors import error_responses, located
+from app.api.errors import error_responses
 from app.api.questions import (
     SITUATION_RENAMES,
     Asked,
@@ -39,11 +39,9 @@ from app.api.schemas import (
     WinRequest,
     WinResponse,
 )
-from app.api.score_schemas import ScoreResponse
+from app.api.score_schemas import Refusal, judge
 from app.api.state import service_state
 from app.core.engine import Checker
-from app.core.errors import NotAWinningHand
-from app.core.scoring import REFUSALS, score
 from app.core.scoring_context import WinContext
 from app.core.tiles import Tile
 from app.settings import Settings
@@ -67,15 +65,12 @@ def _judged(limit: int, win_tile: Tile, context: WinContext) -> Callable[[Checke
         result = checker.win(question.hand, limit=limit)
         judged = JudgedWinResponse.of(result)
         if result.win:
-            with located("body", renames=SITUATION_RENAMES):
-                try:
-                    scored = ScoreResponse.of(score(question.hand, win_tile, checker.rules, context))
-                except (*REFUSALS, NotAWinningHand) as refused:
-                    judged = judged.model_copy(
-                        update={"win": False, "reason": refused.code, "refusal": refused.message}
-                    )
-                else:
-                    judged = judged.model_copy(update={"score": scored})
+            verdict = judge(question.hand, win_tile, checker.rules, context, SITUATION_RENAMES)
+            if isinstance(verdict, Refusal):
+                update = {"win": False, "reason": verdict.code, "refusal": verdict.message}
+                judged = judged.model_copy(update=update)
+            else:
+                judged = judged.model_copy(update={"score": verdict})
         return judged.rendered()
 
     return answer
