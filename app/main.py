@@ -5,8 +5,8 @@ JSON logs, graceful shutdown) or ``uvicorn app.main:app``.
 
 Each request passes, outermost first: :class:`~app.api.observe.Observe` (request
 id, metrics, access log), Starlette's error middleware, CORS (if configured), the
-API-key check (if configured), the body limit, the replay of cached answers, then
-routing.
+API-key check (if configured), the body limit, then routing; every route is a
+:class:`~app.api.request_path.BodyRoute` (see :mod:`app.api`).
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ from app.api.heavy import HeavyLimiter, share_the_gil
 from app.api.logs import log_config
 from app.api.metrics import Metrics
 from app.api.observe import REQUEST_ID_HEADER, Observe
-from app.api.replay import AnswerReplay
 from app.api.routes import ROUTERS
 from app.api.state import ServiceState
 from app.settings import Settings
@@ -106,8 +105,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     # Middleware added later runs earlier. Outermost (after Observe): CORS, which answers
     # preflights and labels 401s too; the API-key check, before any body is read or a
-    # cached answer replayed; the body limit; the replay of cached answers.
-    app.add_middleware(AnswerReplay, paths=frozenset({"/shanten", "/ting", "/win", "/discard"}))
+    # cached answer replayed; the body limit.
     app.add_middleware(BodySizeLimit, max_body_bytes=settings.max_body_bytes)
     if settings.api_keys:
         app.add_middleware(
@@ -127,7 +125,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for router in ROUTERS:
         app.include_router(router)
     install_docs(app)
-    # Paths a middleware may answer before routing (replay, 401, 413), counted under their route.
+    # Paths a middleware may answer before routing (401, 413), counted under their route.
     app.state.route_paths = frozenset(
         route.path
         for route in (*app.routes, *(route for router in ROUTERS for route in router.routes))

@@ -5,7 +5,7 @@ The key is compared with every configured key, each in constant time
 (:func:`hmac.compare_digest` on SHA-256 digests, so neither the position of
 the first differing byte nor the length of a key shows in the timing).  A
 request without a valid key gets a 401 in the usual envelope, before its body
-is read and before the answer cache (:mod:`app.api.replay`) could serve it.
+is read and before the answer cache (:mod:`app.api.request_path`) could serve it.
 
 ``/health`` and ``/ready`` stay open for probes; the docs, the OpenAPI
 document and ``/metrics`` too, unless ``TENPAI_PROTECT_DOCS=true``.
@@ -29,8 +29,7 @@ from typing import Final
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from app.api.asgi import send_json
-from app.api.errors import error_body
+from app.api.errors import error_body, send_error
 
 PROBE_PATHS: Final = frozenset({"/health", "/ready"})
 DOC_PATHS: Final = frozenset({"/docs", "/redoc", "/openapi.json", "/metrics"})
@@ -157,4 +156,4 @@ class ApiKeyAuth:
 
 async def _refuse(send: Send, msg: str) -> None:
     body = json.dumps(error_body(_LOC, msg, "unauthorized")).encode()
-    await send_json(send, 401, body, [(b"www-authenticate", b'Bearer realm="tenpai"')])
+    await send_error(send, 401, body, ((b"www-authenticate", b'Bearer realm="tenpai"'),))

@@ -54,7 +54,9 @@ class _Prepared:
         self.precondition = precondition
 
 
-def _prepare(body: BatchRequest, max_batch_size: int) -> tuple[_Prepared, BatchAnalysis] | None:
+def _prepare(
+    body: BatchRequest, max_batch_size: int, *, with_ukeire: bool = True
+) -> tuple[_Prepared, BatchAnalysis] | None:
     if len(body.hands) > max_batch_size or not set(map(type, body.hands)) <= {str}:
         return None
     try:
@@ -75,7 +77,7 @@ def _prepare(body: BatchRequest, max_batch_size: int) -> tuple[_Prepared, BatchA
     if seen.size and seen.max() > 4:
         return None
     try:
-        analysis = analyse_batch(counts, rules, declared_melds=len(melds))
+        analysis = analyse_batch(counts, rules, declared_melds=len(melds), with_ukeire=with_ukeire)
     except TenpaiError:
         return None
     # The same judge as the single routes: the precondition depends on the melds alone.
@@ -140,14 +142,16 @@ def _separators(rows: int, between: str, last: str) -> np.ndarray:
     return _choose(np.arange(rows) < rows - 1, between, last)
 
 
-def shanten_batch_json(body: BatchRequest, *, max_batch_size: int) -> bytes | None:
+def shanten_batch_json(body: BatchRequest, *, max_batch_size: int, with_ukeire: bool = True) -> bytes | None:
     """The /shanten/batch answer as JSON bytes, or None to take the per-hand path."""
-    prepared = _prepare(body, max_batch_size)
+    prepared = _prepare(body, max_batch_size, with_ukeire=with_ukeire)
     if prepared is None:
         return None
     batch, analysis = prepared
     n = len(analysis.shanten)
     ready = analysis.sizes % 3 == 1
+    if not with_ukeire:
+        ready = np.zeros(n, dtype=bool)  # every answer as a 3n+2 hand's: ukeire null
     totals = np.where(ready, np.where(analysis.ukeire, batch.remaining, 0).sum(axis=1), -1)
     reason = "null" if batch.precondition is None else json.dumps(batch.precondition)
     rows = _Rows(n)

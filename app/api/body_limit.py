@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import json
 
-from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.api.asgi import send_json
-from app.api.errors import error_body
+from app.api.errors import error_body, header, send_error
 
 
 class BodyTooLarge(HTTPException):
@@ -40,7 +38,7 @@ class BodySizeLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        declared = Headers(scope=scope).get("content-length")
+        declared = header(scope, b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > self.max_body_bytes:
             await self._refuse(send)
             return
@@ -76,4 +74,4 @@ class BodySizeLimit:
         body = json.dumps(
             error_body(("body",), f"request body is larger than {self.max_body_bytes} bytes", "body_too_large")
         ).encode()
-        await send_json(send, 413, body, [(b"connection", b"close")])
+        await send_error(send, 413, body, ((b"connection", b"close"),))

@@ -4,7 +4,7 @@ Keys are tuples of the question itself (endpoint, frozen rule profile, concealed
 counts, sorted melds, visible counts), never a hash code of it: two different
 questions can share a hash but never compare equal, so a hit is always the
 right answer.  The cache is bounded twice, by entries and by bytes (an answer's
-size is its length: answers are rendered JSON), evicting the least recently used
+size is its length: answers are rendered JSON, ``bytes`` or ``str``), evicting the least recently used
 first; an answer larger than :data:`LARGEST_SHARE` of the byte budget is served
 but never kept, so that one huge answer cannot push out hundreds of small ones.
 It is safe to share between the worker threads of one process, and shows its
@@ -22,7 +22,6 @@ CacheStats(hits=1, misses=1, size=1, max_size=2, bytes=1, max_bytes=1000)
 
 from __future__ import annotations
 
-import sys
 import threading
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
@@ -30,7 +29,9 @@ from typing import Final, TypeVar
 
 from cachetools import LRUCache
 
-T = TypeVar("T")
+#: A finished answer: rendered JSON.
+Answer = bytes | str
+T = TypeVar("T", bytes, str)
 
 #: Largest part of the byte budget one answer may take (1/16: 4 MiB of the default 64 MiB).
 LARGEST_SHARE: Final = 16
@@ -50,25 +51,15 @@ class CacheStats:
     max_bytes: int = 0
 
 
-def answer_size(answer: object) -> int:
-    """The bytes an answer takes in the budget: its length for rendered JSON (bytes or
-    text), else what Python reports for the object (other values are tests' and doctests')."""
-    if isinstance(answer, (bytes, bytearray, str)):
-        return len(answer)
-    return sys.getsizeof(answer)
-
-
 class ResultCache:
     """A thread-safe LRU of finished answers, at most ``max_size`` of them in at most
     ``max_bytes`` bytes; either bound 0 disables storing."""
 
     def __init__(self, max_size: int, *, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
-        # cachetools bounds one measure (here bytes, through getsizeof); the entry count
-        # is bounded by hand in _keep, evicting from the same LRU order.
+        # cachetools bounds one measure (here bytes: getsizeof is len, a builtin, cheap on
+        # every store); the entry count is bounded by hand in store, from the same LRU order.
         enabled = max_size > 0 and max_bytes > 0
-        self._entries: LRUCache[Hashable, object] | None = (
-            LRUCache(max_bytes, getsizeof=answer_size) if enabled else None
-        )
+        self._entries: LRUCache[Hashable, Answer] | None = LRUCache(max_bytes, getsizeof=len) if enabled else None
         self._max_size = max_size
         self._max_bytes = max_bytes
         self._largest = max_bytes // LARGEST_SHARE
@@ -92,7 +83,12 @@ class ResultCache:
         self.store(key, answer)
         return answer
 
-    def peek(self, key: Hashable) -> object | None:
+    @property
+    def hits(self) -> int:
+        """Answers served so far (read without the lock: a counter that only grows)."""
+        return self._hits
+
+    def peek(self, key: Hashable) -> Answer | None:
         """The cached answer for ``key``, counted as a hit, or None (not counted as a miss:
         the caller goes on to ask by the canonical key, which counts)."""
         if self._entries is None:
@@ -103,9 +99,9 @@ class ResultCache:
                 self._hits += 1
             return answer
 
-    def store(self, key: Hashable, answer: object) -> None:
+    def store(self, key: Hashable, answer: Answer) -> None:
         """Keep ``answer`` under ``key``, unless it is larger than its share of the byte budget."""
-        if self._entries is None or answer_size(answer) > self._largest:
+        if self._entries is None or len(answer) > self._largest:
             return
         with self._lock:
             self._entries[key] = answer  # evicts by bytes, least recently used first

@@ -36,6 +36,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import Scope, Send
 
 from app.core.errors import TenpaiError
 from app.core.tiles import ECHO_LIMIT, clipped, quoted
@@ -279,6 +280,36 @@ def _error_item(loc: Loc, msg: str, code: str, ctx: Mapping[str, Any] | None = N
     return item
 
 
+def header(scope: Scope, name: bytes) -> bytes | None:
+    """The first value of header ``name`` (lowercase) in an HTTP ``scope``, read without
+    building a ``Headers`` object (this runs on every request).
+
+    >>> header({"headers": [(b"content-type", b"application/json")]}, b"content-type")
+    b'application/json'
+    """
+    for key, value in scope["headers"]:
+        if key == name:
+            return bytes(value)
+    return None
+
+
+async def send_error(send: Send, status: int, body: bytes, headers: tuple[tuple[bytes, bytes], ...] = ()) -> None:
+    """Send a complete error answer from a pure ASGI middleware (before any route runs):
+    ``status``, the rendered envelope ``body`` and any extra ``headers``."""
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                *headers,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
 # --- locating core errors in the request body ------------------------------------
 
 
@@ -361,7 +392,26 @@ def _envelope(status: int, body: Mapping[str, Any]) -> JSONResponse:
     # Bounded before encoding: the encoder never walks a deep or huge echoed input.
     safe = {key: value for key, value in body.items() if key != "detail"}
     safe["detail"] = [_bounded_item(item) for item in list(body["detail"])[:MAX_ERROR_ITEMS]]
-    return JSONResponse(jsonable_encoder(safe), status_code=status)
+    content = jsonable_encoder(safe)
+    try:
+        return JSONResponse(content, status_code=status)
+    except UnicodeEncodeError:  # a lone surrogate echoed from the input ("\ud800" in its JSON)
+        return JSONResponse(_encodable(content), status_code=status)
+
+
+def _encodable(value: Any) -> Any:
+    """``value`` with every lone surrogate in its strings replaced by U+FFFD, so it encodes as UTF-8.
+
+    >>> _encodable({"msg": "bad \ud800", "loc": ["body", "x\udfff"]})
+    {'msg': 'bad \ufffd', 'loc': ['body', 'x\ufffd']}
+    """
+    if isinstance(value, str):
+        return value.encode("utf-8", "surrogatepass").decode("utf-8", "replace").replace("\ufffd" * 3, "\ufffd")
+    if isinstance(value, list):
+        return [_encodable(item) for item in value]
+    if isinstance(value, dict):
+        return {_encodable(key): _encodable(item) for key, item in value.items()}
+    return value
 
 
 async def _api_error(request: Request, error: Exception) -> JSONResponse:
@@ -460,25 +510,32 @@ def _too_long_message(digits: int) -> str:
     return f"number too large: it has {digits} digits, more than can be read; no field takes a number that large"
 
 
-async def _unparsable_body(request: Request, cause: BaseException | None) -> JSONResponse | None:
-    """The 422 for a body FastAPI could not parse (its 400 "error parsing the body"), or None.
+def unreadable_body(body: bytes | None, cause: BaseException | None) -> ApiError | None:
+    """The 422 for a body the standard JSON parser could not read, or None (not a parse error).
 
     Malformed input like any other JSON error: nesting past the parser's depth, an
     integer too long to read (named at its field), bytes that are no text encoding.
+    A hostile megabyte of small numbers takes a tenth of a second to walk: call it off
+    the event loop for a large body.
     """
     if isinstance(cause, RecursionError):
-        return _envelope(422, error_body(("body",), _TOO_DEEP, "json_invalid"))
+        return ApiError(("body",), _TOO_DEEP, "json_invalid")
     if not isinstance(cause, ValueError):
         return None
-    # FastAPI has read the body into this very request object before parsing it.
-    body = getattr(request, "_body", None)
-    # Off the event loop: a hostile megabyte of small numbers takes a tenth of a second to walk.
-    found = await run_in_threadpool(_long_number, body) if isinstance(body, bytes) else None
+    found = _long_number(body) if isinstance(body, bytes) else None
     if found is not None:
         loc, digits = found
-        return _envelope(422, error_body(loc, _too_long_message(digits), "int_parsing_size"))
-    msg = f"request body is not valid JSON: {clipped(str(cause), ECHO_LIMIT * 2)}"
-    return _envelope(422, error_body(("body",), msg, "json_invalid"))
+        return ApiError(loc, _too_long_message(digits), "int_parsing_size")
+    return ApiError(("body",), f"request body is not valid JSON: {clipped(str(cause), ECHO_LIMIT * 2)}", "json_invalid")
+
+
+async def _unparsable_body(request: Request, cause: BaseException | None) -> JSONResponse | None:
+    """The 422 for a body FastAPI's own handler could not parse (its 400 "error parsing the
+    body"), or None."""
+    # FastAPI has read the body into this very request object before parsing it.
+    body = getattr(request, "_body", None)
+    error = await run_in_threadpool(unreadable_body, body, cause)
+    return None if error is None else await _api_error(request, error)
 
 
 async def _http_error(request: Request, error: Exception) -> JSONResponse:

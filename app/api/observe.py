@@ -2,7 +2,7 @@
 
 It wraps the whole app, outside Starlette's error middleware (see
 ``app.main``), so that every answer is counted and timed: a 500, a 401 from
-the API-key check, a 413 from the body limit and a cache replay answered
+the API-key check, a 413 from the body limit answered
 before routing alike.  Per request it reads the clock twice, finds or makes
 a request id, appends one header and updates two counters; it reads a body
 only for error answers, to count them by the ``type`` of their envelope.

@@ -50,6 +50,7 @@ from app.core.tiles import (
     parse_mpsz_with_red,
     parse_tiles,
 )
+from app.settings import Settings
 
 _NOTHING_SEEN: Final = bytes(34)
 
@@ -123,18 +124,20 @@ def answer_batch(
     endpoint: str,
     body: BatchRequest,
     *,
-    max_batch_size: int,
-    max_answer_bytes: int,
+    settings: Settings,
     largest_answer: int,
     cache: ResultCache,
     vectorised: Callable[..., bytes | None],
     compute: Callable[[Checker, Question], BaseModel | bytes],
+    variant: Hashable = None,
 ) -> Response:
     """A batch answer: the ``vectorised`` path when it takes the request, else hand by hand.
 
-    A batch whose answer could pass ``max_answer_bytes`` (its hands times
+    A batch whose answer could pass ``settings.max_answer_bytes`` (its hands times
     ``largest_answer``, the largest one answer can be) is refused before any work.
+    ``variant``: see :attr:`Asked.variant`.
     """
+    max_batch_size, max_answer_bytes = settings.max_batch_size, settings.max_answer_bytes
     estimate = batch_bound(len(body.hands), largest_answer)
     if estimate > max_answer_bytes and len(body.hands) <= max_batch_size:
         fitting = max((max_answer_bytes - batch_bound(0, 0)) // (largest_answer + 1), 1)
@@ -147,7 +150,7 @@ def answer_batch(
         )
     rendered = vectorised(body, max_batch_size=max_batch_size)
     if rendered is None:
-        asked = ask_batch(endpoint, body, max_batch_size=max_batch_size)
+        asked = ask_batch(endpoint, body, max_batch_size=max_batch_size, variant=variant)
         tally = AnswerTally(max_answer_bytes, count=len(asked.questions), loc=("body", "hands"))
         rendered = batch_json(
             [tally.add(asked.answer_at(index, cache, compute)) for index in range(len(asked.questions))]
@@ -208,8 +211,9 @@ def _question(
     checker: Checker, tiles: list[Tile], melds: Sequence[Meld], visible: Counts, index: int | None
 ) -> Question:
     with _located_hand(index):
-        hand = Hand.from_tiles(tiles, melds)
-        checker.remaining(hand, visible)  # at most 4 copies in hand, melds and visible together
+        hand = Hand.from_tiles(tiles, melds)  # at most 4 copies in hand and melds together
+        if visible is not _NOTHING_SEEN or checker.rules.absent_tiles:
+            checker.remaining(hand, visible)  # ... and with the visible tiles; no absent tile
     return Question(checker.rules, hand, visible)
 
 

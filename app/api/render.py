@@ -29,7 +29,9 @@ def _counts(entries: Iterable[TileCount]) -> str:
 
 
 def _value(value: int | str | None) -> str:
-    return "null" if value is None else json.dumps(value)
+    if value is None:
+        return "null"
+    return str(value) if type(value) is int else json.dumps(value)
 
 
 def shanten_json(result: ShantenResult) -> bytes:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, Annotated, Any, Final, Self
 
+from fastapi import Body
 from fastapi.openapi.models import Example
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, create_model
 from pydantic_core import PydanticCustomError
@@ -156,8 +157,12 @@ class _RulesBase(BaseModel):
 
     def overrides(self) -> dict[str, Any]:
         """The options the request set (unknown ones included), without the preset."""
+        if self.model_fields_set <= _PRESET_ONLY and not self.model_extra:
+            return {}  # the common request: a preset name alone (no dump to build)
         return self.model_dump(exclude_unset=True, exclude={"preset"})
 
+
+_PRESET_ONLY: Final = frozenset({"preset"})
 
 # One field per option of the core's table, so an option is declared in one place; an
 # option of tiles (wildcards, absent tiles) is bounded in length like the tile fields.
@@ -715,3 +720,23 @@ WIN_BATCH_EXAMPLES: Final = {
         value={"hands": ["123m456p789s11122z", "123m456p789s11123z"], "rules": "riichi"},
     ),
 }
+
+#: /shanten's body as its route declares it: the model, with the examples Swagger UI offers.
+ShantenBody = Annotated[HandRequest, Body(openapi_examples=SHANTEN_EXAMPLES)]
+#: The body of /ting/batch.
+BatchBody = Annotated[BatchRequest, Body(openapi_examples=BATCH_EXAMPLES)]
+
+
+class ShantenBatchRequest(BatchRequest):
+    """A /shanten/batch request: a batch, and whether to list the ukeire."""
+
+    ukeire: bool = Field(
+        True,
+        strict=True,
+        description="List the ukeire of 3n+1 hands. `false`: the shanten and forms alone, `ukeire` and "
+        "`ukeire_count` null; about twice as fast, for clients that need the distance only.",
+    )
+
+
+#: The body of /shanten/batch.
+ShantenBatchBody = Annotated[ShantenBatchRequest, Body(openapi_examples=BATCH_EXAMPLES)]

@@ -165,11 +165,14 @@ def _thirteen_orphans(features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return 14 - _field(features, 30) - paired, paired
 
 
-def analyse_batch(counts: np.ndarray, rules: RuleProfile, *, declared_melds: int = 0) -> BatchAnalysis:
+def analyse_batch(
+    counts: np.ndarray, rules: RuleProfile, *, declared_melds: int = 0, with_ukeire: bool = True
+) -> BatchAnalysis:
     """Shanten per form and ukeire of every row of an (N, 34) concealed-count array.
 
     ``declared_melds`` is the number of melds every hand has declared (they
-    only shape the allowed sizes and rule out the closed forms).  The rules'
+    only shape the allowed sizes and rule out the closed forms).  Without
+    ``with_ukeire`` the ukeire are not computed (all False), about half the work.  The rules'
     ``melded_tiles_count_toward_limit`` is not applied here: callers with that
     option and melds use :class:`~app.core.engine.Checker`, as do callers whose
     rules have absent tiles (sanma), which raise ``ValueError`` here.
@@ -226,7 +229,7 @@ def analyse_batch(counts: np.ndarray, rules: RuleProfile, *, declared_melds: int
         return np.asarray(shanten_from_distance(distance, wild_counts)).astype(np.int8)
 
     ready = sizes % 3 == 1
-    if ready.any():
+    if with_ukeire and ready.any():
         ukeire = _ukeire(
             array, plain, keyed, classes, melds_wanted, regular, best, rules,
             closed & seven_pairs_on & (pairs_distance == best), quad_as_two, free, one_draw,

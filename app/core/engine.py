@@ -411,8 +411,8 @@ class Checker:
 
     # -- questions -------------------------------------------------------
 
-    def shanten(self, hand: Hand, visible: bytes | None = None) -> ShantenResult:
-        """Shanten per form and overall; for 3n+1 hands also the ukeire.
+    def shanten(self, hand: Hand, visible: bytes | None = None, *, with_ukeire: bool = True) -> ShantenResult:
+        """Shanten per form and overall; for 3n+1 hands also the ukeire (unless not ``with_ukeire``).
 
         >>> from app.core.rules import rule_profile
         >>> from app.core.tiles import parse_mpsz
@@ -424,11 +424,12 @@ class Checker:
         if n % 3 == 0 or n > 14:
             _check_size(hand, (1, 2))
         closed = n >= 13 and not hand.melds
+        draws = n % 3 == 1 and with_ukeire
         shanten, (regular, pairs, orphans, knitted, honors), w, improving = self._analyse(
-            hand.counts, n // 3, closed, self.caps(hand), n % 3 == 1, every_form=True
+            hand.counts, n // 3, closed, self.caps(hand), draws, every_form=True
         )
         ukeire = None
-        if n % 3 == 1:
+        if draws:
             left = self.remaining(hand, visible)
             ukeire = tuple(map(_make_tile_count, zip(improving, map(left.__getitem__, improving), strict=True)))
         return _make_shanten(

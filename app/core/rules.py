@@ -84,6 +84,12 @@ class RuleProfile:
     #: sanma); off, each payer adds half of it.
     tsumo_loss: bool = True
 
+    def __hash__(self) -> int:
+        # Every cache key holds a profile: hashing its ~25 fields on each look-up cost a
+        # microsecond. Equal profiles share a name, so this agrees with ==; profiles that
+        # differ only in options share a hash, and look-ups tell them apart by equality.
+        return hash(self.name)
+
     @property
     def tile_total(self) -> int:
         """Physical tiles in the set: four of each kind that exists (136; sanma 108)."""

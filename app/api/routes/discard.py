@@ -6,7 +6,7 @@ import time
 from functools import partial
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Depends, Request, Response
+from fastapi import APIRouter, Body, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from app.api.discard_schemas import (
@@ -19,21 +19,15 @@ from app.api.discard_schemas import (
 from app.api.errors import error_responses, located
 from app.api.heavy import Budget, Finished, answer_heavy
 from app.api.questions import json_response
+from app.api.request_path import BodyRoute, replayable
 from app.api.state import service_state
 from app.core.discard import Candidate, DiscardModel, ValueSearch, advise_discards, ranking_model
 from app.core.engine import Checker
 from app.core.expected_score import StopReason as ValueStopReason
 from app.core.lookahead import StopReason
 
-router = APIRouter(tags=["discard"])
+router = APIRouter(tags=["discard"], route_class=BodyRoute)
 _ERRORS = error_responses(413, 422, 500, 503)
-
-
-async def _asked(body: Annotated[DiscardRequest, Body(openapi_examples=DISCARD_EXAMPLES)]) -> DiscardQuestion:
-    return ask_discard(body)
-
-
-DiscardAsked = Annotated[DiscardQuestion, Depends(_asked)]
 
 
 def _evaluate(
@@ -91,7 +85,10 @@ def _lookahead_answer(question: DiscardQuestion, budget: Budget) -> Finished:
     summary="Rank every discard of a 3n+2 hand",
     responses=_ERRORS,
 )
-async def discard(question: DiscardAsked, request: Request) -> Response:
+@replayable
+async def discard(
+    body: Annotated[DiscardRequest, Body(openapi_examples=DISCARD_EXAMPLES)], request: Request
+) -> Response:
     """Every distinct discard of the hand, best first, with its shanten, ukeire (unseen copies:
     4 minus the 14-tile hand, melds, `visible`, dora indicators and every opponent's river and
     melds), safety against each opponent, dora and honour value kept, and the score of seed 000,
@@ -119,6 +116,7 @@ async def discard(question: DiscardAsked, request: Request) -> Response:
     it stops at the service's wall-clock budget (TENPAI_HEAVY_SECONDS) with what it found,
     flagged `complete: false`, and beyond TENPAI_MAX_HEAVY_REQUESTS at once the answer is a 503
     `too_busy` with `Retry-After`."""
+    question = ask_discard(body)
     state = service_state(request)
     key = question.key()
     if question.options.lookahead:

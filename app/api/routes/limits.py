@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from app.api.deps import StateDep
 from app.api.errors import error_responses
 from app.api.routes.simulate import SECONDS_PER_GAME
 from app.api.schemas import (
@@ -16,6 +15,7 @@ from app.api.schemas import (
     SEEN_MAX_CHARS,
     SEEN_MAX_ITEMS,
 )
+from app.api.state import service_state
 from app.core.discard import DEFAULT_LOOKAHEAD_BUDGET, MAX_LOOKAHEAD_BUDGET
 
 router = APIRouter(tags=["reference"])
@@ -74,9 +74,9 @@ class LimitsResponse(BaseModel):
 
 
 @router.get("/limits", operation_id="limits", summary="The service's bounds", responses=error_responses(500))
-def limits(state: StateDep) -> LimitsResponse:
+def limits(request: Request) -> LimitsResponse:
     """What one request may ask for, and how long heavy work may take, on this process."""
-    settings = state.settings
+    settings = service_state(request).settings
     return LimitsResponse(
         max_body_bytes=settings.max_body_bytes,
         max_batch_size=settings.max_batch_size,

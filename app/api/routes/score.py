@@ -15,21 +15,22 @@ from __future__ import annotations
 
 from typing import Annotated, Final
 
-from fastapi import APIRouter, Body, Response
+from fastapi import APIRouter, Body, Request, Response
 from fastapi.openapi.models import Example
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.config import JsonDict
 
-from app.api.deps import SettingsDep
 from app.api.errors import ApiError, Loc, error_responses, located
 from app.api.questions import batch_json, json_response, request_rules, request_win
+from app.api.request_path import BodyRoute
 from app.api.schemas import HandTiles, MeldSpec, Rules, WinSituation
 from app.api.score_schemas import SCORE_ANSWER_EXAMPLES, ScoreResponse
+from app.api.state import service_state
 from app.core.errors import InvalidNotation
 from app.core.rules import RuleProfile
 from app.core.scoring import score
 
-router = APIRouter(tags=["score"])
+router = APIRouter(tags=["score"], route_class=BodyRoute)
 _ERRORS = error_responses(400, 413, 422, 500)
 _BATCH_ERRORS = error_responses(413, 422, 500)
 
@@ -283,7 +284,7 @@ def _item_result(item: ScoreItem, rules: RuleProfile, index: int) -> bytes:
     responses=_BATCH_ERRORS,
 )
 def score_batch(
-    body: Annotated[ScoreBatchRequest, Body(openapi_examples=_BATCH_EXAMPLES)], settings: SettingsDep
+    body: Annotated[ScoreBatchRequest, Body(openapi_examples=_BATCH_EXAMPLES)], request: Request
 ) -> Response:
     """One result per item, in request order; `rules` (default riichi) applies to all.
     An item that /score would refuse although it is well formed (not a win, no yaku,
@@ -293,6 +294,7 @@ def score_batch(
     A malformed item (a missing field, a wrong type, tiles in no notation) is a 422
     for the whole batch whose `loc` names its index; so is more than
     `max_batch_size` items (`batch_too_large`) or bad `rules`."""
+    settings = service_state(request).settings
     if len(body.items) > settings.max_batch_size:
         raise ApiError(
             ("body", "items"),

@@ -14,8 +14,8 @@ from pydantic import BaseModel, Field
 
 from app.api.auth import ADMIN_KEY_HEADER, admin_refusal
 from app.api.cache import CacheStats
-from app.api.deps import CacheDep, StateDep
 from app.api.errors import ApiError, error_responses
+from app.api.state import service_state
 
 router = APIRouter(tags=["service"])
 
@@ -72,8 +72,9 @@ def health() -> HealthResponse:
     summary="Readiness",
     responses={503: {"model": ReadyResponse, "description": "The lookup tables are still being built."}},
 )
-def ready(state: StateDep, response: Response) -> ReadyResponse:
+def ready(request: Request, response: Response) -> ReadyResponse:
     """200 once the lookup tables are built at start-up, 503 until then."""
+    state = service_state(request)
     readiness = state.readiness
     if not readiness.tables_built:
         response.status_code = status.HTTP_503_SERVICE_UNAVAILABLE
@@ -85,14 +86,13 @@ def ready(state: StateDep, response: Response) -> ReadyResponse:
 
 
 @router.get("/cache/stats", operation_id="cache_stats", summary="Result cache counters", responses=error_responses(500))
-def cache_stats(cache: CacheDep) -> CacheStatsResponse:
+def cache_stats(request: Request) -> CacheStatsResponse:
     """Hits, misses and size of the cache of finished answers."""
-    return CacheStatsResponse.of(cache.stats())
+    return CacheStatsResponse.of(service_state(request).cache.stats())
 
 
 async def _admin(
     request: Request,
-    state: StateDep,
     x_admin_key: Annotated[
         str | None,
         Header(
@@ -102,7 +102,7 @@ async def _admin(
 ) -> None:
     """Refuse, with a 403, a request that may not administer the service."""
     client = request.client.host if request.client else None
-    keys = [key.get_secret_value() for key in state.settings.admin_keys]
+    keys = [key.get_secret_value() for key in service_state(request).settings.admin_keys]
     refusal = admin_refusal(x_admin_key, client, keys)
     if refusal is not None:
         raise ApiError(("header", ADMIN_KEY_HEADER.lower()), refusal, "forbidden")
@@ -115,11 +115,12 @@ async def _admin(
     responses=error_responses(403, 422, 500),
     dependencies=[Depends(_admin)],
 )
-def cache_clear(cache: CacheDep) -> CacheStatsResponse:
+def cache_clear(request: Request) -> CacheStatsResponse:
     """Drop every cached answer and reset the counters; answers the counters after.
 
     Needs an admin key in `X-Admin-Key` (TENPAI_ADMIN_KEYS); when no admin key is
     configured, only a client on the loopback interface (127.0.0.0/8, ::1) may clear.
     """
+    cache = service_state(request).cache
     cache.clear()
     return CacheStatsResponse.of(cache.stats())

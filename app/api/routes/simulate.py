@@ -24,17 +24,18 @@ from fastapi import APIRouter, Body, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.config import JsonDict
 
-from app.api.deps import SettingsDep
 from app.api.discard_schemas import WeightsSpec
 from app.api.errors import ApiError, error_responses, located
 from app.api.heavy import Budget, Finished, answer_heavy
+from app.api.request_path import BodyRoute
+from app.api.state import service_state
 from app.core.players import PLAYER_KINDS
 from app.core.rules import PRESETS, SEAT_COUNTS
 from app.core.simulator import TABLE_SETTINGS, GameConfig, validate_config
 from app.selfplay.report import build_report
 from app.selfplay.runner import run_games
 
-router = APIRouter(tags=["simulate"])
+router = APIRouter(tags=["simulate"], route_class=BodyRoute)
 _ERRORS = error_responses(413, 422, 500, 503)
 
 SECONDS_PER_GAME: Final = 1.2
@@ -188,7 +189,7 @@ class SimulateResponse(BaseModel):
     summary="Seeded self-play: win, deal-in and tenpai statistics per seat",
     responses=_ERRORS,
 )
-async def simulate(body: Annotated[SimulateRequest, Body()], settings: SettingsDep, request: Request) -> Response:
+async def simulate(body: Annotated[SimulateRequest, Body()], request: Request) -> Response:
     """Play `games` hands of one strategy per seat under `rules` (four seats; three under sanma,
     with kita), dealer rotating, seeded from
     `seed`, and report per seat: win rate, deal-in rate, self-draw share, tenpai rate and
@@ -202,6 +203,7 @@ async def simulate(body: Annotated[SimulateRequest, Body()], settings: SettingsD
     A run is a heavy request: its wall-clock budget is TENPAI_HEAVY_SECONDS or 1.2 s a game,
     whichever is longer (a run cut short reports the games it played, with `complete: false`),
     and beyond TENPAI_MAX_HEAVY_REQUESTS at once the answer is a 503 `too_busy` with `Retry-After`."""
+    settings = service_state(request).settings
     if body.games > settings.max_simulate_games:
         raise ApiError(
             ("body", "games"),

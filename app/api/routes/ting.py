@@ -9,7 +9,6 @@ from fastapi import APIRouter, Body, Request, Response
 
 from app.api.answer_size import LARGEST_TING
 from app.api.batch_fast import ting_batch_json
-from app.api.deps import BatchBody, CacheDep, SettingsDep
 from app.api.errors import error_responses
 from app.api.questions import (
     SITUATION_RENAMES,
@@ -21,14 +20,15 @@ from app.api.questions import (
     request_situation,
 )
 from app.api.render import ting_json
-from app.api.schemas import TING_EXAMPLES, JudgedTingResponse, TingBatchResponse, TingRequest, WaitJudgement
+from app.api.request_path import BodyRoute, replayable
+from app.api.schemas import TING_EXAMPLES, BatchBody, JudgedTingResponse, TingBatchResponse, TingRequest, WaitJudgement
 from app.api.score_schemas import Refusal, judge
 from app.api.state import service_state
 from app.core.engine import Checker
 from app.core.scoring_context import WinContext
 from app.core.tiles import format_tile
 
-router = APIRouter(tags=["ting"])
+router = APIRouter(tags=["ting"], route_class=BodyRoute)
 _ERRORS = error_responses(413, 422, 500)
 
 
@@ -76,6 +76,7 @@ def _judged(context: WinContext) -> Callable[[Checker, Question], bytes]:
     summary="Which tiles complete a 3n+1 hand?",
     responses=_ERRORS,
 )
+@replayable
 async def ting(body: Annotated[TingRequest, Body(openapi_examples=TING_EXAMPLES)], request: Request) -> Response:
     """The waits of a 13-tile hand (13 - 3k with k melds) with their unseen copies
     (`remaining` = 4 minus copies in hand, melds and `visible`). `karaten` is tenpai
@@ -105,16 +106,16 @@ async def ting(body: Annotated[TingRequest, Body(openapi_examples=TING_EXAMPLES)
     summary="/ting for many hands at once",
     responses=_ERRORS,
 )
-def ting_batch(body: BatchBody, settings: SettingsDep, cache: CacheDep) -> Response:
+def ting_batch(body: BatchBody, request: Request) -> Response:
     """One /ting answer per hand, in request order; `melds`, `rules` and `visible`
     apply to every hand. A bad hand is a 422 whose `loc` is `["body", "hands", index]`."""
+    state = service_state(request)
     return answer_batch(
         "ting",
         body,
-        max_batch_size=settings.max_batch_size,
-        max_answer_bytes=settings.max_answer_bytes,
+        settings=state.settings,
         largest_answer=LARGEST_TING,
-        cache=cache,
+        cache=state.cache,
         vectorised=ting_batch_json,
         compute=_ting,
     )

@@ -17,7 +17,6 @@ from starlette.concurrency import run_in_threadpool
 
 from app.api.answer_size import CHEAP_WILDCARDS, AnswerTally, wildcards_held
 from app.api.cache import ResultCache
-from app.api.deps import CacheDep, SettingsDep
 from app.api.errors import error_responses
 from app.api.questions import (
     SITUATION_RENAMES,
@@ -30,6 +29,7 @@ from app.api.questions import (
     request_rules,
     request_situation,
 )
+from app.api.request_path import BodyRoute, replayable
 from app.api.schemas import (
     WIN_BATCH_EXAMPLES,
     WIN_EXAMPLES,
@@ -46,7 +46,7 @@ from app.core.scoring_context import WinContext
 from app.core.tiles import Tile
 from app.settings import Settings
 
-router = APIRouter(tags=["win"])
+router = APIRouter(tags=["win"], route_class=BodyRoute)
 _ERRORS = error_responses(413, 422, 500)
 
 
@@ -113,6 +113,7 @@ def _answers(
 @router.post(
     "/win", response_model=JudgedWinResponse, operation_id="win", summary="Does a 3n+2 hand win?", responses=_ERRORS
 )
+@replayable
 async def win(body: Annotated[WinRequest, Body(openapi_examples=WIN_EXAMPLES)], request: Request) -> Response:
     """Whether the hand (14 tiles, or 14 - 3k with k melds) wins under the rules, its
     form and every decomposition, with what each wildcard stands for. A complete
@@ -156,13 +157,15 @@ async def win(body: Annotated[WinRequest, Body(openapi_examples=WIN_EXAMPLES)], 
     responses=_ERRORS,
 )
 def win_batch(
-    body: Annotated[WinBatchRequest, Body(openapi_examples=WIN_BATCH_EXAMPLES)], cache: CacheDep, settings: SettingsDep
+    body: Annotated[WinBatchRequest, Body(openapi_examples=WIN_BATCH_EXAMPLES)], request: Request
 ) -> Response:
     """One /win answer per hand, in request order; `melds`, `rules` and `visible`
     apply to every hand. A bad hand is a 422 whose `loc` is `["body", "hands", index]`.
     A batch whose answer could pass TENPAI_MAX_ANSWER_BYTES (hands holding many wildcards,
     times `decomposition_limit`) is refused before the work with a 422 `answer_too_large`
     saying how many hands, or which limit, would fit."""
+    state = service_state(request)
+    settings, cache = state.settings, state.cache
     limit = _limit(body.decomposition_limit, settings)
     asked = ask_batch("win", body, max_batch_size=settings.max_batch_size, variant=limit)
     answers = _answers(asked, cache, compute=_win(limit), limit=limit, max_answer_bytes=settings.max_answer_bytes)

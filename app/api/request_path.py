@@ -1,0 +1,237 @@
+"""How a POST with a JSON body reaches its route function, and its answer the client.
+
+The routers of the POST endpoints use :class:`BodyRoute`.  A route whose
+function takes its validated body (and the :class:`~starlette.requests.Request`
+if it needs it), and nothing else, is answered by :meth:`BodyRoute.answer` instead of FastAPI's
+general handler (which solves a dependency graph per request):
+
+1. read the body;
+2. a route marked :func:`replayable` answers a body it has seen repeated from the
+   result cache, keyed by the raw bytes (an exact key: the same bytes ask the same
+   question), without parsing it;
+3. validate the body with the model's compiled JSON validator
+   (``model_validate_json``: pydantic's own parser, no intermediate ``dict``).
+   A body it refuses is validated again exactly as FastAPI would, so that every
+   error keeps FastAPI's envelope (:meth:`BodyRoute.validate_as_fastapi_does`);
+4. call the route function: an ``async def`` on the event loop (a body over
+   :data:`OFF_LOOP_BYTES` is validated in the thread pool first), a plain ``def``
+   in the thread pool, validation included, so that large batches never hold the
+   loop;
+5. send its response; a replayable route keeps a 200 answer under its body once
+   the body's question was answered from the cache (a repeat).
+
+Routes still declare their body model in their signature, which is what the
+OpenAPI document and Swagger UI show; a test checks that both handlers give the
+same answer, error or not, on the same bodies.
+
+>>> from pydantic import BaseModel
+>>> class Body(BaseModel):
+...     hand: str
+>>> @replayable
+... async def echo(body: Body, request: Request) -> Response:
+...     return Response(body.hand)
+>>> route = BodyRoute("/echo", echo, methods=["POST"])
+
+>>> route.body_model is Body, route.replayable, route.get_route_handler() == route.answer
+(True, True, True)
+"""
+
+from __future__ import annotations
+
+import email.message
+import inspect
+import json
+from collections.abc import Callable, Coroutine
+from typing import Any, Final, TypeVar
+
+from fastapi import Request, Response
+from fastapi.dependencies.utils import request_body_to_args
+from fastapi.exceptions import RequestValidationError
+from fastapi.routing import APIRoute
+from pydantic import BaseModel, ValidationError
+from pydantic_core import PydanticUndefined
+from starlette.concurrency import run_in_threadpool
+from starlette.types import Receive, Scope, Send
+
+from app.api.errors import header, unreadable_body
+from app.api.state import service_state
+
+#: Bodies larger than this are validated in the thread pool (a hand question is a few
+#: hundred bytes; a megabyte of JSON takes milliseconds to read).
+OFF_LOOP_BYTES: Final = 64 * 1024
+#: Bodies larger than this are not used as replay keys.
+MAX_REPLAY_KEY: Final = 2048
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_REPLAYABLE: Final = "_tenpai_replayable"
+_NO_BODY: Final = object()
+
+
+def replayable(endpoint: F) -> F:
+    """Mark a route function whose 200 answers depend on the body alone, so that a repeated
+    body is answered from the result cache.  An answer sent with ``Cache-Control: no-store``
+    (cut short by a time budget, so it depends on the load) is never replayed."""
+    setattr(endpoint, _REPLAYABLE, True)
+    return endpoint
+
+
+def _is_json(content_type: str | None) -> bool:
+    """Whether FastAPI reads a body of this ``Content-Type`` as JSON (none counts: the app
+    is not strict about it)."""
+    if not content_type:
+        return True
+    message = email.message.Message()
+    message["content-type"] = content_type
+    if message.get_content_maintype() != "application":
+        return False
+    subtype = message.get_content_subtype()
+    return subtype == "json" or subtype.endswith("+json")
+
+
+class BodyRoute(APIRoute):
+    """An :class:`~fastapi.routing.APIRoute` that serves ``f(body: Model, request: Request)``
+    (or ``f(body: Model)``) routes by the short path above; any other route keeps FastAPI's handler."""
+
+    body_model: type[BaseModel] | None
+    replayable: bool
+
+    def _read_signature(self) -> None:
+        """Find the body model (None: not a body-and-request route).  Called by FastAPI's
+        ``__init__`` through :meth:`get_route_handler`, once the dependant is built."""
+        self.replayable = bool(getattr(self.endpoint, _REPLAYABLE, False))
+        dependant = self.dependant
+        takes_body_and_request = (
+            len(dependant.body_params) == 1
+            and not (dependant.path_params or dependant.query_params or dependant.header_params)
+            and not (dependant.cookie_params or dependant.dependencies)
+            and not dependant.background_tasks_param_name
+            and not dependant.response_param_name
+        )
+        annotation = dependant.body_params[0].field_info.annotation if dependant.body_params else None
+        self.body_model = (
+            annotation
+            if takes_body_and_request and isinstance(annotation, type) and issubclass(annotation, BaseModel)
+            else None
+        )
+        if self.body_model is None:
+            if self.replayable:
+                raise TypeError(f"{self.path}: only a route taking (body, request) can be replayable")
+            return
+        self._body_name = dependant.body_params[0].name
+        self._request_name = dependant.request_param_name
+        self._is_async = inspect.iscoroutinefunction(self.endpoint)
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        """FastAPI wraps this handler into the route's ASGI app (request scope, error handlers)."""
+        if "body_model" not in self.__dict__:
+            self._read_signature()
+        return super().get_route_handler() if self.body_model is None else self.answer
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Answer a POST without FastAPI's per-request wrapper (its exit stacks serve dependencies
+        with ``yield``, which these routes do not have; an error propagates to the app's
+        exception middleware, which renders it with the same handlers)."""
+        if "body_model" not in self.__dict__:
+            self._read_signature()
+        if self.body_model is None or scope["method"] != "POST":
+            await super().handle(scope, receive, send)
+            return
+        request = Request(scope, receive, send)
+        response = await self.answer(request)
+        await response(scope, receive, send)
+
+    async def answer(self, request: Request) -> Response:
+        """The route's answer to ``request``: steps 1 to 5 of the module's docstring."""
+        raw = await request.body()
+        key = None
+        if self.replayable and len(raw) <= MAX_REPLAY_KEY:
+            cache = service_state(request).cache
+            key = ("request", self.path, raw)
+            cached = cache.peek(key)
+            if isinstance(cached, bytes):
+                return Response(cached, media_type="application/json")
+            hits = cache.hits
+        if self._is_async:
+            if len(raw) > OFF_LOOP_BYTES:
+                body = await run_in_threadpool(self._fast_validated, request, raw)
+            else:
+                body = self._fast_validated(request, raw)
+            if body is _NO_BODY:
+                body = await self.validate_as_fastapi_does(request, raw)
+            response: Response = await self.endpoint(**self._arguments(body, request))
+        else:
+            body = await run_in_threadpool(self._fast_validated, request, raw)
+            if body is _NO_BODY:
+                body = await self.validate_as_fastapi_does(request, raw)
+            response = await run_in_threadpool(self.endpoint, **self._arguments(body, request))
+        # Kept under its bytes only once its question was answered from the cache: a body
+        # asked once is not worth a second entry, a repeated one is (the next repeat skips
+        # parsing).  An answer that depends on the load (no-store) is never replayed.
+        if (
+            key is not None
+            and cache.hits > hits
+            and response.status_code == 200
+            and "cache-control" not in response.headers
+        ):
+            cache.store(key, bytes(response.body))
+        return response
+
+    def _arguments(self, body: Any, request: Request) -> dict[str, Any]:
+        if self._request_name is None:
+            return {self._body_name: body}
+        return {self._body_name: body, self._request_name: request}
+
+    def _fast_validated(self, request: Request, raw: bytes) -> Any:
+        """The body validated straight from JSON bytes, or ``_NO_BODY`` if that fails (or the
+        body is not plain JSON) and the exact path must say why."""
+        assert self.body_model is not None
+        content_type = header(request.scope, b"content-type")
+        if not raw or (content_type is not None and content_type != b"application/json"):
+            return _NO_BODY
+        try:
+            return self.body_model.model_validate_json(raw)
+        except ValidationError:
+            return _NO_BODY
+
+    async def validate_as_fastapi_does(self, request: Request, raw: bytes) -> Any:
+        """The body read and validated as FastAPI's own handler does, errors included: the
+        standard JSON parser, a ``json_invalid`` error at the failing position, the 422 of
+        :func:`~app.api.errors.unreadable_body` for a body no parser can read (as the error
+        handlers turn FastAPI's 400 into), and validation errors located under ``body``."""
+        body: Any = PydanticUndefined  # what FastAPI validates for an empty body (a missing field)
+        if raw:
+            if _is_json(request.headers.get("content-type")):
+                body = await (run_in_threadpool(_parse, raw) if len(raw) > OFF_LOOP_BYTES else _parsed(raw))
+            else:
+                body = raw
+        values, errors = await request_body_to_args(self.dependant.body_params, body, self._embed_body_fields)
+        if errors:
+            raise RequestValidationError(errors, body=body)
+        return values[self._body_name]
+
+
+async def _parsed(raw: bytes) -> Any:
+    return _parse(raw)
+
+
+def _parse(raw: bytes) -> Any:
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as error:
+        raise RequestValidationError(
+            [
+                {
+                    "type": "json_invalid",
+                    "loc": ("body", error.pos),
+                    "msg": "JSON decode error",
+                    "input": {},
+                    "ctx": {"error": error.msg},
+                }
+            ],
+            body=error.doc,
+        ) from error
+    except (ValueError, RecursionError) as error:  # too deep, a number too long, no text encoding
+        unreadable = unreadable_body(raw, error)
+        assert unreadable is not None  # both kinds are parse errors
+        raise unreadable from error

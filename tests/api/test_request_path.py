@@ -1,0 +1,153 @@
+"""The short request path (app.api.request_path.BodyRoute) answers exactly as FastAPI's own handler.
+
+Every POST route the service declares is mounted a second time, in a bare FastAPI app
+with the same state and error handlers, as a plain ``APIRoute``: FastAPI's general
+handler (``json.loads``, dependency solving, ``validate_python``).  Both apps get the
+same bodies, valid and malformed, fixed and generated, with several content types,
+and must give the same status and the same bytes.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from api_helpers import started
+from fastapi import FastAPI
+from fastapi.routing import APIRoute
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from app.api.errors import install_error_handlers
+from app.api.heavy import HeavyLimiter
+from app.api.request_path import BodyRoute
+from app.api.routes import ROUTERS
+from app.api.state import ServiceState
+from app.settings import Settings
+
+SETTINGS = Settings(cache_size=0)  # no answer may come from a cache on either side
+
+BODY_ROUTES = [
+    route for router in ROUTERS for route in router.routes if isinstance(route, BodyRoute) and route.body_model
+]
+
+VALID: dict[str, dict[str, Any]] = {
+    "/shanten": {"hand": "123m456p789s1122z"},
+    "/ting": {"hand": "1112345678999m", "visible": "5m"},
+    "/win": {"hand": "123m456p789s11122z"},
+    "/discard": {"hand": "123m456p789s11223z", "turn": 5},
+    "/score": {"hand": "123m456p789s11122z", "win_tile": "2z", "winner": 0, "dealer": 0, "rules": "riichi"},
+    "/shanten/batch": {"hands": ["123456789m1111z", "1112345678999m"], "ukeire": False},
+    "/ting/batch": {"hands": ["123456789m1111z", "1112345678999m"]},
+    "/win/batch": {"hands": ["123m456p789s11122z", "123m456p789s11123z"]},
+    "/score/batch": {"items": [{"hand": "123m456p789s11122z", "win_tile": "2z", "winner": 0, "dealer": 0}]},
+    "/simulate": {"games": 1, "seed": 3},
+}
+
+MALFORMED: list[bytes] = [
+    b"",
+    b"{",
+    b"[]",
+    b"null",
+    b"1",
+    b'"x"',
+    b"{}",
+    b'{"hand": 5}',
+    b'{"hand": true, "rules": 1}',
+    b'{"hand": "1m", "hand": "2m"}',
+    b'{"hand": NaN}',
+    b'{"hand": "123m"} trailing',
+    b'{"hand": "\\ud800"}',
+    b'{"hand": "123m", "unknown": 1}',
+    b"[" * 5000 + b"]" * 5000,
+    b'{"hand": [1, ' + b"9" * 5000 + b"]}",
+    b'{"turn": 1e400, "hand": "1m"}',
+    b"\xff\xfe\x00",
+    b'{"games": 1, "seed": "3"}',
+    b'{"hands": "123m", "items": {}}',
+]
+
+CONTENT_TYPES: list[str | None] = [
+    None,
+    "application/json",
+    "application/json; charset=utf-8",
+    "text/plain",
+    "application/problem+json",
+    "APPLICATION/JSON",
+]
+
+
+def _standard_app() -> FastAPI:
+    """The service's POST routes behind FastAPI's own request handler."""
+    app = FastAPI(strict_content_type=False)  # as the service: a body without a Content-Type is JSON
+    app.state.service = ServiceState.create(SETTINGS)
+    app.state.heavy = HeavyLimiter(SETTINGS.max_heavy_requests)
+    install_error_handlers(app)
+    for route in BODY_ROUTES:
+        app.router.add_api_route(route.path, route.endpoint, methods=list(route.methods), route_class_override=APIRoute)
+    return app
+
+
+@pytest.fixture(scope="module")
+def pair() -> Iterator[tuple[TestClient, TestClient]]:
+    ours = started(SETTINGS)
+    with TestClient(_standard_app(), raise_server_exceptions=True) as standard:
+        yield ours, standard
+    ours.__exit__(None, None, None)
+
+
+def _same(pair: tuple[TestClient, TestClient], path: str, body: bytes, content_type: str | None) -> None:
+    headers = {} if content_type is None else {"content-type": content_type}
+    ours, standard = (client.post(path, content=body, headers=headers) for client in pair)
+    assert (ours.status_code, ours.content) == (standard.status_code, standard.content), (path, body[:200])
+
+
+def test_every_post_route_takes_the_short_path() -> None:
+    paths = {route.path for route in BODY_ROUTES}
+    assert paths == set(VALID)
+    assert {route.path for route in BODY_ROUTES if route.replayable} == {"/shanten", "/ting", "/win", "/discard"}
+
+
+@pytest.mark.parametrize("path", sorted(VALID))
+@pytest.mark.parametrize("content_type", CONTENT_TYPES)
+def test_valid_bodies_get_the_same_answer(
+    pair: tuple[TestClient, TestClient], path: str, content_type: str | None
+) -> None:
+    body = json.dumps(VALID[path]).encode()
+    _same(pair, path, body, content_type)
+    # Other encodings the standard parser reads: a UTF-8 byte-order mark, UTF-16.
+    _same(pair, path, codecs.BOM_UTF8 + body, content_type)
+    _same(pair, path, json.dumps(VALID[path]).encode("utf-16"), content_type)
+
+
+@pytest.mark.parametrize("path", sorted(VALID))
+@pytest.mark.parametrize("body", MALFORMED, ids=range(len(MALFORMED)))
+def test_malformed_bodies_get_the_same_error(pair: tuple[TestClient, TestClient], path: str, body: bytes) -> None:
+    _same(pair, path, body, "application/json")
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+_FIELD_VALUES = (
+    st.sampled_from(["123m456p789s1122z", "1112345678999m", "11m", "一二三万", "🀇🀈", "", "9z", "0m"])
+    | st.lists(st.integers(-2, 40), max_size=15)
+    | _JSON
+)
+_LIGHT_PATHS = ["/shanten", "/ting", "/win", "/shanten/batch", "/ting/batch", "/score"]
+_FIELDS = ["hand", "hands", "melds", "rules", "visible", "win_tile", "winner", "dealer", "ukeire", "situation"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    path=st.sampled_from(_LIGHT_PATHS),
+    body=st.dictionaries(st.sampled_from(_FIELDS), _FIELD_VALUES, max_size=5) | _JSON,
+)
+def test_generated_bodies_get_the_same_answer(pair: tuple[TestClient, TestClient], path: str, body: Any) -> None:
+    _same(pair, path, json.dumps(body).encode(), "application/json")
