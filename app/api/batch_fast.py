@@ -13,6 +13,7 @@ one costs less than looking it up.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Final
 
 import numpy as np
@@ -85,15 +86,28 @@ def _prepare(
     return _Prepared(rules, counts, (4 - seen).astype(np.int64), precondition), analysis
 
 
+#: Values from -1 up to this bound are labelled from a table (shanten, forms, ukeire counts).
+_TABLED: Final = 160
+
+
+@lru_cache(maxsize=64)
+def _label_table(prefix: str, null: int | None) -> np.ndarray:
+    values = range(-1, _TABLED)
+    return np.array([prefix + ("null" if value == null else str(value)) for value in values], dtype=object)
+
+
 def _labelled(prefix: str, values: np.ndarray, *, null: int | None = None) -> np.ndarray:
-    """``prefix`` + each value as JSON (``null`` where it equals ``null``); each distinct value formatted once."""
+    """``prefix`` + each value as JSON (``null`` where it equals ``null``), each text made once."""
+    if values.size == 0 or (values.min() >= -1 and values.max() < _TABLED):
+        return _label_table(prefix, null)[values.astype(np.intp) + 1]
     distinct, where = np.unique(values, return_inverse=True)
     texts = np.array([prefix + ("null" if v == null else str(v)) for v in distinct.tolist()], dtype=object)
     return texts[where.reshape(-1)]
 
 
 def _choose(condition: np.ndarray, yes: str, no: str) -> np.ndarray:
-    return np.where(condition, yes, no).astype(object)
+    """``yes`` where ``condition``, else ``no``: the two string objects, shared by every row."""
+    return np.array([no, yes], dtype=object)[condition.astype(np.intp)]
 
 
 class _Rows:

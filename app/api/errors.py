@@ -402,8 +402,9 @@ def _envelope(status: int, body: Mapping[str, Any]) -> JSONResponse:
 def _encodable(value: Any) -> Any:
     """``value`` with every lone surrogate in its strings replaced by U+FFFD, so it encodes as UTF-8.
 
-    >>> _encodable({"msg": "bad \ud800", "loc": ["body", "x\udfff"]})
-    {'msg': 'bad \ufffd', 'loc': ['body', 'x\ufffd']}
+    >>> _encodable({"msg": "bad " + chr(0xD800), "loc": ["body", "x" + chr(0xDFFF)]}) == {
+    ...     "msg": "bad \N{REPLACEMENT CHARACTER}", "loc": ["body", "x\N{REPLACEMENT CHARACTER}"]}
+    True
     """
     if isinstance(value, str):
         return value.encode("utf-8", "surrogatepass").decode("utf-8", "replace").replace("\ufffd" * 3, "\ufffd")

@@ -160,11 +160,13 @@ class BodyRoute(APIRoute):
             if body is _NO_BODY:
                 body = await self.validate_as_fastapi_does(request, raw)
             response: Response = await self.endpoint(**self._arguments(body, request))
-        else:
-            body = await run_in_threadpool(self._fast_validated, request, raw)
-            if body is _NO_BODY:
+        else:  # one trip to the thread pool for both, unless the body needs the exact path
+            answered = await run_in_threadpool(self._validated_and_answered, request, raw)
+            if answered is None:
                 body = await self.validate_as_fastapi_does(request, raw)
-            response = await run_in_threadpool(self.endpoint, **self._arguments(body, request))
+                answered = await run_in_threadpool(self.endpoint, **self._arguments(body, request))
+            assert answered is not None  # a route function returns its response
+            response = answered
         # Kept under its bytes only once its question was answered from the cache: a body
         # asked once is not worth a second entry, a repeated one is (the next repeat skips
         # parsing).  An answer that depends on the load (no-store) is never replayed.
@@ -181,6 +183,10 @@ class BodyRoute(APIRoute):
         if self._request_name is None:
             return {self._body_name: body}
         return {self._body_name: body, self._request_name: request}
+
+    def _validated_and_answered(self, request: Request, raw: bytes) -> Response | None:
+        body = self._fast_validated(request, raw)
+        return None if body is _NO_BODY else self.endpoint(**self._arguments(body, request))
 
     def _fast_validated(self, request: Request, raw: bytes) -> Any:
         """The body validated straight from JSON bytes, or ``_NO_BODY`` if that fails (or the
