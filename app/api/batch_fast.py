@@ -18,6 +18,7 @@ from typing import Final
 
 import numpy as np
 
+from app.api.render import REMAINING_JSON, TILE_JSON
 from app.api.schemas import BatchRequest
 from app.core.batch import (
     NOT_APPLICABLE,
@@ -29,16 +30,14 @@ from app.core.engine import Checker
 from app.core.errors import TenpaiError
 from app.core.hand import Hand, Meld
 from app.core.rules import RuleProfile, rule_profile
-from app.core.tiles import NUM_TILE_KINDS, counts_from_tiles, format_tile, parse_tiles
+from app.core.tiles import NUM_TILE_KINDS, counts_from_tiles, parse_tiles
 
-_TILE_JSON: Final = tuple(json.dumps(format_tile(tile)) for tile in range(34))
+# The single answers' fragments (app.api.render), as numpy object arrays.
 #: ``{"tile": .., "remaining": ..}`` for every tile (rows) and remaining count (columns).
-_REMAINING_GRID: Final = np.array(
-    [[f'{{"tile":{_TILE_JSON[tile]},"remaining":{left}}}' for left in range(5)] for tile in range(34)], dtype=object
-)
-_REMAINING_GRID_LATER: Final = np.array([["," + text for text in row] for row in _REMAINING_GRID], dtype=object)
-_SHAPE_JSON: Final = np.array(_TILE_JSON, dtype=object)
-_SHAPE_JSON_LATER: Final = np.array(["," + text for text in _TILE_JSON], dtype=object)
+_REMAINING_GRID: Final = np.array(REMAINING_JSON, dtype=object)
+_REMAINING_GRID_LATER: Final = np.array([["," + text for text in row] for row in REMAINING_JSON], dtype=object)
+_SHAPE_JSON: Final = np.array(TILE_JSON, dtype=object)
+_SHAPE_JSON_LATER: Final = np.array(["," + text for text in TILE_JSON], dtype=object)
 #: The end of the forms object for rules without the knitted forms.
 _NO_KNITTED_FORMS: Final = ',"knitted_straight":null,"honors_and_knitted":null}'
 

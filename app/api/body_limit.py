@@ -1,9 +1,10 @@
 """Refuse request bodies over the configured size with a 413.
 
-Two checks, because a client may lie or say nothing: a declared
-``Content-Length`` over the limit is refused before the body is read, and the
-bytes actually received are counted as they stream in (chunked uploads have no
-length), so no more than the limit plus one chunk is ever held.
+Two checks, because a client may say nothing: a declared ``Content-Length``
+over the limit is refused before the body is read (the ASGI server frames the
+body by that length, so it cannot lie about it), and a body without one (a
+chunked upload) is counted as it streams in, so no more than the limit plus one
+chunk is ever held.
 """
 
 from __future__ import annotations
@@ -39,8 +40,13 @@ class BodySizeLimit:
             await self.app(scope, receive, send)
             return
         declared = header(scope, b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.max_body_bytes:
-            await self._refuse(send)
+        if declared is not None and declared.isdigit():
+            if int(declared) > self.max_body_bytes:
+                await self._refuse(send)
+                return
+            # The server frames the body by its declared length (more bytes would be the next
+            # request on the connection), so there is nothing to count.
+            await self.app(scope, receive, send)
             return
 
         received = 0

@@ -1,37 +1,23 @@
-"""``POST /discard``: its request and response bodies, and the request turned into core values.
+"""``POST /discard``: its request and response bodies.
 
-Data flows one way, as for the hand questions (:mod:`app.api.questions`): JSON ->
-:class:`DiscardRequest` -> :class:`DiscardQuestion` (core values, canonical, hashable)
--> :func:`app.core.discard.evaluate_discards` -> :class:`DiscardResponse`.  Every
-core error met on the way is located at the field it came from.
-
->>> question = ask_discard(DiscardRequest(hand="123m456p789s1122z5z", dora_indicators="4z"))
->>> question.hand.tile_count, question.dora_indicators, question.key()[0]
-(14, (30,), 'discard')
+Data flows one way, as for the hand questions: JSON -> :class:`DiscardRequest` ->
+:class:`app.api.questions.DiscardQuestion` (core values, canonical, hashable) ->
+:func:`app.core.discard.advise_discards` -> :class:`DiscardResponse`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Annotated, Any, Final
 
 from fastapi.openapi.models import Example
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.config import JsonDict
 
-from app.api.errors import ApiError, located
-from app.api.questions import (
-    request_melds,
-    request_rules,
-    request_tiles,
-    request_visible,
-)
 from app.api.schemas import HandTiles, MeldSpec, MeldTiles, Rules, TileRemaining, Tiles
 from app.core.discard import (
     DEAL_IN_POINTS,
     DEFAULT_LOOKAHEAD_BUDGET,
-    DEFAULT_OPTIONS,
     DEFAULT_WEIGHTS,
     MAX_LOOKAHEAD_BUDGET,
     MAX_OPPONENTS,
@@ -43,19 +29,10 @@ from app.core.discard import (
     Weights,
 )
 from app.core.expected_score import StopReason as ValueStopReason
-from app.core.hand import Hand
 from app.core.lookahead import StopReason
 from app.core.mcr_targets import PLAN_NEED_WEIGHT
-from app.core.rules import RuleProfile
-from app.core.safety import Opponent
 from app.core.tiles import (
-    EAST,
-    NORTH,
-    Counts,
-    Tile,
-    detect_notation,
     format_tile,
-    parse_mpsz_with_red,
 )
 
 _DIGITS: Final = 6  # decimals of the floats in answers
@@ -217,122 +194,6 @@ class DiscardRequest(BaseModel):
         "`linear`: seed 000's linear score with `weights`.",
     )
 
-
-# --- request -> core values --------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class DiscardQuestion:
-    """A /discard request as canonical core values."""
-
-    rules: RuleProfile
-    hand: Hand
-    red_fives: tuple[Tile, ...]
-    visible: Counts
-    dora_indicators: tuple[Tile, ...]
-    opponents: tuple[Opponent, ...]
-    turn: int | None
-    weights: Weights
-    options: DiscardOptions
-    #: The seat and round winds (the value winds), or None when the request gave neither.
-    value_winds: tuple[Tile, ...] | None = None
-    model: DiscardModel = DiscardModel.EXPECTED_SCORE
-    #: The seat wind as given (None: unknown, valued as South) and the round wind (East by default).
-    seat_wind: Tile | None = None
-    round_wind: Tile = EAST
-
-    def key(self) -> tuple[Hashable, ...]:
-        """The exact cache key: everything the answer depends on, order-free where order does not matter."""
-        opponents = tuple(
-            (o.river, o.riichi, o.riichi_turn, tuple(sorted((m.kind.value, m.tiles) for m in o.melds)))
-            for o in self.opponents
-        )
-        melds = tuple(sorted((meld.kind.value, meld.tiles) for meld in self.hand.melds))
-        return (
-            "discard",
-            self.rules,
-            self.hand.counts,
-            melds,
-            self.red_fives,
-            self.visible,
-            tuple(sorted(self.dora_indicators)),
-            opponents,
-            self.turn,
-            self.weights,
-            self.options,
-            self.value_winds,
-            self.model,
-            self.seat_wind,
-            self.round_wind,
-        )
-
-    @property
-    def heavy(self) -> bool:
-        """Whether the question asks for an extra that takes milliseconds or more."""
-        return self.options.improvements or self.options.good_shape or self.options.lookahead
-
-
-def _hand_tiles(value: object) -> tuple[list[Tile], tuple[Tile, ...]]:
-    """The hand's tiles and, for mpsz text, its red fives."""
-    if isinstance(value, str) and "0" in value:
-        with located("body", "hand", keep_field=False):
-            if detect_notation(value) == "mpsz":
-                return parse_mpsz_with_red(value)
-    return request_tiles(value, "body", "hand"), ()
-
-
-def ask_discard(body: DiscardRequest) -> DiscardQuestion:
-    """The core values of a /discard request (structure checked; copies are checked by the core)."""
-    rules = request_rules(body.rules)
-    melds = request_melds(body.melds)
-    tiles, red = _hand_tiles(body.hand)
-    with located("body"):
-        hand = Hand.from_tiles(tiles, melds)
-        weights = body.weights.core().validated()
-    opponents = tuple(
-        Opponent(
-            tuple(request_tiles(spec.river, "body", "opponents", index, "river")),
-            spec.riichi,
-            spec.riichi_turn,
-            request_melds(spec.melds, "body", "opponents", index, "melds"),
-        )
-        for index, spec in enumerate(body.opponents)
-    )
-    return DiscardQuestion(
-        rules,
-        hand,
-        red,
-        request_visible(body.visible),
-        tuple(request_tiles(body.dora_indicators, "body", "dora_indicators")),
-        opponents,
-        body.turn,
-        weights,
-        body.options.core() if body.options != _DEFAULT_OPTIONS_SPEC else DEFAULT_OPTIONS,
-        _value_winds(body.seat_wind, body.round_wind),
-        body.model,
-        None if body.seat_wind is None else _one_wind(body.seat_wind, "seat_wind"),
-        EAST if body.round_wind is None else _one_wind(body.round_wind, "round_wind"),
-    )
-
-
-def _one_wind(value: object, field: str) -> Tile:
-    tiles = request_tiles(value, "body", field)
-    if len(tiles) != 1 or not EAST <= tiles[0] <= NORTH:
-        shown = "".join(format_tile(tile) for tile in tiles[:4]) or "no tile"
-        raise ApiError(("body", field), f"{field} is one wind tile, 1z..4z; got {shown}", "invalid_notation")
-    return tiles[0]
-
-
-def _value_winds(seat_wind: object, round_wind: object) -> tuple[Tile, ...] | None:
-    """The seat and round winds, or None when neither is given (the round is East by default)."""
-    if seat_wind is None and round_wind is None:
-        return None
-    winds = [] if seat_wind is None else [_one_wind(seat_wind, "seat_wind")]
-    winds.append(EAST if round_wind is None else _one_wind(round_wind, "round_wind"))
-    return tuple(sorted(winds))
-
-
-_DEFAULT_OPTIONS_SPEC: Final = OptionsSpec()
 
 # --- answer ------------------------------------------------------------------------------
 

@@ -1,6 +1,8 @@
 """Turn a request body into core values, and answer it through the cache.
 
-The only place where JSON-shaped values become core types: tiles via
+The one place where JSON-shaped values become core types, for every endpoint
+(``ask_one`` and ``ask_batch`` for the hand questions, ``ask_discard``,
+``request_win`` for /score and a judged /win, ``ask_game`` for /simulate): tiles via
 ``parse_tiles``, rules via ``rule_profile``, melds via ``Meld.of``, hands via
 ``Hand.from_tiles``.  Every core error raised on the way is located at the
 field it came from (see :func:`app.api.errors.located`).
@@ -16,6 +18,10 @@ core as ``WinContext.red_fives``.
 
 >>> _red_fives("406p 0s"), _red_fives("五筒"), _red_fives([4, 13])
 ((13, 22), (), ())
+
+>>> question = ask_discard(DiscardRequest(hand="123m456p789s1122z5z", dora_indicators="4z"))
+>>> question.hand.tile_count, question.dora_indicators, question.key()[0]
+(14, (30,), 'discard')
 """
 
 from __future__ import annotations
@@ -32,21 +38,29 @@ from pydantic import BaseModel
 
 from app.api.answer_size import AnswerTally, batch_bound, too_large
 from app.api.cache import ResultCache
+from app.api.discard_schemas import DiscardRequest, OptionsSpec
 from app.api.errors import ApiError, Loc, located
 from app.api.schemas import BatchRequest, HandRequest, MeldSpec, RulesSpec, Situation, WinSituation
+from app.api.simulate_schemas import SimulateRequest
+from app.core.discard import DEFAULT_OPTIONS, DiscardModel, DiscardOptions, Weights
 from app.core.engine import Checker
 from app.core.errors import TooManyCopies
 from app.core.hand import Hand, Meld
 from app.core.rules import RuleProfile, rule_profile
+from app.core.safety import Opponent
 from app.core.scoring import OPTIONAL_SITUATION, SCORING, SITUATION_FIELDS
 from app.core.scoring_context import InvalidWinContext, WinContext
+from app.core.simulator import GameConfig, validate_config
 from app.core.tiles import (
     COPIES,
+    EAST,
+    NORTH,
     Counts,
     Tile,
     counts_from_tiles,
     detect_notation,
     format_tile,
+    parse_counts,
     parse_mpsz_with_red,
     parse_tiles,
 )
@@ -207,11 +221,15 @@ def request_visible(value: object) -> Counts:
     return counts
 
 
-def _question(
-    checker: Checker, tiles: list[Tile], melds: Sequence[Meld], visible: Counts, index: int | None
-) -> Question:
+def request_counts(value: object, *loc: str | int) -> Counts:
+    """Counts of the tiles of a request field in any notation; an error is located at ``loc``."""
+    with located(*loc, keep_field=False):
+        return parse_counts(value)
+
+
+def _question(checker: Checker, counts: Counts, melds: Sequence[Meld], visible: Counts, index: int | None) -> Question:
     with _located_hand(index):
-        hand = Hand.from_tiles(tiles, melds)  # at most 4 copies in hand and melds together
+        hand = Hand.from_counts(counts, melds)  # at most 4 copies in hand and melds together
         if visible is not _NOTHING_SEEN or checker.rules.absent_tiles:
             checker.remaining(hand, visible)  # ... and with the visible tiles; no absent tile
     return Question(checker.rules, hand, visible)
@@ -222,7 +240,7 @@ def ask_one(endpoint: str, body: HandRequest, *, variant: Hashable = None) -> As
     checker = Checker(request_rules(body.rules))
     melds = request_melds(body.melds)
     visible = request_visible(body.visible)
-    hand = request_tiles(body.hand, "body", "hand")
+    hand = request_counts(body.hand, "body", "hand")
     return Asked(endpoint, checker, (_question(checker, hand, melds, visible, None),), is_batch=False, variant=variant)
 
 
@@ -239,10 +257,147 @@ def ask_batch(endpoint: str, body: BatchRequest, *, max_batch_size: int, variant
     melds = request_melds(body.melds)
     visible = request_visible(body.visible)
     questions = tuple(
-        _question(checker, request_tiles(hand, "body", "hands", index), melds, visible, index)
+        _question(checker, request_counts(hand, "body", "hands", index), melds, visible, index)
         for index, hand in enumerate(body.hands)
     )
     return Asked(endpoint, checker, questions, is_batch=True, variant=variant)
+
+
+# --- a /discard request -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardQuestion:
+    """A /discard request as canonical core values."""
+
+    rules: RuleProfile
+    hand: Hand
+    red_fives: tuple[Tile, ...]
+    visible: Counts
+    dora_indicators: tuple[Tile, ...]
+    opponents: tuple[Opponent, ...]
+    turn: int | None
+    weights: Weights
+    options: DiscardOptions
+    #: The seat and round winds (the value winds), or None when the request gave neither.
+    value_winds: tuple[Tile, ...] | None = None
+    model: DiscardModel = DiscardModel.EXPECTED_SCORE
+    #: The seat wind as given (None: unknown, valued as South) and the round wind (East by default).
+    seat_wind: Tile | None = None
+    round_wind: Tile = EAST
+
+    def key(self) -> tuple[Hashable, ...]:
+        """The exact cache key: everything the answer depends on, order-free where order does not matter."""
+        opponents = tuple(
+            (o.river, o.riichi, o.riichi_turn, tuple(sorted((m.kind.value, m.tiles) for m in o.melds)))
+            for o in self.opponents
+        )
+        melds = tuple(sorted((meld.kind.value, meld.tiles) for meld in self.hand.melds))
+        return (
+            "discard",
+            self.rules,
+            self.hand.counts,
+            melds,
+            self.red_fives,
+            self.visible,
+            tuple(sorted(self.dora_indicators)),
+            opponents,
+            self.turn,
+            self.weights,
+            self.options,
+            self.value_winds,
+            self.model,
+            self.seat_wind,
+            self.round_wind,
+        )
+
+    @property
+    def heavy(self) -> bool:
+        """Whether the question asks for an extra that takes milliseconds or more."""
+        return self.options.improvements or self.options.good_shape or self.options.lookahead
+
+
+def _hand_tiles(value: object) -> tuple[list[Tile], tuple[Tile, ...]]:
+    """The hand's tiles and, for mpsz text, its red fives."""
+    if isinstance(value, str) and "0" in value:
+        with located("body", "hand", keep_field=False):
+            if detect_notation(value) == "mpsz":
+                return parse_mpsz_with_red(value)
+    return request_tiles(value, "body", "hand"), ()
+
+
+def ask_discard(body: DiscardRequest) -> DiscardQuestion:
+    """The core values of a /discard request (structure checked; copies are checked by the core)."""
+    rules = request_rules(body.rules)
+    melds = request_melds(body.melds)
+    tiles, red = _hand_tiles(body.hand)
+    with located("body"):
+        hand = Hand.from_tiles(tiles, melds)
+        weights = body.weights.core().validated()
+    opponents = tuple(
+        Opponent(
+            tuple(request_tiles(spec.river, "body", "opponents", index, "river")),
+            spec.riichi,
+            spec.riichi_turn,
+            request_melds(spec.melds, "body", "opponents", index, "melds"),
+        )
+        for index, spec in enumerate(body.opponents)
+    )
+    return DiscardQuestion(
+        rules,
+        hand,
+        red,
+        request_visible(body.visible),
+        tuple(request_tiles(body.dora_indicators, "body", "dora_indicators")),
+        opponents,
+        body.turn,
+        weights,
+        body.options.core() if body.options != _DEFAULT_OPTIONS_SPEC else DEFAULT_OPTIONS,
+        _value_winds(body.seat_wind, body.round_wind),
+        body.model,
+        None if body.seat_wind is None else _one_wind(body.seat_wind, "seat_wind"),
+        EAST if body.round_wind is None else _one_wind(body.round_wind, "round_wind"),
+    )
+
+
+def _one_wind(value: object, field: str) -> Tile:
+    tiles = request_tiles(value, "body", field)
+    if len(tiles) != 1 or not EAST <= tiles[0] <= NORTH:
+        shown = "".join(format_tile(tile) for tile in tiles[:4]) or "no tile"
+        raise ApiError(("body", field), f"{field} is one wind tile, 1z..4z; got {shown}", "invalid_notation")
+    return tiles[0]
+
+
+def _value_winds(seat_wind: object, round_wind: object) -> tuple[Tile, ...] | None:
+    """The seat and round winds, or None when neither is given (the round is East by default)."""
+    if seat_wind is None and round_wind is None:
+        return None
+    winds = [] if seat_wind is None else [_one_wind(seat_wind, "seat_wind")]
+    winds.append(EAST if round_wind is None else _one_wind(round_wind, "round_wind"))
+    return tuple(sorted(winds))
+
+
+_DEFAULT_OPTIONS_SPEC: Final = OptionsSpec()
+
+
+# --- a /simulate request ----------------------------------------------------------
+
+
+def ask_game(body: SimulateRequest, *, max_games: int) -> GameConfig:
+    """The table of a /simulate request, refusing more than ``max_games`` games or a lineup
+    that does not seat the rules' players."""
+    if body.games > max_games:
+        raise ApiError(
+            ("body", "games"),
+            f"games is {body.games}; this service plays at most {max_games} per request "
+            "(run python -m app.selfplay for more)",
+            "too_many_games",
+        )
+    players = tuple(player.value for player in body.players)
+    config = GameConfig(body.rules.value, players, body.seed, weights=body.weights.core())
+    with located("body"):
+        validate_config(config)
+    return config
 
 
 # --- a win's situation (/score, and /win when asked with one) ---------------------------

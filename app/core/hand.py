@@ -122,6 +122,13 @@ class Hand:
         object.__setattr__(self, "tile_count", sum(self.counts))
 
     @classmethod
+    def from_counts(cls, counts: bytes, melds: Sequence[Meld] = ()) -> Hand:
+        """Build and validate a hand from its concealed counts (34 bytes) and melds."""
+        hand = cls(counts, tuple(melds))
+        hand.validate()
+        return hand
+
+    @classmethod
     def from_tiles(cls, tiles: Iterable[Tile], melds: Sequence[Meld] = ()) -> Hand:
         """Build and validate a hand from concealed tiles and melds.
 

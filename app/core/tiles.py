@@ -839,6 +839,23 @@ def parse_tiles(value: object) -> list[Tile]:
     raise InvalidNotation(f"expected tiles as a string or a list of integers, got {_describe(value)}")
 
 
+def parse_counts(value: object) -> Counts:
+    """The counts of a request value's tiles: ``counts_from_tiles(parse_tiles(value))``,
+    without the list in between for the common spelling (compact mpsz).
+
+    >>> parse_counts("406p11z") == counts_from_tiles(parse_tiles("406p11z"))
+    True
+    """
+    if isinstance(value, str) and len(value) < 256 and _COMPACT_MPSZ.fullmatch(value):
+        counts = bytearray(NUM_TILE_KINDS)  # under 256 characters: no count can pass 255
+        for digits, suit in _MPSZ_GROUP.findall(value):
+            tile_of = MPSZ_TILES[suit]
+            for digit in digits:
+                counts[tile_of[digit]] += 1
+        return bytes(counts)
+    return counts_from_tiles(parse_tiles(value))
+
+
 # --- counts ------------------------------------------------------------------------
 
 

@@ -19,8 +19,9 @@ from api_helpers import assert_error, started
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from app.api.discard_schemas import DiscardRequest, ask_discard
+from app.api.discard_schemas import DiscardRequest
 from app.api.heavy import DISCONNECT_POLL_SECONDS, HeavyLimiter
+from app.api.questions import ask_discard
 from app.core.tables import tables
 from app.main import create_app
 from app.settings import Settings

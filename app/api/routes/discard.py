@@ -9,16 +9,10 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Request, Response
 from starlette.concurrency import run_in_threadpool
 
-from app.api.discard_schemas import (
-    DISCARD_EXAMPLES,
-    DiscardQuestion,
-    DiscardRequest,
-    DiscardResponse,
-    ask_discard,
-)
+from app.api.discard_schemas import DISCARD_EXAMPLES, DiscardRequest, DiscardResponse
 from app.api.errors import error_responses, located
 from app.api.heavy import Budget, Finished, answer_heavy
-from app.api.questions import json_response
+from app.api.questions import DiscardQuestion, ask_discard, json_response
 from app.api.request_path import BodyRoute, replayable
 from app.api.state import service_state
 from app.core.discard import Candidate, DiscardModel, ValueSearch, advise_discards, ranking_model
