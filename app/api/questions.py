@@ -124,9 +124,27 @@ def _rendered(answer: BaseModel | bytes) -> bytes:
     return answer if isinstance(answer, bytes) else answer.model_dump_json(by_alias=True).encode()
 
 
+class RenderedJson(Response):
+    """A 200 answer whose JSON is already rendered: its two headers written directly
+    (Starlette's general constructor, which renders content and picks a charset, cost a
+    microsecond and a half on every answer).
+
+    >>> RenderedJson(b'{"x":1}').headers["content-length"]
+    '7'
+    """
+
+    media_type = "application/json"
+
+    def __init__(self, body: bytes) -> None:
+        self.status_code = 200
+        self.background = None
+        self.body = body
+        self.raw_headers = [(b"content-length", b"%d" % len(body)), (b"content-type", b"application/json")]
+
+
 def json_response(body: bytes) -> Response:
     """A 200 answer whose JSON is already rendered."""
-    return Response(body, media_type="application/json")
+    return RenderedJson(body)
 
 
 def batch_json(answers: list[bytes]) -> bytes:
@@ -206,7 +224,7 @@ def request_melds(melds: Sequence[MeldSpec], *loc: str | int) -> tuple[Meld, ...
 
 def request_visible(value: object) -> Counts:
     """Counts of the tiles seen elsewhere, at most four of each."""
-    if value == "" or value == []:  # nothing seen (the default)
+    if value in ("", [], ()):  # nothing seen (the default is ())
         return _NOTHING_SEEN
     counts = counts_from_tiles(request_tiles(value, "body", "visible"))
     # Checked here as well as in the core: the core adds these counts to the hand's

@@ -54,6 +54,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.types import Receive, Scope, Send
 
 from app.api.errors import header, unreadable_body
+from app.api.questions import json_response
 from app.api.state import service_state
 
 #: Bodies larger than this are validated in the thread pool (a hand question is a few
@@ -150,7 +151,7 @@ class BodyRoute(APIRoute):
             key = ("request", self.path, raw)
             cached = cache.peek(key)
             if isinstance(cached, bytes):
-                return Response(cached, media_type="application/json")
+                return json_response(cached)
             hits = cache.hits
         if self._is_async:
             if len(raw) > OFF_LOOP_BYTES:

@@ -17,6 +17,7 @@ shared through the result cache.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Annotated, Any, Final, Self
 
@@ -177,8 +178,14 @@ else:
 
 
 def _preset_name_as_object(value: object) -> object:
-    return {"preset": value} if isinstance(value, str) else value
+    if isinstance(value, str):
+        # A preset's name alone (nearly every request) is answered by one shared, unchanged
+        # instance: building the model with its two dozen option fields cost a microsecond.
+        return _PRESET_SPECS.get(value) or {"preset": value}
+    return value
 
+
+_PRESET_SPECS: Final = {name: RulesSpec(preset=name) for name in PRESETS}
 
 PresetName = Annotated[str, WithJsonSchema({"type": "string", "enum": list(PRESETS)})]
 
@@ -203,9 +210,11 @@ class HandRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     hand: HandTiles = Field(description=_HAND_DOC, examples=["123456789m1111z"])
-    melds: list[MeldSpec] = Field([], description=_MELDS_DOC)
+    # Empty tuples, not lists, as defaults: pydantic deep-copies a mutable default for every
+    # request; the schema shows either as [].
+    melds: Sequence[MeldSpec] = Field((), description=_MELDS_DOC)
     rules: Rules = Field("riichi", validate_default=True, description=_RULES_DOC, examples=_RULES_EXAMPLES)
-    visible: Tiles = Field([], description=_VISIBLE_DOC, examples=["1z5p"])
+    visible: Tiles = Field((), description=_VISIBLE_DOC, examples=["1z5p"])
 
 
 class BatchRequest(BaseModel):
@@ -217,9 +226,9 @@ class BatchRequest(BaseModel):
         description="The hands, each in any notation; answers come back in this order.",
         examples=[["123456789m1111z", "1112345678999m"]],
     )
-    melds: list[MeldSpec] = Field([], description=_MELDS_DOC + " Applied to every hand.")
+    melds: Sequence[MeldSpec] = Field((), description=_MELDS_DOC + " Applied to every hand.")
     rules: Rules = Field("riichi", validate_default=True, description=_RULES_DOC, examples=_RULES_EXAMPLES)
-    visible: Tiles = Field([], description=_VISIBLE_DOC + " Applied to every hand.")
+    visible: Tiles = Field((), description=_VISIBLE_DOC + " Applied to every hand.")
 
 
 _DECOMPOSITION_LIMIT_DOC: Final = (
