@@ -190,10 +190,16 @@ def answer_batch(
     return json_response(rendered)
 
 
+# The places of a single-hand request, made once: a ``located`` holds no state of its own.
+_AT_BODY: Final = located("body")
+_AT_RULES: Final = located("body", "rules")
+_AT_HAND_TILES: Final = located("body", "hand", keep_field=False)
+
+
 def _located_hand(index: int | None) -> AbstractContextManager[None]:
     """Place a core error about one hand: ``hand``, or ``hands[index]`` in a batch."""
     if index is None:
-        return located("body")
+        return _AT_BODY
     return located("body", renames={"hand": ("hands", index)}, index=index)
 
 
@@ -205,7 +211,7 @@ def request_tiles(value: object, *loc: str | int) -> list[Tile]:
 
 def request_rules(rules: RulesSpec) -> RuleProfile:
     """The rule profile a request asks for."""
-    with located("body", "rules"):
+    with _AT_RULES:
         return rule_profile(rules.preset, **rules.overrides())
 
 
@@ -258,7 +264,8 @@ def ask_one(endpoint: str, body: HandRequest, *, variant: Hashable = None) -> As
     checker = Checker(request_rules(body.rules))
     melds = request_melds(body.melds)
     visible = request_visible(body.visible)
-    hand = request_counts(body.hand, "body", "hand")
+    with _AT_HAND_TILES:
+        hand = parse_counts(body.hand)
     return Asked(endpoint, checker, (_question(checker, hand, melds, visible, None),), is_batch=False, variant=variant)
 
 

@@ -51,7 +51,8 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel, ValidationError
 from pydantic_core import PydanticUndefined
 from starlette.concurrency import run_in_threadpool
-from starlette.types import Receive, Scope, Send
+from starlette.requests import ClientDisconnect
+from starlette.types import Message, Receive, Scope, Send
 
 from app.api.errors import header, unreadable_body
 from app.api.questions import json_response
@@ -139,7 +140,15 @@ class BodyRoute(APIRoute):
             await super().handle(scope, receive, send)
             return
         request = Request(scope, receive, send)
-        response = await self.answer(request)
+        message = await receive()  # nearly always the whole body in one message
+        if message["type"] == "http.request" and not message.get("more_body", False):
+            request._body = message.get("body", b"")  # where Request.body() keeps what it read
+        else:
+            request = Request(scope, _replaying(message, receive), send)
+        try:
+            response = await self.answer(request)
+        except ClientDisconnect:
+            return  # the client left before its whole body arrived: nobody to answer
         await response(scope, receive, send)
 
     async def answer(self, request: Request) -> Response:
@@ -216,6 +225,16 @@ class BodyRoute(APIRoute):
         if errors:
             raise RequestValidationError(errors, body=body)
         return values[self._body_name]
+
+
+def _replaying(first: Message, receive: Receive) -> Receive:
+    """``receive`` with ``first``, already taken from it, put back in front."""
+    pending = [first]
+
+    async def replaying() -> Message:
+        return pending.pop() if pending else await receive()
+
+    return replaying
 
 
 async def _parsed(raw: bytes) -> Any:
