@@ -12,9 +12,10 @@ client treats it as a black box and knows only the public endpoints.
 1. Load: ``wrk`` with a generated Lua script that cycles through pre-written
    request bodies (random hands from a seeded 136-tile wall) for a fixed time,
    against ``bench/echo_app.py`` (a route that validates the same body and returns
-   it) and against the service: ``/shanten`` (13 and 14 tiles) with far more
-   distinct hands than the result cache holds, ``/win`` (14 tiles) and ``/ting``
-   (13 tiles) likewise, then ``/shanten`` with a few hands repeated (warm cache).
+   it) and against the service: ``/shanten`` (13 and 14 tiles mixed) with far more
+   distinct hands than the result cache holds, then likewise ``/shanten`` with
+   13-tile hands (answers with ukeire), ``/win`` with 14 and ``/ting`` with 13, and
+   last ``/shanten`` with a few hands repeated (warm cache).
    wrk's ``done`` hook prints the exact latency percentiles.
 2. Batch: ``--hands`` hands sent to ``/shanten/batch`` in requests of
    ``--batch-size`` (the service's default cap, 1000), one after another on one
@@ -452,9 +453,9 @@ def load_section(args: argparse.Namespace, workdir: Path) -> tuple[list[LoadRun]
         run.memory_kb = tenpai.memory_kb()
         runs.append(run)
 
-        for path, tiles in (("/win", 14), ("/ting", 13)):
+        for path, tiles in (("/shanten", 13), ("/win", 14), ("/ting", 13)):
             bodies = [shanten_body(h) for h in random_hands(rng, args.distinct, (tiles,))]
-            target = f"{path}, distinct hands"
+            target = f"{path}, {tiles}-tile hands"
             warm_up(tenpai, bodies, WARMUP_REQUESTS, path)
             tenpai.json("POST", "/cache/clear")
             before = cache_stats(tenpai)
@@ -599,7 +600,12 @@ def batch_section(args: argparse.Namespace, workdir: Path) -> list[BatchRow]:
 # --- report --------------------------------------------------------------------
 
 #: The issue's targets: req/s against the echo, per route; batch speed-up over mahjong, per row.
-ECHO_RATIO: Final = {"/shanten, distinct hands": 0.8, "/win, distinct hands": 0.7, "/ting, distinct hands": 0.7}
+ECHO_RATIO: Final = {
+    "/shanten, distinct hands": 0.8,
+    "/shanten, 13-tile hands": 0.8,
+    "/win, 14-tile hands": 0.7,
+    "/ting, 13-tile hands": 0.7,
+}
 BATCH_SPEEDUP: Final = {14: 20.0, 13: 10.0}
 
 

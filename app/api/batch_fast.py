@@ -45,13 +45,19 @@ _NO_KNITTED_FORMS: Final = ',"knitted_straight":null,"honors_and_knitted":null}'
 class _Prepared:
     """A batch turned into arrays, or the reason it cannot be."""
 
-    __slots__ = ("rules", "counts", "remaining", "precondition")
+    __slots__ = ("rules", "counts", "seen", "precondition")
 
-    def __init__(self, rules: RuleProfile, counts: np.ndarray, remaining: np.ndarray, precondition: str | None):
+    def __init__(self, rules: RuleProfile, counts: np.ndarray, seen: np.ndarray, precondition: str | None):
         self.rules = rules
         self.counts = counts
-        self.remaining = remaining
+        #: Copies accounted for per hand: its own, the melds' and the visible tiles.
+        self.seen = seen
         self.precondition = precondition
+
+    @property
+    def remaining(self) -> np.ndarray:
+        """Unseen copies per hand and tile (asked only when some answer lists tiles)."""
+        return (4 - self.seen).astype(np.int64)
 
 
 def _prepare(
@@ -73,16 +79,19 @@ def _prepare(
     if counts is None:
         return None
     melded = np.frombuffer(counts_from_tiles(t for meld in melds for t in meld.tiles), dtype=np.uint8)
-    seen = counts.astype(np.int16) + melded + visible
-    if seen.size and seen.max() > 4:
-        return None
+    if melds or visible.any():
+        seen = counts.astype(np.int16) + melded + visible
+        if seen.size and seen.max() > 4:
+            return None
+    else:
+        seen = counts  # the parser already refused a fifth copy in a hand
     try:
         analysis = analyse_batch(counts, rules, declared_melds=len(melds), with_ukeire=with_ukeire)
     except TenpaiError:
         return None
     # The same judge as the single routes: the precondition depends on the melds alone.
     precondition = Checker(rules).precondition_failure(Hand(bytes(NUM_TILE_KINDS), tuple(melds)))
-    return _Prepared(rules, counts, (4 - seen).astype(np.int64), precondition), analysis
+    return _Prepared(rules, counts, seen, precondition), analysis
 
 
 #: Values from -1 up to this bound are labelled from a table (shanten, forms, ukeire counts).
@@ -165,7 +174,7 @@ def shanten_batch_json(body: BatchRequest, *, max_batch_size: int, with_ukeire: 
     ready = analysis.sizes % 3 == 1
     if not with_ukeire:
         ready = np.zeros(n, dtype=bool)  # every answer as a 3n+2 hand's: ukeire null
-    totals = np.where(ready, np.where(analysis.ukeire, batch.remaining, 0).sum(axis=1), -1)
+    listed = bool(ready.any())  # some answer lists its ukeire
     reason = "null" if batch.precondition is None else json.dumps(batch.precondition)
     rows = _Rows(n)
     rows.text(_labelled('{"shanten":', analysis.shanten))
@@ -175,13 +184,20 @@ def shanten_batch_json(body: BatchRequest, *, max_batch_size: int, with_ukeire: 
     if batch.rules.knitted_forms:
         rows.text(_labelled(',"knitted_straight":', analysis.knitted_straight, null=NOT_APPLICABLE))
         rows.text(_labelled(',"honors_and_knitted":', analysis.honors_and_knitted, null=NOT_APPLICABLE))
-        rows.text(_choose(ready, '},"ukeire":[', '},"ukeire":null'))
+        forms_end = "}"
     else:
-        rows.text(_choose(ready, _NO_KNITTED_FORMS + ',"ukeire":[', _NO_KNITTED_FORMS + ',"ukeire":null'))
-    rows.items(analysis.ukeire, _REMAINING_GRID, _REMAINING_GRID_LATER, batch.remaining)
-    rows.text(_choose(ready, "]", ""))
-    rows.text(_labelled(',"ukeire_count":', totals, null=-1))
-    rows.text(_choose(analysis.shanten == -1, f',"reason":{reason}}}', ',"reason":null}'))
+        forms_end = _NO_KNITTED_FORMS
+    if listed:
+        remaining = batch.remaining
+        totals = np.where(ready, np.where(analysis.ukeire, remaining, 0).sum(axis=1), -1)
+        rows.text(_choose(ready, forms_end + ',"ukeire":[', forms_end + ',"ukeire":null'))
+        rows.items(analysis.ukeire, _REMAINING_GRID, _REMAINING_GRID_LATER, remaining)
+        rows.text(_choose(ready, "]", ""))
+        rows.text(_labelled(',"ukeire_count":', totals, null=-1))
+        no_count = ""
+    else:  # 3n+2 hands, or ukeire: false: the same text after the forms in every answer but the reason
+        no_count = forms_end + ',"ukeire":null,"ukeire_count":null'
+    rows.text(_choose(analysis.shanten == -1, f'{no_count},"reason":{reason}}}', f'{no_count},"reason":null}}'))
     rows.text(_separators(n, ",", ""))
     return b'{"results":' + rows.json() + b"}"
 

@@ -23,7 +23,16 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, Self
 
 from fastapi import Body
 from fastapi.openapi.models import Example
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, create_model
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidatorFunctionWrapHandler,
+    WithJsonSchema,
+    WrapValidator,
+    create_model,
+)
 from pydantic_core import PydanticCustomError
 
 from app.api.score_schemas import ScoreResponse
@@ -102,6 +111,21 @@ MeldTiles = Annotated[
 """A meld's tiles, or one tile, in any request notation."""
 Tiles = Annotated[Any, _length_check(SEEN_MAX_CHARS, SEEN_MAX_ITEMS), WithJsonSchema(_TILES_SCHEMA)]
 """Tiles seen elsewhere (visible, a river, indicators) in any request notation."""
+
+
+def _text_hands_within_length(value: object, each: ValidatorFunctionWrapHandler) -> object:
+    """A batch of text hands all within the bound as it is; anything else hand by hand.
+
+    The per-hand check is a Python call per hand, a tenth of a microsecond each, which
+    for 1000 hands is a tenth of a millisecond; two passes over the list do it at once.
+    """
+    if type(value) is list and value and set(map(type, value)) == {str} and max(map(len, value)) <= HAND_MAX_CHARS:
+        return value
+    return each(value)
+
+
+HandList = Annotated[list[HandTiles], WrapValidator(_text_hands_within_length)]
+"""The hands of a batch."""
 
 
 class MeldSpec(BaseModel):
@@ -222,7 +246,7 @@ class BatchRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    hands: list[HandTiles] = Field(
+    hands: HandList = Field(
         description="The hands, each in any notation; answers come back in this order.",
         examples=[["123456789m1111z", "1112345678999m"]],
     )

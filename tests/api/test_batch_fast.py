@@ -13,8 +13,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.api.batch_fast import shanten_batch_json, ting_batch_json
-from app.api.schemas import BatchRequest
-from app.core.tiles import format_mpsz
+from app.api.schemas import BatchRequest, ShantenBatchRequest
+from app.core.tiles import format_mpsz, parse_tiles
 
 WALL = [tile for tile in range(34) for _ in range(4)]
 
@@ -44,6 +44,8 @@ CASES = [
         (28, 0, 1, 2, 31),
     ),
     ({"rules": "riichi", "visible": "1111z999m"}, 13, (27, 8)),
+    ({"rules": "mcr"}, 14, ()),
+    ({"rules": "mcr"}, 13, ()),
 ]
 
 
@@ -57,6 +59,26 @@ def test_shanten_batch_equals_single(client: TestClient, extra: dict, size: int,
     for hand, answer in zip(hands, batch.json()["results"], strict=True):
         single = client.post("/shanten", json={"hand": hand, **extra})
         assert answer == single.json(), hand
+
+
+@pytest.mark.parametrize(("extra", "size", "exclude"), CASES)
+def test_shanten_batch_without_ukeire_equals_single(
+    client: TestClient, extra: dict, size: int, exclude: tuple[int, ...]
+) -> None:
+    # Mixed sizes in one batch (ready and complete hands), asked without their ukeire.
+    hands = _hands(size * 5 + len(str(extra)), size, 40, exclude=exclude, pool=6)
+    hands += _hands(size * 3, size + 1 if size % 3 == 1 else size - 1, 20, exclude=exclude, pool=6)
+    body = {"hands": hands, "ukeire": False, **extra}
+    request = ShantenBatchRequest.model_validate(body)
+    assert shanten_batch_json(request, max_batch_size=1000, with_ukeire=False) is not None, "fast path taken"
+    batch = client.post("/shanten/batch", json=body)
+    assert batch.status_code == 200, batch.text
+    # The per-hand path (taken for hands in another notation) gives the same answers.
+    as_lists = client.post("/shanten/batch", json={**body, "hands": [parse_tiles(hand) for hand in hands]})
+    assert as_lists.json() == batch.json()
+    for hand, answer in zip(hands, batch.json()["results"], strict=True):
+        single = client.post("/shanten", json={"hand": hand, **extra}).json()
+        assert answer == {**single, "ukeire": None, "ukeire_count": None}, hand
 
 
 @pytest.mark.parametrize(("extra", "size", "exclude"), [case for case in CASES if case[1] % 3 == 1])
