@@ -61,8 +61,9 @@ class Settings(BaseSettings):
         2.0,
         gt=0,
         le=600,
-        description="Wall-clock budget of one heavy computation (a lookahead search, a /simulate run, a "
-        "wildcard batch): past it the answer is what was found, flagged incomplete, or a 4xx saying why.",
+        description="Wall-clock budget of one heavy computation (a lookahead or expected-score search, a "
+        "/simulate run): past it the answer is what was found, flagged incomplete. A /win of hands holding many "
+        "wildcards is bounded by the size of its answer instead, checked before the work.",
     )
     max_heavy_requests: int = Field(
         2,

@@ -1,7 +1,9 @@
 """Heavy requests: a few at a time, off the event loop, within a wall-clock budget.
 
-A heavy request (a ``/discard`` lookahead, a ``/simulate`` run) can take seconds of
-CPU, so :func:`answer_heavy` runs it under four rules:
+A heavy request (a ``/discard`` lookahead, a ``/simulate`` run, a ``/win`` of hands
+holding many wildcards) can take seconds of CPU, so :func:`answer_heavy` runs it under
+four rules (the wildcard ``/win`` routes take a slot the same way; their work is bounded
+by its answer's size, :mod:`app.api.answer_size`):
 
 * **A cached answer first.**  A finished answer is served from the result cache
   without taking a slot: a repeated question costs a look-up, however busy the process.
@@ -156,7 +158,7 @@ def too_busy(limiter: HeavyLimiter) -> JSONResponse:
     """The 503 for a heavy request beyond the limiter's capacity, with ``Retry-After``."""
     retry_after = limiter.retry_after()
     msg = (
-        f"this process is computing {limiter.capacity} heavy request(s) (lookahead, /simulate), as many as "
+        f"this process is computing {limiter.capacity} heavy request(s) (lookahead, /simulate, wildcard /win), as many as "
         f"it runs at once (TENPAI_MAX_HEAVY_REQUESTS); retry after {retry_after} s"
     )
     return JSONResponse(

@@ -17,8 +17,10 @@ general handler (which solves a dependency graph per request):
    :data:`OFF_LOOP_BYTES` is validated in the thread pool first), a plain ``def``
    in the thread pool, validation included, so that large batches never hold the
    loop;
-5. send its response; a replayable route keeps a 200 answer under its body once
-   the body's question was answered from the cache (a repeat).
+5. check that the answer is within TENPAI_MAX_ANSWER_BYTES (a 422
+   ``answer_too_large`` if not: the one check every answer passes), and send it;
+   a replayable route keeps a 200 answer under its body once the body's question
+   was answered from the cache (a repeat).
 
 Routes still declare their body model in their signature, which is what the
 OpenAPI document and Swagger UI show; a test checks that both handlers give the
@@ -54,7 +56,8 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect
 from starlette.types import Message, Receive, Scope, Send
 
-from app.api.errors import header, unreadable_body
+from app.api.answer_size import ANSWER_TOO_LARGE
+from app.api.errors import ApiError, header, unreadable_body
 from app.api.questions import json_response
 from app.api.state import service_state
 
@@ -177,6 +180,16 @@ class BodyRoute(APIRoute):
                 answered = await run_in_threadpool(self.endpoint, **self._arguments(body, request))
             assert answered is not None  # a route function returns its response
             response = answered
+        cap = service_state(request).settings.max_answer_bytes
+        if len(response.body) > cap:
+            # The routes refuse what could be too large before the work (app.api.answer_size);
+            # this is the one check every answer passes, whatever its route.
+            raise ApiError(
+                ("body",),
+                f"the answer is {len(response.body)} bytes, more than this service sends in one answer "
+                f"({cap}, TENPAI_MAX_ANSWER_BYTES); ask for less",
+                ANSWER_TOO_LARGE,
+            )
         # Kept under its bytes only once its question was answered from the cache: a body
         # asked once is not worth a second entry, a repeated one is (the next repeat skips
         # parsing).  An answer that depends on the load (no-store) is never replayed.

@@ -134,6 +134,70 @@ def test_beyond_the_cap_heavy_requests_get_503_with_retry_after() -> None:
         client.__exit__(None, None, None)
 
 
+#: Three wildcard kinds held four times each: a heavy /win (more than two wildcards held).
+WILD_RULES: dict[str, Any] = {"preset": "riichi", "wildcards": "567z"}
+WILD_HAND = "5555666677z1234m"
+
+
+def test_wildcard_wins_take_a_heavy_slot() -> None:
+    client = started(Settings(heavy_seconds=1.0, max_heavy_requests=1))
+    limiter = _limiter(client.app)
+    try:
+        held = limiter.enter(5.0)  # another heavy request is running
+        assert held is not None
+        single = {"hand": WILD_HAND, "rules": WILD_RULES}
+        batch = {"hands": [WILD_HAND, "123m456p789s11122z"], "rules": WILD_RULES}
+        for path, body in (("/win", single), ("/win/batch", batch)):
+            busy = client.post(path, json=body)
+            assert_error(busy, 503, ["body"], "too_busy")
+            assert int(busy.headers["retry-after"]) >= 1
+        # Hands holding two wildcards or fewer are cheap: answered while the slot is taken.
+        cheap = client.post("/win/batch", json={"hands": ["56z123m456p789s111z"], "rules": WILD_RULES})
+        assert cheap.status_code == 200, cheap.text
+        limiter.leave(held)
+        for path, body in (("/win", single), ("/win/batch", batch)):
+            answer = client.post(path, json=body)
+            assert answer.status_code == 200, answer.text
+        assert limiter.running == 0  # every slot given back
+    finally:
+        client.__exit__(None, None, None)
+
+
+def test_a_value_search_takes_a_slot_and_ranks_linearly_without_one() -> None:
+    client = started(Settings(heavy_seconds=1.0, max_heavy_requests=1))
+    limiter = _limiter(client.app)
+    body = {"hand": "123m456p789s11223z", "turn": 6}  # tenpai after a discard: the expected score ranks
+    try:
+        held = limiter.enter(5.0)
+        assert held is not None
+        busy = client.post("/discard", json=body)
+        assert busy.status_code == 200, busy.text
+        assert busy.json()["model"] == "linear" and "TENPAI_MAX_HEAVY_REQUESTS" in busy.json()["model_note"]
+        assert busy.headers["cache-control"] == "no-store"
+        limiter.leave(held)
+        answer = client.post("/discard", json=body)
+        assert answer.status_code == 200 and answer.json()["model"] == "expected_score"
+        assert limiter.running == 0
+    finally:
+        client.__exit__(None, None, None)
+
+
+def test_no_answer_passes_the_byte_cap() -> None:
+    # The smallest cap the settings allow: a /discard or /score/batch answer is larger.
+    client = started(Settings(max_answer_bytes=1024))
+    try:
+        score = {"hand": "123m456p789s11122z", "win_tile": "2z", "winner": 0, "dealer": 0}
+        for path, body in (
+            ("/discard", {"hand": "123m456p789s11223z", "model": "linear"}),
+            ("/score/batch", {"items": [score] * 4}),
+        ):
+            item = assert_error(client.post(path, json=body), 422, ["body"], "answer_too_large")
+            assert "TENPAI_MAX_ANSWER_BYTES" in item["msg"]
+        assert client.post("/shanten", json={"hand": "123m456p789s1122z"}).status_code == 200  # small: sent
+    finally:
+        client.__exit__(None, None, None)
+
+
 def test_retry_after_counts_to_the_earliest_deadline() -> None:
     limiter = HeavyLimiter(2)
     assert limiter.retry_after() == 1  # nothing running: at once, rounded up to a whole second

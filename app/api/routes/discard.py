@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from functools import partial
 from typing import Annotated
 
@@ -11,7 +12,7 @@ from starlette.concurrency import run_in_threadpool
 
 from app.api.discard_schemas import DISCARD_EXAMPLES, DiscardRequest, DiscardResponse
 from app.api.errors import error_responses, located
-from app.api.heavy import Budget, Finished, answer_heavy
+from app.api.heavy import Budget, Finished, answer_heavy, heavy_limiter
 from app.api.questions import DiscardQuestion, ask_discard, json_response
 from app.api.request_path import BodyRoute, replayable
 from app.api.state import service_state
@@ -62,6 +63,16 @@ def _valued_answer(question: DiscardQuestion, seconds: float) -> Finished:
     return Finished(_render(question, candidates, search), search.stopped_by is not ValueStopReason.TIME)
 
 
+def _busy_answer(question: DiscardQuestion, capacity: int) -> bytes:
+    """The linear ranking, for an expected-score question asked while every heavy slot is taken."""
+    candidates, _ = _evaluate(replace(question, model=DiscardModel.LINEAR))
+    note = (
+        f"ranked by the linear score: this process was running {capacity} heavy request(s), as many as it "
+        "runs at once (TENPAI_MAX_HEAVY_REQUESTS), so the expected-score search was skipped; ask again later"
+    )
+    return _render(question, candidates, ValueSearch(DiscardModel.LINEAR, fallback=note))
+
+
 def _lookahead_answer(question: DiscardQuestion, budget: Budget) -> Finished:
     candidates, search = _evaluate(question, budget)
     # Complete unless the clock cut a search short: an answer cut by the request's own
@@ -95,7 +106,9 @@ async def discard(
     scorer (yaku, dora, red fives, expected ura dora), less the expected cost of dealing in when
     opponents are given. Hands more than two from tenpai, other rules, and `model: linear` are
     ranked by the linear score. The search runs off the event loop within TENPAI_HEAVY_SECONDS;
-    a bound that cut it short is flagged in `value_search`.
+    a bound that cut it short is flagged in `value_search`. It is a heavy request: with
+    TENPAI_MAX_HEAVY_REQUESTS already running, the linear score ranks at once (`model: linear`,
+    `model_note` says why, `Cache-Control: no-store`).
 
     Where a win needs fans (`mcr`: 8, flowers not counted) the default ranking is the fan plan
     (`model: fan_plan`): the distance to the nearest pattern worth the minimum, then the unseen
@@ -124,7 +137,17 @@ async def discard(
         cached = state.cache.peek(key)
         if isinstance(cached, bytes):
             return json_response(cached)
-        finished = await run_in_threadpool(_valued_answer, question, state.settings.heavy_seconds)
+        # A heavy request: it takes a slot; with none free the linear score ranks, at once.
+        limiter = heavy_limiter(request)
+        slot = limiter.enter(state.settings.heavy_seconds)
+        if slot is None:
+            response = json_response(_busy_answer(question, limiter.capacity))
+            response.headers["cache-control"] = "no-store"  # depends on the load
+            return response
+        try:
+            finished = await run_in_threadpool(_valued_answer, question, state.settings.heavy_seconds)
+        finally:
+            limiter.leave(slot)
         if finished.complete:
             state.cache.store(key, finished.body)
         response = json_response(finished.body)

@@ -56,7 +56,9 @@ class LimitsResponse(BaseModel):
         "played, flagged complete: false."
     )
     max_heavy_requests: int = Field(
-        description="Heavy requests (lookahead, /simulate) computed at once (TENPAI_MAX_HEAVY_REQUESTS); more: 503."
+        description="Heavy requests (a lookahead, /simulate, a /win of hands holding more than two wildcards) "
+        "computed at once (TENPAI_MAX_HEAVY_REQUESTS); more: 503 with Retry-After. A /discard expected-score "
+        "search also takes a slot; without one the linear score ranks."
     )
     lookahead_budget_default: int = Field(description="States a /discard lookahead may examine unless asked.")
     lookahead_budget_max: int = Field(description="Most states a /discard lookahead may be given.")

@@ -18,6 +18,7 @@ from starlette.concurrency import run_in_threadpool
 from app.api.answer_size import CHEAP_WILDCARDS, AnswerTally, wildcards_held
 from app.api.cache import ResultCache
 from app.api.errors import error_responses
+from app.api.heavy import heavy_limiter, too_busy
 from app.api.questions import (
     SITUATION_RENAMES,
     Asked,
@@ -47,7 +48,7 @@ from app.core.tiles import Tile
 from app.settings import Settings
 
 router = APIRouter(tags=["win"], route_class=BodyRoute)
-_ERRORS = error_responses(413, 422, 500)
+_ERRORS = error_responses(413, 422, 500, 503)
 
 
 def _win(limit: int) -> Callable[[Checker, Question], WinResponse | bytes]:
@@ -127,7 +128,9 @@ async def win(body: Annotated[WinRequest, Body(openapi_examples=WIN_EXAMPLES)], 
     scoring profile: a complete shape the profile refuses is `win: false` with `reason`
     `below_minimum_fan` (MCR: under 8 fans, flowers not counted) or `no_yaku` (riichi)
     and a `refusal` message; a win carries `score`, the /score answer. Rules without a
-    scoring profile (`chinese`) cannot take a situation (422)."""
+    scoring profile (`chinese`) cannot take a situation (422). A hand holding more than two
+    wildcards is a heavy request: beyond TENPAI_MAX_HEAVY_REQUESTS at once it is a 503
+    `too_busy` with `Retry-After`."""
     state = service_state(request)
     limit = _limit(body.decomposition_limit, state.settings)
     compute = _win(limit)
@@ -140,12 +143,20 @@ async def win(body: Annotated[WinRequest, Body(openapi_examples=WIN_EXAMPLES)], 
         variant = (limit, win_tile, context)
     asked = ask_one("win", body, variant=variant)
     cap = state.settings.max_answer_bytes
-    if _is_heavy(asked):  # many wildcards: milliseconds to enumerate, off the event loop
+    if not _is_heavy(asked):
+        (answer,) = _answers(asked, state.cache, compute=compute, limit=limit, max_answer_bytes=cap)
+        return json_response(answer)
+    # Many wildcards: milliseconds to enumerate, a heavy request (a slot, off the event loop).
+    limiter = heavy_limiter(request)
+    slot = limiter.enter(state.settings.heavy_seconds)
+    if slot is None:
+        return too_busy(limiter)
+    try:
         (answer,) = await run_in_threadpool(
             _answers, asked, state.cache, compute=compute, limit=limit, max_answer_bytes=cap
         )
-    else:
-        (answer,) = _answers(asked, state.cache, compute=compute, limit=limit, max_answer_bytes=cap)
+    finally:
+        limiter.leave(slot)
     return json_response(answer)
 
 
@@ -163,10 +174,21 @@ def win_batch(
     apply to every hand. A bad hand is a 422 whose `loc` is `["body", "hands", index]`.
     A batch whose answer could pass TENPAI_MAX_ANSWER_BYTES (hands holding many wildcards,
     times `decomposition_limit`) is refused before the work with a 422 `answer_too_large`
-    saying how many hands, or which limit, would fit."""
+    saying how many hands, or which limit, would fit. A batch holding a hand with more than
+    two wildcards is a heavy request (503 `too_busy` beyond TENPAI_MAX_HEAVY_REQUESTS)."""
     state = service_state(request)
     settings, cache = state.settings, state.cache
     limit = _limit(body.decomposition_limit, settings)
     asked = ask_batch("win", body, max_batch_size=settings.max_batch_size, variant=limit)
-    answers = _answers(asked, cache, compute=_win(limit), limit=limit, max_answer_bytes=settings.max_answer_bytes)
+    # A batch holding hands with many wildcards is a heavy request: it takes a slot (this
+    # route runs in a worker thread already; the limiter is thread-safe).
+    limiter = heavy_limiter(request) if _is_heavy(asked) else None
+    slot = None if limiter is None else limiter.enter(settings.heavy_seconds)
+    if limiter is not None and slot is None:
+        return too_busy(limiter)
+    try:
+        answers = _answers(asked, cache, compute=_win(limit), limit=limit, max_answer_bytes=settings.max_answer_bytes)
+    finally:
+        if limiter is not None and slot is not None:
+            limiter.leave(slot)
     return json_response(batch_json(answers))
