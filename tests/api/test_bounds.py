@@ -14,7 +14,7 @@ import random
 import statistics
 import time
 from collections.abc import Awaitable, Callable, Iterator
-from typing import Any
+from typing import Any, Final
 
 import httpx
 import pytest
@@ -317,17 +317,32 @@ async def _eight_simulations(client: httpx.AsyncClient, round_: int) -> list[htt
     return list(await asyncio.gather(*runs))
 
 
+#: 14-tile hands two from tenpai, whose expected-score search takes a tenth of a second to a second.
+_TWO_SHANTEN_HANDS: Final = ("1137m8p113499s477z", "6m56p133459s25566z", "356678m56p13389s5z")
+
+
+async def _eight_value_searches(client: httpx.AsyncClient, round_: int) -> list[httpx.Response]:
+    # Default /discard under riichi: the expected-score search, a heavy request; new turns: no cache.
+    runs = [
+        client.post("/discard", json={"hand": _TWO_SHANTEN_HANDS[s % 3], "turn": 1 + (8 * round_ + s) % 17})
+        for s in range(8)
+    ]
+    return list(await asyncio.gather(*runs))
+
+
 HOSTILE_LOADS: dict[str, Callable[[httpx.AsyncClient, int], Awaitable[list[httpx.Response]]]] = {
     "lookahead": _hostile_lookahead,
     "wildcard_batch": _largest_wildcard_batch,
     "megabyte_body": _megabyte_body,
     "eight_simulations": _eight_simulations,
+    "eight_value_searches": _eight_value_searches,
 }
 EXPECTED_STATUSES = {
     "lookahead": {200, 503},
     "wildcard_batch": {200},
     "megabyte_body": {422},
     "eight_simulations": {200, 503},
+    "eight_value_searches": {200},  # without a slot, the linear ranking answers at once
 }
 
 
