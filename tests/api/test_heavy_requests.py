@@ -143,8 +143,13 @@ def test_wildcard_wins_take_a_heavy_slot() -> None:
     client = started(Settings(heavy_seconds=1.0, max_heavy_requests=1))
     limiter = _limiter(client.app)
     try:
+        answered = {"hand": "5555666677z1239m", "rules": WILD_RULES}
+        assert client.post("/win", json=answered).status_code == 200
         held = limiter.enter(5.0)  # another heavy request is running
         assert held is not None
+        # A question answered before needs no slot (another spelling: not a replay of the same bytes).
+        again = client.post("/win", json={**answered, "hand": "1239m5555666677z"})
+        assert again.status_code == 200, again.text
         single = {"hand": WILD_HAND, "rules": WILD_RULES}
         batch = {"hands": [WILD_HAND, "123m456p789s11122z"], "rules": WILD_RULES}
         for path, body in (("/win", single), ("/win/batch", batch)):

@@ -146,7 +146,11 @@ async def win(body: Annotated[WinRequest, Body(openapi_examples=WIN_EXAMPLES)], 
     if not _is_heavy(asked):
         (answer,) = _answers(asked, state.cache, compute=compute, limit=limit, max_answer_bytes=cap)
         return json_response(answer)
-    # Many wildcards: milliseconds to enumerate, a heavy request (a slot, off the event loop).
+    # Many wildcards: milliseconds to enumerate, a heavy request (a slot, off the event loop),
+    # unless it was answered before.
+    cached = state.cache.peek(asked.key(asked.questions[0]))
+    if isinstance(cached, bytes):
+        return json_response(cached)
     limiter = heavy_limiter(request)
     slot = limiter.enter(state.settings.heavy_seconds)
     if slot is None:
