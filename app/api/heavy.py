@@ -200,10 +200,21 @@ async def off_the_loop(request: Request, budget: Budget, work: Callable[[], T]) 
     async with anyio.create_task_group() as watching:
         watching.start_soon(_watch_client, request, budget.gone)
         try:
-            result = await anyio.to_thread.run_sync(work)
+            result, error = await anyio.to_thread.run_sync(_outcome, work)
         finally:
             watching.cancel_scope.cancel()
-    return result
+    # Raised here, outside the task group, which would wrap it in an ExceptionGroup that no
+    # error handler knows (the client's error, e.g. a hand of the wrong size, became a 500).
+    if error is not None:
+        raise error
+    return result  # type: ignore[return-value]
+
+
+def _outcome(work: Callable[[], T]) -> tuple[T | None, Exception | None]:
+    try:
+        return work(), None
+    except Exception as error:  # noqa: BLE001 - re-raised by the caller, on the event loop
+        return None, error
 
 
 async def _watch_client(request: Request, gone: threading.Event) -> None:

@@ -353,3 +353,10 @@ def test_cheap_requests_keep_a_low_p99_while_heavy_ones_run() -> None:
     p99 = statistics.quantiles(latencies, n=100)[98]
     print(f"cheap /shanten while heavy requests run: p50 {p50 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms")
     assert p99 < 0.050
+
+
+def test_a_client_error_inside_heavy_work_is_its_4xx(client: TestClient) -> None:
+    # Raised in the worker thread of a lookahead: once wrapped in the task group's
+    # ExceptionGroup, which no handler knew, it was a 500.
+    body = {"hand": "5s", "options": {"lookahead": True, "lookahead_draws": 6}}
+    assert_error(client.post("/discard", json=body), 422, ["body", "hand"], "wrong_tile_count")
