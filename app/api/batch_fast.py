@@ -30,7 +30,7 @@ from app.core.engine import Checker
 from app.core.errors import TenpaiError
 from app.core.hand import Hand, Meld
 from app.core.rules import RuleProfile, rule_profile
-from app.core.tiles import NUM_TILE_KINDS, counts_from_tiles, parse_tiles
+from app.core.tiles import MAX_MELDS, NUM_TILE_KINDS, counts_from_tiles, parse_tiles
 
 # The single answers' fragments (app.api.render), as numpy object arrays.
 #: ``{"tile": .., "remaining": ..}`` for every tile (rows) and remaining count (columns).
@@ -63,12 +63,12 @@ class _Prepared:
 def _prepare(
     body: BatchRequest, max_batch_size: int, *, with_ukeire: bool = True
 ) -> tuple[_Prepared, BatchAnalysis] | None:
-    if len(body.hands) > max_batch_size or not set(map(type, body.hands)) <= {str}:
+    if len(body.hands) > max_batch_size or len(body.melds) > MAX_MELDS or not set(map(type, body.hands)) <= {str}:
         return None
     try:
         rules = rule_profile(body.rules.preset, **body.rules.overrides())
         melds = [Meld.of(meld.kind, parse_tiles(meld.tiles)) for meld in body.melds]
-        if len(melds) > 4 or (rules.melded_tiles_count_toward_limit and melds):
+        if rules.melded_tiles_count_toward_limit and melds:
             return None
         if rules.absent_tiles:
             return None  # sanma's missing tiles are the per-hand Checker's (analyse_batch refuses them)

@@ -44,7 +44,7 @@ from app.api.schemas import BatchRequest, HandRequest, MeldSpec, RulesSpec, Situ
 from app.api.simulate_schemas import SimulateRequest
 from app.core.discard import DEFAULT_OPTIONS, DiscardModel, DiscardOptions, Weights
 from app.core.engine import Checker
-from app.core.errors import TooManyCopies
+from app.core.errors import InvalidMeld, TooManyCopies
 from app.core.hand import Hand, Meld
 from app.core.rules import RuleProfile, rule_profile
 from app.core.safety import Opponent
@@ -54,6 +54,7 @@ from app.core.simulator import GameConfig, validate_config
 from app.core.tiles import (
     COPIES,
     EAST,
+    MAX_MELDS,
     NORTH,
     Counts,
     Tile,
@@ -220,6 +221,8 @@ def request_melds(melds: Sequence[MeldSpec], *loc: str | int) -> tuple[Meld, ...
     if not melds:
         return ()
     loc = loc or ("body", "melds")
+    if len(melds) > MAX_MELDS:  # refused before parsing a single one: a body may hold thousands
+        raise ApiError(loc, f"a hand has at most {MAX_MELDS} melds, got {len(melds)}", InvalidMeld.code)
     built = []
     for index, meld in enumerate(melds):
         tiles = request_tiles(meld.tiles, *loc, index, "tiles")

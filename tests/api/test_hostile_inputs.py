@@ -244,3 +244,29 @@ def test_the_same_answers_when_pydantic_parses_the_raw_body() -> None:
     # Any other JSON error keeps pydantic's words, its echo of the body cut short.
     item = assert_error(_small(_post_raw(client, "/raw", b'{"a": ' + b"1" * BIG)), 422, ["body"], "json_invalid")
     assert len(item["input"]) < 2 * ECHO_LIMIT
+
+
+# --- a list the engine caps, sent long ----------------------------------------------------
+
+_PON = {"kind": "pon", "tiles": "111z"}
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "loc"),
+    [
+        ("/shanten", {"hand": "1m", "melds": [_PON] * 20_000}, ["body", "melds"]),
+        ("/shanten/batch", {"hands": ["1m"], "melds": [_PON] * 20_000}, ["body", "melds"]),
+        ("/win/batch", {"hands": ["11m"], "melds": [_PON] * 20_000}, ["body", "melds"]),
+        (
+            "/discard",
+            {"hand": "123m456p789s11223z", "opponents": [{"river": "1m", "melds": [_PON] * 5_000}]},
+            ["body", "opponents", 0, "melds"],
+        ),
+    ],
+)
+def test_thousands_of_melds_are_refused_before_any_is_read(
+    client: TestClient, path: str, body: dict[str, Any], loc: list[Any]
+) -> None:
+    # Each meld would cost microseconds to parse; the count is checked first.
+    item = assert_error(_small(client.post(path, json=body)), 422, loc, "invalid_meld")
+    assert item["msg"].startswith("a hand has at most 4 melds, got ")
