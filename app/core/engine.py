@@ -383,7 +383,7 @@ class Checker:
         if self._absent is not None:
             self.check_tiles_exist(hand, visible)
         seen: bytes | list[int] = hand.all_counts() if hand.melds else hand.counts
-        if visible is not None:
+        if visible is not None and any(visible):  # nothing seen (the usual request): nothing to add
             seen = list(map(add, seen, visible))
         if max(seen) > 4:
             tile = next(t for t, c in enumerate(seen) if c > 4)
