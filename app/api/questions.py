@@ -70,6 +70,11 @@ from app.settings import Settings
 _NOTHING_SEEN: Final = bytes(34)
 
 
+def melds_key(melds: Sequence[Meld]) -> tuple[tuple[str, tuple[Tile, ...]], ...]:
+    """Melds in a cache key: their order in the request does not change the question."""
+    return tuple(sorted((meld.kind.value, meld.tiles) for meld in melds))
+
+
 @dataclass(frozen=True, slots=True)
 class Question:
     """One hand under one rule profile, with the tiles seen elsewhere: all canonical."""
@@ -80,8 +85,7 @@ class Question:
 
     def key(self, endpoint: str) -> tuple[Hashable, ...]:
         """The exact cache key: equal keys ask the same question, whatever the notation."""
-        melds = tuple(sorted((meld.kind.value, meld.tiles) for meld in self.hand.melds))
-        return (endpoint, self.rules, self.hand.counts, melds, self.visible)
+        return (endpoint, self.rules, self.hand.counts, melds_key(self.hand.melds), self.visible)
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,10 +321,10 @@ class DiscardQuestion:
     def key(self) -> tuple[Hashable, ...]:
         """The exact cache key: everything the answer depends on, order-free where order does not matter."""
         opponents = tuple(
-            (o.river, o.riichi, o.riichi_turn, tuple(sorted((m.kind.value, m.tiles) for m in o.melds)))
+            (o.river, o.riichi, o.riichi_turn, melds_key(o.melds))
             for o in self.opponents
         )
-        melds = tuple(sorted((meld.kind.value, meld.tiles) for meld in self.hand.melds))
+        melds = melds_key(self.hand.melds)
         return (
             "discard",
             self.rules,
