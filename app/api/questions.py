@@ -320,10 +320,7 @@ class DiscardQuestion:
 
     def key(self) -> tuple[Hashable, ...]:
         """The exact cache key: everything the answer depends on, order-free where order does not matter."""
-        opponents = tuple(
-            (o.river, o.riichi, o.riichi_turn, melds_key(o.melds))
-            for o in self.opponents
-        )
+        opponents = tuple((o.river, o.riichi, o.riichi_turn, melds_key(o.melds)) for o in self.opponents)
         melds = melds_key(self.hand.melds)
         return (
             "discard",
