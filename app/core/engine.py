@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache, partial
-from operator import add
+from operator import add, itemgetter
 from typing import Final, NamedTuple
 
 from app.core.decompose import (
@@ -85,6 +85,10 @@ class TileCount(NamedTuple):
     remaining: int
 
 
+#: A TileCount's unseen copies, read in C (summed over every /shanten answer's ukeire).
+_REMAINING: Final = itemgetter(1)
+
+
 class ShantenResult(NamedTuple):
     """Shanten overall and per form (``None``: the rules or the hand size rule the form out)."""
 
@@ -105,7 +109,7 @@ class ShantenResult(NamedTuple):
     @property
     def ukeire_count(self) -> int | None:
         """Total unseen copies of the ukeire tiles."""
-        return None if self.ukeire is None else sum(t.remaining for t in self.ukeire)
+        return None if self.ukeire is None else sum(map(_REMAINING, self.ukeire))
 
 
 class WaitResult(NamedTuple):
