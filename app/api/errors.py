@@ -316,12 +316,22 @@ async def send_error(send: Send, status: int, body: bytes, headers: tuple[tuple[
 class ApiError(Exception):
     """An error with its place in the request and its code (mapped by :data:`ERROR_STATUS`)."""
 
-    def __init__(self, loc: Loc, msg: str, code: str, *, ctx: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        loc: Loc,
+        msg: str,
+        code: str,
+        *,
+        ctx: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
         super().__init__(msg)
         self.loc = loc
         self.msg = msg
         self.code = code
         self.ctx = dict(ctx) if ctx else None
+        #: Headers the answer carries besides the envelope's (a 503's Retry-After).
+        self.headers = dict(headers) if headers else None
 
     @property
     def status(self) -> int:
@@ -420,7 +430,10 @@ async def _api_error(request: Request, error: Exception) -> JSONResponse:
     body = error_body(error.loc, error.msg, error.code, error.ctx)
     if error.status == 400:
         body["error"] = error.code  # the contract's {"error": "not_a_winning_hand", ...}
-    return _envelope(error.status, body)
+    response = _envelope(error.status, body)
+    if error.headers:
+        response.headers.update(error.headers)
+    return response
 
 
 async def _core_error(request: Request, error: Exception) -> JSONResponse:

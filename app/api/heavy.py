@@ -37,17 +37,18 @@ import math
 import sys
 import threading
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Final, NamedTuple, TypeVar
 
 import anyio
 import anyio.to_thread
 from fastapi import Request, Response
-from fastapi.responses import JSONResponse
 
 from app.api.cache import ResultCache
-from app.api.errors import error_body, status_of
+from app.api.errors import ApiError
+from app.api.questions import json_response
 from app.api.state import service_state
 
 T = TypeVar("T")
@@ -154,18 +155,30 @@ def heavy_limiter(request: Request) -> HeavyLimiter:
     return limiter
 
 
-def too_busy(limiter: HeavyLimiter) -> JSONResponse:
+class TooBusy(ApiError):
     """The 503 for a heavy request beyond the limiter's capacity, with ``Retry-After``."""
-    retry_after = limiter.retry_after()
-    msg = (
-        f"this process is computing {limiter.capacity} heavy request(s) (lookahead, /simulate, wildcard /win), as many as "
-        f"it runs at once (TENPAI_MAX_HEAVY_REQUESTS); retry after {retry_after} s"
-    )
-    return JSONResponse(
-        error_body(("body",), msg, "too_busy"),
-        status_code=status_of("too_busy"),
-        headers={"Retry-After": str(retry_after)},
-    )
+
+    def __init__(self, limiter: HeavyLimiter) -> None:
+        retry_after = limiter.retry_after()
+        msg = (
+            f"this process is computing {limiter.capacity} heavy request(s) (lookahead, /simulate, wildcard /win), "
+            f"as many as it runs at once (TENPAI_MAX_HEAVY_REQUESTS); retry after {retry_after} s"
+        )
+        super().__init__(("body",), msg, "too_busy", headers={"Retry-After": str(retry_after)})
+
+
+@contextmanager
+def heavy_slot(request: Request, seconds: float) -> Iterator[Slot]:
+    """A slot of the app's limiter, deadline ``seconds`` away, held for the block and given
+    back after it; with none free, :class:`TooBusy` (a 503 with ``Retry-After``)."""
+    limiter = heavy_limiter(request)
+    slot = limiter.enter(seconds)
+    if slot is None:
+        raise TooBusy(limiter)
+    try:
+        yield slot
+    finally:
+        limiter.leave(slot)
 
 
 async def answer_heavy(
@@ -178,17 +191,11 @@ async def answer_heavy(
     cache = service_state(request).cache
     cached = cache.peek(key)
     if isinstance(cached, bytes):
-        return Response(cached, media_type="application/json")
-    limiter = heavy_limiter(request)
-    slot = limiter.enter(seconds)
-    if slot is None:
-        return too_busy(limiter)
-    budget = Budget(slot.deadline)
-    try:
+        return json_response(cached)
+    with heavy_slot(request, seconds) as slot:
+        budget = Budget(slot.deadline)
         finished = await off_the_loop(request, budget, lambda: _cached_if_complete(cache, key, compute, budget))
-    finally:
-        limiter.leave(slot)
-    response = Response(finished.body, media_type="application/json")
+    response = json_response(finished.body)
     if not finished.complete:
         response.headers["cache-control"] = "no-store"
     return response

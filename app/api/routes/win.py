@@ -10,6 +10,7 @@ a 422 ``answer_too_large`` that says how many hands, or which limit, would fit.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from contextlib import nullcontext
 from typing import Annotated
 
 from fastapi import APIRouter, Body, Request, Response
@@ -18,7 +19,7 @@ from starlette.concurrency import run_in_threadpool
 from app.api.answer_size import CHEAP_WILDCARDS, AnswerTally, wildcards_held
 from app.api.cache import ResultCache
 from app.api.errors import error_responses
-from app.api.heavy import heavy_limiter, too_busy
+from app.api.heavy import heavy_slot
 from app.api.questions import (
     SITUATION_RENAMES,
     Asked,
@@ -151,16 +152,10 @@ async def win(body: Annotated[WinRequest, Body(openapi_examples=WIN_EXAMPLES)], 
     cached = state.cache.peek(asked.key(asked.questions[0]))
     if isinstance(cached, bytes):
         return json_response(cached)
-    limiter = heavy_limiter(request)
-    slot = limiter.enter(state.settings.heavy_seconds)
-    if slot is None:
-        return too_busy(limiter)
-    try:
+    with heavy_slot(request, state.settings.heavy_seconds):
         (answer,) = await run_in_threadpool(
             _answers, asked, state.cache, compute=compute, limit=limit, max_answer_bytes=cap
         )
-    finally:
-        limiter.leave(slot)
     return json_response(answer)
 
 
@@ -186,13 +181,6 @@ def win_batch(
     asked = ask_batch("win", body, max_batch_size=settings.max_batch_size, variant=limit)
     # A batch holding hands with many wildcards is a heavy request: it takes a slot (this
     # route runs in a worker thread already; the limiter is thread-safe).
-    limiter = heavy_limiter(request) if _is_heavy(asked) else None
-    slot = None if limiter is None else limiter.enter(settings.heavy_seconds)
-    if limiter is not None and slot is None:
-        return too_busy(limiter)
-    try:
+    with heavy_slot(request, settings.heavy_seconds) if _is_heavy(asked) else nullcontext():
         answers = _answers(asked, cache, compute=_win(limit), limit=limit, max_answer_bytes=settings.max_answer_bytes)
-    finally:
-        if limiter is not None and slot is not None:
-            limiter.leave(slot)
     return json_response(batch_json(answers))
