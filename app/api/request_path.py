@@ -137,14 +137,13 @@ class BodyRoute(APIRoute):
         """Answer a POST without FastAPI's per-request wrapper (its exit stacks serve dependencies
         with ``yield``, which these routes do not have; an error propagates to the app's
         exception middleware, which renders it with the same handlers)."""
-        if "body_model" not in self.__dict__:
-            self._read_signature()
+        # (FastAPI's __init__ has called get_route_handler, so the signature is read.)
         if self.body_model is None or scope["method"] != "POST":
             await super().handle(scope, receive, send)
             return
-        request = Request(scope, receive, send)
         message = await receive()  # nearly always the whole body in one message
         if message["type"] == "http.request" and not message.get("more_body", False):
+            request = Request(scope, receive, send)
             request._body = message.get("body", b"")  # where Request.body() keeps what it read
         else:
             request = Request(scope, _replaying(message, receive), send)
@@ -157,9 +156,10 @@ class BodyRoute(APIRoute):
     async def answer(self, request: Request) -> Response:
         """The route's answer to ``request``: steps 1 to 5 of the module's docstring."""
         raw = await request.body()
+        state = service_state(request)
+        cache = state.cache
         key = None
         if self.replayable and len(raw) <= MAX_REPLAY_KEY:
-            cache = service_state(request).cache
             key = ("request", self.path, raw)
             cached = cache.peek(key)
             if isinstance(cached, bytes):
@@ -180,7 +180,7 @@ class BodyRoute(APIRoute):
                 answered = await run_in_threadpool(self.endpoint, **self._arguments(body, request))
             assert answered is not None  # a route function returns its response
             response = answered
-        cap = service_state(request).settings.max_answer_bytes
+        cap = state.settings.max_answer_bytes
         if len(response.body) > cap:
             # The routes refuse what could be too large before the work (app.api.answer_size);
             # this is the one check every answer passes, whatever its route.
@@ -231,7 +231,7 @@ class BodyRoute(APIRoute):
         body: Any = PydanticUndefined  # what FastAPI validates for an empty body (a missing field)
         if raw:
             if _is_json(request.headers.get("content-type")):
-                body = await (run_in_threadpool(_parse, raw) if len(raw) > OFF_LOOP_BYTES else _parsed(raw))
+                body = await run_in_threadpool(_parse, raw) if len(raw) > OFF_LOOP_BYTES else _parse(raw)
             else:
                 body = raw
         values, errors = await request_body_to_args(self.dependant.body_params, body, self._embed_body_fields)
@@ -248,10 +248,6 @@ def _replaying(first: Message, receive: Receive) -> Receive:
         return pending.pop() if pending else await receive()
 
     return replaying
-
-
-async def _parsed(raw: bytes) -> Any:
-    return _parse(raw)
 
 
 def _parse(raw: bytes) -> Any:
