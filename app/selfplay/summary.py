@@ -70,29 +70,11 @@ def format_summary(report: dict[str, Any]) -> str:
         f"self-draws {format_rate(table['self_draw_rate'])}, "
         f"{format_number(table['average_turns'], decimals=1)} discards a hand"
     )
-    if report["comparisons"]:
-        lines += ["", "win rate differences, seats pooled (approximate 95% CI: seats at one table are not independent)"]
-    for comparison in report["comparisons"]:
-        difference = comparison["win_rate_difference"]
-        lines.append(
-            f"  {comparison['a']} - {comparison['b']}: {_points(difference['value'])} points "
-            f"({_points_interval(difference['ci95'])})"
-        )
-    if report["comparisons"]:
-        lines += ["", "hands won per seat, differences paired by game (95% CI)"]
-    for comparison in report["comparisons"]:
-        wins = comparison["paired_win_difference"]
-        lines.append(
-            f"  {comparison['a']} - {comparison['b']}: {_points(wins['value'])} points ({_points_interval(wins['ci95'])})"
-        )
-    if report["comparisons"]:
-        lines += ["", "average payment differences per hand, paired by game (95% CI)"]
-    for comparison in report["comparisons"]:
-        payment = comparison["payment_difference"]
-        lines.append(
-            f"  {comparison['a']} - {comparison['b']}: {format_number(payment, decimals=1, signed=True)} "
-            f"({_interval(payment['ci95'])})"
-        )
+    for title, field, shown in _COMPARISONS:
+        if report["comparisons"]:
+            lines += ["", title]
+        for comparison in report["comparisons"]:
+            lines.append(f"  {comparison['a']} - {comparison['b']}: {shown(comparison[field])}")
     return "\n".join(lines)
 
 
@@ -179,6 +161,26 @@ def format_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
         return "  ".join(cell.ljust(width) for cell, width in zip(cells, widths, strict=True)).rstrip()
 
     return "\n".join([line(header), line(["-" * width for width in widths]), *(line(row) for row in rows)])
+
+
+def _points_estimate(difference: Estimate) -> str:
+    return f"{_points(difference['value'])} points ({_points_interval(difference['ci95'])})"
+
+
+def _payment_estimate(payment: Estimate) -> str:
+    return f"{format_number(payment, decimals=1, signed=True)} ({_interval(payment['ci95'])})"
+
+
+#: The pairwise sections of the summary: title, the comparison's field, how a value is shown.
+_COMPARISONS: Final = (
+    (
+        "win rate differences, seats pooled (approximate 95% CI: seats at one table are not independent)",
+        "win_rate_difference",
+        _points_estimate,
+    ),
+    ("hands won per seat, differences paired by game (95% CI)", "paired_win_difference", _points_estimate),
+    ("average payment differences per hand, paired by game (95% CI)", "payment_difference", _payment_estimate),
+)
 
 
 def _interval(interval: list[float] | None) -> str:
