@@ -159,6 +159,7 @@ class TooBusy(ApiError):
     """The 503 for a heavy request beyond the limiter's capacity, with ``Retry-After``."""
 
     def __init__(self, limiter: HeavyLimiter) -> None:
+        self.capacity = limiter.capacity
         retry_after = limiter.retry_after()
         msg = (
             f"this process is computing {limiter.capacity} heavy request(s) (lookahead, /simulate, wildcard /win), "

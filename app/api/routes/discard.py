@@ -12,7 +12,7 @@ from starlette.concurrency import run_in_threadpool
 
 from app.api.discard_schemas import DISCARD_EXAMPLES, DiscardRequest, DiscardResponse
 from app.api.errors import error_responses, located
-from app.api.heavy import Budget, Finished, answer_heavy, heavy_limiter
+from app.api.heavy import Budget, Finished, TooBusy, answer_heavy, heavy_slot
 from app.api.questions import DiscardQuestion, ask_discard, json_response
 from app.api.request_path import BodyRoute, replayable
 from app.api.state import service_state
@@ -138,16 +138,13 @@ async def discard(
         if isinstance(cached, bytes):
             return json_response(cached)
         # A heavy request: it takes a slot; with none free the linear score ranks, at once.
-        limiter = heavy_limiter(request)
-        slot = limiter.enter(state.settings.heavy_seconds)
-        if slot is None:
-            response = json_response(_busy_answer(question, limiter.capacity))
+        try:
+            with heavy_slot(request, state.settings.heavy_seconds):
+                finished = await run_in_threadpool(_valued_answer, question, state.settings.heavy_seconds)
+        except TooBusy as busy:
+            response = json_response(_busy_answer(question, busy.capacity))
             response.headers["cache-control"] = "no-store"  # depends on the load
             return response
-        try:
-            finished = await run_in_threadpool(_valued_answer, question, state.settings.heavy_seconds)
-        finally:
-            limiter.leave(slot)
         if finished.complete:
             state.cache.store(key, finished.body)
         response = json_response(finished.body)
