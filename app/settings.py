@@ -21,7 +21,7 @@ from typing import Annotated, Literal
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from app.core.engine import DEFAULT_DECOMPOSITION_LIMIT
+from app.core.shape.engine import DEFAULT_DECOMPOSITION_LIMIT
 
 LogLevel = Literal["critical", "error", "warning", "info", "debug", "trace"]
 LogFormat = Literal["json", "text"]

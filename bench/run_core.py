@@ -35,14 +35,14 @@ from mahjong.agari import Agari
 from mahjong.shanten import Shanten
 from timing import cpu_model, timed_pass_ns
 
-from app.core.engine import Checker
-from app.core.hand import Hand
-from app.core.rules import rule_profile
-from app.core.shanten import regular_distance, seven_pairs_distance, thirteen_orphans_distance
-from app.core.tiles import NUM_TILE_KINDS, format_mpsz, tiles_from_counts
+from app.core.shape.engine import Checker
+from app.core.shape.hand import Hand
+from app.core.shape.rules import rule_profile
+from app.core.shape.shanten import regular_distance, seven_pairs_distance, thirteen_orphans_distance
+from app.core.shape.tiles import NUM_TILE_KINDS, format_mpsz, tiles_from_counts
 
 try:  # written alongside this harness; the batch rows are skipped without it
-    from app.core.batch import shanten_batch
+    from app.core.shape.batch import shanten_batch
 except ImportError:  # pragma: no cover - depends on the state of app/
     shanten_batch = None
 
@@ -352,7 +352,7 @@ def shanten_section(bench: Bench, case: str, hands: list[BenchHand]) -> None:
 
 def batch_section(bench: Bench, seed: int, count: int) -> None:
     if shanten_batch is None:
-        print("  app.core.batch.shanten_batch is missing: batch rows skipped", file=sys.stderr)
+        print("  app.core.shape.batch.shanten_batch is missing: batch rows skipped", file=sys.stderr)
         return
     array = batch_counts(seed, count, 14)
     case = "batch shanten, 14 tiles"

@@ -41,12 +41,12 @@ from typing import Any, Final
 from mahjong.shanten import Shanten
 from timing import timed_pass_ns
 
-from app.core.discard import DiscardOptions, evaluate_discards
-from app.core.engine import Checker
-from app.core.hand import Hand
-from app.core.rules import rule_profile
-from app.core.tables import tables
-from app.core.tiles import NUM_TILE_KINDS, format_mpsz, parse_mpsz, tiles_from_counts
+from app.core.advice.discard import DiscardOptions, evaluate_discards
+from app.core.shape.engine import Checker
+from app.core.shape.hand import Hand
+from app.core.shape.rules import rule_profile
+from app.core.shape.tables import tables
+from app.core.shape.tiles import NUM_TILE_KINDS, format_mpsz, parse_mpsz, tiles_from_counts
 
 TARGET_US: Final = 165.0
 WARMUP_HANDS: Final = 50

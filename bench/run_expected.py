@@ -9,7 +9,7 @@ Hands: one fresh shuffle of the 136 tiles per try (one red five per suit), 14 ti
 dealt, one dora indicator turned, a seat wind 1z-4z; a try is kept while its shanten's
 quota is open.  Both sides get the same hand, dora indicator, round (East) and seat.
 
-For each hand the script times :func:`app.core.expected_score.expected_scores` (best
+For each hand the script times :func:`app.core.advice.expected_score.expected_scores` (best
 of ``--repeat`` runs, garbage collector off) and, when the peer driver exists, reads
 mahjong-cpp's own timing of ``ExpectedScoreCalculator::calc`` (one thread) from it.
 
@@ -38,11 +38,11 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Final
 
-from app.core.engine import Checker
-from app.core.expected_score import DEFAULT_MAX_STATES, ExpectedScores, expected_scores
-from app.core.hand import Hand
-from app.core.rules import rule_profile
-from app.core.tiles import EAST, NUM_TILE_KINDS, format_tile
+from app.core.advice.expected_score import DEFAULT_MAX_STATES, ExpectedScores, expected_scores
+from app.core.shape.engine import Checker
+from app.core.shape.hand import Hand
+from app.core.shape.rules import rule_profile
+from app.core.shape.tiles import EAST, NUM_TILE_KINDS, format_tile
 
 RULES: Final = rule_profile("riichi")
 CHECKER: Final = Checker(RULES)

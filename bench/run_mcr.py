@@ -46,9 +46,9 @@ from mcr_oracle import pymahjonggb_arguments  # noqa: E402
 from mcr_situations import Situation, situations  # noqa: E402
 from timing import cpu_model, timed_pass_ns  # noqa: E402
 
-import app.core.mcr_scoring as mcr  # noqa: E402
+import app.core.value.mcr_scoring as mcr  # noqa: E402
 from app.core.errors import TenpaiError  # noqa: E402
-from app.core.rules import rule_profile  # noqa: E402
+from app.core.shape.rules import rule_profile  # noqa: E402
 
 
 def _clear_caches() -> int:

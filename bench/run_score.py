@@ -17,7 +17,7 @@ is not timed.
 
 Our scorer memoizes nothing keyed on the whole hand, but it reads per-suit
 tables that are LRU caches a running server keeps warm (every ``functools``
-cache in ``app.core.riichi_scoring`` and ``app.core.decompose``, found at run
+cache in ``app.core.value.riichi_scoring`` and ``app.core.shape.decompose``, found at run
 time).  So each round gives every row a cold pass, right after the caches it
 reads are emptied (ours, or mahjong's own 128-entry ``divide_hand`` cache), and
 then a warm pass over the same hands; rounds interleave the rows, with the
@@ -56,11 +56,11 @@ from riichienv import _riichienv as riichienv_rust
 from timing import cpu_model, timed_pass_ns
 
 from app.core.errors import TenpaiError
-from app.core.hand import Hand, Meld
-from app.core.riichi_scoring import NoYaku, RiichiScore, score_riichi
-from app.core.rules import rule_profile
-from app.core.scoring_context import WinContext
-from app.core.tiles import EAST, NUM_TILE_KINDS, ORPHANS, format_mpsz, format_tile
+from app.core.shape.hand import Hand, Meld
+from app.core.shape.rules import rule_profile
+from app.core.shape.tiles import EAST, NUM_TILE_KINDS, ORPHANS, format_mpsz, format_tile
+from app.core.value.riichi_scoring import NoYaku, RiichiScore, score_riichi
+from app.core.value.scoring_context import WinContext
 
 COPIES: Final = 4
 SEATS: Final = 4
@@ -655,11 +655,11 @@ def our_caches() -> dict[str, Any]:
     Found at run time, so that a cache added to the scorer later is cleared and
     reported too.
     """
-    import app.core.decompose
-    import app.core.riichi_scoring
+    import app.core.shape.decompose
+    import app.core.value.riichi_scoring
 
     found = {}
-    for module in (app.core.riichi_scoring, app.core.decompose):
+    for module in (app.core.value.riichi_scoring, app.core.shape.decompose):
         for name, value in vars(module).items():
             if callable(getattr(value, "cache_clear", None)) and callable(getattr(value, "cache_info", None)):
                 found.setdefault(f"{getattr(value, '__module__', module.__name__)}.{name}", value)

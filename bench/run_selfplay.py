@@ -5,7 +5,7 @@ Run from the repository root, in the bench environment (see bench/README.md)::
     bench/.venv/bin/python bench/run_selfplay.py [--games N] [--repeat R] [--seed S] [--json out.json]
 
 A "game" is one hand, from the deal to a win or an exhaustive draw: ours is
-``app.core.simulator.play_game(config, game)``; riichienv's is one kyoku of
+``app.core.table.simulator.play_game(config, game)``; riichienv's is one kyoku of
 ``RiichiEnv(game_mode=YON_IKKYOKU)`` driven from Python with ``step()`` until
 ``done()``.  Each row plays games ``0 .. N-1`` of a fixed seed, so every pass
 plays the same hands (the script checks that it does); rows are warmed up, then
@@ -39,9 +39,9 @@ from riichienv import Action, ActionType, GameType, Observation, RiichiEnv
 from riichienv.agents import RandomAgent
 from timing import cpu_model
 
-from app.core.rules import DEFAULT_SEATS as SEATS
-from app.core.simulator import GameConfig, play_game
-from app.core.tables import tables
+from app.core.shape.rules import DEFAULT_SEATS as SEATS
+from app.core.shape.tables import tables
+from app.core.table.simulator import GameConfig, play_game
 
 RULES: Final = ("riichi", "chinese", "qiqihar")
 LINEUPS: Final = (
@@ -98,7 +98,7 @@ class Agent(Protocol):
 
 
 class ShantenGreedyAgent:
-    """Shanten only, with the calls of our ``greedy`` strategy (app.core.players.ShantenCaller).
+    """Shanten only, with the calls of our ``greedy`` strategy (app.core.table.players.ShantenCaller).
 
     Takes every win offered (riichienv offers one only with a yaku), declares
     riichi whenever offered, a closed or added kong that does not raise the

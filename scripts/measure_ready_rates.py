@@ -1,10 +1,10 @@
 """Measure, by self-play, how often a player is ready after their n-th discard, by melds held.
 
-The danger model (:mod:`app.core.safety`) needs, for an opponent who has not
+The danger model (:mod:`app.core.advice.safety`) needs, for an opponent who has not
 declared, the chance that they are ready.  For riichi it reads published Tenhou
 statistics; for rules with no such statistics (Chinese, Qiqihar) it reads the
 rates this script measures on our own table, which
-``app/core/safety_tables.py`` keeps as ``SELFPLAY_READY_BY_TURN`` together with
+``app/core/advice/safety_tables.py`` keeps as ``SELFPLAY_READY_BY_TURN`` together with
 the command that produced them::
 
     .venv/bin/python scripts/measure_ready_rates.py --games 2000 --seed 7
@@ -25,8 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app.core.rules import rule_profile  # noqa: E402
-from app.core.simulator import GameConfig, GameResult  # noqa: E402
+from app.core.shape.rules import rule_profile  # noqa: E402
+from app.core.table.simulator import GameConfig, GameResult  # noqa: E402
 from app.selfplay.runner import available_cores, run_games  # noqa: E402
 
 MAX_TURN = 19

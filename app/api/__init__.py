@@ -13,7 +13,7 @@ The path of a request, for example ``POST /shanten``:
    compiled JSON validator, and calls the route function (a plain ``def`` in the
    thread pool).
 3. **Core values** (:mod:`app.api.questions`): ``ask_one`` / ``ask_batch`` turn
-   the validated body into a per-request :class:`~app.core.engine.Checker` and
+   the validated body into a per-request :class:`~app.core.shape.engine.Checker` and
    canonical :class:`~app.api.questions.Question` values; every core error raised
    on the way is located at the request field it came from
    (:func:`app.api.errors.located`).  ``Asked.answer`` looks each question up in

@@ -37,9 +37,9 @@ from typing import TYPE_CHECKING, Final
 
 from app.api.errors import ApiError, Loc
 from app.api.render import shanten_json, ting_json
-from app.api.schemas import DecompositionOut, WildcardUse, WinResponse
-from app.core.engine import FORMS, OPEN_MELD_REQUIRED, ShantenResult, TileCount, WaitResult
-from app.core.tiles import NUM_TILE_KINDS, format_tile
+from app.api.schemas.hand import DecompositionOut, WildcardUse, WinResponse
+from app.core.shape.engine import FORMS, OPEN_MELD_REQUIRED, ShantenResult, TileCount, WaitResult
+from app.core.shape.tiles import NUM_TILE_KINDS, format_tile
 
 if TYPE_CHECKING:  # questions.py imports this module
     from app.api.questions import Question

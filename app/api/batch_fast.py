@@ -19,18 +19,18 @@ from typing import Final
 import numpy as np
 
 from app.api.render import REMAINING_JSON, TILE_JSON
-from app.api.schemas import BatchRequest
-from app.core.batch import (
+from app.api.schemas.common import BatchRequest
+from app.core.errors import TenpaiError
+from app.core.shape.batch import (
     NOT_APPLICABLE,
     BatchAnalysis,
     analyse_batch,
     parse_mpsz_batch,
 )
-from app.core.engine import Checker
-from app.core.errors import TenpaiError
-from app.core.hand import Hand, Meld
-from app.core.rules import RuleProfile, rule_profile
-from app.core.tiles import MAX_MELDS, NUM_TILE_KINDS, counts_from_tiles, parse_tiles
+from app.core.shape.engine import Checker
+from app.core.shape.hand import Hand, Meld
+from app.core.shape.rules import RuleProfile, rule_profile
+from app.core.shape.tiles import MAX_MELDS, NUM_TILE_KINDS, counts_from_tiles, parse_tiles
 
 # The single answers' fragments (app.api.render), as numpy object arrays.
 #: ``{"tile": .., "remaining": ..}`` for every tile (rows) and remaining count (columns).

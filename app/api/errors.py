@@ -6,7 +6,7 @@ from a size limit or from routing (404, 405).  ``loc`` starts with ``"body"`` an
 names the field, down to the item: ``["body", "hands", 3]``, ``["body", "melds", 0, "tiles"]``.
 
 Every answer is bounded in bytes whatever the input: an echoed value is cut to its
-start and its length (``app.core.tiles.ECHO_LIMIT`` characters), a message to
+start and its length (``app.core.shape.tiles.ECHO_LIMIT`` characters), a message to
 ``MAX_MESSAGE_CHARS``, the list to ``MAX_ERROR_ITEMS`` items (see :func:`bounded`).
 
 The core raises :class:`~app.core.errors.TenpaiError` with a ``field`` relative to
@@ -39,7 +39,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Scope, Send
 
 from app.core.errors import TenpaiError
-from app.core.tiles import ECHO_LIMIT, clipped, quoted
+from app.core.shape.tiles import ECHO_LIMIT, clipped, quoted
 
 logger = logging.getLogger("app.api")
 

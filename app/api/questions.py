@@ -38,20 +38,17 @@ from pydantic import BaseModel
 
 from app.api.answer_size import AnswerTally, batch_bound, too_large
 from app.api.cache import ResultCache
-from app.api.discard_schemas import DiscardRequest, OptionsSpec
 from app.api.errors import ApiError, Loc, located
-from app.api.schemas import BatchRequest, HandRequest, MeldSpec, RulesSpec, Situation, WinSituation
-from app.api.simulate_schemas import SimulateRequest
-from app.core.discard import DEFAULT_OPTIONS, DiscardModel, DiscardOptions, Weights
-from app.core.engine import Checker
+from app.api.schemas.common import BatchRequest, HandRequest, MeldSpec, RulesSpec, Situation, WinSituation
+from app.api.schemas.discard import DiscardRequest, OptionsSpec
+from app.api.schemas.simulate import SimulateRequest
+from app.core.advice.discard import DEFAULT_OPTIONS, DiscardModel, DiscardOptions, Weights
+from app.core.advice.safety import Opponent
 from app.core.errors import InvalidMeld, TooManyCopies
-from app.core.hand import Hand, Meld
-from app.core.rules import RuleProfile, rule_profile
-from app.core.safety import Opponent
-from app.core.scoring import OPTIONAL_SITUATION, SCORING, SITUATION_FIELDS
-from app.core.scoring_context import InvalidWinContext, WinContext
-from app.core.simulator import GameConfig, validate_config
-from app.core.tiles import (
+from app.core.shape.engine import Checker
+from app.core.shape.hand import Hand, Meld
+from app.core.shape.rules import RuleProfile, rule_profile
+from app.core.shape.tiles import (
     COPIES,
     EAST,
     MAX_MELDS,
@@ -65,6 +62,9 @@ from app.core.tiles import (
     parse_mpsz_with_red,
     parse_tiles,
 )
+from app.core.table.simulator import GameConfig, validate_config
+from app.core.value.scoring import OPTIONAL_SITUATION, SCORING, SITUATION_FIELDS
+from app.core.value.scoring_context import InvalidWinContext, WinContext
 from app.settings import Settings
 
 _NOTHING_SEEN: Final = bytes(34)

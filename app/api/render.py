@@ -13,8 +13,8 @@ import json
 from collections.abc import Iterable
 from typing import Final
 
-from app.core.engine import ShantenResult, TileCount, WaitResult
-from app.core.tiles import NUM_TILE_KINDS, format_tile
+from app.core.shape.engine import ShantenResult, TileCount, WaitResult
+from app.core.shape.tiles import NUM_TILE_KINDS, format_tile
 
 #: ``"3m"`` with its quotes, per tile.
 TILE_JSON: Final = tuple(json.dumps(format_tile(tile)) for tile in range(NUM_TILE_KINDS))
@@ -37,7 +37,7 @@ def _value(value: int | str | None) -> str:
 def shanten_json(result: ShantenResult) -> bytes:
     """The /shanten answer for ``result``.
 
-    >>> from app.core.engine import ShantenResult, TileCount
+    >>> from app.core.shape.engine import ShantenResult, TileCount
     >>> shanten_json(ShantenResult(0, 0, 4, None, (TileCount(27, 2),), None))
     b'{"shanten":0,"forms":{"regular":0,"seven_pairs":4,"thirteen_orphans":null,"knitted_straight":null,"honors_and_knitted":null},"ukeire":[{"tile":"1z","remaining":2}],"ukeire_count":2,"reason":null}'
     """
@@ -54,7 +54,7 @@ def shanten_json(result: ShantenResult) -> bytes:
 def ting_json(result: WaitResult) -> bytes:
     """The /ting answer for ``result``.
 
-    >>> from app.core.engine import TileCount, WaitResult
+    >>> from app.core.shape.engine import TileCount, WaitResult
     >>> ting_json(WaitResult(True, (TileCount(0, 0),), True, None, (0,)))
     b'{"tenpai":true,"waits":[{"tile":"1m","remaining":0}],"karaten":true,"reason":null,"shape_waits":["1m"]}'
     """

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from starlette.requests import Request
 
 from app.api.cache import ResultCache
-from app.core.batch import warm as warm_batch
-from app.core.tables import tables
+from app.core.shape.batch import warm as warm_batch
+from app.core.shape.tables import tables
 from app.settings import Settings
 
 logger = logging.getLogger("app.api")

@@ -13,7 +13,7 @@ names one strategy per seat; without it the seats take the first strategies
 of :data:`DEFAULT_PLAYERS`.
 
 Under ``riichi`` the advisor ranks hands near tenpai by expected score (the
-``/discard`` default; see :class:`app.core.players.Advisor`), and ``linear`` is the
+``/discard`` default; see :class:`app.core.table.players.Advisor`), and ``linear`` is the
 advisor as it was before, seed 000's linear score at every step; a riichi hand with
 advisors costs about ten times one without.  A sweep changes the weights of both
 (its table reads the ``advisor`` seats, whose weights under riichi rank only hands
@@ -52,11 +52,11 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final, NamedTuple
 
-from app.core.discard import DEFAULT_WEIGHTS, InvalidWeight, Weights
+from app.core.advice.discard import DEFAULT_WEIGHTS, InvalidWeight, Weights
 from app.core.errors import TenpaiError
-from app.core.players import PLAYER_KINDS
-from app.core.rules import PRESETS, rule_profile
-from app.core.simulator import TABLE_SETTINGS, GameConfig, GameResult, validate_config
+from app.core.shape.rules import PRESETS, rule_profile
+from app.core.table.players import PLAYER_KINDS
+from app.core.table.simulator import TABLE_SETTINGS, GameConfig, GameResult, validate_config
 from app.selfplay.errors import MissingExtra
 from app.selfplay.plot import import_matplotlib, write_plot
 from app.selfplay.progress import ProgressBar
@@ -71,7 +71,7 @@ DEFAULT_PLAYERS: Final = ("advisor", "greedy", "heuristic", "random")
 DEFAULT_GAMES: Final = 1000
 DEFAULT_SEED: Final = 0
 
-#: Seed 000's parameter names (its table in section 4.4) -> fields of :class:`~app.core.discard.Weights`.
+#: Seed 000's parameter names (its table in section 4.4) -> fields of :class:`~app.core.advice.discard.Weights`.
 SEED_PARAMETER_FIELDS: Final = MappingProxyType(
     {
         "syantenWeight": "shanten",
@@ -91,7 +91,7 @@ class Sweep(NamedTuple):
 
     #: Seed 000's name of the weight (``safetyWeight``).
     parameter: str
-    #: The :class:`~app.core.discard.Weights` field (``safety``).
+    #: The :class:`~app.core.advice.discard.Weights` field (``safety``).
     field: str
     values: tuple[float, ...]
 

@@ -64,7 +64,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
-    from app.core.simulator import GameConfig, GameResult
+    from app.core.table.simulator import GameConfig, GameResult
 
 Z_95: Final = 1.96
 """Standard normal quantile of a two-sided 95% interval."""
@@ -144,7 +144,7 @@ def difference_of_proportions(successes_a: int, trials_a: int, successes_b: int,
 def build_report(config: GameConfig, results: Sequence[GameResult]) -> dict[str, Any]:
     """The report of a run of ``config`` whose hands gave ``results`` (in game order).
 
-    >>> from app.core.simulator import GameConfig, GameResult
+    >>> from app.core.table.simulator import GameConfig, GameResult
     >>> config = GameConfig("qiqihar", ("advisor", "advisor", "greedy", "random"), seed=1)
     >>> draw = GameResult(game=0, dealer=0, winner=None, discarder=None, robbed_kong=False,
     ...     kong_replacement=False, payments=(0, 0, 0, 0), tenpai_turn=(3, None, None, None),
@@ -188,7 +188,7 @@ def paired_changes(
     two independent rates, and their mean's interval (``mean +- 1.96 sd / sqrt(n)``)
     says whether a change is more than noise.
 
-    >>> from app.core.simulator import GameResult
+    >>> from app.core.table.simulator import GameResult
     >>> hand = GameResult(game=0, dealer=0, winner=1, discarder=0, robbed_kong=False, kong_replacement=False,
     ...     payments=(-1, 1, 0, 0), tenpai_turn=(None,) * 4, shanten_by_turn=((),) * 4, turns=1)
     >>> calmer = hand._replace(winner=0, discarder=2, payments=(1, 0, -1, 0))

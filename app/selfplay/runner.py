@@ -1,7 +1,7 @@
 """Play the games of a run: in this process, in a process pool, or as Ray tasks.
 
 Every game is a function of the run configuration and its index only
-(:func:`app.core.simulator.play_game`), so the games can be spread over any number
+(:func:`app.core.table.simulator.play_game`), so the games can be spread over any number
 of workers, in any order, and put back in game order: the results never depend
 on ``workers`` or ``backend``.
 
@@ -10,7 +10,7 @@ The games are cut into chunks of consecutive indices (at most
 worker's set-up cost and each task's overhead are paid per chunk, not per game,
 and the progress callback still hears often.
 
->>> from app.core.simulator import GameConfig
+>>> from app.core.table.simulator import GameConfig
 >>> config = GameConfig("qiqihar", ("advisor", "greedy", "heuristic", "random"), seed=3)
 >>> results = run_games(config, 3)
 >>> [result.game for result in results], [result.dealer for result in results]
@@ -29,8 +29,8 @@ from contextlib import closing
 from enum import StrEnum
 from typing import Any, Final
 
-from app.core.simulator import GameConfig, GameResult, play_game, validate_config
-from app.core.tables import tables
+from app.core.shape.tables import tables
+from app.core.table.simulator import GameConfig, GameResult, play_game, validate_config
 from app.selfplay.errors import InvalidRunOption, MissingExtra
 
 MAX_CHUNK_GAMES: Final = 25

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from app.core.simulator import TABLE_SETTINGS
+from app.core.table.simulator import TABLE_SETTINGS
 from app.selfplay.report import Estimate
 
 MISSING: Final = "-"

@@ -13,8 +13,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.api.batch_fast import shanten_batch_json, ting_batch_json
-from app.api.schemas import BatchRequest, ShantenBatchRequest
-from app.core.tiles import format_mpsz, parse_tiles
+from app.api.schemas.common import BatchRequest
+from app.api.schemas.hand import ShantenBatchRequest
+from app.core.shape.tiles import format_mpsz, parse_tiles
 
 WALL = [tile for tile in range(34) for _ in range(4)]
 

@@ -29,11 +29,12 @@ from app.api.answer_size import (
     decomposition_bytes,
 )
 from app.api.errors import ApiError
-from app.api.schemas import HAND_MAX_CHARS, SEEN_MAX_CHARS, DecompositionOut
-from app.core.engine import Checker
-from app.core.hand import Hand
-from app.core.rules import rule_profile
-from app.core.tiles import format_chinese, format_mpsz, format_unicode, parse_tiles
+from app.api.schemas.common import HAND_MAX_CHARS, SEEN_MAX_CHARS
+from app.api.schemas.hand import DecompositionOut
+from app.core.shape.engine import Checker
+from app.core.shape.hand import Hand
+from app.core.shape.rules import rule_profile
+from app.core.shape.tiles import format_chinese, format_mpsz, format_unicode, parse_tiles
 from app.main import create_app
 from app.settings import Settings
 

@@ -10,17 +10,17 @@ import pytest
 from api_helpers import assert_error
 from fastapi.testclient import TestClient
 
-from app.api.discard_schemas import (
+from app.api.schemas.discard import (
     DISCARD_EXAMPLES,
     DISCARD_RESPONSE_REQUEST,
     DiscardResponse,
 )
-from app.core.discard import DEAL_IN_POINTS
-from app.core.engine import Checker
-from app.core.expected_score import expected_scores
-from app.core.hand import Hand
-from app.core.rules import rule_profile
-from app.core.tiles import (
+from app.core.advice.discard import DEAL_IN_POINTS
+from app.core.advice.expected_score import expected_scores
+from app.core.shape.engine import Checker
+from app.core.shape.hand import Hand
+from app.core.shape.rules import rule_profile
+from app.core.shape.tiles import (
     NUM_TILE_KINDS,
     counts_from_tiles,
     format_mpsz,

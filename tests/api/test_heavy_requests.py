@@ -19,10 +19,10 @@ from api_helpers import assert_error, started
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from app.api.discard_schemas import DiscardRequest
 from app.api.heavy import DISCONNECT_POLL_SECONDS, HeavyLimiter
 from app.api.questions import ask_discard
-from app.core.tables import tables
+from app.api.schemas.discard import DiscardRequest
+from app.core.shape.tables import tables
 from app.main import create_app
 from app.settings import Settings
 

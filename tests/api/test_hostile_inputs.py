@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 from pydantic import TypeAdapter, ValidationError
 
 from app.api.errors import MAX_ERROR_ITEMS
-from app.core.tiles import ECHO_LIMIT
+from app.core.shape.tiles import ECHO_LIMIT
 from app.main import create_app
 from app.settings import Settings
 

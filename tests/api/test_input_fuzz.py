@@ -14,8 +14,8 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.core.hand import MeldKind
-from app.core.rules import OPTION_DOCS, PRESETS
+from app.core.shape.hand import MeldKind
+from app.core.shape.rules import OPTION_DOCS, PRESETS
 
 # Hypothesis fuzzing of every route: the full suite runs it, the fast tier does not.
 pytestmark = pytest.mark.slow

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from app.api.schemas import (
+from app.api.schemas.common import (
     HAND_MAX_CHARS,
     HAND_MAX_ITEMS,
     MELD_MAX_CHARS,
@@ -12,7 +12,7 @@ from app.api.schemas import (
     SEEN_MAX_CHARS,
     SEEN_MAX_ITEMS,
 )
-from app.core.discard import MAX_LOOKAHEAD_BUDGET
+from app.core.advice.discard import MAX_LOOKAHEAD_BUDGET
 from app.main import create_app
 from app.settings import Settings
 

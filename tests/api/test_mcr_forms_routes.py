@@ -12,9 +12,9 @@ import random
 from fastapi.testclient import TestClient
 
 from app.api.batch_fast import shanten_batch_json
-from app.api.schemas import BatchRequest
-from app.core.shanten import KNITTED_STRAIGHTS
-from app.core.tiles import HONORS, format_mpsz
+from app.api.schemas.common import BatchRequest
+from app.core.shape.shanten import KNITTED_STRAIGHTS
+from app.core.shape.tiles import HONORS, format_mpsz
 
 
 def _post(client: TestClient, path: str, body: dict[str, object]) -> dict:  # type: ignore[type-arg]

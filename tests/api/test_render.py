@@ -8,10 +8,10 @@ import random
 import pytest
 
 from app.api.render import shanten_json, ting_json
-from app.api.schemas import ShantenResponse, TingResponse
-from app.core.engine import Checker
-from app.core.hand import Hand, Meld
-from app.core.rules import rule_profile
+from app.api.schemas.hand import ShantenResponse, TingResponse
+from app.core.shape.engine import Checker
+from app.core.shape.hand import Hand, Meld
+from app.core.shape.rules import rule_profile
 
 
 def _hands(seed: int, size: int, rows: int, melds: tuple[Meld, ...]) -> list[Hand]:

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 
 from app.api.cache import ResultCache
 from app.api.questions import ask_one
-from app.api.schemas import HandRequest
+from app.api.schemas.common import HandRequest
 from app.settings import Settings
 
 MPSZ = {"hand": "123456789m1111z"}

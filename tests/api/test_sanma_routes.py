@@ -13,8 +13,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.api.batch_fast import shanten_batch_json, ting_batch_json
-from app.api.schemas import BatchRequest
-from app.core.tiles import format_mpsz
+from app.api.schemas.common import BatchRequest
+from app.core.shape.tiles import format_mpsz
 
 ABSENT = {f"{n}m" for n in range(2, 9)}
 EXISTING = [tile for tile in range(34) if not 1 <= tile <= 7]

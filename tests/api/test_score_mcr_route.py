@@ -19,11 +19,11 @@ from api_helpers import assert_error
 from fastapi.testclient import TestClient
 
 from app.api.routes.score import _MCR_EXAMPLE
-from app.api.score_schemas import _MCR_ANSWER
-from app.core.hand import Hand
-from app.core.mcr_scoring import BASE_PAYMENT, MINIMUM_FAN
-from app.core.scoring_context import WinContext
-from app.core.tiles import Tile, format_mpsz, format_tile
+from app.api.schemas.score import _MCR_ANSWER
+from app.core.shape.hand import Hand
+from app.core.shape.tiles import Tile, format_mpsz, format_tile
+from app.core.value.mcr_scoring import BASE_PAYMENT, MINIMUM_FAN
+from app.core.value.scoring_context import WinContext
 from app.main import create_app
 from app.settings import Settings
 

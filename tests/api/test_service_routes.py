@@ -12,8 +12,8 @@ from pydantic import ValidationError
 
 import app.main
 from app.api.routes.reference import RulePreset
-from app.core.rules import OPTION_DOCS, PRESETS, RuleProfile, rule_profile
-from app.core.tiles import parse_tiles
+from app.core.shape.rules import OPTION_DOCS, PRESETS, RuleProfile, rule_profile
+from app.core.shape.tiles import parse_tiles
 from app.main import create_app
 from app.settings import Settings
 

@@ -10,8 +10,8 @@ from fastapi.testclient import TestClient
 
 from app.api.heavy import Budget
 from app.api.routes.simulate import SECONDS_PER_GAME, play_report, simulate_seconds
-from app.core.discard import Weights
-from app.core.simulator import GameConfig
+from app.core.advice.discard import Weights
+from app.core.table.simulator import GameConfig
 from app.selfplay.errors import InvalidRunOption
 from app.selfplay.report import build_report
 from app.selfplay.runner import run_games

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from app.core.simulator import GameConfig
+from app.core.table.simulator import GameConfig
 from app.selfplay.report import build_report
 from app.selfplay.runner import run_games
 

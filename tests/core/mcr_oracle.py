@@ -36,9 +36,9 @@ from typing import Final, NamedTuple
 
 from mcr_situations import Situation, seat_wind_of, situations
 
-from app.core.hand import Hand, MeldKind
-from app.core.scoring_context import WinContext
-from app.core.tiles import EAST, NUM_TILE_KINDS, Tile, format_mpsz, format_tile
+from app.core.shape.hand import Hand, MeldKind
+from app.core.shape.tiles import EAST, NUM_TILE_KINDS, Tile, format_mpsz, format_tile
+from app.core.value.scoring_context import WinContext
 
 #: Our tile index -> PyMahjongGB's tile name.
 PYMAHJONGGB_TILES: Final[tuple[str, ...]] = (
@@ -60,8 +60,8 @@ PyMahjongGBArguments = tuple[
 def pymahjonggb_arguments(hand: Hand, win_tile: Tile, context: WinContext) -> PyMahjongGBArguments:
     """The positional arguments of ``MahjongFanCalculator`` for one win (``verbose`` apart).
 
-    >>> from app.core.hand import Meld
-    >>> from app.core.tiles import parse_mpsz
+    >>> from app.core.shape.hand import Meld
+    >>> from app.core.shape.tiles import parse_mpsz
     >>> hand = Hand.from_tiles(parse_mpsz("11m234p67s"), [Meld.of("chi", [18, 19, 20]), Meld.of("closed_kan", [33] * 4)])
     >>> pymahjonggb_arguments(hand, 23, WinContext(winner=1, dealer=0, discarder=2, flowers=3))
     ((('CHI', 'T2', 1), ('GANG', 'J1', 0)), ('W1', 'W1', 'B2', 'B3', 'B4', 'T7'), 'T6', 3, False, False, False, False, 1, 0)
@@ -148,7 +148,7 @@ def differences(ours: Mapping[str, tuple[int, int]], theirs: Mapping[str, tuple[
 def describe(hand: Hand, win_tile: Tile, context: WinContext) -> str:
     """One win in one line: concealed tiles in mpsz, melds, winning tile, winds and flags.
 
-    >>> from app.core.hand import Meld
+    >>> from app.core.shape.hand import Meld
     >>> hand = Hand.from_tiles([0, 0, 9, 10, 11, 23], [Meld.of("pon", [27] * 3), Meld.of("chi", [18, 19, 20])])
     >>> describe(hand, 23, WinContext(winner=1, dealer=0, discarder=2))
     'hand 11m123p6s melds pon:111z chi:123s win 6s seat 2z round 1z discard'
@@ -232,7 +232,7 @@ def report(cases: Sequence[Situation], found: Sequence[Comparison], *, seed: int
     lines = [
         f"# MCR oracle report, {time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}",
         "",
-        f"Situations: {len(cases)} (tests/core/mcr_situations.py, seed {seed}); ours = app.core.mcr_scoring.count_fans,",
+        f"Situations: {len(cases)} (tests/core/mcr_situations.py, seed {seed}); ours = app.core.value.mcr_scoring.count_fans,",
         "theirs = PyMahjongGB 1.4.0 without 花牌. Regenerate: `.venv/bin/python tests/core/mcr_oracle.py`.",
         "",
         f"- agree on every fan (value and count): {len(cases) - len(found)} / {len(cases)}",
@@ -259,8 +259,8 @@ def report(cases: Sequence[Situation], found: Sequence[Comparison], *, seed: int
 def _score_mcr_section(cases: Sequence[Situation], disagreeing: set[int]) -> str:
     """``score_mcr`` where ``count_fans`` agreed: fans with 花牌 and the total at 8 or more, else the floor's error."""
     from app.core.errors import BelowMinimumFan
-    from app.core.mcr_scoring import MINIMUM_FAN, score_mcr
-    from app.core.rules import rule_profile
+    from app.core.shape.rules import rule_profile
+    from app.core.value.mcr_scoring import MINIMUM_FAN, score_mcr
 
     rules = rule_profile("mcr")
     checked, wrong = 0, []
@@ -325,7 +325,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--count", type=int, default=10_000)
     parser.add_argument("--report", type=Path, default=Path("/tmp/mcr/oracle-report.md"))
     args = parser.parse_args(argv)
-    from app.core.mcr_scoring import count_fans
+    from app.core.value.mcr_scoring import count_fans
 
     cases = situations(args.seed, args.count)
     started = time.perf_counter()

@@ -45,9 +45,9 @@ from typing import Final, NamedTuple
 
 from riichi_situations import Wall, group_tiles, suit_tiles
 
-from app.core.hand import Hand, Meld
-from app.core.scoring_context import WinContext
-from app.core.tiles import DRAGONS, EAST, HONORS, ORPHANS, TERMINALS, WINDS, Tile
+from app.core.shape.hand import Hand, Meld
+from app.core.shape.tiles import DRAGONS, EAST, HONORS, ORPHANS, TERMINALS, WINDS, Tile
+from app.core.value.scoring_context import WinContext
 
 #: (is_run, first tile): a run's lowest tile or a pung's tile.
 Group = tuple[bool, Tile]

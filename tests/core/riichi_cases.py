@@ -11,9 +11,9 @@ from typing import Any, Final
 
 from shared_data import shared_testdata_dir
 
-from app.core.hand import Hand, Meld
-from app.core.scoring_context import WinContext
-from app.core.tiles import EAST, Tile, parse_ids136
+from app.core.shape.hand import Hand, Meld
+from app.core.shape.tiles import EAST, Tile, parse_ids136
+from app.core.value.scoring_context import WinContext
 
 DATA_DIR: Final = shared_testdata_dir() / "riichienv-agari"
 RED_IDS: Final = frozenset((16, 52, 88))

@@ -5,7 +5,7 @@ almost never hold the rare yaku, so a hand is built group by group from a
 *style* (one suit, triplets, honours, outside groups, ittsu or sanshoku shapes,
 twin runs, seven pairs, thirteen orphans, yakuman shapes).  Groups may become
 declared melds of every kind; the situation draws only the flag combinations
-``app.core.riichi_scoring._check_situation`` accepts.  A hand holds at most one
+``app.core.value.riichi_scoring._check_situation`` accepts.  A hand holds at most one
 red five per suit, as a real set has, so the same win can be handed to the
 ``mahjong`` package.
 
@@ -19,7 +19,7 @@ lists of them do not change.
 >>> situation = random_situation(random.Random(7))
 >>> situation.hand.tile_count + 3 * len(situation.hand.melds)
 14
->>> from app.core.rules import rule_profile
+>>> from app.core.shape.rules import rule_profile
 >>> sanma = random_situation(random.Random(7), rules=rule_profile("sanma"))
 >>> any(sanma.hand.all_counts()[1:8]), max(sanma.context.winner, sanma.context.dealer) < 3
 (False, True)
@@ -31,10 +31,10 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Final, NamedTuple
 
-from app.core.hand import Hand, Meld
-from app.core.rules import RuleProfile, rule_profile
-from app.core.scoring_context import WinContext
-from app.core.tiles import Tile
+from app.core.shape.hand import Hand, Meld
+from app.core.shape.rules import RuleProfile, rule_profile
+from app.core.shape.tiles import Tile
+from app.core.value.scoring_context import WinContext
 
 EAST: Final = 27
 NORTH: Final = 30

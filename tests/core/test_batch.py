@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from app.core.batch import NOT_APPLICABLE, analyse_batch, shanten_batch
-from app.core.engine import Checker
 from app.core.errors import TooManyCopies, WrongTileCount
-from app.core.hand import Hand, Meld
-from app.core.rules import rule_profile
+from app.core.shape.batch import NOT_APPLICABLE, analyse_batch, shanten_batch
+from app.core.shape.engine import Checker
+from app.core.shape.hand import Hand, Meld
+from app.core.shape.rules import rule_profile
 
 WALL = np.repeat(np.arange(34), 4)
 

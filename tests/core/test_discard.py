@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from app.core.discard import (
+from app.core.advice.discard import (
     DEFAULT_WEIGHTS,
     UKEIRE_UNIT,
     DiscardOptions,
@@ -15,12 +15,12 @@ from app.core.discard import (
     Weights,
     evaluate_discards,
 )
-from app.core.engine import Checker
+from app.core.advice.safety import InvalidOpponent, Opponent
 from app.core.errors import TooManyCopies, WrongTileCount
-from app.core.hand import Hand, Meld
-from app.core.rules import rule_profile
-from app.core.safety import InvalidOpponent, Opponent
-from app.core.tiles import (
+from app.core.shape.engine import Checker
+from app.core.shape.hand import Hand, Meld
+from app.core.shape.rules import rule_profile
+from app.core.shape.tiles import (
     NUM_TILE_KINDS,
     counts_from_tiles,
     dora_from_indicator,

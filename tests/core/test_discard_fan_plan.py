@@ -10,12 +10,12 @@ import random
 
 import pytest
 
-from app.core.discard import DiscardModel, advise_discards, ranking_model
-from app.core.engine import Checker
-from app.core.hand import Hand
-from app.core.mcr_targets import planner_for
-from app.core.rules import rule_profile
-from app.core.tiles import format_tile, parse_mpsz
+from app.core.advice.discard import DiscardModel, advise_discards, ranking_model
+from app.core.advice.mcr_targets import planner_for
+from app.core.shape.engine import Checker
+from app.core.shape.hand import Hand
+from app.core.shape.rules import rule_profile
+from app.core.shape.tiles import format_tile, parse_mpsz
 
 MCR = rule_profile("mcr")
 

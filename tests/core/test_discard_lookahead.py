@@ -7,13 +7,13 @@ from collections.abc import Callable
 
 import pytest
 
-from app.core.discard import DiscardOptions, evaluate_discards
-from app.core.engine import Checker
+from app.core.advice.discard import DiscardOptions, evaluate_discards
+from app.core.advice.lookahead import LookaheadStop, lookahead
 from app.core.errors import WrongTileCount
-from app.core.hand import Hand, Meld
-from app.core.lookahead import StopReason, lookahead
-from app.core.rules import rule_profile
-from app.core.tiles import NUM_TILE_KINDS, counts_from_tiles, parse_mpsz
+from app.core.shape.engine import Checker
+from app.core.shape.hand import Hand, Meld
+from app.core.shape.rules import rule_profile
+from app.core.shape.tiles import NUM_TILE_KINDS, counts_from_tiles, parse_mpsz
 
 RIICHI = rule_profile("riichi")
 QIQIHAR = rule_profile("qiqihar")
@@ -160,7 +160,7 @@ def _cancel_after(checks: int) -> tuple[list[int], Callable[[], bool]]:
 
 def test_a_past_deadline_stops_before_the_first_state() -> None:
     result = lookahead(FAR, Checker(RIICHI), NOTHING, draws=8, budget=10**6, deadline=0.0)
-    assert not result.complete and result.stopped_by is StopReason.TIME and result.states == 0
+    assert not result.complete and result.stopped_by is LookaheadStop.TIME and result.states == 0
     assert (result.tenpai_probability, result.win_probability) == (0.0, 0.0)
 
 
@@ -173,7 +173,7 @@ def test_cut_short_by_time_is_a_flagged_lower_bound(checks: int) -> None:
     cut = lookahead(FAR, checker, NOTHING, draws=8, budget=10**6, cancelled=cancelled)
     # Asked once before each new state; once it says stop, no further state is examined.
     assert cut.states == checks and calls[0] == checks + 1
-    assert not cut.complete and cut.stopped_by is StopReason.TIME
+    assert not cut.complete and cut.stopped_by is LookaheadStop.TIME
     assert 0.0 <= cut.tenpai_probability < full.tenpai_probability
     assert 0.0 <= cut.win_probability <= full.win_probability
 
@@ -187,7 +187,7 @@ def test_a_generous_deadline_changes_nothing() -> None:
 
 def test_the_state_budget_says_it_stopped_the_search() -> None:
     cut = lookahead(FAR, Checker(RIICHI), NOTHING, draws=8, budget=5)
-    assert not cut.complete and cut.stopped_by is StopReason.STATES
+    assert not cut.complete and cut.stopped_by is LookaheadStop.STATES
 
 
 HOSTILE = Hand.from_tiles(parse_mpsz("158m2479p1358s"), [Meld.of("pon", parse_mpsz("111z"))])
@@ -203,8 +203,8 @@ def test_the_discard_lookahead_keeps_its_deadline_and_shares_it() -> None:
     elapsed = time.monotonic() - started
     assert elapsed < seconds + 0.2
     searches = [c.lookahead for c in ranked]
-    assert all(s is not None and (s.complete or s.stopped_by is StopReason.TIME) for s in searches)
-    assert any(s is not None and s.stopped_by is StopReason.TIME for s in searches)
+    assert all(s is not None and (s.complete or s.stopped_by is LookaheadStop.TIME) for s in searches)
+    assert any(s is not None and s.stopped_by is LookaheadStop.TIME for s in searches)
     # Each candidate got its share of the time: none was left without a single state.
     assert all(s is not None and s.states > 0 for s in searches)
 
@@ -213,4 +213,4 @@ def test_a_cancelled_discard_lookahead_stops_every_candidate() -> None:
     options = DiscardOptions(lookahead=True, lookahead_draws=30, lookahead_budget=200_000)
     ranked = evaluate_discards(HOSTILE, HOSTILE_RULES, options=options, cancelled=lambda: True)
     assert all(c.lookahead is not None and c.lookahead.states == 0 for c in ranked)
-    assert all(c.lookahead is not None and c.lookahead.stopped_by is StopReason.TIME for c in ranked)
+    assert all(c.lookahead is not None and c.lookahead.stopped_by is LookaheadStop.TIME for c in ranked)

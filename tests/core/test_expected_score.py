@@ -23,17 +23,17 @@ from pathlib import Path
 
 import pytest
 
-from app.core.engine import Checker
-from app.core.expected_score import (
+from app.core.advice.expected_score import (
     FIVES,
     NoValueModel,
-    StopReason,
+    SearchStop,
     expected_scores,
     supports,
 )
-from app.core.hand import Hand, Meld
-from app.core.rules import rule_profile
-from app.core.tiles import NUM_TILE_KINDS, format_tile, parse_mpsz, parse_mpsz_with_red
+from app.core.shape.engine import Checker
+from app.core.shape.hand import Hand, Meld
+from app.core.shape.rules import rule_profile
+from app.core.shape.tiles import NUM_TILE_KINDS, format_tile, parse_mpsz, parse_mpsz_with_red
 
 RIICHI = rule_profile("riichi")
 #: The reference does not tell red fives apart; with them, a red five drawn is a new tile for the
@@ -242,9 +242,9 @@ def test_an_open_hand_needs_a_yaku() -> None:
 def test_bounds_say_so() -> None:
     hand = Hand.from_tiles(parse_mpsz("147m258p369s12345z"))
     cut = expected_scores(hand, RIICHI, max_states=300)
-    assert (cut.complete, cut.stopped_by) == (False, StopReason.STATES)
+    assert (cut.complete, cut.stopped_by) == (False, SearchStop.STATES)
     late = expected_scores(hand, RIICHI, deadline=time.monotonic() - 1)
-    assert (late.complete, late.stopped_by) == (False, StopReason.TIME)
+    assert (late.complete, late.stopped_by) == (False, SearchStop.TIME)
     assert all(d.win_probability >= 0.0 for d in late.discards)
 
 

@@ -19,10 +19,10 @@ from typing import Final, NamedTuple
 import pytest
 from shared_data import shared_testdata_dir
 
-from app.core.hand import Hand, Meld
-from app.core.mcr_scoring import _GREEN_TILES, _REVERSIBLE_TILES, FAN_TABLE, OFFICIAL_FAN_COUNT, count_fans
-from app.core.scoring_context import WinContext
-from app.core.tiles import EAST, GREEN, NORTH, RED, SOUTH, WEST, WHITE, Tile
+from app.core.shape.hand import Hand, Meld
+from app.core.shape.tiles import EAST, GREEN, NORTH, RED, SOUTH, WEST, WHITE, Tile
+from app.core.value.mcr_scoring import _GREEN_TILES, _REVERSIBLE_TILES, FAN_TABLE, OFFICIAL_FAN_COUNT, count_fans
+from app.core.value.scoring_context import WinContext
 
 DATA_FILE: Final = shared_testdata_dir() / "mcr-fan-examples" / "score_definition.xml"
 

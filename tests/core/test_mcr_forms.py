@@ -29,13 +29,13 @@ import numpy as np
 import oracles as O
 import pytest
 
-from app.core.batch import NOT_APPLICABLE, analyse_batch
-from app.core.discard import evaluate_discards
-from app.core.engine import HONORS_AND_KNITTED, KNITTED_STRAIGHT, Checker, ShantenResult
-from app.core.hand import Hand, Meld, MeldKind
-from app.core.rules import rule_profile
-from app.core.shanten import KNITTED_STRAIGHTS
-from app.core.tiles import HONORS, format_tile, parse_mpsz
+from app.core.advice.discard import evaluate_discards
+from app.core.shape.batch import NOT_APPLICABLE, analyse_batch
+from app.core.shape.engine import HONORS_AND_KNITTED, KNITTED_STRAIGHT, Checker, ShantenResult
+from app.core.shape.hand import Hand, Meld, MeldKind
+from app.core.shape.rules import rule_profile
+from app.core.shape.shanten import KNITTED_STRAIGHTS
+from app.core.shape.tiles import HONORS, format_tile, parse_mpsz
 
 MCR = rule_profile("mcr")
 CHECKER = Checker(MCR)

@@ -38,11 +38,11 @@ from mcr_oracle import (
 from mcr_situations import FORMS, WEIGHTS, Situation, situations
 
 from app.core.errors import BelowMinimumFan
-from app.core.hand import Hand, Meld, MeldKind
-from app.core.mcr_scoring import FAN_TABLE, MINIMUM_FAN, check_mcr_context, count_fans, score_mcr
-from app.core.rules import rule_profile
-from app.core.scoring_context import WinContext
-from app.core.tiles import EAST, Tile, parse_mpsz
+from app.core.shape.hand import Hand, Meld, MeldKind
+from app.core.shape.rules import rule_profile
+from app.core.shape.tiles import EAST, Tile, parse_mpsz
+from app.core.value.mcr_scoring import FAN_TABLE, MINIMUM_FAN, check_mcr_context, count_fans, score_mcr
+from app.core.value.scoring_context import WinContext
 
 pytest.importorskip("MahjongGB", reason="PyMahjongGB is not installed (pip install -e '.[test]')")
 

@@ -1,6 +1,6 @@
 """Play under MCR: the fan targets' distances against brute force, and the fan planner's choices.
 
-A target's distance (:func:`app.core.mcr_targets.target_need`) claims to be the
+A target's distance (:func:`app.core.advice.mcr_targets.target_need`) claims to be the
 fewest tiles a hand must draw, exchanging others, to hold a complete hand of the
 target.  The brute force below lists every complete 14-tile hand of a target
 (sets and pair as the target defines them, at most four copies of a tile) and
@@ -16,9 +16,7 @@ from itertools import combinations_with_replacement
 import numpy as np
 import pytest
 
-from app.core.engine import Checker
-from app.core.hand import Hand, Meld
-from app.core.mcr_targets import (
+from app.core.advice.mcr_targets import (
     SELF_DRAW_ONLY_SHARE,
     UNREACHABLE,
     FanPlanner,
@@ -32,11 +30,13 @@ from app.core.mcr_targets import (
     useful_tiles,
     wins_knitted,
 )
-from app.core.players import Advisor, SeatView, fan_planner, unseen_tiles
-from app.core.rules import rule_profile
-from app.core.safety import Opponent
-from app.core.simulator import GameConfig, play_game
-from app.core.tiles import NUM_TILE_KINDS, counts_from_tiles, parse_mpsz
+from app.core.advice.safety import Opponent
+from app.core.shape.engine import Checker
+from app.core.shape.hand import Hand, Meld
+from app.core.shape.rules import rule_profile
+from app.core.shape.tiles import NUM_TILE_KINDS, counts_from_tiles, parse_mpsz
+from app.core.table.players import Advisor, SeatView, fan_planner, unseen_tiles
+from app.core.table.simulator import GameConfig, play_game
 
 MCR = rule_profile("mcr")
 TARGETS = {target.name: target for target in fan_targets()}

@@ -14,8 +14,10 @@ from itertools import product
 import pytest
 
 from app.core.errors import BelowMinimumFan, NotAWinningHand, WrongTileCount
-from app.core.hand import Hand, Meld
-from app.core.mcr_scoring import (
+from app.core.shape.hand import Hand, Meld
+from app.core.shape.rules import rule_profile
+from app.core.shape.tiles import EAST, NORTH, SOUTH, WEST, Tile, parse_mpsz
+from app.core.value.mcr_scoring import (
     _EXCLUDES,
     _KNITTED,
     _VALUE,
@@ -30,9 +32,7 @@ from app.core.mcr_scoring import (
     fan_total,
     score_mcr,
 )
-from app.core.rules import rule_profile
-from app.core.scoring_context import InvalidWinContext, WinContext
-from app.core.tiles import EAST, NORTH, SOUTH, WEST, Tile, parse_mpsz
+from app.core.value.scoring_context import InvalidWinContext, WinContext
 
 MCR = rule_profile("mcr")
 DISCARD = WinContext(winner=0, dealer=0, discarder=1)

@@ -20,9 +20,9 @@ import oracles as O
 import pytest
 from random_hands import random_hand
 
-from app.core.engine import Checker
-from app.core.hand import Hand, Meld
-from app.core.rules import rule_profile
+from app.core.shape.engine import Checker
+from app.core.shape.hand import Hand, Meld
+from app.core.shape.rules import rule_profile
 
 # Large comparisons: the full suite runs them, the fast tier does not.
 pytestmark = pytest.mark.slow

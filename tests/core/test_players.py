@@ -6,10 +6,13 @@ import random
 
 import pytest
 
-from app.core.discard import DiscardModel, evaluate_discards
-from app.core.engine import Checker
-from app.core.hand import Hand, Meld, MeldKind
-from app.core.players import (
+from app.core.advice.discard import DiscardModel, evaluate_discards
+from app.core.advice.safety import Opponent
+from app.core.shape.engine import Checker
+from app.core.shape.hand import Hand, Meld, MeldKind
+from app.core.shape.rules import rule_profile
+from app.core.shape.tiles import parse_mpsz
+from app.core.table.players import (
     VALUE_BUDGET,
     VALUE_SHANTEN,
     Advisor,
@@ -22,9 +25,6 @@ from app.core.players import (
     make_player,
     tile_value,
 )
-from app.core.rules import rule_profile
-from app.core.safety import Opponent
-from app.core.tiles import parse_mpsz
 
 CALLERS = (Advisor, LinearAdvisor, Greedy, Heuristic)
 

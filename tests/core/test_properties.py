@@ -15,9 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.core.engine import Checker
-from app.core.hand import Hand, Meld
-from app.core.rules import rule_profile
+from app.core.shape.engine import Checker
+from app.core.shape.hand import Hand, Meld
+from app.core.shape.rules import rule_profile
 
 CHOW_STARTS = [t for t in range(27) if t % 9 <= 6]
 MELD_SIZES = {"chi": 3, "pon": 3, "open_kan": 4, "closed_kan": 4, "added_kan": 4}

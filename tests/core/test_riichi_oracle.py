@@ -21,11 +21,11 @@ from typing import Any, Final
 import pytest
 from riichi_situations import EAST, Situation, random_situation
 
-from app.core.hand import MeldKind
-from app.core.riichi_scoring import NoYaku, RiichiScore, score_riichi
-from app.core.rules import RuleProfile, rule_profile
-from app.core.scoring_context import WinContext
-from app.core.tiles import format_tile
+from app.core.shape.hand import MeldKind
+from app.core.shape.rules import RuleProfile, rule_profile
+from app.core.shape.tiles import format_tile
+from app.core.value.riichi_scoring import NoYaku, RiichiScore, score_riichi
+from app.core.value.scoring_context import WinContext
 
 pytest.importorskip("mahjong", reason="the mahjong package is not installed (pip install -e '.[bench]')")
 from mahjong.hand_calculating.hand import HandCalculator  # noqa: E402

@@ -25,8 +25,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from riichi_situations import EAST, Situation, random_situation
 
-from app.core.hand import Hand
-from app.core.riichi_scoring import (
+from app.core.shape.hand import Hand
+from app.core.shape.rules import rule_profile
+from app.core.shape.tiles import dora_from_indicator
+from app.core.value.riichi_scoring import (
     Group,
     NoYaku,
     Reading,
@@ -38,9 +40,7 @@ from app.core.riichi_scoring import (
     _yaku,
     score_riichi,
 )
-from app.core.rules import rule_profile
-from app.core.scoring_context import WinContext
-from app.core.tiles import dora_from_indicator
+from app.core.value.scoring_context import WinContext
 
 RULES = rule_profile("riichi")
 SETTINGS = settings(max_examples=400, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])

@@ -17,11 +17,11 @@ from collections.abc import Sequence
 
 import pytest
 
-from app.core.hand import Hand, Meld
-from app.core.riichi_scoring import NoYaku, RiichiScore, score_riichi
-from app.core.rules import rule_profile
-from app.core.scoring_context import WinContext
-from app.core.tiles import parse_mpsz, parse_mpsz_with_red, parse_tile
+from app.core.shape.hand import Hand, Meld
+from app.core.shape.rules import rule_profile
+from app.core.shape.tiles import parse_mpsz, parse_mpsz_with_red, parse_tile
+from app.core.value.riichi_scoring import NoYaku, RiichiScore, score_riichi
+from app.core.value.scoring_context import WinContext
 
 RULES = rule_profile("riichi")
 

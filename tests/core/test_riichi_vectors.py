@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from riichi_cases import DATA_DIR, YAKU_NAMES, case_inputs, load_cases
 
-from app.core.riichi_scoring import score_riichi
-from app.core.rules import RuleProfile, rule_profile
+from app.core.shape.rules import RuleProfile, rule_profile
+from app.core.value.riichi_scoring import score_riichi
 
 pytestmark = pytest.mark.skipif(
     not (DATA_DIR / "agari_4p.json").exists(), reason=f"shared test data not found at {DATA_DIR}"

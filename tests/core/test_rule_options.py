@@ -7,7 +7,7 @@ from dataclasses import fields
 import pytest
 
 from app.core.errors import InvalidRuleOption
-from app.core.rules import OPTIONS, PRESETS, RuleProfile, rule_profile
+from app.core.shape.rules import OPTIONS, PRESETS, RuleProfile, rule_profile
 
 
 def test_every_profile_field_is_an_option_in_field_order() -> None:

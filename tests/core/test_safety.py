@@ -9,9 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.core.hand import Meld
-from app.core.rules import rule_profile
-from app.core.safety import (
+from app.core.advice.safety import (
     EARLY_OUTSIDE_FACTOR,
     GENBUTSU_LEAK,
     InvalidOpponent,
@@ -24,8 +22,10 @@ from app.core.safety import (
     defence_rules,
     passed_after_riichi,
 )
-from app.core.safety_tables import DEAL_IN_BY_TURN, Category
-from app.core.tiles import NUM_TILE_KINDS, counts_from_tiles, parse_mpsz, parse_tile
+from app.core.advice.safety_tables import DEAL_IN_BY_TURN, Category
+from app.core.shape.hand import Meld
+from app.core.shape.rules import rule_profile
+from app.core.shape.tiles import NUM_TILE_KINDS, counts_from_tiles, parse_mpsz, parse_tile
 
 RIICHI = rule_profile("riichi")
 CHINESE = rule_profile("chinese")
@@ -300,7 +300,7 @@ def test_opponent_validation() -> None:
 
 def test_the_rows_the_model_reads_order_their_corners() -> None:
     """More evidence never means more danger: each row's corners are ordered, turn by turn."""
-    from app.core.safety import _ROWS
+    from app.core.advice.safety import _ROWS
 
     for row in _ROWS:
         assert row[Category.DOUBLE_SUJI_5] <= row[Category.HALF_SUJI_5] <= row[Category.NO_SUJI_5]

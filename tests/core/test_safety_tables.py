@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.core.safety_tables import (
+from app.core.advice.safety_tables import (
     DEAL_IN_BY_TURN,
     DEAL_IN_POOLED,
     FIRST_TURN,

@@ -31,12 +31,12 @@ import pytest
 from riichi_situations import EAST, NORTH, Situation, random_situation
 
 from app.core.errors import AbsentTile, InvalidMeld
-from app.core.hand import Hand, Meld, MeldKind
-from app.core.riichi_scoring import NoYaku, RiichiScore, riichi_payments, score_riichi
-from app.core.rules import RuleProfile, rule_profile
-from app.core.scoring import SCORING
-from app.core.scoring_context import InvalidWinContext, WinContext
-from app.core.tiles import format_tile, parse_mpsz
+from app.core.shape.hand import Hand, Meld, MeldKind
+from app.core.shape.rules import RuleProfile, rule_profile
+from app.core.shape.tiles import format_tile, parse_mpsz
+from app.core.value.riichi_scoring import NoYaku, RiichiScore, riichi_payments, score_riichi
+from app.core.value.scoring import SCORING
+from app.core.value.scoring_context import InvalidWinContext, WinContext
 
 pytest.importorskip("mahjong", reason="the mahjong package is not installed (pip install -e '.[bench]')")
 from mahjong.hand_calculating.hand import HandCalculator  # noqa: E402

@@ -19,15 +19,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.core.batch import analyse_batch
-from app.core.discard import evaluate_discards
-from app.core.engine import Checker
+from app.core.advice.discard import evaluate_discards
 from app.core.errors import AbsentTile
-from app.core.hand import Hand, Meld, MeldKind
-from app.core.rules import PRESETS, rule_profile
-from app.core.shanten import AbsentShapes, suit_keys
-from app.core.tables import tables
-from app.core.tiles import counts_from_tiles, format_tile, parse_mpsz
+from app.core.shape.batch import analyse_batch
+from app.core.shape.engine import Checker
+from app.core.shape.hand import Hand, Meld, MeldKind
+from app.core.shape.rules import PRESETS, rule_profile
+from app.core.shape.shanten import AbsentShapes, suit_keys
+from app.core.shape.tables import tables
+from app.core.shape.tiles import counts_from_tiles, format_tile, parse_mpsz
 
 SANMA = rule_profile("sanma")
 CHECKER = Checker(SANMA)
@@ -210,7 +210,7 @@ def test_hands_melds_and_visible_tiles_with_absent_tiles_are_refused_at_their_fi
 
 
 def test_discard_advice_refuses_absent_tiles_where_they_were_seen() -> None:
-    from app.core.safety import Opponent
+    from app.core.advice.safety import Opponent
 
     hand = Hand.from_tiles(parse_mpsz("19m123p456p789s122z"))
     with pytest.raises(AbsentTile) as error:

@@ -7,10 +7,10 @@ import itertools
 import pytest
 
 from app.core.errors import NotAWinningHand
-from app.core.hand import Hand, Meld
-from app.core.rules import rule_profile
-from app.core.scoring import InvalidWinContext, WinContext, score
-from app.core.tiles import parse_mpsz
+from app.core.shape.hand import Hand, Meld
+from app.core.shape.rules import rule_profile
+from app.core.shape.tiles import parse_mpsz
+from app.core.value.scoring import InvalidWinContext, WinContext, score
 
 QIQIHAR = rule_profile("qiqihar")
 PON_EAST = Meld.of("pon", [27, 27, 27])

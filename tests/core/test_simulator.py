@@ -26,17 +26,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.core.discard import Weights
-from app.core.engine import Checker
+from app.core.advice.discard import Weights
+from app.core.advice.mcr_targets import wins_knitted
 from app.core.errors import BelowMinimumFan, NoYaku
-from app.core.hand import Hand, Meld
-from app.core.mcr_scoring import score_mcr
-from app.core.mcr_targets import wins_knitted
-from app.core.players import UnknownStrategy, make_player, tile_value
-from app.core.rules import DEFAULT_SEATS as SEATS
-from app.core.rules import rule_profile
-from app.core.scoring import WinContext, score
-from app.core.simulator import (
+from app.core.shape.engine import Checker
+from app.core.shape.hand import Hand, Meld
+from app.core.shape.rules import DEFAULT_SEATS as SEATS
+from app.core.shape.rules import rule_profile
+from app.core.table.players import UnknownStrategy, make_player, tile_value
+from app.core.table.simulator import (
     FLOWER,
     TABLE_SETTINGS,
     GameConfig,
@@ -45,6 +43,8 @@ from app.core.simulator import (
     play_game,
     validate_config,
 )
+from app.core.value.mcr_scoring import score_mcr
+from app.core.value.scoring import WinContext, score
 
 LINEUPS = (
     ("advisor", "advisor", "greedy", "random"),
@@ -91,7 +91,7 @@ class Replay:
         self.kongs = 0
         self.events = events[1:]
         self.seen = Counter()
-        # The riichi situation, kept by the rules as the module notes of app/core/simulator.py state them.
+        # The riichi situation, kept by the rules as the module notes of app/core/table/simulator.py state them.
         self.double = [False] * seats
         self.ippatsu = [False] * seats
         self.passed = [False] * seats  # temporary furiten
@@ -1072,7 +1072,7 @@ def test_mcr_flowers_are_dealt_set_aside_and_paid():
 
 
 def test_mcr_without_flowers_plays_136_tiles(monkeypatch):
-    import app.core.simulator as simulator
+    import app.core.table.simulator as simulator
 
     settings_without = dict(TABLE_SETTINGS, mcr=TABLE_SETTINGS["mcr"]._replace(flowers=0))
     monkeypatch.setattr(simulator, "TABLE_SETTINGS", settings_without)

@@ -15,7 +15,7 @@ import oracles as O
 import pytest
 
 from app.core import tables as T
-from app.core.shanten import regular_distance, suit_vector
+from app.core.shape.shanten import regular_distance, suit_vector
 
 TABLES = T.tables()
 SUITS = [("number", 9, True), ("honors", 7, False)]

@@ -1,4 +1,4 @@
-"""Tests for app.core.tiles: names, groups, every notation's round trip, and errors."""
+"""Tests for app.core.shape.tiles: names, groups, every notation's round trip, and errors."""
 
 from __future__ import annotations
 

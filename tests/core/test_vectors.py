@@ -19,9 +19,9 @@ import numpy as np
 import oracles as O
 import pytest
 
-from app.core.engine import Checker
-from app.core.hand import Hand
-from app.core.rules import rule_profile
+from app.core.shape.engine import Checker
+from app.core.shape.hand import Hand
+from app.core.shape.rules import rule_profile
 
 # Large comparisons: the full suite runs them, the fast tier does not.
 pytestmark = pytest.mark.slow

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from app.core.simulator import GameConfig, play_game
+from app.core.table.simulator import GameConfig, play_game
 from app.selfplay.errors import MissingExtra
 from app.selfplay.plot import write_plot
 from app.selfplay.report import build_report

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from app.core.simulator import GameConfig, GameResult, play_game
+from app.core.table.simulator import GameConfig, GameResult, play_game
 from app.selfplay.report import (
     build_report,
     difference_of_proportions,

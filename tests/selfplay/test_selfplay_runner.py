@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from app.core.errors import TenpaiError
-from app.core.simulator import GameConfig, play_game
+from app.core.table.simulator import GameConfig, play_game
 from app.selfplay.errors import InvalidRunOption, MissingExtra
 from app.selfplay.runner import MAX_CHUNK_GAMES, game_chunks, run_games
 

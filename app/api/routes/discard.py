@@ -10,16 +10,16 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Request, Response
 from starlette.concurrency import run_in_threadpool
 
-from app.api.discard_schemas import DISCARD_EXAMPLES, DiscardRequest, DiscardResponse
 from app.api.errors import error_responses, located
 from app.api.heavy import Budget, Finished, TooBusy, answer_heavy, heavy_slot
 from app.api.questions import DiscardQuestion, ask_discard, json_response
 from app.api.request_path import BodyRoute, replayable
+from app.api.schemas.discard import DISCARD_EXAMPLES, DiscardRequest, DiscardResponse
 from app.api.state import service_state
-from app.core.discard import Candidate, DiscardModel, ValueSearch, advise_discards, ranking_model
-from app.core.engine import Checker
-from app.core.expected_score import StopReason as ValueStopReason
-from app.core.lookahead import StopReason
+from app.core.advice.discard import Candidate, DiscardModel, ValueSearch, advise_discards, ranking_model
+from app.core.advice.expected_score import SearchStop
+from app.core.advice.lookahead import LookaheadStop
+from app.core.shape.engine import Checker
 
 router = APIRouter(tags=["discard"], route_class=BodyRoute)
 _ERRORS = error_responses(413, 422, 500, 503)
@@ -60,7 +60,7 @@ def _answer(question: DiscardQuestion) -> bytes:
 def _valued_answer(question: DiscardQuestion, seconds: float) -> Finished:
     """An expected-score answer within ``seconds`` of wall-clock time (complete unless the clock cut it)."""
     candidates, search = _evaluate(question, deadline=time.monotonic() + seconds)
-    return Finished(_render(question, candidates, search), search.stopped_by is not ValueStopReason.TIME)
+    return Finished(_render(question, candidates, search), search.stopped_by is not SearchStop.TIME)
 
 
 def _busy_answer(question: DiscardQuestion, capacity: int) -> bytes:
@@ -77,8 +77,8 @@ def _lookahead_answer(question: DiscardQuestion, budget: Budget) -> Finished:
     candidates, search = _evaluate(question, budget)
     # Complete unless the clock cut a search short: an answer cut by the request's own
     # state budget is the same every time, one cut by time depends on the load.
-    timed_out = search.stopped_by is ValueStopReason.TIME or any(
-        c.lookahead is not None and c.lookahead.stopped_by is StopReason.TIME for c in candidates
+    timed_out = search.stopped_by is SearchStop.TIME or any(
+        c.lookahead is not None and c.lookahead.stopped_by is LookaheadStop.TIME for c in candidates
     )
     return Finished(_render(question, candidates, search), not timed_out)
 

@@ -7,7 +7,7 @@ from pydantic import BaseModel, Field
 
 from app.api.errors import error_responses
 from app.api.routes.simulate import SECONDS_PER_GAME
-from app.api.schemas import (
+from app.api.schemas.common import (
     HAND_MAX_CHARS,
     HAND_MAX_ITEMS,
     MELD_MAX_CHARS,
@@ -16,7 +16,7 @@ from app.api.schemas import (
     SEEN_MAX_ITEMS,
 )
 from app.api.state import service_state
-from app.core.discard import DEFAULT_LOOKAHEAD_BUDGET, MAX_LOOKAHEAD_BUDGET
+from app.core.advice.discard import DEFAULT_LOOKAHEAD_BUDGET, MAX_LOOKAHEAD_BUDGET
 
 router = APIRouter(tags=["reference"])
 

@@ -8,9 +8,9 @@ from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from app.api.errors import error_responses
-from app.core.rules import OPTION_DOCS, OPTIONS, PRESETS
-from app.core.rules import RuleOption as CoreRuleOption
-from app.core.tiles import CHINESE_NAMES, NUM_TILE_KINDS, TILE_NAMES, UNICODE_CHARS
+from app.core.shape.rules import OPTION_DOCS, OPTIONS, PRESETS
+from app.core.shape.rules import RuleOption as CoreRuleOption
+from app.core.shape.tiles import CHINESE_NAMES, NUM_TILE_KINDS, TILE_NAMES, UNICODE_CHARS
 
 router = APIRouter(tags=["reference"])
 _ERRORS = error_responses(500)

@@ -3,7 +3,7 @@
 The whole path of a /shanten request: :class:`~app.api.request_path.BodyRoute`
 reads and validates the body (or replays its cached answer), :func:`shanten`
 turns it into core values and asks through the result cache
-(:mod:`app.api.questions`), :meth:`Checker.shanten <app.core.engine.Checker.shanten>`
+(:mod:`app.api.questions`), :meth:`Checker.shanten <app.core.shape.engine.Checker.shanten>`
 answers, and :func:`~app.api.render.shanten_json` writes the JSON.
 """
 
@@ -19,9 +19,9 @@ from app.api.errors import error_responses
 from app.api.questions import Question, answer_batch, ask_one, json_response
 from app.api.render import shanten_json
 from app.api.request_path import BodyRoute, replayable
-from app.api.schemas import ShantenBatchBody, ShantenBatchResponse, ShantenBody, ShantenResponse
+from app.api.schemas.hand import ShantenBatchBody, ShantenBatchResponse, ShantenBody, ShantenResponse
 from app.api.state import service_state
-from app.core.engine import Checker
+from app.core.shape.engine import Checker
 
 router = APIRouter(tags=["shanten"], route_class=BodyRoute)
 _ERRORS = error_responses(413, 422, 500)

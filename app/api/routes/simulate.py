@@ -25,9 +25,9 @@ from app.api.errors import error_responses
 from app.api.heavy import Budget, Finished, answer_heavy
 from app.api.questions import ask_game
 from app.api.request_path import BodyRoute
-from app.api.simulate_schemas import SimulateRequest, SimulateResponse
+from app.api.schemas.simulate import SimulateRequest, SimulateResponse
 from app.api.state import service_state
-from app.core.simulator import GameConfig
+from app.core.table.simulator import GameConfig
 from app.selfplay.report import build_report
 from app.selfplay.runner import run_games
 

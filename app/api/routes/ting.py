@@ -21,12 +21,19 @@ from app.api.questions import (
 )
 from app.api.render import ting_json
 from app.api.request_path import BodyRoute, replayable
-from app.api.schemas import TING_EXAMPLES, BatchBody, JudgedTingResponse, TingBatchResponse, TingRequest, WaitJudgement
-from app.api.score_schemas import Refusal, judge
+from app.api.schemas.hand import (
+    TING_EXAMPLES,
+    BatchBody,
+    JudgedTingResponse,
+    TingBatchResponse,
+    TingRequest,
+    WaitJudgement,
+)
+from app.api.schemas.score import Refusal, judge
 from app.api.state import service_state
-from app.core.engine import Checker
-from app.core.scoring_context import WinContext
-from app.core.tiles import format_tile
+from app.core.shape.engine import Checker
+from app.core.shape.tiles import format_tile
+from app.core.value.scoring_context import WinContext
 
 router = APIRouter(tags=["ting"], route_class=BodyRoute)
 _ERRORS = error_responses(413, 422, 500)

@@ -32,7 +32,7 @@ from app.api.questions import (
     request_situation,
 )
 from app.api.request_path import BodyRoute, replayable
-from app.api.schemas import (
+from app.api.schemas.hand import (
     WIN_BATCH_EXAMPLES,
     WIN_EXAMPLES,
     JudgedWinResponse,
@@ -41,11 +41,11 @@ from app.api.schemas import (
     WinRequest,
     WinResponse,
 )
-from app.api.score_schemas import Refusal, judge
+from app.api.schemas.score import Refusal, judge
 from app.api.state import service_state
-from app.core.engine import Checker
-from app.core.scoring_context import WinContext
-from app.core.tiles import Tile
+from app.core.shape.engine import Checker
+from app.core.shape.tiles import Tile
+from app.core.value.scoring_context import WinContext
 from app.settings import Settings
 
 router = APIRouter(tags=["win"], route_class=BodyRoute)

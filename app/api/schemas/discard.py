@@ -2,7 +2,7 @@
 
 Data flows one way, as for the hand questions: JSON -> :class:`DiscardRequest` ->
 :class:`app.api.questions.DiscardQuestion` (core values, canonical, hashable) ->
-:func:`app.core.discard.advise_discards` -> :class:`DiscardResponse`.
+:func:`app.core.advice.discard.advise_discards` -> :class:`DiscardResponse`.
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from fastapi.openapi.models import Example
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.config import JsonDict
 
-from app.api.schemas import HandTiles, MeldSpec, MeldTiles, Rules, TileRemaining, Tiles
-from app.core.discard import (
+from app.api.schemas.common import HandTiles, MeldSpec, MeldTiles, Rules, Tiles
+from app.api.schemas.hand import TileRemaining
+from app.core.advice.discard import (
     DEAL_IN_POINTS,
     DEFAULT_LOOKAHEAD_BUDGET,
     DEFAULT_WEIGHTS,
@@ -28,10 +29,10 @@ from app.core.discard import (
     ValueSearch,
     Weights,
 )
-from app.core.expected_score import StopReason as ValueStopReason
-from app.core.lookahead import StopReason
-from app.core.mcr_targets import PLAN_NEED_WEIGHT
-from app.core.tiles import (
+from app.core.advice.expected_score import SearchStop
+from app.core.advice.lookahead import LookaheadStop
+from app.core.advice.mcr_targets import PLAN_NEED_WEIGHT
+from app.core.shape.tiles import (
     format_tile,
 )
 
@@ -268,7 +269,7 @@ class LookaheadOut(BaseModel):
     complete: bool = Field(
         description="False when the search was cut short (see `stopped_by`): the probabilities are lower bounds."
     )
-    stopped_by: StopReason | None = Field(
+    stopped_by: LookaheadStop | None = Field(
         None,
         description="What cut the search short: `states` (its share of `lookahead_budget`) or `time` (the "
         "service's wall-clock budget, TENPAI_HEAVY_SECONDS, shared by the candidates); null when complete.",
@@ -294,7 +295,7 @@ class ValueSearchOut(BaseModel):
         description="False when a bound cut the search short (`stopped_by`): the probabilities and expected "
         "scores are then lower bounds."
     )
-    stopped_by: ValueStopReason | None = Field(
+    stopped_by: SearchStop | None = Field(
         None,
         description="`states` (its state budget) or `time` (the service's wall-clock budget, "
         "TENPAI_HEAVY_SECONDS); null when complete.",

@@ -28,14 +28,14 @@ hold what a hand check never needs:
   ``max_kongs`` kongs in all.
 * **Exhaustive draw** when no tile is left to draw: ``reserved_tiles`` stay in
   the wall (riichi's dead wall, which holds the dora indicators).
-* **Wins** are checked by :meth:`Checker.is_win <app.core.engine.Checker.is_win>`
+* **Wins** are checked by :meth:`Checker.is_win <app.core.shape.engine.Checker.is_win>`
   under the rule profile, so Qiqihar's open-meld precondition and its 红中
   wildcard apply.  Where ``rules.furiten`` holds, a seat cannot win on a
   discard while one of its waits is in its own river, nor (temporary furiten)
   after a discard it could have completed went by, until its own next discard.
 * **A scoring profile may refuse a complete hand**: the table scores every
   complete hand before it counts as a win, and a profile that raises
-  :class:`~app.core.riichi_scoring.NoYaku` (riichi's, for a hand without a
+  :class:`~app.core.value.riichi_scoring.NoYaku` (riichi's, for a hand without a
   yaku) leaves it no win: the seat plays on (and, on a discard, is furiten).
 * **Wildcards** are not called (``call_wildcards``: 红中 is 宝, it substitutes
   from the hand), but may be discarded and won on.
@@ -60,7 +60,7 @@ hold what a hand check never needs:
   ippatsu too, for a seat in riichi that set aside the north it drew), and
   never haitei, tenhou or chiihou.
 * **MCR** (``mcr``): a win needs 8 fans, flowers not counted: the scorer
-  (:func:`~app.core.mcr_scoring.score_mcr`) raises
+  (:func:`~app.core.value.mcr_scoring.score_mcr`) raises
   :class:`~app.core.errors.BelowMinimumFan` for a complete hand under the
   floor, which, like riichi's ``NoYaku``, leaves the seat no win (there is no
   furiten in MCR, so it may win on a later tile).  It pays MCR's way: with
@@ -80,7 +80,7 @@ hold what a hand check never needs:
   last tile it is 妙手回春.  A flower drawn when nothing is left to draw in
   its place ends the hand in an exhaustive draw.
 * **Payments** come from the scoring profile named by ``scoring``
-  (:data:`app.core.scoring.SCORING`: Qiqihar's per seed 004, riichi's and
+  (:data:`app.core.value.scoring.SCORING`: Qiqihar's per seed 004, riichi's and
   sanma's per Tenhou, one entry per seat) or, for ``"flat"``, a win worth 3: the discarder pays 3, or each
   other seat pays 1 on a self-draw.  ``payments`` are the profile's seat
   payments and sum to zero; riichi sticks are kept out of them (they are
@@ -118,11 +118,11 @@ The riichi situation the table passes to the scorer (:class:`WinContext`):
 * **Nuki**: the norths the winner set aside (sanma).
 * **Red fives** are not simulated: the wall holds tile kinds, not the 136
   individual tiles, so ``red_fives`` is always empty (and the advisor's
-  expected-score search, :class:`app.core.players.Advisor`, counts on drawing none).
+  expected-score search, :class:`app.core.table.players.Advisor`, counts on drawing none).
 
 The advisor is the costly seat: at a riichi table it ranks a hand one-shanten or
 closer by expected score (a search of a few to a few hundred milliseconds per
-discard; :class:`~app.core.players.Advisor` says why it stops there), so a hand with
+discard; :class:`~app.core.table.players.Advisor` says why it stops there), so a hand with
 two advisors takes about 0.3 s (with four, 0.6 s, some up to 2 s) where one with
 ``linear`` advisors takes about 0.015 s.
 The search is bounded by states, never by a clock, so a game stays a function of
@@ -149,17 +149,17 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Final, NamedTuple
 
-from app.core.discard import DEFAULT_WEIGHTS, Weights
-from app.core.engine import Checker
+from app.core.advice.discard import DEFAULT_WEIGHTS, Weights
+from app.core.advice.safety import Opponent
 from app.core.errors import TenpaiError
-from app.core.hand import Hand, Meld, MeldKind, added_kong
-from app.core.mcr_scoring import MAX_FLOWERS
-from app.core.players import SeatView, Strategy, make_player
-from app.core.rules import DEFAULT_SEATS, RuleProfile, rule_profile
-from app.core.safety import Opponent
-from app.core.scoring import MINIMUM_FANS, REFUSALS, score
-from app.core.scoring_context import WinContext
-from app.core.tiles import COPIES, DRAGONS, EAST, NORTH, NUM_TILE_KINDS, Tile, is_honor
+from app.core.shape.engine import Checker
+from app.core.shape.hand import Hand, Meld, MeldKind, added_kong
+from app.core.shape.rules import DEFAULT_SEATS, RuleProfile, rule_profile
+from app.core.shape.tiles import COPIES, DRAGONS, EAST, NORTH, NUM_TILE_KINDS, Tile, is_honor
+from app.core.table.players import SeatView, Strategy, make_player
+from app.core.value.mcr_scoring import MAX_FLOWERS
+from app.core.value.scoring import MINIMUM_FANS, REFUSALS, score
+from app.core.value.scoring_context import WinContext
 
 """Seats at a four-player table (a table seats ``rules.seats``)."""
 HAND_SIZE: Final = 13
@@ -240,7 +240,7 @@ class GameConfig(NamedTuple):
     """One run's settings: every game of it is seeded from ``seed`` and its index."""
 
     rules: str
-    #: Strategy names by seat (see :data:`app.core.players.PLAYER_KINDS`).
+    #: Strategy names by seat (see :data:`app.core.table.players.PLAYER_KINDS`).
     players: tuple[str, ...]
     seed: int
     #: The advisor's weights.
@@ -306,7 +306,7 @@ def validate_config(config: GameConfig) -> RuleProfile:
     >>> validate_config(GameConfig("qiqihar", ("advisor", "greedy", "random", "expert"), 1))
     Traceback (most recent call last):
     ...
-    app.core.players.UnknownStrategy: unknown strategy 'expert'; strategies are advisor, greedy, heuristic, linear, random
+    app.core.table.players.UnknownStrategy: unknown strategy 'expert'; strategies are advisor, greedy, heuristic, linear, random
     """
     try:
         rules = rule_profile(config.rules)

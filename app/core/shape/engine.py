@@ -1,6 +1,6 @@
 """The rules engine's questions: shanten, ukeire, waits, win, discards.
 
-A :class:`Checker` binds one :class:`~app.core.rules.RuleProfile`.  It holds
+A :class:`Checker` binds one :class:`~app.core.shape.rules.RuleProfile`.  It holds
 no mutable state, so building one per request is cheap and safe; the heavy
 tables are shared, immutable and built once per process.
 
@@ -10,11 +10,11 @@ complete hand, so a form's effective distance is ``max(0, distance - w)``.
 
 Absent tiles (sanma's 2m-8m): a complete hand may hold none, so every answer
 measures against complete hands of existing tiles only; the shared tables do it
-with the affected suit's class read from :class:`~app.core.shanten.AbsentShapes`.
+with the affected suit's class read from :class:`~app.core.shape.shanten.AbsentShapes`.
 An absent tile is never a wait or an ukeire tile and has no unseen copies.
 
->>> from app.core.rules import rule_profile
->>> from app.core.tiles import parse_mpsz
+>>> from app.core.shape.rules import rule_profile
+>>> from app.core.shape.tiles import parse_mpsz
 >>> checker = Checker(rule_profile("riichi"))
 >>> checker.shanten(Hand.from_tiles(parse_mpsz("123456789m1111z"))).shanten
 1
@@ -29,7 +29,8 @@ from functools import lru_cache, partial
 from operator import add, itemgetter
 from typing import Final, NamedTuple
 
-from app.core.decompose import (
+from app.core.errors import TooManyCopies, WrongTileCount
+from app.core.shape.decompose import (
     Decomposition,
     honors_and_knitted_decompositions,
     knitted_straight_decompositions,
@@ -37,10 +38,9 @@ from app.core.decompose import (
     seven_pairs_decompositions,
     thirteen_orphans_decompositions,
 )
-from app.core.errors import TooManyCopies, WrongTileCount
-from app.core.hand import Hand
-from app.core.rules import RuleProfile, SevenPairs
-from app.core.shanten import (
+from app.core.shape.hand import Hand
+from app.core.shape.rules import RuleProfile, SevenPairs
+from app.core.shape.shanten import (
     AbsentShapes,
     absent_regular_draws,
     capped_honors_and_knitted_distance,
@@ -59,8 +59,8 @@ from app.core.shanten import (
     thirteen_orphans_distance,
     thirteen_orphans_improving_draws,
 )
-from app.core.tables import tables
-from app.core.tiles import NUM_TILE_KINDS, Tile, format_tile
+from app.core.shape.tables import tables
+from app.core.shape.tiles import NUM_TILE_KINDS, Tile, format_tile
 
 REGULAR: Final = "regular"
 SEVEN_PAIRS: Final = "seven_pairs"
@@ -375,11 +375,11 @@ class Checker:
         """Unseen copies of each tile: 4 minus hand, melds and ``visible``; 0 for an absent tile.
 
         Raises :class:`TooManyCopies` when more than four copies are accounted for,
-        :class:`~app.core.rules.AbsentTile` when the hand, a meld or ``visible`` holds
+        :class:`~app.core.shape.rules.AbsentTile` when the hand, a meld or ``visible`` holds
         a tile the rules' set does not have.
 
-        >>> from app.core.rules import rule_profile
-        >>> from app.core.tiles import parse_mpsz
+        >>> from app.core.shape.rules import rule_profile
+        >>> from app.core.shape.tiles import parse_mpsz
         >>> left = Checker(rule_profile("sanma")).remaining(Hand.from_tiles(parse_mpsz("19m1p")))
         >>> left[0], left[4], left[9]
         (3, 0, 3)
@@ -401,7 +401,7 @@ class Checker:
         return left
 
     def check_tiles_exist(self, hand: Hand, visible: bytes | None = None) -> None:
-        """Raise :class:`~app.core.rules.AbsentTile` (field ``hand``, ``melds[i].tiles`` or ``visible``)
+        """Raise :class:`~app.core.shape.rules.AbsentTile` (field ``hand``, ``melds[i].tiles`` or ``visible``)
         if the hand, a meld or ``visible`` holds a tile the rules' set does not have."""
         absent = self.rules.absent_tiles
         if not absent:
@@ -418,8 +418,8 @@ class Checker:
     def shanten(self, hand: Hand, visible: bytes | None = None, *, with_ukeire: bool = True) -> ShantenResult:
         """Shanten per form and overall; for 3n+1 hands also the ukeire (unless not ``with_ukeire``).
 
-        >>> from app.core.rules import rule_profile
-        >>> from app.core.tiles import parse_mpsz
+        >>> from app.core.shape.rules import rule_profile
+        >>> from app.core.shape.tiles import parse_mpsz
         >>> result = Checker(rule_profile("riichi")).shanten(Hand.from_tiles(parse_mpsz("1111222233334z")))
         >>> result.shanten, result.regular, result.seven_pairs, result.thirteen_orphans
         (3, 3, 6, 8)
@@ -452,8 +452,8 @@ class Checker:
     def shanten_number(self, hand: Hand) -> int:
         """The shanten alone (no forms, no ukeire): the cheapest question, for simulations.
 
-        >>> from app.core.rules import rule_profile
-        >>> from app.core.tiles import parse_mpsz
+        >>> from app.core.shape.rules import rule_profile
+        >>> from app.core.shape.tiles import parse_mpsz
         >>> Checker(rule_profile("riichi")).shanten_number(Hand.from_tiles(parse_mpsz("1111222233334z")))
         3
         """
@@ -465,8 +465,8 @@ class Checker:
     def waits(self, hand: Hand, visible: bytes | None = None) -> WaitResult:
         """Tiles that complete a 3n+1 hand into a win, with unseen copies.
 
-        >>> from app.core.rules import rule_profile
-        >>> from app.core.tiles import parse_mpsz
+        >>> from app.core.shape.rules import rule_profile
+        >>> from app.core.shape.tiles import parse_mpsz
         >>> result = Checker(rule_profile("riichi")).waits(Hand.from_tiles(parse_mpsz("123456789m1112z")))
         >>> [(w.tile, w.remaining) for w in result.waits], result.tenpai
         ([(28, 3)], True)
@@ -486,8 +486,8 @@ class Checker:
     def is_win(self, hand: Hand) -> bool:
         """Whether a 3n+2 hand wins (no decompositions: the fast path).
 
-        >>> from app.core.rules import rule_profile
-        >>> from app.core.tiles import parse_mpsz
+        >>> from app.core.shape.rules import rule_profile
+        >>> from app.core.shape.tiles import parse_mpsz
         >>> Checker(rule_profile("riichi")).is_win(Hand.from_tiles(parse_mpsz("11223344556677z")))
         True
         >>> Checker(rule_profile("qiqihar")).is_win(Hand.from_tiles(parse_mpsz("11223344556677z")))
@@ -534,8 +534,8 @@ class Checker:
     def win(self, hand: Hand, *, limit: int = DEFAULT_DECOMPOSITION_LIMIT) -> WinResult:
         """Whether a 3n+2 hand wins, its form and every decomposition (up to ``limit``).
 
-        >>> from app.core.rules import rule_profile
-        >>> from app.core.tiles import parse_mpsz
+        >>> from app.core.shape.rules import rule_profile
+        >>> from app.core.shape.tiles import parse_mpsz
         >>> result = Checker(rule_profile("riichi")).win(Hand.from_tiles(parse_mpsz("11122233344455m")))
         >>> result.win, result.form, len(result.decompositions)
         (True, 'regular', 4)
@@ -578,8 +578,8 @@ class Checker:
         A candidate's unseen counts treat the discarded tile as seen (it is in
         the 14-tile hand), as Tenhou's 牌理 does.
 
-        >>> from app.core.rules import rule_profile
-        >>> from app.core.tiles import parse_mpsz
+        >>> from app.core.shape.rules import rule_profile
+        >>> from app.core.shape.tiles import parse_mpsz
         >>> options = Checker(rule_profile("riichi")).discards(Hand.from_tiles(parse_mpsz("123m456p789s11122z")))
         >>> [(o.tile, o.shanten, [(t.tile, t.remaining) for t in o.ukeire]) for o in options][-2:]
         [(27, 0, [(27, 1), (28, 2)]), (28, 0, [(28, 2)])]

@@ -332,7 +332,7 @@ _DIGITS: Final = frozenset("0123456789")
 
 #: The mpsz grammar's one table: suit letter -> digit -> tile (``0`` is the red five, a five).
 #: Every mpsz reader reads it: the checking parser below, the compact fast path of
-#: :func:`parse_tiles` and the vectorised batch parser (``app.core.batch``).
+#: :func:`parse_tiles` and the vectorised batch parser (``app.core.shape.batch``).
 MPSZ_TILES: Final = {
     suit: {str(digit): (_FIVES[index] if digit == 0 else index * 9 + digit - 1) for digit in range(10)}
     for index, suit in enumerate("mps")

@@ -38,7 +38,7 @@ usual block count of shanten, do not see the four-copy limit of the tiles
 held; the tests check them against brute force on hands of at most three
 copies a tile.
 
->>> from app.core.tiles import parse_mpsz, counts_from_tiles
+>>> from app.core.shape.tiles import parse_mpsz, counts_from_tiles
 >>> targets = {target.name: target for target in fan_targets()}
 >>> hand = counts_from_tiles(parse_mpsz("123456789m1p23s5z"))
 >>> target_need(targets["pure straight 1m"], hand), target_need(targets["full flush m"], hand)
@@ -55,11 +55,11 @@ from functools import cache, lru_cache
 from itertools import permutations
 from typing import Final, NamedTuple
 
-from app.core.engine import Checker
-from app.core.hand import Hand, Meld, MeldKind
-from app.core.mcr_scoring import MINIMUM_FAN, fan_total
-from app.core.scoring_context import WinContext
-from app.core.tiles import COPIES, DRAGONS, EAST, HONORS, NUM_TILE_KINDS, WHITE, WINDS, Tile, is_honor, parse_mpsz
+from app.core.shape.engine import Checker
+from app.core.shape.hand import Hand, Meld, MeldKind
+from app.core.shape.tiles import COPIES, DRAGONS, EAST, HONORS, NUM_TILE_KINDS, WHITE, WINDS, Tile, is_honor, parse_mpsz
+from app.core.value.mcr_scoring import MINIMUM_FAN, fan_total
+from app.core.value.scoring_context import WinContext
 
 UNREACHABLE: Final = 99
 """The distance of a target the declared melds rule out."""
@@ -154,7 +154,7 @@ def regular_need(
     Like the usual block count of shanten, it does not see the four-copy limit: four of a
     kind held count as a pung and a lone tile that could still pair.
 
-    >>> from app.core.tiles import parse_mpsz, counts_from_tiles
+    >>> from app.core.shape.tiles import parse_mpsz, counts_from_tiles
     >>> regular_need(counts_from_tiles(parse_mpsz("1112223m")), 2, pungs_only=True)
     1
     >>> regular_need(counts_from_tiles(parse_mpsz("13579m")), 1)
@@ -206,7 +206,7 @@ def _chow_masks(allowed: tuple[bool, ...]) -> tuple[int, int, int]:
 def target_need(target: Target, counts: Sequence[int], melds: Sequence[Meld] = ()) -> int:
     """Tiles to draw until ``counts`` (concealed) with ``melds`` complete ``target``.
 
-    >>> from app.core.tiles import parse_mpsz, counts_from_tiles
+    >>> from app.core.shape.tiles import parse_mpsz, counts_from_tiles
     >>> pairs = Target("seven pairs", 24, form=Form.SEVEN_PAIRS)
     >>> target_need(pairs, counts_from_tiles(parse_mpsz("1122334455667m")))
     1
@@ -343,7 +343,7 @@ def useful_tiles(target: Target, counts: Sequence[int], melds: Sequence[Meld] = 
     held or next to a held one (a tile with no neighbour held forms nothing new), or every
     allowed tile when the hand is short of allowed tiles (then a lone one helps too).
 
-    >>> from app.core.tiles import parse_mpsz, counts_from_tiles
+    >>> from app.core.shape.tiles import parse_mpsz, counts_from_tiles
     >>> useful_tiles(Target("any", 8), counts_from_tiles(parse_mpsz("1m5z1199p1199s444z")))
     [0, 1, 2, 9, 10, 11, 15, 16, 17, 18, 19, 20, 24, 25, 26, 30, 31]
     >>> manzu = Target("full flush m", 24, allowed=(True,) * 9 + (False,) * 25)
@@ -418,7 +418,7 @@ class Plan(NamedTuple):
 def best_need(targets: Sequence[Target], counts: Sequence[int], melds: Sequence[Meld] = ()) -> int:
     """The distance to the nearest of ``targets``.
 
-    >>> from app.core.tiles import parse_mpsz, counts_from_tiles
+    >>> from app.core.shape.tiles import parse_mpsz, counts_from_tiles
     >>> best_need(fan_targets(), counts_from_tiles(parse_mpsz("1122334455667m")))
     1
     """
@@ -613,7 +613,7 @@ _KNITTED_WIN: Final = Hand.from_tiles(parse_mpsz("147m258p369s11122z"))
 def wins_knitted(checker: Checker) -> bool:
     """Whether the knitted forms win under ``checker``'s rules (a knitted straight, a set and a pair).
 
-    >>> from app.core.rules import rule_profile
+    >>> from app.core.shape.rules import rule_profile
     >>> wins_knitted(Checker(rule_profile("riichi"))), wins_knitted(Checker(rule_profile("mcr")))
     (False, True)
     """

@@ -1,4 +1,4 @@
-"""Published deal-in and tenpai statistics that the danger model (:mod:`app.core.safety`) reads.
+"""Published deal-in and tenpai statistics that the danger model (:mod:`app.core.advice.safety`) reads.
 
 These are numbers, transcribed by hand from the sources below and kept here as
 reviewable data; nothing in this module is computed.  Percentages are stored as
@@ -31,7 +31,7 @@ Sources
     by turn: the first column of ``tenpaiRate`` in mahjong-helper,
     ``util/tenpai_data.go``, version 1b850d76682f60b067dada3b6663e82c09853def.
     Turns without data are ``None``.
-``SINGLE_CATEGORY_RATES`` (not stored: see :mod:`app.core.safety`)
+``SINGLE_CATEGORY_RATES`` (not stored: see :mod:`app.core.advice.safety`)
     The "no chance", "one chance" and "early outside" effects are cross-checked
     against gimite's analysis of 7,670 games of Tenhou-i players, "統計による麻雀危険牌分析",
     http://gimite.net/pukiwiki/ (ノーチャンス 3.0-3.7 %, ワンチャンス 7.4-7.9 %,

@@ -12,7 +12,7 @@ The score is the linear model of seed 000 (section 4.1), with its parameter tabl
 Each term, for the hand after the discard:
 
 ``shanten``
-    The exact shanten (:meth:`Checker.discards <app.core.engine.Checker.discards>`).
+    The exact shanten (:meth:`Checker.discards <app.core.shape.engine.Checker.discards>`).
 ``ukeire_count / 4``
     Unseen copies of the tiles whose draw lowers the shanten, in units of one whole
     tile kind (four copies).  The seed counts acceptance by iterating the 34 kinds;
@@ -25,7 +25,7 @@ Each term, for the hand after the discard:
     seen, as the HTTP contract says).
 ``safety_score``
     ``safety`` is the probability that no opponent can win on the tile
-    (:mod:`app.core.safety`; 1 when no opponent is described).  The score reads it
+    (:mod:`app.core.advice.safety`; 1 when no opponent is described).  The score reads it
     as ``safety_score = 1 - (1 - safety) / DANGER_PER_SAFETY_UNIT``: 1 for a safe
     tile, one unit less per 0.04 of deal-in probability.  The unit prices a deal-in
     in the score's own currency (ours): ten points are one shanten, and dealing in
@@ -61,9 +61,9 @@ Candidates come sorted best first: by score, then lower shanten, more ukeire,
 lower tile.
 
 **The expected-score model** (``model=DiscardModel.EXPECTED_SCORE``, for rules the
-value model supports: :func:`app.core.expected_score.supports`) ranks instead by what a
+value model supports: :func:`app.core.advice.expected_score.supports`) ranks instead by what a
 discard is worth in points over the rest of the hand
-(:func:`~app.core.expected_score.expected_scores`: tenpai and win probability and
+(:func:`~app.core.advice.expected_score.expected_scores`: tenpai and win probability and
 expected score by an exact search that swaps and steps back, wins valued by the riichi
 scorer), less the expected cost of dealing in when opponents are given::
 
@@ -78,9 +78,9 @@ for every candidate.  A hand more than ``MAX_VALUE_SHANTEN`` from tenpai is rank
 linear model (the search would take seconds), and so is every hand under rules without a
 value model; :class:`ValueSearch` says which model ranked and how the search went.
 
->>> from app.core.hand import Hand
->>> from app.core.rules import rule_profile
->>> from app.core.tiles import format_tile, parse_mpsz
+>>> from app.core.shape.hand import Hand
+>>> from app.core.shape.rules import rule_profile
+>>> from app.core.shape.tiles import format_tile, parse_mpsz
 >>> hand = Hand.from_tiles(parse_mpsz("123m456p789s1122z5z"))
 >>> ranked = evaluate_discards(hand, rule_profile("riichi"), dora_indicators=[30])  # 4z: East is dora
 >>> [(format_tile(c.tile), c.shanten, c.ukeire_count, c.dora, c.honors, round(c.score, 2)) for c in ranked[:2]]
@@ -99,23 +99,19 @@ from functools import lru_cache, partial
 from operator import itemgetter
 from typing import Final, NamedTuple
 
-from app.core.engine import Checker, TileCount
-from app.core.errors import TenpaiError, TooManyCopies
-from app.core.expected_score import (
+from app.core.advice.expected_score import (
     DEFAULT_MAX_STATES,
     FIRST_TURN,
     LAST_TURN,
     DiscardValue,
     ExpectedScores,
+    SearchStop,
     expected_scores,
     supports,
 )
-from app.core.expected_score import StopReason as ValueStopReason
-from app.core.hand import MAX_CONCEALED, Hand
-from app.core.lookahead import Analysis, LookaheadResult, lookahead
-from app.core.mcr_targets import Plan, planner_for
-from app.core.rules import RuleProfile
-from app.core.safety import (
+from app.core.advice.lookahead import Analysis, LookaheadResult, lookahead
+from app.core.advice.mcr_targets import Plan, planner_for
+from app.core.advice.safety import (
     InvalidOpponent,
     Opponent,
     TileSafety,
@@ -124,8 +120,11 @@ from app.core.safety import (
     defence_rules,
     passed_after_riichi,
 )
-from app.core.scoring import MINIMUM_FANS
-from app.core.tiles import (
+from app.core.errors import TenpaiError, TooManyCopies
+from app.core.shape.engine import Checker, TileCount
+from app.core.shape.hand import MAX_CONCEALED, Hand
+from app.core.shape.rules import RuleProfile
+from app.core.shape.tiles import (
     DRAGONS,
     EAST,
     NUM_TILE_KINDS,
@@ -136,6 +135,7 @@ from app.core.tiles import (
     dora_table,
     format_tile,
 )
+from app.core.value.scoring import MINIMUM_FANS
 
 UKEIRE_UNIT: Final = 4
 """Copies per unit of the ukeire term: the score counts acceptance in whole tile kinds."""
@@ -166,7 +166,7 @@ class DiscardModel(StrEnum):
     #: Seed 000's linear score (shanten, ukeire, safety, dora, honours).
     LINEAR = "linear"
     #: Where a win needs fans (MCR): the fan planner's distance to the nearest pattern worth
-    #: the floor, then the unseen tiles that bring it nearer (app/core/mcr_targets.py).
+    #: the floor, then the unseen tiles that bring it nearer (app/core/advice/mcr_targets.py).
     FAN_PLAN = "fan_plan"
 
 
@@ -198,7 +198,7 @@ class ValueSearch(NamedTuple):
     last_turn: int | None = None
     states: int = 0
     complete: bool = True
-    stopped_by: ValueStopReason | None = None
+    stopped_by: SearchStop | None = None
 
 
 #: Honour value of holding c copies, before the per-kind factor.
@@ -229,7 +229,7 @@ class Weights(NamedTuple):
         >>> Weights(safety=float("nan")).validated()
         Traceback (most recent call last):
         ...
-        app.core.discard.InvalidWeight: weight safety is nan; weights are finite numbers
+        app.core.advice.discard.InvalidWeight: weight safety is nan; weights are finite numbers
         """
         for name, value in zip(self._fields, self, strict=True):
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
@@ -330,8 +330,8 @@ class Candidate(NamedTuple):
     def safety_score(self) -> float:
         """``safety`` as the score reads it: 1 when safe, one unit less per 0.04 of deal-in probability.
 
-        >>> from app.core.rules import rule_profile
-        >>> from app.core.tiles import parse_mpsz
+        >>> from app.core.shape.rules import rule_profile
+        >>> from app.core.shape.tiles import parse_mpsz
         >>> candidate = evaluate_discards(Hand.from_tiles(parse_mpsz("123m456p789s1122z5z")), rule_profile("riichi"))[0]
         >>> candidate.safety, candidate.safety_score, round(candidate._replace(safety=0.968).safety_score, 6)
         (1.0, 1.0, 0.2)
@@ -342,9 +342,9 @@ class Candidate(NamedTuple):
     def reasons(self) -> tuple[str, ...]:
         """The score in words, one short sentence per term that matters.
 
-        >>> from app.core.hand import Hand
-        >>> from app.core.rules import rule_profile
-        >>> from app.core.tiles import parse_mpsz
+        >>> from app.core.shape.hand import Hand
+        >>> from app.core.shape.rules import rule_profile
+        >>> from app.core.shape.tiles import parse_mpsz
         >>> hand = Hand.from_tiles(parse_mpsz("123m456p78s99s11z7z5z"))
         >>> wildcard = next(c for c in evaluate_discards(hand, rule_profile("qiqihar")) if c.tile == 33)
         >>> wildcard.reasons
@@ -438,7 +438,7 @@ def evaluate_discards(
     round winds when known (see ``honors`` in the module notes).
 
     ``deadline`` (a :func:`time.monotonic` instant) and ``cancelled`` bound the
-    lookahead in wall-clock time (see :func:`~app.core.lookahead.lookahead`); each
+    lookahead in wall-clock time (see :func:`~app.core.advice.lookahead.lookahead`); each
     candidate's search gets an equal share of the time left when it starts, so
     a slow first candidate cannot leave the others none.
 
@@ -489,8 +489,8 @@ def advise_discards(
 ) -> tuple[list[Candidate], ValueSearch]:
     """:func:`evaluate_discards` ranked by ``model`` (the expected score by default), and how it went.
 
-    >>> from app.core.rules import rule_profile
-    >>> from app.core.tiles import parse_mpsz
+    >>> from app.core.shape.rules import rule_profile
+    >>> from app.core.shape.tiles import parse_mpsz
     >>> ranked, search = advise_discards(Hand.from_tiles(parse_mpsz("123m456p789s1z234m5z")), rule_profile("riichi"))
     >>> [(format_tile(c.tile), round(c.expected.expected_score)) for c in ranked[:3] if c.expected]
     [('1m', 889), ('4m', 889), ('1z', 745)]
@@ -646,7 +646,7 @@ def ranking_model(rules: RuleProfile, asked: DiscardModel) -> DiscardModel:
     (``expected_score``) is the fan plan where a win needs fans (MCR); a model the rules
     have no use for falls back to the linear score (:func:`advise_discards` says why).
 
-    >>> from app.core.rules import rule_profile
+    >>> from app.core.shape.rules import rule_profile
     >>> [ranking_model(rule_profile(name), DiscardModel.EXPECTED_SCORE).value for name in ("riichi", "mcr", "chinese")]
     ['expected_score', 'fan_plan', 'linear']
     """
@@ -713,7 +713,7 @@ def _connections(counts: Counts, tile: Tile) -> tuple[int, int]:
     """How much ``tile`` connects with the rest of the hand (less is a better discard):
     other copies and suit neighbours within two, then its potential (honour 0, terminal 1, else 2).
 
-    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> from app.core.shape.tiles import counts_from_tiles, parse_mpsz
     >>> counts = counts_from_tiles(parse_mpsz("1m5m9p23s7z"))
     >>> [_connections(counts, tile) for tile in (33, 17, 4, 0, 19)]
     [(0, 0), (0, 1), (0, 2), (0, 1), (1, 2)]

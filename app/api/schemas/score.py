@@ -9,18 +9,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final, NamedTuple
 
+from fastapi.openapi.models import Example
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.config import JsonDict
 
 from app.api.errors import Loc, located
+from app.api.schemas.common import HandTiles, MeldSpec, Rules, WinSituation
 from app.core.errors import NotAWinningHand
-from app.core.hand import Hand
-from app.core.mcr_scoring import Fan, McrScore
-from app.core.riichi_scoring import FuPart, Reading, RiichiScore, YakuHan
-from app.core.rules import RuleProfile
-from app.core.scoring import REFUSALS, ScoreResult, score
-from app.core.scoring_context import WinContext
-from app.core.tiles import Tile, format_tile
+from app.core.shape.hand import Hand
+from app.core.shape.rules import RuleProfile
+from app.core.shape.tiles import Tile, format_tile
+from app.core.value.mcr_scoring import Fan, McrScore
+from app.core.value.riichi_scoring import FuPart, Reading, RiichiScore, YakuHan
+from app.core.value.scoring import REFUSALS, ScoreResult, score
+from app.core.value.scoring_context import WinContext
 
 
 class MultiplierOut(BaseModel):
@@ -308,3 +310,175 @@ def judge(
             return ScoreResponse.of(score(hand, win_tile, rules, context))
         except (*REFUSALS, NotAWinningHand) as refused:
             return Refusal(refused.code, refused.message)
+
+
+# --- requests ---
+
+_QIQIHAR_EXAMPLE: Final[JsonDict] = {
+    "hand": "123m456p78s99s7z",
+    "melds": [{"kind": "pon", "tiles": "111z"}],
+    "win_tile": "9s",
+    "rules": "qiqihar",
+    "winner": 0,
+    "dealer": 0,
+    "discarder": None,
+    "kong_replacement": False,
+    "robbed_kong": False,
+}
+# The contract's example: South seat wins on West's discard with 中 pon, a red 5m and
+# dora 5p (indicator 4p): chun 1 + dora 1 + aka_dora 1 = 3 han, 20 base + 4 for the open
+# honor pon = 24, rounded to 30 fu; 30 x 2^5 = 960 base, x4 rounded up = 3900 from West.
+_RIICHI_EXAMPLE: Final[JsonDict] = {
+    "hand": "233440m567p11s",
+    "melds": [{"kind": "pon", "tiles": "777z"}],
+    "win_tile": "4m",
+    "rules": "riichi",
+    "winner": 1,
+    "dealer": 0,
+    "discarder": 3,
+    "round_wind": "1z",
+    "dora_indicators": "4p",
+    "ura_indicators": "",
+    "riichi": False,
+    "double_riichi": False,
+    "ippatsu": False,
+    "last_tile": False,
+    "first_turn": False,
+    "kong_replacement": False,
+    "robbed_kong": False,
+    "honba": 0,
+    "riichi_sticks": 0,
+}
+# A closed dealer self-draw in riichi with one honba and one stick on the table.
+_RIICHI_TSUMO_EXAMPLE: Final[JsonDict] = {
+    "hand": "123456789m11p406s",
+    "win_tile": "9m",
+    "rules": "riichi",
+    "winner": 0,
+    "dealer": 0,
+    "riichi": True,
+    "dora_indicators": "9p",
+    "ura_indicators": "3z",
+    "honba": 1,
+    "riichi_sticks": 1,
+}
+# Three-player: seat 1 self-draws with two norths set aside; a 1m indicator shows 9m.
+_SANMA_EXAMPLE: Final[JsonDict] = {
+    "hand": "111999m123p45677s",
+    "win_tile": "7s",
+    "rules": "sanma",
+    "winner": 1,
+    "dealer": 0,
+    "dora_indicators": "1m",
+    "nuki": 2,
+}
+# MCR: South (seat 1, dealer seat 0) wins on West's discard with a pure straight in man and
+# two flowers: 清龙 16 + 门前清 2 + 平和 2 + 喜相逢 1 = 21 fans; T = 23, so West pays 31
+# and the other two pay 8 each.
+_MCR_EXAMPLE: Final[JsonDict] = {
+    "hand": "123456789m123p55s",
+    "win_tile": "9m",
+    "rules": "mcr",
+    "winner": 1,
+    "dealer": 0,
+    "discarder": 2,
+    "seat_wind": "2z",
+    "round_wind": "1z",
+    "flowers": 2,
+    "last_tile": False,
+    "last_copy": False,
+    "kong_replacement": False,
+    "robbed_kong": False,
+}
+SCORE_EXAMPLES: Final = {
+    "riichi": Example(summary="Riichi: the contract's example (open hand, ron)", value=_RIICHI_EXAMPLE),
+    "riichi_tsumo": Example(
+        summary="Riichi: dealer riichi tsumo with a red five, honba and a stick", value=_RIICHI_TSUMO_EXAMPLE
+    ),
+    "sanma": Example(
+        summary="Sanma: a self-draw with two norths set aside and a 1m indicator (9m is dora)", value=_SANMA_EXAMPLE
+    ),
+    "mcr": Example(summary="MCR: a pure straight on a discard, with two flowers", value=_MCR_EXAMPLE),
+    "qiqihar": Example(summary="Qiqihar: the seed's dealer self-draw holding 红中", value=_QIQIHAR_EXAMPLE),
+}
+
+
+class ScoreItem(WinSituation):
+    """A winning hand and how it was won (a /score request without `rules`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    hand: HandTiles = Field(description="The concealed tiles, including win_tile. In mpsz, `0` is a red five.")
+    melds: list[MeldSpec] = Field([], description="Declared melds (in mpsz, `0` is a red five).")
+
+
+class ScoreRequest(ScoreItem):
+    """A winning hand, how it was won, and the rules whose scoring applies."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [_QIQIHAR_EXAMPLE, _RIICHI_EXAMPLE]})
+
+    rules: Rules = Field(
+        "qiqihar",
+        validate_default=True,
+        description="The rules whose scoring applies: qiqihar (the default here, for compatibility), riichi, "
+        'sanma or mcr, or {preset, ...overrides} such as {"preset": "riichi", "kiriage": true} or '
+        '{"preset": "sanma", "tsumo_loss": false}.',
+    )
+
+
+_BATCH_EXAMPLE: Final[JsonDict] = {
+    "rules": "riichi",
+    "items": [
+        {key: value for key, value in _RIICHI_EXAMPLE.items() if key != "rules"},
+        # Open, with terminals and no value pair: complete but no yaku, so this item is an error result.
+        {
+            "hand": "456p23478999s",
+            "melds": [{"kind": "chi", "tiles": "123m"}],
+            "win_tile": "2s",
+            "winner": 0,
+            "dealer": 0,
+            "discarder": 1,
+        },
+    ],
+}
+
+
+class ScoreBatchRequest(BaseModel):
+    """Many /score questions under the same rules."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [_BATCH_EXAMPLE]})
+
+    items: list[ScoreItem] = Field(
+        description="The questions, each a /score request without `rules`; answers in this order."
+    )
+    rules: Rules = Field(
+        "riichi",
+        validate_default=True,
+        description="The rules for every item (default riichi, as elsewhere in the API).",
+    )
+
+
+class ScoreItemError(BaseModel):
+    """Why one batch item has no score: the error /score would have answered for it alone."""
+
+    error: str = Field(
+        description="The error code: no_yaku, not_a_winning_hand, invalid_win_context, too_many_copies, "
+        "wrong_tile_count, invalid_meld, ...",
+        examples=["no_yaku"],
+    )
+    status: int = Field(description="The status /score would answer with: 400 or 422.", examples=[400])
+    message: str = Field(description="What is wrong, for a person.")
+    loc: list[str | int] = Field(
+        description='Where: ["body", "items", index, field...].', examples=[["body", "items", 1, "hand"]]
+    )
+
+
+class ScoreBatchResponse(BaseModel):
+    """One result per item, in request order: a score, or the item's error."""
+
+    results: list[ScoreResponse | ScoreItemError]
+
+
+SCORE_BATCH_EXAMPLES: Final = {
+    "riichi": Example(summary="Riichi: a scored hand and an open hand without yaku", value=_BATCH_EXAMPLE),
+}

@@ -29,7 +29,7 @@ Speed: the splits and waits of one suit's counts, and the fans a reading's chows
 together and its pungs make together, are memoised on their exact keys in bounded LRU
 caches (finite domains that a running server fills once); the rest is worked out per call.
 
->>> from app.core.tiles import parse_mpsz
+>>> from app.core.shape.tiles import parse_mpsz
 >>> hand = Hand.from_tiles(parse_mpsz("123456789m123p55s"))
 >>> [(f.chinese, f.count) for f in count_fans(hand, 8, WinContext(winner=0, dealer=0))]
 [('清龙', 1), ('不求人', 1), ('平和', 1), ('喜相逢', 1)]
@@ -45,10 +45,10 @@ from itertools import combinations, permutations
 from typing import Final, NamedTuple
 
 from app.core.errors import BelowMinimumFan, InvalidRuleOption, NotAWinningHand, WrongTileCount
-from app.core.hand import Hand, MeldKind
-from app.core.rules import RuleProfile
-from app.core.scoring_context import InvalidWinContext, WinContext, check_seats, check_win_tile
-from app.core.tiles import EAST, GREEN, NORTH, NUM_TILE_KINDS, RED, WHITE, Tile, format_tile
+from app.core.shape.hand import Hand, MeldKind
+from app.core.shape.rules import RuleProfile
+from app.core.shape.tiles import EAST, GREEN, NORTH, NUM_TILE_KINDS, RED, WHITE, Tile, format_tile
+from app.core.value.scoring_context import InvalidWinContext, WinContext, check_seats, check_win_tile
 
 #: A win needs at least this many fans, flowers not counted.
 MINIMUM_FAN: Final = 8
@@ -1282,7 +1282,7 @@ def count_fans(hand: Hand, win_tile: Tile, context: WinContext) -> tuple[Fan, ..
     when the winner holds the robbed tile elsewhere); :func:`score_mcr` rejects them.
     Raises :class:`NotAWinningHand` when no MCR form completes.
 
-    >>> from app.core.tiles import parse_mpsz
+    >>> from app.core.shape.tiles import parse_mpsz
     >>> hand = Hand.from_tiles(parse_mpsz("19m19p19s1234567z1m"))
     >>> [f.name for f in count_fans(hand, 0, WinContext(winner=1, dealer=0, discarder=2))]
     ['Thirteen Orphans']
@@ -1293,8 +1293,8 @@ def count_fans(hand: Hand, win_tile: Tile, context: WinContext) -> tuple[Fan, ..
 def fan_total(hand: Hand, win_tile: Tile, context: WinContext) -> int:
     """Total fans of the best reading (flowers excluded): the floor is checked against this.
 
-    >>> from app.core.tiles import parse_mpsz
-    >>> from app.core.hand import Meld
+    >>> from app.core.shape.tiles import parse_mpsz
+    >>> from app.core.shape.hand import Meld
     >>> chicken = Hand.from_tiles(parse_mpsz("56s678p11z7s"), [Meld.of("chi", [0, 1, 2]), Meld.of("chi", [2, 3, 4])])
     >>> fan_total(chicken, 24, WinContext(winner=0, dealer=0, discarder=1))
     8
@@ -1311,12 +1311,12 @@ def check_mcr_context(hand: Hand, win_tile: Tile, context: WinContext) -> None:
     (no kong may be declared after the last tile); 和绝张 is impossible while the winner
     holds another copy of the winning tile (that would be a fifth copy).
 
-    >>> from app.core.tiles import parse_mpsz
+    >>> from app.core.shape.tiles import parse_mpsz
     >>> hand = Hand.from_tiles(parse_mpsz("123456789m123p55s"))
     >>> check_mcr_context(hand, 8, WinContext(0, 0, kong_replacement=True))
     Traceback (most recent call last):
     ...
-    app.core.scoring_context.InvalidWinContext: a kong replacement win needs a declared kong
+    app.core.value.scoring_context.InvalidWinContext: a kong replacement win needs a declared kong
     """
     check_seats(context, SEATS)
     check_win_tile(hand.counts, win_tile)
@@ -1354,13 +1354,13 @@ def score_mcr(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinContex
     :class:`InvalidWinContext`, :class:`WrongTileCount`, :class:`NotAWinningHand`, or
     :class:`BelowMinimumFan` when the fans (flowers not counted) are under 8.
 
-    >>> from app.core.rules import rule_profile
-    >>> from app.core.tiles import parse_mpsz
+    >>> from app.core.shape.rules import rule_profile
+    >>> from app.core.shape.tiles import parse_mpsz
     >>> hand = Hand.from_tiles(parse_mpsz("123456789m123p55s"))
     >>> result = score_mcr(hand, 8, rule_profile("mcr"), WinContext(winner=1, dealer=0, discarder=2, flowers=2))
     >>> result.fan, result.payments, result.per_payer, result.fans[-1]
     (21, (-8, 47, -31, -8), ((0, 8), (2, 31), (3, 8)), Fan(name='Flower Tiles', chinese='花牌', fan=1, count=2))
-    >>> from app.core.hand import Meld
+    >>> from app.core.shape.hand import Meld
     >>> small = Hand.from_tiles(parse_mpsz("234567m345p22p"), [Meld.of("chi", [23, 24, 25])])
     >>> score_mcr(small, 13, rule_profile("mcr"), WinContext(winner=1, dealer=0, discarder=2))
     Traceback (most recent call last):

@@ -38,10 +38,10 @@ Fixed choices, all Tenhou's:
 * Riichi sticks go to the winner outside the seat payments:
   ``riichi_sticks_won`` is 1000 points a stick.
 
->>> from app.core.hand import Hand, Meld
->>> from app.core.rules import rule_profile
->>> from app.core.scoring import WinContext
->>> from app.core.tiles import parse_mpsz
+>>> from app.core.shape.hand import Hand, Meld
+>>> from app.core.shape.rules import rule_profile
+>>> from app.core.value.scoring import WinContext
+>>> from app.core.shape.tiles import parse_mpsz
 >>> hand = Hand.from_tiles(parse_mpsz("234456m66p789s"), [Meld.of("pon", [33, 33, 33])])
 >>> result = score_riichi(hand, 5, rule_profile("riichi"), WinContext(winner=1, dealer=0, discarder=3))
 >>> result.han, result.fu, [y.name for y in result.yaku], result.payments
@@ -54,12 +54,11 @@ from collections.abc import Sequence
 from functools import cache, lru_cache, partial
 from typing import Final, NamedTuple
 
-from app.core.decompose import _suit_splits
 from app.core.errors import InvalidMeld, InvalidRuleOption, NotAWinningHand, NoYaku, TooManyCopies, WrongTileCount
-from app.core.hand import Hand, Meld, MeldKind
-from app.core.rules import RuleProfile, SevenPairs
-from app.core.scoring_context import InvalidWinContext, WinContext, check_seats, check_win_tile
-from app.core.tiles import (
+from app.core.shape.decompose import _suit_splits
+from app.core.shape.hand import Hand, Meld, MeldKind
+from app.core.shape.rules import RuleProfile, SevenPairs
+from app.core.shape.tiles import (
     EAST,
     M5,
     NORTH,
@@ -71,6 +70,7 @@ from app.core.tiles import (
     dora_table,
     format_tile,
 )
+from app.core.value.scoring_context import InvalidWinContext, WinContext, check_seats, check_win_tile
 
 MAX_INDICATORS: Final = 5
 """Dora (and ura dora) indicators: one, plus one for each of at most four kongs."""
@@ -776,9 +776,9 @@ def score_riichi(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinCon
     :class:`~app.core.errors.NotAWinningHand` for a hand that is not complete and
     :class:`NoYaku` for a complete hand without a yaku.
 
-    >>> from app.core.rules import rule_profile
-    >>> from app.core.scoring import WinContext
-    >>> from app.core.tiles import parse_mpsz
+    >>> from app.core.shape.rules import rule_profile
+    >>> from app.core.value.scoring import WinContext
+    >>> from app.core.shape.tiles import parse_mpsz
     >>> hand = Hand.from_tiles(parse_mpsz("123456789m11p456s"))
     >>> result = score_riichi(hand, 8, rule_profile("riichi"), WinContext(winner=0, dealer=0, riichi=True))
     >>> [(y.name, y.han) for y in result.yaku], result.fu, result.limit, result.payments

@@ -9,7 +9,7 @@ suit keys and look the rest up in the same tables.  Ukeire moves one suit key
 by ``5**i`` per candidate tile, exactly like the single-hand path.
 
 >>> import numpy as np
->>> from app.core.tiles import counts_from_tiles, parse_mpsz
+>>> from app.core.shape.tiles import counts_from_tiles, parse_mpsz
 >>> hands = np.array([list(counts_from_tiles(parse_mpsz(h))) for h in ("123456789m1111z", "11223344556677z")])
 >>> shanten_batch(hands).tolist()
 [1, -1]
@@ -24,16 +24,16 @@ from typing import Final, NamedTuple
 import numpy as np
 
 from app.core.errors import TooManyCopies, WrongTileCount
-from app.core.rules import RuleProfile, SevenPairs
-from app.core.shanten import (
+from app.core.shape.rules import RuleProfile, SevenPairs
+from app.core.shape.shanten import (
     HONORS_AND_KNITTED_SIZE,
     KNITTED_ASSIGNMENTS,
     KNITTED_PATTERNS,
     KNITTED_STRAIGHTS,
     shanten_from_distance,
 )
-from app.core.tables import tables
-from app.core.tiles import HONORS, MAX_MELDS, MPSZ_TILES
+from app.core.shape.tables import tables
+from app.core.shape.tiles import HONORS, MAX_MELDS, MPSZ_TILES
 
 _ORPHANS: Final = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 _IS_ORPHAN: Final = np.array([tile in _ORPHANS for tile in range(34)])
@@ -175,12 +175,12 @@ def analyse_batch(
     only shape the allowed sizes and rule out the closed forms).  Without
     ``with_ukeire`` the ukeire are not computed (all False), about half the work.  The rules'
     ``melded_tiles_count_toward_limit`` is not applied here: callers with that
-    option and melds use :class:`~app.core.engine.Checker`, as do callers whose
+    option and melds use :class:`~app.core.shape.engine.Checker`, as do callers whose
     rules have absent tiles (sanma), which raise ``ValueError`` here.
 
     >>> import numpy as np
-    >>> from app.core.rules import rule_profile
-    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> from app.core.shape.rules import rule_profile
+    >>> from app.core.shape.tiles import counts_from_tiles, parse_mpsz
     >>> hands = np.array([list(counts_from_tiles(parse_mpsz("123456789m1112z")))])
     >>> result = analyse_batch(hands, rule_profile("riichi"))
     >>> result.shanten.tolist(), np.flatnonzero(result.ukeire[0]).tolist()
@@ -335,7 +335,7 @@ _HONORS_AND_KNITTED_TILES: Final = np.array([(*straight, *HONORS) for straight i
 
 
 class _Knitted(NamedTuple):
-    """The knitted forms of a batch (see :mod:`app.core.shanten` for the split they rest on).
+    """The knitted forms of a batch (see :mod:`app.core.shape.shanten` for the split they rest on).
 
     ``straight``/``honors`` hold 255 where the hand cannot hold the form; the
     per-assignment arrays let :meth:`draws` find the draws of the tying ones.
@@ -488,7 +488,7 @@ def parse_mpsz_batch(texts: list[str]) -> np.ndarray | None:
 
     Only the plain form is taken (lowercase, no spaces, at most four copies):
     anything else returns None, and the caller parses hand by hand with
-    :func:`app.core.tiles.parse_tiles`, which explains any error precisely.
+    :func:`app.core.shape.tiles.parse_tiles`, which explains any error precisely.
 
     >>> parse_mpsz_batch(["123m406p789s1122z", "11m"])[:, [0, 1, 13, 27, 28]].tolist()
     [[1, 1, 1, 2, 2], [2, 0, 0, 0, 0]]

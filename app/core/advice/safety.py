@@ -85,8 +85,8 @@ Qiqihar, hands with one meld were ready less often (10.9 / 22.8 / 24.0 %: many
 first melds are chi, which does not open a Qiqihar hand), so the tables err on
 the side of caution there.  The published tables stay.
 
->>> from app.core.rules import rule_profile
->>> from app.core.tiles import parse_mpsz, counts_from_tiles
+>>> from app.core.shape.rules import rule_profile
+>>> from app.core.shape.tiles import parse_mpsz, counts_from_tiles
 >>> river = tuple(parse_mpsz("28m1z"))                 # declared riichi with the 1z
 >>> unseen = bytes(4 - c for c in counts_from_tiles(list(river) + parse_mpsz("2555m1z4p")))
 >>> declared = Opponent(river=river, riichi=True, riichi_turn=3)
@@ -104,10 +104,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final, NamedTuple
 
-from app.core.errors import TenpaiError
-from app.core.hand import Meld
-from app.core.rules import RuleProfile
-from app.core.safety_tables import (
+from app.core.advice.safety_tables import (
     DEAL_IN_BY_TURN,
     FIRST_TURN,
     LAST_TURN,
@@ -116,7 +113,10 @@ from app.core.safety_tables import (
     TENPAI_SHARE_BY_TURN,
     Category,
 )
-from app.core.tiles import DRAGONS, Counts, Tile, is_honor
+from app.core.errors import TenpaiError
+from app.core.shape.hand import Meld
+from app.core.shape.rules import RuleProfile
+from app.core.shape.tiles import DRAGONS, Counts, Tile, is_honor
 
 GENBUTSU_LEAK: Final = 0.5
 """Without furiten: share of a tile's danger left when it is in the opponent's river (ours)."""
@@ -178,7 +178,7 @@ class Opponent:
         >>> Opponent(river=(0,), riichi=True, riichi_turn=2).validate()
         Traceback (most recent call last):
         ...
-        app.core.safety.InvalidOpponent: riichi_turn 2 is past the river's 1 tiles; it is the position of the declaration tile
+        app.core.advice.safety.InvalidOpponent: riichi_turn 2 is past the river's 1 tiles; it is the position of the declaration tile
         """
         if self.riichi_turn is None:
             return
@@ -219,7 +219,7 @@ class DefenceRules(NamedTuple):
 def defence_rules(rules: RuleProfile) -> DefenceRules:
     """The danger model's view of ``rules``.
 
-    >>> from app.core.rules import rule_profile
+    >>> from app.core.shape.rules import rule_profile
     >>> defence_rules(rule_profile("riichi"))[:3], defence_rules(rule_profile("chinese"))[:3]
     ((True, 0.0, 0.0), (False, 0.5, 0.6))
     """

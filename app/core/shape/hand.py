@@ -19,7 +19,7 @@ from enum import StrEnum
 from typing import Final
 
 from app.core.errors import InvalidMeld, TooManyCopies, WrongTileCount
-from app.core.tiles import (
+from app.core.shape.tiles import (
     MAX_MELDS,
     NUM_TILE_KINDS,
     Tile,

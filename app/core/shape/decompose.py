@@ -15,8 +15,8 @@ from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 from typing import Final
 
-from app.core.shanten import HONORS_AND_KNITTED_SIZE, KNITTED_STRAIGHTS
-from app.core.tiles import HONORS, ORPHANS, Tile
+from app.core.shape.shanten import HONORS_AND_KNITTED_SIZE, KNITTED_STRAIGHTS
+from app.core.shape.tiles import HONORS, ORPHANS, Tile
 
 _SUITS: Final = ((0, 9, True), (9, 9, True), (18, 9, True), (27, 7, False))
 
@@ -251,7 +251,7 @@ def knitted_straight_decompositions(
     reading (:func:`regular_decompositions`) with one copy fewer of room for
     each knitted tile.
 
-    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> from app.core.shape.tiles import counts_from_tiles, parse_mpsz
     >>> found, _ = knitted_straight_decompositions(
     ...     counts_from_tiles(parse_mpsz("147m258p369s55777z")), b"\\x04" * 34, (), 1, limit=10
     ... )
@@ -300,7 +300,7 @@ def honors_and_knitted_decompositions(
 
     Wildcards stand for tiles of the sixteen the hand lacks, in every way.
 
-    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> from app.core.shape.tiles import counts_from_tiles, parse_mpsz
     >>> found, _ = honors_and_knitted_decompositions(
     ...     counts_from_tiles(parse_mpsz("147m25p369s123457z")), b"\\x04" * 34, (), limit=10
     ... )

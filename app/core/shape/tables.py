@@ -36,7 +36,7 @@ from typing import Final
 
 import numpy as np
 
-from app.core.tiles import MAX_MELDS
+from app.core.shape.tiles import MAX_MELDS
 
 MAX_SUIT_TILES: Final = 14
 #: Index of (melds, pairs) in a distance vector: ``m * 2 + p``.

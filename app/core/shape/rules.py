@@ -23,8 +23,8 @@ from types import MappingProxyType
 from typing import Any, Final, NamedTuple
 
 from app.core.errors import AbsentTile, InvalidNotation, InvalidRuleOption, UnknownRules
-from app.core.hand import MeldKind
-from app.core.tiles import NUM_TILE_KINDS, ORPHANS, RED, Tile, format_tile, parse_tiles, quoted
+from app.core.shape.hand import MeldKind
+from app.core.shape.tiles import NUM_TILE_KINDS, ORPHANS, RED, Tile, format_tile, parse_tiles, quoted
 
 #: Seats a table may have: three-player (sanma) or four-player.
 SEAT_COUNTS: Final = (3, 4)
@@ -61,7 +61,7 @@ class RuleProfile:
     #: Whether a player may not win on a tile they discarded (riichi's furiten): what makes
     #: genbutsu and suji safe against a ready player.
     furiten: bool = True
-    # Riichi scoring (app/core/riichi_scoring.py); other scoring profiles ignore them.
+    # Riichi scoring (app/core/value/riichi_scoring.py); other scoring profiles ignore them.
     #: All simples (tanyao) counts with an open hand.
     open_tanyao: bool = True
     #: Each red five (0m, 0p, 0s) held is a dora.
@@ -154,7 +154,7 @@ PRESETS: Final[Mapping[str, RuleProfile]] = MappingProxyType(
         # options keep their riichi defaults.
         "sanma": RuleProfile("sanma", chi_allowed=False, absent_tiles=_SANMA_ABSENT, seats=3),
         # Chinese Official rules (MCR, 国标麻将): seven pairs with a quad as two pairs, the
-        # knitted forms (app/core/mcr_scoring.py scores the 81 fans; a win needs 8).
+        # knitted forms (app/core/value/mcr_scoring.py scores the 81 fans; a win needs 8).
         "mcr": RuleProfile("mcr", seven_pairs=SevenPairs.QUAD_AS_TWO, knitted_forms=True, furiten=False),
     }
 )

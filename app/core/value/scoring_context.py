@@ -10,7 +10,7 @@ False
 >>> check_seats(WinContext(winner=1, dealer=0, discarder=1))
 Traceback (most recent call last):
 ...
-app.core.scoring_context.InvalidWinContext: the winner cannot have discarded the winning tile
+app.core.value.scoring_context.InvalidWinContext: the winner cannot have discarded the winning tile
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from app.core.errors import TenpaiError
-from app.core.rules import DEFAULT_SEATS
-from app.core.tiles import EAST, NUM_TILE_KINDS, Tile, format_tile
+from app.core.shape.rules import DEFAULT_SEATS
+from app.core.shape.tiles import EAST, NUM_TILE_KINDS, Tile, format_tile
 
 
 class InvalidWinContext(TenpaiError):
@@ -66,7 +66,7 @@ def check_win_tile(hand_counts: bytes, win_tile: Tile) -> None:
     >>> check_win_tile(bytes(34), 0)
     Traceback (most recent call last):
     ...
-    app.core.scoring_context.InvalidWinContext: win_tile 1m is not in the hand; hand holds the concealed tiles including the winning tile
+    app.core.value.scoring_context.InvalidWinContext: win_tile 1m is not in the hand; hand holds the concealed tiles including the winning tile
     """
     if not 0 <= win_tile < NUM_TILE_KINDS or not hand_counts[win_tile]:
         shown = format_tile(win_tile) if 0 <= win_tile < NUM_TILE_KINDS else str(win_tile)

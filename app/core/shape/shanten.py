@@ -9,7 +9,7 @@ tenpai: the fifth East does not exist).
 
 Counts are ``bytes`` of length 34 (``counts[tile]``), so a suit is a slice.
 
->>> from app.core.tiles import counts_from_tiles, parse_mpsz
+>>> from app.core.shape.tiles import counts_from_tiles, parse_mpsz
 >>> hand = counts_from_tiles(parse_mpsz("123456789m1111z"))
 >>> regular_distance(hand, 4) - 1
 1
@@ -22,8 +22,8 @@ from itertools import permutations
 from operator import itemgetter
 from typing import Any, Final
 
-from app.core.tables import VECTOR_LENGTH, DistanceVector, min_plus, tables
-from app.core.tiles import HONORS, MAX_MELDS, NUM_TILE_KINDS, ORPHANS, Tile
+from app.core.shape.tables import VECTOR_LENGTH, DistanceVector, min_plus, tables
+from app.core.shape.tiles import HONORS, MAX_MELDS, NUM_TILE_KINDS, ORPHANS, Tile
 
 _POW5: Final = tuple(5**i for i in range(9))
 _orphan_counts = itemgetter(*ORPHANS)
@@ -34,7 +34,7 @@ _NO_CAPS: Final = b"\x04" * NUM_TILE_KINDS
 def regular_distance(counts: bytes, melds_wanted: int) -> int:
     """Tiles to draw to reach ``melds_wanted`` melds and a pair (4-copy exact).
 
-    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> from app.core.shape.tiles import counts_from_tiles, parse_mpsz
     >>> regular_distance(counts_from_tiles(parse_mpsz("1111222233334z")), 4)
     4
     """
@@ -66,7 +66,7 @@ def shanten_from_distance(distance: Any, wildcards: Any = 0) -> Any:
 def seven_pairs_distance(counts: bytes, *, quad_as_two: bool = False) -> int:
     """Tiles to draw for seven pairs; ``quad_as_two`` lets four of a kind count twice.
 
-    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> from app.core.shape.tiles import counts_from_tiles, parse_mpsz
     >>> hand = counts_from_tiles(parse_mpsz("1111m223344556p"))
     >>> seven_pairs_distance(hand), seven_pairs_distance(hand, quad_as_two=True)
     (3, 1)
@@ -99,7 +99,7 @@ def _seven_pairs_from_profile(singles: int, doubles: int, triples: int, quads: i
 def thirteen_orphans_distance(counts: bytes) -> int:
     """Tiles to draw for thirteen orphans.
 
-    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> from app.core.shape.tiles import counts_from_tiles, parse_mpsz
     >>> thirteen_orphans_distance(counts_from_tiles(parse_mpsz("19m19p19s1234567z")))
     1
     """
@@ -120,7 +120,7 @@ def regular_improving_draws(counts: bytes, melds_wanted: int) -> tuple[int, byte
     pushed through three ``bytes.translate`` tables: to the combined class with
     the other suits, to the hand distance, to a flag "lower than now".
 
-    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> from app.core.shape.tiles import counts_from_tiles, parse_mpsz
     >>> distance, flags = regular_improving_draws(counts_from_tiles(parse_mpsz("123m456p789s1112z")), 4)
     >>> distance, flagged_tiles(flags)
     (1, (28,))
@@ -210,7 +210,7 @@ def seven_pairs_improving_draws(counts: bytes, *, quad_as_two: bool) -> bytes:
     first copy; with quads as two pairs also a third) helps only while there
     are fewer one-draw candidates than missing pairs.
 
-    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> from app.core.shape.tiles import counts_from_tiles, parse_mpsz
     >>> flagged_tiles(seven_pairs_improving_draws(counts_from_tiles(parse_mpsz("1122334455667m")), quad_as_two=False))
     (6,)
     """
@@ -304,7 +304,7 @@ def suit_vector(counts: tuple[int, ...], caps: tuple[int, ...], chows: bool) -> 
 def capped_regular_distance(counts: bytes, caps: bytes, melds_wanted: int) -> int:
     """:func:`regular_distance` with a per-tile cap on the complete hand.
 
-    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> from app.core.shape.tiles import counts_from_tiles, parse_mpsz
     >>> hand = counts_from_tiles(parse_mpsz("1m"))
     >>> capped_regular_distance(hand, bytes([1]) + bytes([4]) * 33, 0)
     2
@@ -351,7 +351,7 @@ class AbsentShapes:
     """Suit classes of the regular form when the tiles ``absent`` do not exist.
 
     >>> shapes = AbsentShapes(tuple(range(1, 8)))  # sanma: no 2m-8m
-    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> from app.core.shape.tiles import counts_from_tiles, parse_mpsz
     >>> hand = counts_from_tiles(parse_mpsz("1111m9999m123p55p"))
     >>> absent_regular_draws(hand, 4, shapes)[0] - 1, regular_distance(hand, 4) - 1  # 2m3m cannot help
     (2, 1)
@@ -531,7 +531,7 @@ def knitted_straight_distances(
     (see :func:`suit_keys`) when the caller has them.  No caps: see
     :func:`capped_knitted_straight_distances`.
 
-    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> from app.core.shape.tiles import counts_from_tiles, parse_mpsz
     >>> knitted_straight_distances(counts_from_tiles(parse_mpsz("147m258p369s55777z")), 1)
     (0, 6, 6, 9, 9, 6)
     """
@@ -576,7 +576,7 @@ def knitted_forms_distances(
     straight's distance is exact when it is at most ``at_most``, else it is
     some value above ``at_most``.
 
-    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> from app.core.shape.tiles import counts_from_tiles, parse_mpsz
     >>> knitted_forms_distances(counts_from_tiles(parse_mpsz("147m258p36s123m55z")), 1, True)
     (1, 5)
     """
@@ -611,7 +611,7 @@ def knitted_forms_distances(
 def knitted_straight_distance(counts: bytes, melds_wanted: int) -> int:
     """Tiles to draw for a knitted straight (组合龙), ``melds_wanted`` melds and a pair.
 
-    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> from app.core.shape.tiles import counts_from_tiles, parse_mpsz
     >>> knitted_straight_distance(counts_from_tiles(parse_mpsz("147m258p36s123m55z")), 1)
     1
     >>> knitted_straight_distance(counts_from_tiles(parse_mpsz("147m258p369s1z")), 0)  # a pair after one meld
@@ -629,7 +629,7 @@ def knitted_straight_improving_draws(
     ties and nothing is flagged).  A draw helps an assignment at ``distance``
     when it is one of its missing tiles or improves the rest's regular form.
 
-    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> from app.core.shape.tiles import counts_from_tiles, parse_mpsz
     >>> hand = counts_from_tiles(parse_mpsz("147m258p36s123m55z"))
     >>> flagged_tiles(knitted_straight_improving_draws(hand, 1, 1))
     (26,)
@@ -658,7 +658,7 @@ def honors_and_knitted_distance(counts: bytes) -> int:
     """Tiles to draw for honours and knitted tiles (全不靠): 14 distinct tiles of one
     knitted straight's nine and the seven honours.
 
-    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> from app.core.shape.tiles import counts_from_tiles, parse_mpsz
     >>> honors_and_knitted_distance(counts_from_tiles(parse_mpsz("147m25p369s12345z")))
     1
     """
@@ -675,7 +675,7 @@ def honors_and_knitted_improving_draws(counts: bytes, distance: int) -> bytes:
     """Flags (34 bytes) of the draws that lower the honours-and-knitted distance below ``distance``:
     the missing tiles of each assignment at that distance.
 
-    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> from app.core.shape.tiles import counts_from_tiles, parse_mpsz
     >>> flagged_tiles(honors_and_knitted_improving_draws(counts_from_tiles(parse_mpsz("147m25p369s12345z")), 1))
     (16, 32, 33)
     """
@@ -702,7 +702,7 @@ def capped_knitted_straight_distances(counts: bytes, caps: bytes, melds_wanted: 
     An assignment holding a tile of cap 0 is impossible; the rest may use
     ``cap - 1`` copies of each of the assignment's tiles.
 
-    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> from app.core.shape.tiles import counts_from_tiles, parse_mpsz
     >>> caps = bytes([4]) * 3 + bytes([0]) + bytes([4]) * 30  # no 4m
     >>> capped_knitted_straight_distances(counts_from_tiles(parse_mpsz("147m258p369s55777z")), caps, 1)
     (255, 255, 6, 9, 9, 6)
@@ -728,7 +728,7 @@ def capped_knitted_straight_distances(counts: bytes, caps: bytes, melds_wanted: 
 def capped_honors_and_knitted_distance(counts: bytes, caps: bytes) -> int:
     """:func:`honors_and_knitted_distance` when a tile of cap 0 may not be used (255: impossible).
 
-    >>> from app.core.tiles import counts_from_tiles, parse_mpsz
+    >>> from app.core.shape.tiles import counts_from_tiles, parse_mpsz
     >>> capped_honors_and_knitted_distance(counts_from_tiles(parse_mpsz("147m25p369s12345z")), bytes(27) + bytes([4]) * 7)
     255
     """

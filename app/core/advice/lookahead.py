@@ -29,10 +29,10 @@ search overruns by one state at most.  Once either says stop, every draw not yet
 searched counts as never reaching the goal (no further hand is analysed), and the
 answer is again a flagged lower bound, ``stopped_by="time"``.
 
->>> from app.core.engine import Checker
->>> from app.core.hand import Hand
->>> from app.core.rules import rule_profile
->>> from app.core.tiles import parse_mpsz
+>>> from app.core.shape.engine import Checker
+>>> from app.core.shape.hand import Hand
+>>> from app.core.shape.rules import rule_profile
+>>> from app.core.shape.tiles import parse_mpsz
 >>> ready = Hand.from_tiles(parse_mpsz("123m456p789s1122z"))
 >>> result = lookahead(ready, Checker(rule_profile("riichi")), bytes(34), draws=1, budget=100)
 >>> result.tenpai_probability, round(result.win_probability, 4), result.complete  # 4 winning copies in 123 unseen
@@ -48,16 +48,16 @@ from typing import NamedTuple
 
 import numpy as np
 
-from app.core.engine import Checker
 from app.core.errors import WrongTileCount
-from app.core.hand import Hand
-from app.core.tiles import NUM_TILE_KINDS, Counts
+from app.core.shape.engine import Checker
+from app.core.shape.hand import Hand
+from app.core.shape.tiles import NUM_TILE_KINDS, Counts
 
 #: Per 3n+1 hand's counts: (shanten, ukeire tiles, can win on some tile); shareable between searches.
 Analysis = dict[bytes, tuple[int, tuple[int, ...], bool]]
 
 
-class StopReason(StrEnum):
+class LookaheadStop(StrEnum):
     """Why a search ended before it had examined every state it needed."""
 
     #: The state budget ran out.
@@ -77,7 +77,7 @@ class LookaheadResult(NamedTuple):
     #: False when the budget or the time ran out: the probabilities are lower bounds.
     complete: bool
     #: What cut the search short; None when it is complete.
-    stopped_by: StopReason | None = None
+    stopped_by: LookaheadStop | None = None
 
 
 class _Search:
@@ -103,7 +103,7 @@ class _Search:
         self.deadline = deadline
         self.cancelled = cancelled
         self.states = 0
-        self.stopped_by: StopReason | None = None
+        self.stopped_by: LookaheadStop | None = None
         #: Set once the deadline passed or the caller cancelled: search nothing more.
         self.out_of_time = False
         self.memo: dict[bytes, np.ndarray] = {}
@@ -135,13 +135,13 @@ class _Search:
         if self.out_of_time:
             return self.zero
         if self.states >= self.budget:
-            self.stopped_by = self.stopped_by or StopReason.STATES
+            self.stopped_by = self.stopped_by or LookaheadStop.STATES
             return self.zero
         if (self.deadline is not None and time.monotonic() >= self.deadline) or (
             self.cancelled is not None and self.cancelled()
         ):
             self.out_of_time = True
-            self.stopped_by = StopReason.TIME
+            self.stopped_by = LookaheadStop.TIME
             return self.zero
         self.states += 1
         shanten, ukeire, ready = self.analyse(counts)
@@ -209,12 +209,12 @@ def lookahead(
     checker may pass one ``analysis`` dict to share the shanten work.  Raises
     :class:`WrongTileCount` for a hand that is not 3n+1.
 
-    >>> from app.core.rules import rule_profile
-    >>> from app.core.tiles import parse_mpsz
+    >>> from app.core.shape.rules import rule_profile
+    >>> from app.core.shape.tiles import parse_mpsz
     >>> far = Hand.from_tiles(parse_mpsz("159m2468p1357s15z"))
     >>> late = lookahead(far, Checker(rule_profile("riichi")), bytes(34), draws=6, budget=10**6, deadline=0.0)
     >>> late.complete, late.stopped_by, late.states, late.tenpai_probability
-    (False, <StopReason.TIME: 'time'>, 0, 0.0)
+    (False, <LookaheadStop.TIME: 'time'>, 0, 0.0)
     """
     if hand.tile_count % 3 != 1:
         raise WrongTileCount(f"the lookahead starts from a 3n+1 hand, got {hand.tile_count} tiles", field="hand")

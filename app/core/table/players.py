@@ -6,17 +6,17 @@ strategy takes every win the rules allow (declining a win is not a strategy
 any of these is meant to model).
 
 ``advisor``
-    The discard advisor (:func:`app.core.discard.evaluate_discards`) told everything a
+    The discard advisor (:func:`app.core.advice.discard.evaluate_discards`) told everything a
     player at the table sees: its own turn, its seat and the round wind, the dora
     indicators and each opponent's river, melds and declaration.  Under rules the
-    expected-score model values (:func:`app.core.expected_score.supports`: four-player
-    riichi), it ranks by that model, :class:`~app.core.discard.DiscardModel`'s
+    expected-score model values (:func:`app.core.advice.expected_score.supports`: four-player
+    riichi), it ranks by that model, :class:`~app.core.advice.discard.DiscardModel`'s
     ``EXPECTED_SCORE`` (``POST /discard``'s default), whenever the hand is
     :data:`VALUE_SHANTEN` or closer to tenpai, and by the linear model with its weights
     beyond (see :class:`Advisor` for why).  Under other rules (sanma, whose three-seat
     scoring the model does not value, Qiqihar, Chinese) it is the ``linear`` advisor.
     Where a win needs fans (``SeatView.minimum_fan``: MCR's 8), the fan planner
-    (:class:`app.core.mcr_targets.FanPlanner`) makes its discards, calls and
+    (:class:`app.core.advice.mcr_targets.FanPlanner`) makes its discards, calls and
     kongs instead: toward the nearest fan target worth 8 (flushes, straights,
     shifted and triple chows, pungs, knitted forms, seven pairs...), by the
     unseen tiles that bring it nearer, and, once ready, by the unseen tiles
@@ -59,7 +59,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Final, NamedTuple
 
-from app.core.discard import (
+from app.core.advice.discard import (
     DEAL_IN_POINTS,
     DEFAULT_VALUE_BUDGET,
     DEFAULT_WEIGHTS,
@@ -68,14 +68,14 @@ from app.core.discard import (
     Weights,
     evaluate_discards,
 )
-from app.core.engine import Checker
+from app.core.advice.expected_score import supports
+from app.core.advice.mcr_targets import FanPlanner, planner_for
+from app.core.advice.safety import Opponent, combined_safety
 from app.core.errors import TenpaiError
-from app.core.expected_score import supports
-from app.core.hand import Hand, Meld
-from app.core.mcr_targets import FanPlanner, planner_for
-from app.core.rules import RuleProfile
-from app.core.safety import Opponent, combined_safety
-from app.core.tiles import COPIES, DRAGONS, EAST, ORPHANS, Tile, is_honor
+from app.core.shape.engine import Checker
+from app.core.shape.hand import Hand, Meld
+from app.core.shape.rules import RuleProfile
+from app.core.shape.tiles import COPIES, DRAGONS, EAST, ORPHANS, Tile, is_honor
 
 
 class UnknownStrategy(TenpaiError):
@@ -170,8 +170,8 @@ class ShantenCaller:
         """Whether to set ``north`` aside (asked only when it is legal): when the hand without
         it is as close to ready as after its best discard, the north is a free dora and a draw.
 
-        >>> from app.core.rules import rule_profile
-        >>> from app.core.tiles import parse_mpsz
+        >>> from app.core.shape.rules import rule_profile
+        >>> from app.core.shape.tiles import parse_mpsz
         >>> rules = rule_profile("sanma")
         >>> def view(text):
         ...     return SeatView(0, Hand.from_tiles(parse_mpsz(text)), None, 1, (), (), 50, rules, Checker(rules))
@@ -215,7 +215,7 @@ class Advisor(ShantenCaller):
 
     It declares riichi whenever it may, as the model assumes, and calls as
     :class:`ShantenCaller`.  The table deals no red fives (see
-    :mod:`app.core.simulator`), so the search counts on drawing none.  Over 2,000 riichi
+    :mod:`app.core.table.simulator`), so the search counts on drawing none.  Over 2,000 riichi
     hands (seed 42, advisor, heuristic, advisor, linear) it took 317 points a hand more
     than the heuristic (95% CI +65 to +568) and 251 more than ``linear`` (+20 to +481),
     dealing in 12.7% of hands against the heuristic's 18.4% (seed 7: +552, +299 to +805;
@@ -223,7 +223,7 @@ class Advisor(ShantenCaller):
     hand.
 
     Where a win needs fans (``view.minimum_fan``: MCR), the fan planner
-    (:class:`~app.core.mcr_targets.FanPlanner`) decides its discards, calls and kongs
+    (:class:`~app.core.advice.mcr_targets.FanPlanner`) decides its discards, calls and kongs
     instead.
     """
 
@@ -383,7 +383,7 @@ def tile_value(tile: Tile, counts: bytes) -> int:
     """Seed 001's ``evaluateTileValue``: how much ``tile`` is worth beside ``counts``
     (the hand without it).
 
-    >>> from app.core.tiles import parse_mpsz, counts_from_tiles
+    >>> from app.core.shape.tiles import parse_mpsz, counts_from_tiles
     >>> counts = counts_from_tiles(parse_mpsz("24m1z"))  # 234m9p1z after 3m, say
     >>> tile_value(2, counts), tile_value(17, counts), tile_value(27, counts)
     (40, -15, -20)
@@ -437,8 +437,8 @@ def unseen_tiles(view: SeatView) -> bytes:
     """Copies of each tile this seat has not seen: not in its hand or melds, the rivers, the
     other seats' melds, nor ``view.visible``.
 
-    >>> from app.core.rules import rule_profile
-    >>> from app.core.tiles import parse_mpsz
+    >>> from app.core.shape.rules import rule_profile
+    >>> from app.core.shape.tiles import parse_mpsz
     >>> rules = rule_profile("mcr")
     >>> hand = Hand.from_tiles(parse_mpsz("111m"))
     >>> view = SeatView(0, hand, None, 1, (Opponent(river=(0, 1)),), (), 50, rules, Checker(rules))
@@ -476,7 +476,7 @@ def keeps_a_yaku(hand: Hand, value_honors: Sequence[Tile], *, open_tanyao: bool 
     with ``open_tanyao``, only simples in the melds and at most one terminal or honour left
     among the concealed tiles (one discard from all simples).
 
-    >>> from app.core.tiles import parse_mpsz
+    >>> from app.core.shape.tiles import parse_mpsz
     >>> pon = Meld.of("pon", parse_mpsz("555z"))
     >>> keeps_a_yaku(Hand.from_tiles(parse_mpsz("1239m456p78s"), (pon,)), DRAGONS)
     True
@@ -526,7 +526,7 @@ def make_player(name: str, weights: Weights = DEFAULT_WEIGHTS, rng: random.Rando
     >>> make_player("expert")
     Traceback (most recent call last):
     ...
-    app.core.players.UnknownStrategy: unknown strategy 'expert'; strategies are advisor, greedy, heuristic, linear, random
+    app.core.table.players.UnknownStrategy: unknown strategy 'expert'; strategies are advisor, greedy, heuristic, linear, random
     """
     try:
         kind = PLAYER_KINDS[name]

@@ -7,10 +7,10 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.config import JsonDict
 
-from app.api.discard_schemas import WeightsSpec
-from app.core.players import PLAYER_KINDS
-from app.core.rules import PRESETS, SEAT_COUNTS
-from app.core.simulator import TABLE_SETTINGS
+from app.api.schemas.discard import WeightsSpec
+from app.core.shape.rules import PRESETS, SEAT_COUNTS
+from app.core.table.players import PLAYER_KINDS
+from app.core.table.simulator import TABLE_SETTINGS
 
 # Enumerations in the schema, so Swagger UI offers the valid names (taken from the registries;
 # mypy cannot see members built at import, hence the ignores).

@@ -13,9 +13,9 @@ Qiqihar scoring is a base of 1 doubled for each condition that applies:
 The seed's worked example: the dealer self-draws holding 红中, so each of the
 three pays 1 x 2 (self-draw) x 2 (红中) x 2 (dealer) = 8, 24 in all.
 
->>> from app.core.hand import Hand, Meld
->>> from app.core.rules import rule_profile
->>> from app.core.tiles import parse_mpsz
+>>> from app.core.shape.hand import Hand, Meld
+>>> from app.core.shape.rules import rule_profile
+>>> from app.core.shape.tiles import parse_mpsz
 >>> hand = Hand.from_tiles(parse_mpsz("123m456p78s99s7z"), [Meld.of("pon", [27, 27, 27])])
 >>> result = score(hand, 26, rule_profile("qiqihar"), WinContext(winner=0, dealer=0))
 >>> result.payments, [(m.name, m.factor) for m in result.multipliers]
@@ -28,14 +28,14 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Final, NamedTuple
 
-from app.core.engine import Checker
 from app.core.errors import BelowMinimumFan, NotAWinningHand, NoYaku
-from app.core.hand import Hand
-from app.core.mcr_scoring import MINIMUM_FAN, McrScore, score_mcr
-from app.core.riichi_scoring import RiichiScore, score_riichi
-from app.core.rules import RuleProfile
-from app.core.scoring_context import InvalidWinContext, WinContext, check_seats, check_win_tile
-from app.core.tiles import RED, Tile
+from app.core.shape.engine import Checker
+from app.core.shape.hand import Hand
+from app.core.shape.rules import RuleProfile
+from app.core.shape.tiles import RED, Tile
+from app.core.value.mcr_scoring import MINIMUM_FAN, McrScore, score_mcr
+from app.core.value.riichi_scoring import RiichiScore, score_riichi
+from app.core.value.scoring_context import InvalidWinContext, WinContext, check_seats, check_win_tile
 
 
 class Multiplier(NamedTuple):

@@ -42,7 +42,7 @@ than mahjong rules; on some discards they move the expected score by 10-20%.
 
 **Riichi and value.**  A closed hand declares riichi with every discard that keeps it
 tenpai; a riichi hand only waits.  A win is a self-draw scored by
-:func:`~app.core.riichi_scoring.score_riichi`: yaku, dora, red fives, riichi and menzen
+:func:`~app.core.value.riichi_scoring.score_riichi`: yaku, dora, red fives, riichi and menzen
 tsumo; for a riichi hand the ura dora are an expectation over the unseen tiles (as many
 ura indicators as dora indicators, drawn without replacement).  A complete hand without a
 yaku (open, or not in riichi) cannot win and plays on.  Points are what the winner
@@ -50,7 +50,7 @@ receives, without honba or riichi sticks.
 
 Where this module differs from mahjong-cpp (HEAD 453cae0):
 
-* Scoring is ours (:mod:`app.core.riichi_scoring`, Tenhou's rules); on the generated
+* Scoring is ours (:mod:`app.core.value.riichi_scoring`, Tenhou's rules); on the generated
   hands of ``bench/run_expected.py`` every expected score agrees to 1e-6.
 * The search is bounded by a state budget, a deadline and a cancel callable; past them,
   states not yet searched count as never reaching tenpai or a win, so the answer is a
@@ -60,8 +60,8 @@ Where this module differs from mahjong-cpp (HEAD 453cae0):
   fives are not tracked at all when the rules do not score them.
 * The dealer is seat 0; the seat wind is given (South, a non-dealer, by default).
 
->>> from app.core.rules import rule_profile
->>> from app.core.tiles import parse_mpsz
+>>> from app.core.shape.rules import rule_profile
+>>> from app.core.shape.tiles import parse_mpsz
 >>> hand = Hand.from_tiles(parse_mpsz("123m456p789s1z234m5z"))
 >>> found = expected_scores(hand, rule_profile("riichi"), dora_indicators=(27,))
 >>> [line for line in describe(found)[:3]]
@@ -81,11 +81,9 @@ from typing import Final, NamedTuple
 import numpy as np
 
 from app.core.errors import TenpaiError, WrongTileCount
-from app.core.hand import Hand
-from app.core.riichi_scoring import _limit_of, riichi_payments, score_riichi
-from app.core.rules import RuleProfile, SevenPairs
-from app.core.scoring_context import WinContext
-from app.core.shanten import (
+from app.core.shape.hand import Hand
+from app.core.shape.rules import RuleProfile, SevenPairs
+from app.core.shape.shanten import (
     flagged_tiles,
     regular_draws_from_keys,
     seven_pairs_distance,
@@ -94,8 +92,10 @@ from app.core.shanten import (
     thirteen_orphans_distance,
     thirteen_orphans_improving_draws,
 )
-from app.core.tables import tables
-from app.core.tiles import EAST, NUM_TILE_KINDS, ORPHANS, SOUTH, Counts, Tile, dora_table, format_tile
+from app.core.shape.tables import tables
+from app.core.shape.tiles import EAST, NUM_TILE_KINDS, ORPHANS, SOUTH, Counts, Tile, dora_table, format_tile
+from app.core.value.riichi_scoring import _limit_of, riichi_payments, score_riichi
+from app.core.value.scoring_context import WinContext
 
 FIRST_TURN: Final = 1
 LAST_TURN: Final = 18
@@ -129,7 +129,7 @@ _ORPHANS_AFTER: Final = tuple(
 )
 
 
-class StopReason(StrEnum):
+class SearchStop(StrEnum):
     """What cut a search short."""
 
     STATES = "states"
@@ -175,13 +175,13 @@ class ExpectedScores(NamedTuple):
     #: States built (draw and discard states).
     states: int
     complete: bool
-    stopped_by: StopReason | None = None
+    stopped_by: SearchStop | None = None
 
 
 def supports(rules: RuleProfile) -> bool:
     """Whether the model can value hands under ``rules``: four-player riichi scoring.
 
-    >>> from app.core.rules import rule_profile
+    >>> from app.core.shape.rules import rule_profile
     >>> supports(rule_profile("riichi")), supports(rule_profile("chinese"))
     (True, False)
     """
@@ -218,8 +218,8 @@ def expected_scores(
     concealed.  ``deadline`` (a :func:`time.monotonic` instant), ``cancelled`` and
     ``max_states`` bound the work; a bounded answer has ``complete`` False.
 
-    >>> from app.core.rules import rule_profile
-    >>> from app.core.tiles import parse_mpsz
+    >>> from app.core.shape.rules import rule_profile
+    >>> from app.core.shape.tiles import parse_mpsz
     >>> found = expected_scores(Hand.from_tiles(parse_mpsz("123456789m1134p5z")), rule_profile("riichi"), last_turn=2)
     >>> [(format_tile(d.tile), round(d.win_probability, 4)) for d in found.discards if d.win_probability]
     [('5z', 0.0661)]
@@ -321,7 +321,7 @@ class _Search:
         self.max_states = max_states
         self.deadline = deadline
         self.cancelled = cancelled
-        self.stopped_by: StopReason | None = None
+        self.stopped_by: SearchStop | None = None
         self.analysis: dict[bytes, tuple[int, int, tuple[Tile, ...]]] = {}
         self.tables = tables()
         #: (suit, key, the other suits' two classes) -> regular distance after throwing each tile of the suit.
@@ -718,12 +718,12 @@ class _Search:
 
     def out_of_budget(self) -> bool:
         if self.states >= self.max_states:
-            self.stopped_by = StopReason.STATES
+            self.stopped_by = SearchStop.STATES
             return True
         if (self.deadline is not None and time.monotonic() >= self.deadline) or (
             self.cancelled is not None and self.cancelled()
         ):
-            self.stopped_by = StopReason.TIME
+            self.stopped_by = SearchStop.TIME
             return True
         return False
 
@@ -818,8 +818,8 @@ class _Search:
 def describe(found: ExpectedScores) -> list[str]:
     """One line per discard, best expected score first (for logs and the bench).
 
-    >>> from app.core.rules import rule_profile
-    >>> from app.core.tiles import parse_mpsz
+    >>> from app.core.shape.rules import rule_profile
+    >>> from app.core.shape.tiles import parse_mpsz
     >>> describe(expected_scores(Hand.from_tiles(parse_mpsz("123456789m1134p5z")), rule_profile("riichi"), last_turn=2))[0]
     '5z: shanten 0, tenpai 1.0000, win 0.0661, expected 562.0'
     """
