@@ -18,8 +18,7 @@ import pytest
 from api_helpers import assert_error
 from fastapi.testclient import TestClient
 
-from app.api.routes.score import _MCR_EXAMPLE
-from app.api.schemas.score import _MCR_ANSWER
+from app.api.schemas.score import _MCR_ANSWER, _MCR_EXAMPLE
 from app.core.shape.hand import Hand
 from app.core.shape.tiles import Tile, format_mpsz, format_tile
 from app.core.value.mcr_scoring import BASE_PAYMENT, MINIMUM_FAN

@@ -12,8 +12,14 @@ import pytest
 from api_helpers import assert_error, started
 from fastapi.testclient import TestClient
 
-from app.api.routes.score import _BATCH_EXAMPLE, _QIQIHAR_EXAMPLE, _RIICHI_EXAMPLE, SCORE_EXAMPLES
-from app.api.schemas.score import _QIQIHAR_ANSWER, _RIICHI_ANSWER
+from app.api.schemas.score import (
+    _BATCH_EXAMPLE,
+    _QIQIHAR_ANSWER,
+    _QIQIHAR_EXAMPLE,
+    _RIICHI_ANSWER,
+    _RIICHI_EXAMPLE,
+    SCORE_EXAMPLES,
+)
 from app.settings import Settings
 
 # The contract's example: 233440m567p11s + pon 777z, 4m from West (seat 3) to South (seat 1).

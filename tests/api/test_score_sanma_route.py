@@ -12,8 +12,7 @@ import pytest
 from api_helpers import assert_error
 from fastapi.testclient import TestClient
 
-from app.api.routes.score import _SANMA_EXAMPLE
-from app.api.schemas.score import _SANMA_ANSWER
+from app.api.schemas.score import _SANMA_ANSWER, _SANMA_EXAMPLE
 
 # Closed 111m 999m 123p 456s + 77s, won on 7s: a pair (tanki) wait, no yaku of its own but
 # menzen_tsumo on a self-draw.  Fu: 20 + 8 + 8 (closed terminal triplets) + 2 (tanki)

@@ -165,7 +165,7 @@ def test_random_player_sets_norths_aside_about_half_the_time():
 def test_the_advisor_counts_norths_set_aside_as_seen(monkeypatch):
     """Norths set aside are face up: the advisor is told them (``visible``), so they are not
     counted among the tiles still to come."""
-    from app.core import players
+    from app.core.table import players
 
     seen = {}
     real = players.evaluate_discards
@@ -182,7 +182,7 @@ def test_the_advisor_counts_norths_set_aside_as_seen(monkeypatch):
 
 def _spy_on_evaluate_discards(monkeypatch) -> list[dict]:
     """Every call the advisors make to ``evaluate_discards``: its keyword arguments."""
-    from app.core import players
+    from app.core.table import players
 
     calls: list[dict] = []
     real = players.evaluate_discards

@@ -14,7 +14,7 @@ import numpy as np
 import oracles as O
 import pytest
 
-from app.core import tables as T
+from app.core.shape import tables as T
 from app.core.shape.shanten import regular_distance, suit_vector
 
 TABLES = T.tables()

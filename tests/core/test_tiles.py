@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.core import tiles as T
 from app.core.errors import InvalidNotation, TooManyCopies
+from app.core.shape import tiles as T
 
 ALL_TILES = range(T.NUM_TILE_KINDS)
 
