@@ -20,7 +20,7 @@ core as ``WinContext.red_fives``.
 ((13, 22), (), ())
 
 >>> question = ask_discard(DiscardRequest(hand="123m456p789s1122z5z", dora_indicators="4z"))
->>> question.hand.tile_count, question.dora_indicators, question.key()[0]
+>>> question.hand.tile_count, question.dora_indicators, discard_key(question)[0]
 (14, (30,), 'discard')
 """
 
@@ -42,7 +42,7 @@ from app.api.errors import ApiError, Loc, located
 from app.api.schemas.common import BatchRequest, HandRequest, MeldSpec, RulesSpec, Situation, WinSituation
 from app.api.schemas.discard import DiscardRequest, OptionsSpec
 from app.api.schemas.simulate import SimulateRequest
-from app.core.advice.discard import DEFAULT_OPTIONS, DiscardModel, DiscardOptions, Weights
+from app.core.advice.discard import DEFAULT_OPTIONS, DiscardQuestion
 from app.core.advice.safety import Opponent
 from app.core.errors import InvalidMeld, TooManyCopies
 from app.core.shape.engine import Checker
@@ -298,52 +298,33 @@ def ask_batch(endpoint: str, body: BatchRequest, *, max_batch_size: int, variant
 # --- a /discard request -----------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class DiscardQuestion:
-    """A /discard request as canonical core values."""
+def discard_key(question: DiscardQuestion) -> tuple[Hashable, ...]:
+    """The exact cache key of a /discard question: everything the answer depends on, order-free
+    where order does not matter."""
+    opponents = tuple((o.river, o.riichi, o.riichi_turn, melds_key(o.melds)) for o in question.opponents)
+    return (
+        "discard",
+        question.rules,
+        question.hand.counts,
+        melds_key(question.hand.melds),
+        tuple(question.red_fives),
+        question.visible,
+        tuple(sorted(question.dora_indicators)),
+        opponents,
+        question.turn,
+        question.weights,
+        question.options,
+        question.value_winds,
+        question.model,
+        question.seat_wind,
+        question.round_wind,
+        question.value_budget,
+    )
 
-    rules: RuleProfile
-    hand: Hand
-    red_fives: tuple[Tile, ...]
-    visible: Counts
-    dora_indicators: tuple[Tile, ...]
-    opponents: tuple[Opponent, ...]
-    turn: int | None
-    weights: Weights
-    options: DiscardOptions
-    #: The seat and round winds (the value winds), or None when the request gave neither.
-    value_winds: tuple[Tile, ...] | None = None
-    model: DiscardModel = DiscardModel.EXPECTED_SCORE
-    #: The seat wind as given (None: unknown, valued as South) and the round wind (East by default).
-    seat_wind: Tile | None = None
-    round_wind: Tile = EAST
 
-    def key(self) -> tuple[Hashable, ...]:
-        """The exact cache key: everything the answer depends on, order-free where order does not matter."""
-        opponents = tuple((o.river, o.riichi, o.riichi_turn, melds_key(o.melds)) for o in self.opponents)
-        melds = melds_key(self.hand.melds)
-        return (
-            "discard",
-            self.rules,
-            self.hand.counts,
-            melds,
-            self.red_fives,
-            self.visible,
-            tuple(sorted(self.dora_indicators)),
-            opponents,
-            self.turn,
-            self.weights,
-            self.options,
-            self.value_winds,
-            self.model,
-            self.seat_wind,
-            self.round_wind,
-        )
-
-    @property
-    def heavy(self) -> bool:
-        """Whether the question asks for an extra that takes milliseconds or more."""
-        return self.options.improvements or self.options.good_shape or self.options.lookahead
+def asks_extras(question: DiscardQuestion) -> bool:
+    """Whether a /discard question asks for an extra that takes milliseconds or more."""
+    return question.options.improvements or question.options.good_shape or question.options.lookahead
 
 
 def _hand_tiles(value: object) -> tuple[list[Tile], tuple[Tile, ...]]:
@@ -373,19 +354,19 @@ def ask_discard(body: DiscardRequest) -> DiscardQuestion:
         for index, spec in enumerate(body.opponents)
     )
     return DiscardQuestion(
-        rules,
         hand,
-        red,
-        request_visible(body.visible),
-        tuple(request_tiles(body.dora_indicators, "body", "dora_indicators")),
-        opponents,
-        body.turn,
-        weights,
-        body.options.core() if body.options != _DEFAULT_OPTIONS_SPEC else DEFAULT_OPTIONS,
-        _value_winds(body.seat_wind, body.round_wind),
-        body.model,
-        None if body.seat_wind is None else _one_wind(body.seat_wind, "seat_wind"),
-        EAST if body.round_wind is None else _one_wind(body.round_wind, "round_wind"),
+        rules,
+        visible=request_visible(body.visible),
+        dora_indicators=tuple(request_tiles(body.dora_indicators, "body", "dora_indicators")),
+        opponents=opponents,
+        turn=body.turn,
+        weights=weights,
+        options=body.options.core() if body.options != _DEFAULT_OPTIONS_SPEC else DEFAULT_OPTIONS,
+        red_fives=red,
+        value_winds=_value_winds(body.seat_wind, body.round_wind),
+        model=body.model,
+        seat_wind=None if body.seat_wind is None else _one_wind(body.seat_wind, "seat_wind"),
+        round_wind=EAST if body.round_wind is None else _one_wind(body.round_wind, "round_wind"),
     )
 
 

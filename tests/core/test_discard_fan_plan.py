@@ -32,7 +32,7 @@ MCR = rule_profile("mcr")
     ],
 )
 def test_the_model_that_ranks(preset: str, asked: DiscardModel, ranked: DiscardModel) -> None:
-    assert ranking_model(rule_profile(preset), asked) is ranked
+    assert ranking_model(rule_profile(preset), asked).model is ranked
 
 
 def test_random_hands_are_ranked_in_the_planners_order() -> None:

@@ -12,11 +12,11 @@ from starlette.concurrency import run_in_threadpool
 
 from app.api.errors import error_responses, located
 from app.api.heavy import Budget, Finished, TooBusy, answer_heavy, heavy_slot
-from app.api.questions import DiscardQuestion, ask_discard, json_response
+from app.api.questions import ask_discard, asks_extras, discard_key, json_response
 from app.api.request_path import BodyRoute, replayable
 from app.api.schemas.discard import DISCARD_EXAMPLES, DiscardRequest, DiscardResponse
 from app.api.state import service_state
-from app.core.advice.discard import Candidate, DiscardModel, ValueSearch, advise_discards, ranking_model
+from app.core.advice.discard import Candidate, DiscardModel, DiscardQuestion, ValueSearch, advise, ranking_model
 from app.core.advice.expected_score import SearchStop
 from app.core.advice.lookahead import LookaheadStop
 from app.core.shape.engine import Checker
@@ -29,23 +29,9 @@ def _evaluate(
     question: DiscardQuestion, budget: Budget | None = None, deadline: float | None = None
 ) -> tuple[list[Candidate], ValueSearch]:
     with located("body"):
-        return advise_discards(
-            question.hand,
-            question.rules,
-            visible=question.visible,
-            dora_indicators=question.dora_indicators,
-            opponents=question.opponents,
-            turn=question.turn,
-            weights=question.weights,
-            options=question.options,
-            red_fives=question.red_fives,
-            value_winds=question.value_winds,
-            deadline=deadline if budget is None else budget.deadline,
-            cancelled=None if budget is None else budget.cancelled,
-            model=question.model,
-            seat_wind=question.seat_wind,
-            round_wind=question.round_wind,
-        )
+        if budget is None:
+            return advise(question, deadline=deadline)
+        return advise(question, deadline=budget.deadline, cancelled=budget.cancelled)
 
 
 def _render(question: DiscardQuestion, candidates: list[Candidate], search: ValueSearch) -> bytes:
@@ -125,12 +111,12 @@ async def discard(
     `too_busy` with `Retry-After`."""
     question = ask_discard(body)
     state = service_state(request)
-    key = question.key()
+    key = discard_key(question)
     if question.options.lookahead:
         return await answer_heavy(
             request, key, partial(_lookahead_answer, question), seconds=state.settings.heavy_seconds
         )
-    ranked_by = ranking_model(question.rules, question.model)
+    ranked_by = ranking_model(question.rules, question.model).model
     if ranked_by is DiscardModel.EXPECTED_SCORE:
         # The value search takes milliseconds to a second: off the loop, within the heavy budget,
         # and cached only when the clock did not cut it (a cut answer depends on the load).
@@ -151,7 +137,7 @@ async def discard(
         if not finished.complete:
             response.headers["cache-control"] = "no-store"
         return response
-    if question.heavy or ranked_by is DiscardModel.FAN_PLAN:  # the fan plan takes milliseconds
+    if asks_extras(question) or ranked_by is DiscardModel.FAN_PLAN:  # the fan plan takes milliseconds
         answer = await run_in_threadpool(state.cache.get_or_compute, key, lambda: _answer(question))
     else:
         answer = state.cache.get_or_compute(key, lambda: _answer(question))

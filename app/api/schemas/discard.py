@@ -1,7 +1,7 @@
 """``POST /discard``: its request and response bodies.
 
 Data flows one way, as for the hand questions: JSON -> :class:`DiscardRequest` ->
-:class:`app.api.questions.DiscardQuestion` (core values, canonical, hashable) ->
+:class:`app.core.advice.discard.DiscardQuestion` (core values, canonical, hashable) ->
 :func:`app.core.advice.discard.advise_discards` -> :class:`DiscardResponse`.
 """
 

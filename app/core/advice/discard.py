@@ -94,10 +94,11 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache, partial
 from operator import itemgetter
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from app.core.advice.expected_score import (
     DEFAULT_MAX_STATES,
@@ -408,86 +409,66 @@ def score_terms(
     )
 
 
-def evaluate_discards(
-    hand: Hand,
-    rules: RuleProfile,
-    *,
-    visible: Counts | None = None,
-    dora_indicators: Sequence[Tile] = (),
-    opponents: Sequence[Opponent] = (),
-    turn: int | None = None,
-    weights: Weights = DEFAULT_WEIGHTS,
-    options: DiscardOptions = DEFAULT_OPTIONS,
-    red_fives: Sequence[Tile] = (),
-    value_winds: tuple[Tile, ...] | None = None,
-    deadline: float | None = None,
-    cancelled: Callable[[], bool] | None = None,
-    model: DiscardModel = DiscardModel.LINEAR,
-    seat_wind: Tile | None = None,
-    round_wind: Tile = EAST,
-    value_budget: int = DEFAULT_VALUE_BUDGET,
-) -> list[Candidate]:
+@dataclass(frozen=True, slots=True)
+class DiscardQuestion:
+    """A 3n+2 hand to discard from, and everything about its situation that the advice reads.
+
+    ``visible`` holds tiles seen that no other field lists: each physical tile is given
+    once, in the hand, a meld, ``visible``, ``dora_indicators`` or an opponent's river or
+    melds.  More than four copies in all raises :class:`~app.core.errors.TooManyCopies`
+    naming the field where the count went over (``opponents[1].river``).  ``red_fives``
+    lists the red fives held concealed (5m, 5p or 5s, one entry each).  ``value_winds``
+    lists the seat and round winds when known (see ``honors`` in the module notes).
+
+    ``model`` picks the ranking (see the module notes).  ``seat_wind`` (South when None)
+    and ``round_wind`` value the wins of the expected-score search; ``value_budget``
+    bounds its states.
+    """
+
+    hand: Hand
+    rules: RuleProfile
+    visible: Counts | None = None
+    dora_indicators: Sequence[Tile] = ()
+    opponents: Sequence[Opponent] = ()
+    turn: int | None = None
+    weights: Weights = DEFAULT_WEIGHTS
+    options: DiscardOptions = DEFAULT_OPTIONS
+    red_fives: Sequence[Tile] = ()
+    value_winds: tuple[Tile, ...] | None = None
+    model: DiscardModel = DiscardModel.EXPECTED_SCORE
+    seat_wind: Tile | None = None
+    round_wind: Tile = EAST
+    value_budget: int = DEFAULT_VALUE_BUDGET
+
+
+def evaluate_discards(hand: Hand, rules: RuleProfile, **situation: Any) -> list[Candidate]:
     """Every distinct discard of a 3n+2 ``hand``, scored, best first.
 
-    ``visible`` holds tiles seen that no other argument lists: each physical tile is
-    given once, in the hand, a meld, ``visible``, ``dora_indicators`` or an
-    opponent's river or melds.  More than four copies in all raises
-    :class:`~app.core.errors.TooManyCopies` naming the argument where the count
-    went over (``opponents[1].river``).  ``red_fives`` lists the red fives held
-    concealed (5m, 5p or 5s, one entry each).  ``value_winds`` lists the seat and
-    round winds when known (see ``honors`` in the module notes).
+    ``situation`` takes the fields of :class:`DiscardQuestion` by name (an unknown one is a
+    ``TypeError``), with the linear model by default here, while ``POST /discard`` asks for
+    the expected score where the rules allow it; ``deadline`` and ``cancelled`` bound the
+    searches as :func:`advise` says.
 
-    ``deadline`` (a :func:`time.monotonic` instant) and ``cancelled`` bound the
-    lookahead in wall-clock time (see :func:`~app.core.advice.lookahead.lookahead`); each
-    candidate's search gets an equal share of the time left when it starts, so
-    a slow first candidate cannot leave the others none.
-
-    ``model`` picks the ranking (see the module notes; the linear model by default here,
-    while ``POST /discard`` asks for the expected score where the rules allow it).
-    ``seat_wind`` (South when None) and ``round_wind`` value the wins of the expected-score
-    search; ``value_budget`` bounds its states, and ``deadline`` and ``cancelled`` bound it
-    too.  :func:`advise_discards` also says which model ranked and how the search went.
+    >>> from app.core.shape.rules import rule_profile
+    >>> from app.core.shape.tiles import parse_mpsz
+    >>> [format_tile(c.tile) for c in evaluate_discards(Hand.from_tiles(parse_mpsz("123m456p789s1z234m5z")),
+    ...                                                  rule_profile("riichi"))[:2]]
+    ['1z', '5z']
     """
-    return advise_discards(
-        hand,
-        rules,
-        visible=visible,
-        dora_indicators=dora_indicators,
-        opponents=opponents,
-        turn=turn,
-        weights=weights,
-        options=options,
-        red_fives=red_fives,
-        value_winds=value_winds,
-        deadline=deadline,
-        cancelled=cancelled,
-        model=model,
-        seat_wind=seat_wind,
-        round_wind=round_wind,
-        value_budget=value_budget,
-    )[0]
+    situation.setdefault("model", DiscardModel.LINEAR)
+    return advise_discards(hand, rules, **situation)[0]
 
 
 def advise_discards(
     hand: Hand,
     rules: RuleProfile,
     *,
-    visible: Counts | None = None,
-    dora_indicators: Sequence[Tile] = (),
-    opponents: Sequence[Opponent] = (),
-    turn: int | None = None,
-    weights: Weights = DEFAULT_WEIGHTS,
-    options: DiscardOptions = DEFAULT_OPTIONS,
-    red_fives: Sequence[Tile] = (),
-    value_winds: tuple[Tile, ...] | None = None,
     deadline: float | None = None,
     cancelled: Callable[[], bool] | None = None,
-    model: DiscardModel = DiscardModel.EXPECTED_SCORE,
-    seat_wind: Tile | None = None,
-    round_wind: Tile = EAST,
-    value_budget: int = DEFAULT_VALUE_BUDGET,
+    **situation: Any,
 ) -> tuple[list[Candidate], ValueSearch]:
-    """:func:`evaluate_discards` ranked by ``model`` (the expected score by default), and how it went.
+    """:func:`advise` on a :class:`DiscardQuestion` made of ``hand``, ``rules`` and ``situation``
+    (its fields by name; the expected score ranks by default).
 
     >>> from app.core.shape.rules import rule_profile
     >>> from app.core.shape.tiles import parse_mpsz
@@ -497,6 +478,29 @@ def advise_discards(
     >>> search.model.value, search.complete, (search.first_turn, search.last_turn)
     ('expected_score', True, (1, 18))
     """
+    return advise(DiscardQuestion(hand, rules, **situation), deadline=deadline, cancelled=cancelled)
+
+
+def advise(
+    question: DiscardQuestion, *, deadline: float | None = None, cancelled: Callable[[], bool] | None = None
+) -> tuple[list[Candidate], ValueSearch]:
+    """Every distinct discard of ``question.hand``, ranked by the model that applies (see
+    :func:`ranking_model`), and which model ranked and how its search went.
+
+    ``deadline`` (a :func:`time.monotonic` instant) and ``cancelled`` bound the lookahead
+    and the expected-score search in wall-clock time (see
+    :func:`~app.core.advice.lookahead.lookahead`); each candidate's lookahead gets an equal
+    share of the time left when it starts, so a slow first candidate cannot leave the
+    others none.
+    """
+    hand, rules, visible, opponents = question.hand, question.rules, question.visible, question.opponents
+    dora_indicators, red_fives, turn, weights = (
+        question.dora_indicators,
+        question.red_fives,
+        question.turn,
+        question.weights,
+    )
+    options, model, seat_wind, round_wind = question.options, question.model, question.seat_wind, question.round_wind
     checker = Checker(rules)
     if weights is not DEFAULT_WEIGHTS:
         weights = Weights(*weights).validated()
@@ -520,7 +524,7 @@ def advise_discards(
     else:
         dora_total, dora_lost = 0, _NO_DORA
     honor_held = hand.all_counts()[EAST:] if hand.melds else counts[EAST:]
-    honor_values = _honor_values(wild, value_winds)
+    honor_values = _honor_values(wild, question.value_winds)
     # Only pairs and triplets are worth anything; most hands hold none.
     honors_total = sum(honor_values[kind][c] for kind, c in enumerate(honor_held)) if max(honor_held) > 1 else 0.0
     if opponents:
@@ -574,15 +578,14 @@ def advise_discards(
         ranked.append((-round(score * scale), shanten, -count, tile, candidate))
     ranked.sort()
     candidates = [entry[4] for entry in ranked]
-    search = ValueSearch(DiscardModel.LINEAR)
-    ranked_by = ranking_model(rules, model)
-    full = hand.tile_count + 3 * len(hand.melds) == MAX_CONCEALED
-    if ranked_by is DiscardModel.FAN_PLAN and not full:
+    ranked_by, fallback = ranking_model(rules, model)
+    search = ValueSearch(DiscardModel.LINEAR, fallback)
+    whole = hand.tile_count + 3 * len(hand.melds)
+    if ranked_by is DiscardModel.FAN_PLAN and whole != MAX_CONCEALED:
         # Fans are counted on a whole hand: a part of one has no fan plan.
         search = ValueSearch(
             DiscardModel.LINEAR,
-            f"the fan plan needs a whole hand ({MAX_CONCEALED} tiles, a meld counting 3); this one has "
-            f"{hand.tile_count + 3 * len(hand.melds)}",
+            f"the fan plan needs a whole hand ({MAX_CONCEALED} tiles, a meld counting 3); this one has {whole}",
         )
     elif ranked_by is DiscardModel.FAN_PLAN:
         planner = planner_for(
@@ -594,42 +597,35 @@ def advise_discards(
         )
         candidates = _rank_by_plan(candidates, planner.plans(hand), counts)
         search = ValueSearch(DiscardModel.FAN_PLAN)
-    elif model is DiscardModel.FAN_PLAN:
+    elif ranked_by is DiscardModel.EXPECTED_SCORE and best_shanten > MAX_VALUE_SHANTEN:
         search = ValueSearch(
-            DiscardModel.LINEAR, f"a win under {rules.name} needs no fans; the fan plan does not apply"
+            DiscardModel.LINEAR,
+            f"the hand is {best_shanten} from tenpai; the value model ranks up to {MAX_VALUE_SHANTEN}",
         )
-    elif model is DiscardModel.EXPECTED_SCORE:
-        if not supports(rules):
-            search = ValueSearch(DiscardModel.LINEAR, f"{rules.name} has no value model")
-        elif best_shanten > MAX_VALUE_SHANTEN:
-            search = ValueSearch(
-                DiscardModel.LINEAR,
-                f"the hand is {best_shanten} from tenpai; the value model ranks up to {MAX_VALUE_SHANTEN}",
-            )
-        else:
-            found = expected_scores(
-                hand,
-                rules,
-                unseen=checker.remaining(hand, others),
-                red_fives=red_fives,
-                dora_indicators=dora_indicators,
-                round_wind=round_wind,
-                seat_wind=SOUTH if seat_wind is None else seat_wind,
-                first_turn=FIRST_TURN if turn is None else min(turn, LAST_TURN),
-                max_states=value_budget,
-                deadline=deadline,
-                cancelled=cancelled,
-            )
-            candidates = _rank_by_value(candidates, found, counts)
-            search = ValueSearch(
-                DiscardModel.EXPECTED_SCORE,
-                None,
-                found.first_turn,
-                found.last_turn,
-                found.states,
-                found.complete,
-                found.stopped_by,
-            )
+    elif ranked_by is DiscardModel.EXPECTED_SCORE:
+        found = expected_scores(
+            hand,
+            rules,
+            unseen=checker.remaining(hand, others),
+            red_fives=red_fives,
+            dora_indicators=dora_indicators,
+            round_wind=round_wind,
+            seat_wind=SOUTH if seat_wind is None else seat_wind,
+            first_turn=FIRST_TURN if turn is None else min(turn, LAST_TURN),
+            max_states=question.value_budget,
+            deadline=deadline,
+            cancelled=cancelled,
+        )
+        candidates = _rank_by_value(candidates, found, counts)
+        search = ValueSearch(
+            DiscardModel.EXPECTED_SCORE,
+            None,
+            found.first_turn,
+            found.last_turn,
+            found.states,
+            found.complete,
+            found.stopped_by,
+        )
     if options.improvements or options.good_shape or options.lookahead:
         share = max(1, min(max(options.lookahead_budget, 1), MAX_LOOKAHEAD_BUDGET) // len(candidates))
         shared: Analysis = {}  # the candidates' searches meet the same hands: analyse each once
@@ -641,22 +637,35 @@ def advise_discards(
     return candidates, search
 
 
-def ranking_model(rules: RuleProfile, asked: DiscardModel) -> DiscardModel:
+class Ranking(NamedTuple):
+    """The model that ranks a question, and why it is not the one asked for (None when it is)."""
+
+    model: DiscardModel
+    fallback: str | None = None
+
+
+def ranking_model(rules: RuleProfile, asked: DiscardModel) -> Ranking:
     """The model that ranks a question asking for ``asked`` under ``rules``: the default
     (``expected_score``) is the fan plan where a win needs fans (MCR); a model the rules
-    have no use for falls back to the linear score (:func:`advise_discards` says why).
+    have no use for falls back to the linear score, with the reason.  (:func:`advise` may
+    still fall back for the hand itself: a fan plan needs a whole hand, the value model a
+    hand near tenpai.)
 
     >>> from app.core.shape.rules import rule_profile
-    >>> [ranking_model(rule_profile(name), DiscardModel.EXPECTED_SCORE).value for name in ("riichi", "mcr", "chinese")]
+    >>> [ranking_model(rule_profile(name), DiscardModel.EXPECTED_SCORE).model.value for name in ("riichi", "mcr", "chinese")]
     ['expected_score', 'fan_plan', 'linear']
+    >>> ranking_model(rule_profile("riichi"), DiscardModel.FAN_PLAN).fallback
+    'a win under riichi needs no fans; the fan plan does not apply'
     """
     if asked is DiscardModel.LINEAR:
-        return asked
+        return Ranking(asked)
     if rules.name in MINIMUM_FANS and not rules.wildcards:  # the fan count reads tiles as themselves
-        return DiscardModel.FAN_PLAN
-    if asked is DiscardModel.EXPECTED_SCORE and supports(rules):
-        return asked
-    return DiscardModel.LINEAR
+        return Ranking(DiscardModel.FAN_PLAN)
+    if asked is DiscardModel.FAN_PLAN:
+        return Ranking(DiscardModel.LINEAR, f"a win under {rules.name} needs no fans; the fan plan does not apply")
+    if supports(rules):
+        return Ranking(DiscardModel.EXPECTED_SCORE)
+    return Ranking(DiscardModel.LINEAR, f"{rules.name} has no value model")
 
 
 def _rank_by_plan(candidates: list[Candidate], plans: Mapping[Tile, Plan], counts: Counts) -> list[Candidate]:
