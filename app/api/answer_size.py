@@ -33,16 +33,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
 
 from app.api.errors import ApiError, Loc
 from app.api.render import shanten_json, ting_json
 from app.api.schemas.hand import DecompositionOut, WildcardUse, WinResponse
 from app.core.shape.engine import FORMS, OPEN_MELD_REQUIRED, ShantenResult, TileCount, WaitResult
+from app.core.shape.hand import Hand
+from app.core.shape.rules import RuleProfile
 from app.core.shape.tiles import NUM_TILE_KINDS, format_tile
-
-if TYPE_CHECKING:  # questions.py imports this module
-    from app.api.questions import Question
 
 ANSWER_TOO_LARGE: Final = "answer_too_large"
 #: A /win hand holding at most this many wildcards is answered before any bound is
@@ -101,13 +100,27 @@ _WIN_HEADER: Final = len(
 )
 
 
-def wildcards_held(question: Question) -> int:
+class AskedHand(Protocol):
+    """A hand and the rules it is asked under (:class:`app.api.questions.Question` is one).
+
+    Only these two are read here, so this module needs nothing of the module that turns
+    requests into questions (which imports this one to bound its answers).
+    """
+
+    @property
+    def hand(self) -> Hand: ...
+
+    @property
+    def rules(self) -> RuleProfile: ...
+
+
+def wildcards_held(question: AskedHand) -> int:
     """Copies of the rules' wildcard tiles in the question's concealed hand."""
     counts = question.hand.counts
     return sum(counts[tile] for tile in question.rules.wildcards)
 
 
-def win_answer_bound(question: Question, limit: int) -> int:
+def win_answer_bound(question: AskedHand, limit: int) -> int:
     """At most how many bytes the /win answer to ``question`` takes when listing at most ``limit`` decompositions."""
     per = decomposition_bytes(question.hand.tile_count, wildcards_held(question))
     return _WIN_HEADER + limit * per + 1
@@ -152,7 +165,7 @@ class AnswerTally:
             )
         return piece
 
-    def expect_win(self, heavy: Sequence[Question], limit: int) -> None:
+    def expect_win(self, heavy: Sequence[AskedHand], limit: int) -> None:
         """Refuse, before computing them, /win questions (hands holding many wildcards) whose
         answers could take the tally over the cap; the message says how many hands, or which
         decomposition limit, would fit."""
