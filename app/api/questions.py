@@ -31,7 +31,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from functools import partial
 from types import MappingProxyType
-from typing import Final
+from typing import Final, NamedTuple
 
 from fastapi import Response
 from pydantic import BaseModel
@@ -274,6 +274,28 @@ def ask_one(endpoint: str, body: HandRequest, *, variant: Hashable = None) -> As
     with _AT_HAND_TILES:
         hand = parse_counts(body.hand)
     return Asked(endpoint, checker, (_question(checker, hand, melds, visible, None),), is_batch=False, variant=variant)
+
+
+class Situated(NamedTuple):
+    """A single-hand request asked with its situation: the question, the winning tile
+    (None for /ting, which tries every wait) and the situation as core values."""
+
+    asked: Asked
+    win_tile: Tile | None
+    context: WinContext
+
+
+def ask_situated(
+    endpoint: str, body: HandRequest, situation: Situation, *, variant: Callable[[Tile | None, WinContext], Hashable]
+) -> Situated:
+    """:func:`ask_one` for /win or /ting asked with a ``situation``: the hand, melds and rules
+    are read once, for the question and the situation alike.  ``variant`` gives what else the
+    answer depends on from the winning tile and the situation (see :attr:`Asked.variant`)."""
+    rules = request_rules(body.rules)
+    hand, win_tile, context = request_situation(situation, body.hand, body.melds, rules)
+    checker = Checker(rules)
+    question = _question(checker, hand.counts, hand.melds, request_visible(body.visible), None)
+    return Situated(Asked(endpoint, checker, (question,), False, variant(win_tile, context)), win_tile, context)
 
 
 def ask_batch(endpoint: str, body: BatchRequest, *, max_batch_size: int, variant: Hashable = None) -> Asked:

@@ -15,9 +15,8 @@ from app.api.questions import (
     Question,
     answer_batch,
     ask_one,
+    ask_situated,
     json_response,
-    request_rules,
-    request_situation,
 )
 from app.api.render import ting_json
 from app.api.request_path import BodyRoute, replayable
@@ -99,8 +98,7 @@ async def ting(body: Annotated[TingRequest, Body(openapi_examples=TING_EXAMPLES)
         asked = ask_one("ting", body)
         compute: Callable[[Checker, Question], bytes] = _ting
     else:
-        _, _, context = request_situation(body.situation, body.hand, body.melds, request_rules(body.rules))
-        asked = ask_one("ting", body, variant=context)
+        asked, _, context = ask_situated("ting", body, body.situation, variant=lambda _, context: context)
         compute = _judged(context)
     (answer,) = asked.answer(service_state(request).cache, compute)
     return json_response(answer)

@@ -9,7 +9,7 @@ a 422 ``answer_too_large`` that says how many hands, or which limit, would fit.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from contextlib import nullcontext
 from typing import Annotated
 
@@ -26,10 +26,9 @@ from app.api.questions import (
     Question,
     ask_batch,
     ask_one,
+    ask_situated,
     batch_json,
     json_response,
-    request_rules,
-    request_situation,
 )
 from app.api.request_path import BodyRoute, replayable
 from app.api.schemas.hand import (
@@ -135,14 +134,14 @@ async def win(body: Annotated[WinRequest, Body(openapi_examples=WIN_EXAMPLES)], 
     state = service_state(request)
     limit = _limit(body.decomposition_limit, state.settings)
     compute = _win(limit)
-    variant: Hashable = limit
-    if body.situation is not None:
-        rules = request_rules(body.rules)
-        _, win_tile, context = request_situation(body.situation, body.hand, body.melds, rules)
+    if body.situation is None:
+        asked = ask_one("win", body, variant=limit)
+    else:
+        asked, win_tile, context = ask_situated(
+            "win", body, body.situation, variant=lambda win_tile, context: (limit, win_tile, context)
+        )
         assert win_tile is not None  # /win's situation is a WinSituation, which names it
         compute = _judged(limit, win_tile, context)
-        variant = (limit, win_tile, context)
-    asked = ask_one("win", body, variant=variant)
     cap = state.settings.max_answer_bytes
     if not _is_heavy(asked):
         (answer,) = _answers(asked, state.cache, compute=compute, limit=limit, max_answer_bytes=cap)
