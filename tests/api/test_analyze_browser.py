@@ -3,21 +3,26 @@
 Starts uvicorn on a free 127.0.0.1 port, opens / in headless Chromium, types hands,
 reads shanten, waits and the ranked discards off the page (the expected answers are
 asked of the same service's API), clicks a discard, reads a complete riichi hand's
-value (yaku, han, fu, payments) as the situation controls change, and saves screenshots to the
-pytest tmp dir and to ``test-artifacts/`` for review. Needs Debian's ``chromium``
-and ``chromium-driver``; skipped without them, like test_docs_browser.py.
+value (yaku, han, fu, payments) as the situation controls change, follows shared links
+under every preset GET /rules lists, reads the discard table under each ranking model,
+and saves screenshots to the pytest tmp dir and to ``test-artifacts/`` for review.
+Needs Debian's ``chromium`` and ``chromium-driver``; skipped without them, like
+test_docs_browser.py.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 import httpx
 import pytest
+
+from app.api.schemas.discard import DISCARD_EXAMPLES
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install -e '.[test]')")
 from browser_helpers import PAGE_TIMEOUT_SECONDS, ROOT, browser_tests, headless_chrome, uvicorn_service  # noqa: E402
@@ -75,6 +80,16 @@ def _api(service_url: str, path: str, body: dict) -> dict:
     return response.json()
 
 
+def _settled_discard(service_url: str, body: dict) -> dict:
+    """The /discard answer once its value search ran to the end (so cached, and what the page
+    gets too): the first search of a fresh service can meet the time budget while tables load."""
+    for _ in range(3):
+        answer = _api(service_url, "/discard", body)
+        if answer["value_search"] is None or answer["value_search"]["complete"]:
+            return answer
+    raise AssertionError(f"the value search never completed: {answer['value_search']}")
+
+
 def _screenshot(driver: webdriver.Chrome, tmp_path: Path, name: str) -> Path:
     path = tmp_path / name
     # The whole page, not only the window: Chromium's DevTools capture beyond the viewport.
@@ -116,7 +131,7 @@ def _tiles(driver: webdriver.Chrome, container: str) -> list[str]:
 
 def test_type_a_hand_discard_and_see_the_waits(service_url: str, browser: webdriver.Chrome, tmp_path: Path) -> None:
     hand = "123m456p789s1122z5z"  # 14 tiles: throwing the lone 5z leaves tenpai on 1z/2z
-    discard = _api(service_url, "/discard", {"hand": hand})
+    discard = _settled_discard(service_url, {"hand": hand})
     shanten = _api(service_url, "/shanten", {"hand": hand})
     best = discard["candidates"][0]
 
@@ -144,7 +159,7 @@ def test_type_a_hand_discard_and_see_the_waits(service_url: str, browser: webdri
         rows = browser.find_elements(By.CSS_SELECTOR, "#discards tbody tr")
         assert [row.get_attribute("data-tile") for row in rows] == [c["tile"] for c in discard["candidates"]]
         assert rows[0].get_attribute("data-tile") == discard["best"] == best["tile"] == "5z"
-        assert f"{best['score']:.3f}" in rows[0].text
+        assert float(rows[0].find_element(By.CSS_SELECTOR, "td.ranks").get_attribute("data-value")) == best["score"]
         _screenshot(browser, tmp_path, "analyze-14.png")
 
         rows[0].find_element(By.CSS_SELECTOR, "button.discard").click()
@@ -224,6 +239,11 @@ def test_phone_sized_screen(service_url: str, phone: webdriver.Chrome, tmp_path:
         "const r = document.getElementById('hand-view').getBoundingClientRect(); return [r.left, r.right]"
     )
     assert 0 <= hand_box[0] and hand_box[1] <= 390, hand_box
+    # The discard table fits its box, so that its caption (the model that ranked) reads whole.
+    table = phone.execute_script(
+        "const t = document.getElementById('discards'); return [t.parentElement.clientWidth, t.scrollWidth]"
+    )
+    assert table[1] <= table[0], table
     _screenshot(phone, tmp_path, "analyze-phone.png")
     assert _requests_that_left(phone, service_url) == []
 
@@ -388,3 +408,219 @@ def test_value_on_a_phone(service_url: str, phone: webdriver.Chrome, tmp_path: P
     assert width[0] == 390 and width[1] <= 390, width
     _screenshot(phone, tmp_path, "analyze-value-phone.png")
     assert _requests_that_left(phone, service_url) == []
+
+
+# --- rule presets and shared links -------------------------------------------------------
+
+
+def _rule_presets(service_url: str) -> tuple[list[str], str]:
+    answer = httpx.get(f"{service_url}/rules", timeout=10, trust_env=False).json()
+    return [preset["name"] for preset in answer["presets"]], answer["default"]
+
+
+def _offered(driver: webdriver.Chrome, source: str) -> list[str]:
+    """The rules box's choices once the page has settled on a list (``rules``: GET /rules's)."""
+    select = driver.find_element(By.ID, "rules")
+    WebDriverWait(driver, PAGE_TIMEOUT_SECONDS).until(lambda _: select.get_attribute("data-source") == source)
+    return [choice.get_attribute("value") for choice in Select(select).options]
+
+
+def _address(driver: webdriver.Chrome) -> dict[str, str]:
+    return driver.execute_script("return Object.fromEntries(new URLSearchParams(location.search))")
+
+
+def _wait_for_rules(driver: webdriver.Chrome, hand: str, rules: str, default: str) -> None:
+    """Wait until the page shows ``hand`` analysed under ``rules`` (the URL names no default)."""
+    _wait_for_result(driver, hand)
+    wanted = None if rules == default else rules
+    WebDriverWait(driver, PAGE_TIMEOUT_SECONDS).until(
+        lambda d: (
+            d.execute_script("return new URLSearchParams(location.search).get('rules')") == wanted
+            and d.find_element(By.ID, "rules").get_attribute("value") == rules
+        ),
+        f"the page did not settle on rules {rules!r}",
+    )
+
+
+def _discard_table(driver: webdriver.Chrome) -> dict:
+    """The discard table as shown: its model, caption, figure columns (in a row's order), the
+    headings of each, which ranks, and the rows (raw values and texts)."""
+    return driver.execute_script("""
+        const table = document.getElementById('discards');
+        return {
+          model: table.dataset.model,
+          caption: document.getElementById('discards-caption').textContent,
+          columns: [...(table.tBodies[0].rows[0]?.querySelectorAll('td[data-column]') ?? [])]
+            .map((td) => td.dataset.column),
+          headers: Object.fromEntries([...table.tHead.querySelectorAll('th[data-column]')]
+            .map((th) => [th.dataset.column, th.textContent])),
+          ranks: [...table.tHead.querySelectorAll('th.ranks')].map((th) => th.dataset.column),
+          rows: [...table.tBodies[0].rows].map((row) => ({
+            tile: row.dataset.tile,
+            values: Object.fromEntries([...row.querySelectorAll('td[data-column]')]
+              .map((td) => [td.dataset.column, td.dataset.value])),
+            texts: Object.fromEntries([...row.querySelectorAll('td[data-column]')]
+              .map((td) => [td.dataset.column, td.textContent])),
+          })),
+        };""")
+
+
+def test_every_preset_survives_a_shared_link(service_url: str, browser: webdriver.Chrome, tmp_path: Path) -> None:
+    """Every preset GET /rules lists is offered, and a link under it (with all the state a link
+    carries) opens under it and is written back whole: the link a person copies is the one they
+    opened. The first complaint: a link made with mcr reopened as riichi."""
+    presets, default = _rule_presets(service_url)
+    assert {"riichi", "mcr", "sanma"} <= set(presets)
+    hand, melds, visible = "111m456p789s25z", "pon:111z", "9p"  # sanma's tiles: no 2m..8m
+    situation = {"win": "5z", "by": "tsumo", "seat": "E", "round": "S", "riichi": "1", "dora": "5p"}
+    browser.get(f"{service_url}/analyze")
+    try:
+        assert _offered(browser, "rules") == presets
+        assert browser.find_element(By.ID, "rules").get_attribute("value") == default
+        for rules in presets:
+            body = {"hand": hand, "rules": rules, "melds": [{"kind": "pon", "tiles": "111z"}], "visible": visible}
+            expected = _settled_discard(service_url, body)
+            link = {"hand": hand, "rules": rules, "melds": melds, "visible": visible, **situation}
+            browser.get(f"{service_url}/analyze?{urlencode(link)}")
+            _wait_for_rules(browser, hand, rules, default)
+            assert _address(browser) == {k: v for k, v in link.items() if (k, v) != ("rules", default)}, rules
+            assert browser.find_element(By.ID, "rules-error").get_attribute("hidden") is not None
+            shown = _discard_table(browser)
+            assert shown["model"] == expected["model"], rules
+            assert [row["tile"] for row in shown["rows"]] == [c["tile"] for c in expected["candidates"]], rules
+
+        # A link made by choosing the rules on the page, then opened again.
+        Select(browser.find_element(By.ID, "rules")).select_by_value("mcr")
+        _wait_for_rules(browser, hand, "mcr", default)
+        link = browser.current_url
+        browser.get("about:blank")
+        browser.get(link)
+        _wait_for_rules(browser, hand, "mcr", default)
+        assert _discard_table(browser)["model"] == "fan_plan"
+        assert _address(browser)["rules"] == "mcr"
+    except Exception:
+        browser.save_screenshot(str(tmp_path / "failure.png"))
+        raise
+    assert _requests_that_left(browser, service_url) == []
+
+
+def test_without_rules_list_the_page_offers_its_own(service_url: str, browser: webdriver.Chrome) -> None:
+    """GET /rules unreachable: the page's own presets stay on offer and a link under one still
+    opens under it; a link naming rules not on offer says so by the rules box."""
+    fallback = [
+        choice.group(1)
+        for choice in re.finditer(
+            r'<option value="(\w+)"', re.search(r'<select id="rules".*?</select>', _page(service_url), re.S).group(0)
+        )
+    ]
+    hand = "111m456p789s1122z5z"
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": [f"{service_url}/rules"]})
+    browser.get(f"{service_url}/analyze?hand={hand}&rules=sanma")
+    assert _offered(browser, "page") == fallback
+    _wait_for_rules(browser, hand, "sanma", "riichi")
+    assert _discard_table(browser)["rows"]
+
+    browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+    browser.get(f"{service_url}/analyze?hand={hand}&rules=nonesuch")
+    _wait_for_rules(browser, hand, "riichi", "riichi")
+    error = browser.find_element(By.ID, "rules-error")
+    assert error.is_displayed()
+    assert 'the link asks for rules "nonesuch", which this service does not offer: showing riichi' in error.text
+    assert _requests_that_left(browser, service_url) == []
+
+
+def _page(service_url: str) -> str:
+    return httpx.get(f"{service_url}/analyze", timeout=10, trust_env=False).text
+
+
+# --- the discard table says which model ranked ----------------------------------------
+
+
+def test_discard_table_shows_the_ranking_models_own_figures(
+    service_url: str, browser: webdriver.Chrome, tmp_path: Path
+) -> None:
+    """Expected points with win and tenpai chances under the expected-score model; the weighted
+    terms beside their sum under the linear model; the plan under MCR's fan plan; never a total
+    beside terms that do not add up to it, and the caption names the model."""
+    hand = "123m456p789s1122z5z"
+    presets, default = _rule_presets(service_url)
+    valued = _settled_discard(service_url, {"hand": hand})
+    assert valued["model"] == "expected_score" and valued["value_search"]["complete"]
+    browser.get(f"{service_url}/analyze?hand={hand}")
+    try:
+        _wait_for_rules(browser, hand, default, default)
+        shown = _discard_table(browser)
+        assert shown["model"] == "expected_score"
+        assert shown["caption"].startswith("Model: expected score. Ranked by expected points")
+        assert "lower bound" not in shown["caption"]
+        # The page names no opponents: nothing to deal into, so expected points are what rank.
+        assert shown["columns"] == ["expected_score", "win_probability", "tenpai_probability"]
+        assert shown["ranks"] == ["expected_score"]
+        assert "by turn 18" in shown["headers"]["win_probability"]
+        for row, candidate in zip(shown["rows"], valued["candidates"], strict=True):
+            assert candidate["score"] == candidate["expected_score"] - candidate["deal_in_cost"]
+            assert {k: float(v) for k, v in row["values"].items()} == {k: candidate[k] for k in shown["columns"]}
+            assert row["texts"]["win_probability"] == f"{candidate['win_probability'] * 100:.1f}%"
+        _screenshot(browser, tmp_path, "page-expected-score.png")
+
+        # Against opponents (which the page's form does not name, but an answer may carry) the
+        # deal-in cost is shown and the net it leaves is what ranks.
+        against_riichi = DISCARD_EXAMPLES["riichi_opponent"]["value"]
+        guarded = _settled_discard(service_url, against_riichi)
+        assert any(candidate["deal_in_cost"] for candidate in guarded["candidates"])
+        browser.execute_script(
+            "renderDiscards(arguments[0], parseTiles(arguments[1]))", guarded, against_riichi["hand"]
+        )
+        shown = _discard_table(browser)
+        assert shown["columns"] == ["expected_score", "deal_in_cost", "score", "win_probability", "tenpai_probability"]
+        assert shown["ranks"] == ["score"] and "by turn 18, with best play, less the expected cost" in shown["caption"]
+        for row, candidate in zip(shown["rows"], guarded["candidates"], strict=True):
+            assert {k: float(v) for k, v in row["values"].items()} == {k: candidate[k] for k in shown["columns"]}
+            figures = {k: float(v.replace(",", "")) for k, v in row["texts"].items() if not v.endswith("%")}
+            # Each shown rounded to the point: the net is the difference to within that rounding.
+            assert abs(figures["expected_score"] - figures["deal_in_cost"] - figures["score"]) <= 1, row
+
+        # The linear model (chinese has no value model): the terms and the sum they make.
+        _choose(browser, "rules", "chinese")
+        _wait_for_rules(browser, hand, "chinese", default)
+        linear = _api(service_url, "/discard", {"hand": hand, "rules": "chinese"})
+        shown = _discard_table(browser)
+        assert shown["model"] == linear["model"] == "linear"
+        assert shown["caption"].startswith(f"Model: linear score ({linear['model_note']}).")
+        terms = [f"term-{name}" for name in linear["weights"]]
+        assert shown["columns"] == [*terms, "linear_score"] and shown["ranks"] == ["linear_score"]
+        assert [shown["headers"][f"term-{name}"] for name in linear["weights"]] == [
+            f"{name}×{weight:g}" for name, weight in linear["weights"].items()
+        ]
+        for row, candidate in zip(shown["rows"], linear["candidates"], strict=True):
+            assert float(row["values"]["linear_score"]) == candidate["linear_score"] == candidate["score"]
+            assert [float(row["values"][t]) for t in terms] == list(candidate["components"].values())
+            shown_terms = sum(float(row["texts"][t]) for t in terms)
+            assert shown_terms == pytest.approx(float(row["texts"]["linear_score"]), abs=1e-9), row
+
+        # MCR's fan plan: tiles needed, helping tiles and target fans, no score beside them.
+        _choose(browser, "rules", "mcr")
+        _wait_for_rules(browser, hand, "mcr", default)
+        plan = _api(service_url, "/discard", {"hand": hand, "rules": "mcr"})
+        shown = _discard_table(browser)
+        assert shown["model"] == plan["model"] == "fan_plan"
+        assert shown["caption"].startswith("Model: fan plan. Ranked by the fan plan")
+        assert shown["columns"] == ["need", "helping_tiles", "target_fan"]
+        for row, candidate in zip(shown["rows"], plan["candidates"], strict=True):
+            assert {k: float(v) for k, v in row["values"].items()} == candidate["fan_plan"]
+        _screenshot(browser, tmp_path, "page-fan-plan.png")
+
+        # Sanma, offered because GET /rules lists it.
+        sanma_hand = "111m456p789s1122z5z"
+        hand_box = browser.find_element(By.ID, "hand")
+        hand_box.clear()
+        hand_box.send_keys(sanma_hand)
+        _choose(browser, "rules", "sanma")
+        _wait_for_rules(browser, sanma_hand, "sanma", default)
+        assert _discard_table(browser)["model"] == "linear"
+        _screenshot(browser, tmp_path, "page-sanma.png")
+    except Exception:
+        browser.save_screenshot(str(tmp_path / "failure.png"))
+        raise
+    assert _requests_that_left(browser, service_url) == []

@@ -158,3 +158,67 @@ def test_no_yaku_is_told_in_words(client: TestClient) -> None:
         },
     )
     assert answer.status_code == 400 and answer.json()["detail"][0]["type"] == "no_yaku"
+
+
+# --- rule presets and the discard table's claims -------------------------------------------
+
+
+def _fallback_presets(client: TestClient) -> list[str]:
+    select = re.search(r'<select id="rules".*?</select>', client.get("/").text, re.DOTALL)
+    assert select, "the page has a rules <select>"
+    return re.findall(r'<option value="(\w+)"', select.group(0))
+
+
+def test_rules_come_from_the_rules_route_with_a_list_of_the_page_own_behind(client: TestClient) -> None:
+    """The page asks GET /rules for its presets; the list written in the page, which stays when
+    that fails, names only presets the service has, its default among them."""
+    script = client.get("/static/analyze/app.js").text
+    assert "/rules" in _FETCHES.findall(script)
+    rules = client.get("/rules").json()
+    presets = [preset["name"] for preset in rules["presets"]]
+    fallback = _fallback_presets(client)
+    assert fallback and set(fallback) <= set(presets), set(fallback) - set(presets)
+    assert rules["default"] in fallback
+    assert "sanma" in fallback and "mcr" in fallback
+
+
+def _discard(client: TestClient, body: dict) -> dict:
+    response = client.post("/discard", json=body)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+@pytest.mark.parametrize("model", ["expected_score", "linear"])
+def test_the_tables_sums_hold_for_every_preset(client: TestClient, model: str) -> None:
+    """What the discard table's captions say of each model holds for every preset's answer:
+    expected points less the deal-in cost is the score; the linear terms add up to the linear
+    score, which is the score when the linear model ranks; the candidates come best first."""
+    for preset in client.get("/rules").json()["presets"]:
+        hand = "111m456p789s1122z5z"  # no 2m..8m: a sanma hand too
+        answer = _discard(client, {"hand": hand, "rules": preset["name"], "model": model})
+        scores = [candidate["score"] for candidate in answer["candidates"]]
+        if answer["model"] != "fan_plan":
+            assert scores == sorted(scores, reverse=True), preset["name"]
+        for candidate in answer["candidates"]:
+            assert sum(candidate["components"].values()) == pytest.approx(candidate["linear_score"], abs=1e-5)
+            if answer["model"] == "linear":
+                assert candidate["score"] == candidate["linear_score"]
+            if answer["model"] == "expected_score":
+                expected = candidate["expected_score"] - candidate["deal_in_cost"]
+                assert candidate["score"] == pytest.approx(expected, abs=1e-5)
+
+
+def test_the_fan_plan_ranks_as_the_caption_says(client: TestClient) -> None:
+    """MCR's fan plan ranks by fewest tiles needed, then most helping tiles plus the caption's
+    share per target fan."""
+    script = client.get("/static/analyze/app.js").text
+    share = re.search(r"plus ([\d.]+) per target fan", script)
+    assert share, "the fan plan's caption names its share per target fan"
+    for hand in ("123m456p789s1122z5z", "147m258p369s1234z5z", "19m19p19s1234567z1m"):
+        answer = _discard(client, {"hand": hand, "rules": "mcr"})
+        assert answer["model"] == "fan_plan"
+        plans = [candidate["fan_plan"] for candidate in answer["candidates"]]
+        order = [
+            (plan["need"], -(plan["helping_tiles"] + float(share.group(1)) * plan["target_fan"])) for plan in plans
+        ]
+        assert order == sorted(order), hand

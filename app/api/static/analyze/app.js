@@ -50,6 +50,14 @@ const YAKU_LABELS = {
   tenhou: "tenhou (dealer's first draw)", chiihou: "chiihou (first draw)",
 };
 const SEPARATORS = /[\s,，、;；|]/;
+// A reader's gloss for the presets this page knows; any other preset GET /rules lists is
+// offered under its bare name.
+const RULE_LABELS = {
+  riichi: "riichi", chinese: "chinese", qiqihar: "qiqihar (红中 wild)", sanma: "sanma (three-player riichi)",
+  mcr: "mcr (Chinese Official)", sichuan: "sichuan (血战到底)",
+};
+// Long enough for a busy service, short enough that a person still gets the page's own list.
+const RULES_TIMEOUT_MS = 5000;
 
 // --- notation (display only: the API is the judge of what is valid) -------------
 
@@ -297,6 +305,8 @@ function reportApiError(error) {
 // The winning tile chosen (mpsz name, "" for the last tile typed): kept apart from the
 // <select>, whose options exist only once a complete hand has been drawn.
 let winChoice = "";
+// The preset a link without `rules` means: GET /rules' default once it has answered.
+let defaultRules = "riichi";
 
 function formState() {
   const state = Object.fromEntries(FIELDS.map((name) => [name, $(name).value.trim()]));
@@ -309,7 +319,7 @@ function formState() {
 function writeUrl(state, push) {
   const query = new URLSearchParams();
   for (const name of FIELDS) {
-    if (state[name] && !(name === "rules" && state[name] === "riichi")) query.set(name, state[name]);
+    if (state[name] && !(name === "rules" && state[name] === defaultRules)) query.set(name, state[name]);
   }
   for (const name of VALUE_FIELDS) {
     if (state[name] !== VALUE_DEFAULTS[name]) query.set(name, state[name]);
@@ -319,10 +329,42 @@ function writeUrl(state, push) {
   else history.replaceState(state, "", url);
 }
 
+// The rule presets offered, from GET /rules (in its order, its default chosen to start), so a
+// preset added to the service is offered here unchanged; when the list cannot be had, the
+// <select>'s own options in index.html stay. data-source says which list is on show.
+async function loadRulePresets() {
+  const select = $("rules");
+  try {
+    const response = await fetch("/rules", { signal: AbortSignal.timeout?.(RULES_TIMEOUT_MS) });
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    const answer = await response.json();
+    const names = (answer?.presets ?? []).map((preset) => preset?.name).filter((name) => typeof name === "string" && name);
+    if (!names.length) throw new Error("GET /rules listed no presets");
+    select.replaceChildren(...names.map((name) => option(name, RULE_LABELS[name] ?? name)));
+    defaultRules = names.includes(answer.default) ? answer.default : names[0];
+    select.dataset.source = "rules";
+  } catch (error) {
+    select.dataset.source = "page";
+    console.warn(`the rule presets stay the page's own: ${error.message}`);
+  }
+  select.value = defaultRules;
+}
+
+function offersRules(name) {
+  return [...$("rules").options].some((choice) => choice.value === name);
+}
+
+// Told by the rules box at the next analysis: a link naming rules this page does not offer.
+let linkNotice = "";
+
 function readUrl() {
   const query = new URLSearchParams(location.search);
-  for (const name of FIELDS) $(name).value = query.get(name) ?? (name === "rules" ? "riichi" : "");
-  if (!["riichi", "chinese", "qiqihar"].includes($("rules").value)) $("rules").value = "riichi";
+  for (const name of FIELDS) if (name !== "rules") $(name).value = query.get(name) ?? "";
+  // Any preset on offer survives the link; one not on offer falls back, and the page says so.
+  const linked = query.get("rules") || defaultRules;
+  $("rules").value = offersRules(linked) ? linked : defaultRules;
+  linkNotice = offersRules(linked)
+    ? "" : `the link asks for rules "${linked}", which this service does not offer: showing ${defaultRules}`;
   for (const [name, choices] of Object.entries(VALUE_CHOICES)) {
     const raw = query.get(name) ?? "";
     const value = name === "by" ? raw.toLowerCase() : raw.toUpperCase();
@@ -340,6 +382,8 @@ let generation = 0;
 
 async function analyze({ push = false } = {}) {
   clearErrors();
+  if (linkNotice) showError("rules", linkNotice);
+  linkNotice = "";
   const state = formState();
   writeUrl(state, push);
   if (!state.hand) {
@@ -637,14 +681,159 @@ function renderValue(answer, request) {
   $("value-answer").hidden = false;
 }
 
+// --- the ranked discards ------------------------------------------------------------
+// /discard ranks by one of its models and says which. The table shows that model's own
+// figures under their own names, so that no total ever stands beside terms it is not the
+// sum of, and its caption names the model.
+
+const MODEL_NAMES = { expected_score: "expected score", linear: "linear score", fan_plan: "fan plan" };
+
+function percent(probability) {
+  return `${(probability * 100).toFixed(1)}%`;
+}
+
+function points(value) {
+  return value.toLocaleString("en", { maximumFractionDigits: Math.abs(value) < 100 ? 1 : 0 });
+}
+
+function signed(value) {
+  const shown = Number(value.toFixed(3)) + 0; // + 0: no "-0"
+  return `${shown > 0 ? "+" : ""}${shown}`;
+}
+
+// The columns after #, discard, shanten and ukeire, and the caption's words, for the
+// model that ranked. A column: key, label, note (under the label), value(candidate),
+// text(value); `ranks` marks what the ranking reads, `group` a shared heading.
+function discardColumns(discard) {
+  const candidates = discard.candidates;
+  if (discard.model === "expected_score") {
+    const horizon = discard.value_search?.horizon ?? candidates[0]?.horizon;
+    const by = horizon ? `by turn ${horizon.last_turn}` : "by the last turn";
+    // The page names no opponents, so the cost of dealing in is 0 and expected points rank;
+    // should it not be, the net (expected points less the cost) is what ranks, shown as such.
+    const dealIn = candidates.some((candidate) => candidate.deal_in_cost);
+    const columns = [
+      { key: "expected_score", label: "expected points", note: dealIn ? "" : "ranks", ranks: !dealIn,
+        value: (c) => c.expected_score, text: points },
+      ...(dealIn ? [
+        { key: "deal_in_cost", label: "deal-in cost", value: (c) => c.deal_in_cost, text: points },
+        { key: "score", label: "net points", note: "ranks", ranks: true, value: (c) => c.score, text: points },
+      ] : []),
+      { key: "win_probability", label: "win", note: by, value: (c) => c.win_probability, text: percent },
+      { key: "tenpai_probability", label: "tenpai", note: by, value: (c) => c.tenpai_probability, text: percent },
+    ];
+    let words = `Ranked by expected points: what a self-drawn win is expected to bring ${by}, with best play`
+      + (dealIn ? ", less the expected cost of dealing in (net points)." : ".")
+      + ` Win and tenpai are the chances of a self-drawn win and of being ready ${by}.`;
+    const search = discard.value_search;
+    if (search && !search.complete) {
+      words += ` The search stopped early (${search.stopped_by ?? "a bound"}): the chances and expected points`
+        + " are lower bounds.";
+    }
+    return { columns, words };
+  }
+  if (discard.model === "linear") {
+    const terms = Object.keys(candidates[0]?.components ?? discard.weights);
+    const columns = terms.map((name) => ({
+      key: `term-${name}`, group: "weighted terms", label: name, className: "term",
+      note: discard.weights[name] === undefined ? "" : `×${discard.weights[name]}`,
+      value: (c) => c.components[name], text: signed,
+    }));
+    columns.push({ key: "linear_score", label: "linear score", note: "sum · ranks", ranks: true,
+      value: (c) => c.linear_score, text: signed });
+    return {
+      columns,
+      words: "Ranked by the linear score: each term is its weight (×) times the candidate's measure, "
+        + "and the score is their sum.",
+    };
+  }
+  if (discard.model === "fan_plan") {
+    return {
+      columns: [
+        { key: "need", label: "tiles needed", note: "ranks first", ranks: true,
+          value: (c) => c.fan_plan?.need, text: String },
+        { key: "helping_tiles", label: "helping tiles", note: "unseen", value: (c) => c.fan_plan?.helping_tiles,
+          text: (v) => String(Number(v.toFixed(2))) },
+        { key: "target_fan", label: "target fans", value: (c) => c.fan_plan?.target_fan, text: String },
+      ],
+      words: "Ranked by the fan plan: the fewest tiles needed to reach a pattern worth the minimum fans, "
+        + "then the most unseen tiles that help (plus 0.01 per target fan).",
+    };
+  }
+  // A model this page does not know yet: only the number it ranked by, under its own name.
+  return {
+    columns: [{ key: "score", label: "score", note: "ranks", ranks: true, value: (c) => c.score, text: signed }],
+    words: `Ranked by the ${discard.model} model's score.`,
+  };
+}
+
+function headCell(row, label, note) {
+  const cell = document.createElement("th");
+  cell.scope = "col";
+  cell.append(label);
+  if (note) {
+    const small = document.createElement("small");
+    small.textContent = note;
+    cell.append(document.createElement("br"), small);
+  }
+  row.append(cell);
+  return cell;
+}
+
+// One header row; two when some columns share a heading (the linear terms), the others
+// then spanning both rows.
+function renderDiscardHead(table, columns) {
+  const head = table.tHead;
+  head.replaceChildren();
+  const top = head.insertRow();
+  const grouped = columns.some((column) => column.group);
+  const below = grouped ? head.insertRow() : null;
+  const fixed = [{ label: "#", className: "rank" }, ...["discard", "shanten", "ukeire"].map((label) => ({ label }))];
+  let group = null;
+  for (const column of [...fixed, ...columns]) {
+    if (!column.group) {
+      group = null;
+      const cell = headCell(top, column.label, column.note);
+      if (grouped) cell.rowSpan = 2;
+      if (column.key) cell.dataset.column = column.key;
+      if (column.className) cell.classList.add(column.className);
+      if (column.ranks) cell.classList.add("ranks");
+      continue;
+    }
+    if (group?.name !== column.group) {
+      const cell = headCell(top, column.group);
+      cell.scope = "colgroup";
+      cell.className = "group" + (column.className ? ` ${column.className}` : "");
+      group = { name: column.group, cell, span: 0 };
+    }
+    group.span += 1;
+    group.cell.colSpan = group.span;
+    const cell = headCell(below, column.label, column.note);
+    cell.dataset.column = column.key;
+    if (column.className) cell.className = column.className;
+  }
+}
+
 function renderDiscards(discard, parsed) {
-  const body = $("discards").tBodies[0];
+  const table = $("discards");
+  const { columns, words } = discardColumns(discard);
+  table.dataset.model = discard.model;
+  const caption = $("discards-caption");
+  const model = document.createElement("strong");
+  model.textContent = `Model: ${MODEL_NAMES[discard.model] ?? discard.model}`
+    + (discard.model_note ? ` (${discard.model_note}).` : ".");
+  caption.replaceChildren(model, " ", words);
+  renderDiscardHead(table, columns);
+
+  const body = table.tBodies[0];
   body.replaceChildren();
   discard.candidates.forEach((candidate, rank) => {
     const row = body.insertRow();
     row.dataset.tile = candidate.tile;
     if (rank === 0) row.classList.add("best");
-    row.insertCell().textContent = String(rank + 1);
+    const place = row.insertCell();
+    place.className = "rank";
+    place.textContent = String(rank + 1);
     const cell = row.insertCell();
     const tile = tileOfName(candidate.tile);
     const button = tileElement(tile, { red: candidate.tile[0] === "0", tag: "button" });
@@ -666,11 +855,14 @@ function renderDiscards(discard, parsed) {
       small.textContent = `${draw.tile}×${draw.remaining}`;
       ukeire.append(small, " ");
     }
-    row.insertCell().textContent = candidate.score.toFixed(3);
-    const components = row.insertCell();
-    components.className = "components";
-    components.textContent = Object.entries(candidate.components)
-      .map(([name, value]) => `${name} ${value >= 0 ? "+" : ""}${Number(value.toFixed(3))}`).join(" · ");
+    for (const column of columns) {
+      const value = column.value(candidate);
+      const figure = row.insertCell();
+      figure.dataset.column = column.key;
+      figure.dataset.value = String(value);
+      figure.className = "figure" + (column.className ? ` ${column.className}` : "") + (column.ranks ? " ranks" : "");
+      figure.textContent = value === null || value === undefined ? "–" : column.text(value);
+    }
   });
 }
 
@@ -706,5 +898,6 @@ document.addEventListener("DOMContentLoaded", () => {
     scoreWin();
   });
   window.addEventListener("popstate", () => { if (readUrl()) analyze(); });
-  if (readUrl()) analyze();
+  // The link is read once the presets are known, so that a link to any of them keeps it.
+  loadRulePresets().then(() => { if (readUrl()) analyze(); });
 });
