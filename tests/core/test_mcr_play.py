@@ -253,7 +253,7 @@ def test_knitted_targets_follow_the_engine():
 
 @pytest.mark.slow
 def test_the_advisor_wins_more_than_shanten_greedy_players():
-    """A small, seeded check of the issue's claim (the full one is the README's 2,000 hands)."""
+    """A small, seeded check of the issue's claim (the full one is docs/selfplay.md's 2,000 hands)."""
     config = GameConfig("mcr", ("advisor", "greedy", "advisor", "greedy"), 5)
     results = [play_game(config, game) for game in range(120)]
     wins = Counter(None if result.winner is None else config.players[result.winner] for result in results)

@@ -1,4 +1,4 @@
-"""GET /limits: every bound a client meets, in one answer (the README lists the same)."""
+"""GET /limits: every bound a client meets, in one answer (docs/limits.md lists the same)."""
 
 from __future__ import annotations
 

@@ -36,7 +36,7 @@ Each term, for the hand after the discard:
     copies, not yet a shanten).  Read as a bare probability, safety differences of a
     few hundredths never outweigh one ukeire copy, and the seed's weights 0.5, 1.2
     and 2.0 played alike in self-play; on this scale they trade acceptance for
-    safety in the direction of the seed's table (see the README's self-play
+    safety in the direction of the seed's table (see docs/selfplay.md's self-play
     results).  Very dangerous tiles score below zero.
 ``dora``
     Dora kept in the hand and melds: each indicator names the next tile of its suit
