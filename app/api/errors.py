@@ -71,6 +71,7 @@ ERROR_STATUS: Final[Mapping[str, int]] = MappingProxyType(
         "batch_too_large": 422,
         "answer_too_large": 422,
         "body_too_large": 413,
+        "unsupported_media_type": 415,
         "forbidden": 403,
         "not_ready": 503,
         "too_busy": 503,
@@ -86,6 +87,7 @@ HTTP_CODES: Final = frozenset(
         "batch_too_large",
         "answer_too_large",
         "body_too_large",
+        "unsupported_media_type",
         "forbidden",
         "not_ready",
         "too_busy",
@@ -232,7 +234,8 @@ class ErrorItem(BaseModel):
     type: str = Field(
         description="Stable snake_case code, e.g. invalid_notation, too_many_copies, "
         "wrong_tile_count, invalid_meld, unknown_rules, invalid_rule_option, "
-        "batch_too_large, answer_too_large, body_too_large, forbidden, too_busy, or a pydantic error type such as missing "
+        "batch_too_large, answer_too_large, body_too_large, unsupported_media_type, forbidden, too_busy, or a pydantic "
+        "error type such as missing "
         "or int_parsing_size."
     )
     ctx: dict[str, Any] | None = Field(None, description='Extra context, e.g. {"index": 3} for a batch item.')
@@ -260,6 +263,9 @@ def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
         403: "Not allowed: the request needs an admin key (X-Admin-Key), or without admin keys a loopback client.",
         404: "No such path.",
         413: "The request body is larger than the configured limit.",
+        415: "The body is not sent as JSON (`unsupported_media_type`): send it with `content-type: "
+        "application/json` (a charset parameter and `application/*+json` types are JSON too; a body sent "
+        "with no content-type is read as JSON).",
         422: "Malformed or impossible input; `loc` names the field (and batch index).",
         500: "An unexpected server error (never caused by input).",
         503: "Not ready yet (the lookup tables are still being built), or too busy (`too_busy`: too many "
@@ -522,6 +528,30 @@ def _long_number(body: bytes | str) -> tuple[Loc, int] | None:
 
 def _too_long_message(digits: int) -> str:
     return f"number too large: it has {digits} digits, more than can be read; no field takes a number that large"
+
+
+#: The one content type the service asks for; any ``application/json`` with a charset
+#: parameter, and ``application/*+json``, is read as JSON too (as FastAPI reads them).
+JSON_CONTENT_TYPE: Final = "application/json"
+
+
+def unsupported_media_type(content_type: str) -> ApiError:
+    """The 415 for a body sent with a ``content-type`` that is not JSON: it says what to send.
+
+    FastAPI would validate such a body's raw bytes and answer a 422 "Input should be a
+    valid dictionary" showing them as a Python bytes literal, which never says to send JSON.
+
+    >>> error = unsupported_media_type("application/x-www-form-urlencoded")
+    >>> error.status, error.loc, error.msg
+    (415, ('body',), "send the body as JSON with content-type: application/json (this request's content-type is application/x-www-form-urlencoded)")
+    """
+    shown = clipped(content_type.strip(), ECHO_LIMIT)
+    return ApiError(
+        ("body",),
+        f"send the body as JSON with content-type: {JSON_CONTENT_TYPE} (this request's content-type is {shown})",
+        "unsupported_media_type",
+        ctx={"content_type": shown, "expected": JSON_CONTENT_TYPE},
+    )
 
 
 def unreadable_body(body: bytes | None, cause: BaseException | None) -> ApiError | None:
