@@ -55,6 +55,7 @@ from app.core.shape.tiles import (
     NORTH,
     Counts,
     Tile,
+    counted,
     counts_from_tiles,
     detect_notation,
     format_tile,
@@ -182,8 +183,8 @@ def answer_batch(
             ("body", "hands"),
             estimate,
             max_answer_bytes,
-            f"{len(body.hands)} hands of up to {largest_answer} bytes each",
-            f"send at most {fitting} hands per batch",
+            f"{counted(len(body.hands), 'hand')} of up to {largest_answer} bytes each",
+            f"send at most {counted(fitting, 'hand')} per batch",
         )
     rendered = vectorised(body, max_batch_size=max_batch_size)
     if rendered is None:

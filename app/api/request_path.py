@@ -60,7 +60,7 @@ from starlette.requests import ClientDisconnect
 from starlette.types import Message, Receive, Scope, Send
 
 from app.api.answer_size import ANSWER_TOO_LARGE
-from app.api.errors import ApiError, error_responses, header, unreadable_body, unsupported_media_type
+from app.api.errors import SENT_BODY, ApiError, error_responses, header, unreadable_body, unsupported_media_type
 from app.api.questions import json_response
 from app.api.state import service_state
 
@@ -170,6 +170,9 @@ class BodyRoute(APIRoute):
     async def answer(self, request: Request) -> Response:
         """The route's answer to ``request``: steps 1 to 5 of the module's docstring."""
         raw = await request.body()
+        # For the error handlers, which echo what the body holds at an error's loc: they get
+        # a request object of their own, which has not read (and cannot read) the body.
+        request.scope[SENT_BODY] = raw
         content_type = header(request.scope, b"content-type")
         if content_type is not None and content_type != b"application/json":
             received = content_type.decode("latin-1")  # as Starlette decodes headers

@@ -20,6 +20,7 @@ from app.core.advice.discard import Candidate, DiscardModel, ValueSearch, advise
 from app.core.advice.expected_score import SearchStop
 from app.core.advice.lookahead import LookaheadStop
 from app.core.shape.engine import Checker
+from app.core.shape.tiles import counted
 
 router = APIRouter(tags=["discard"], route_class=BodyRoute)
 _ERRORS = error_responses(413, 422, 500, 503)
@@ -67,7 +68,7 @@ def _busy_answer(question: DiscardQuestion, capacity: int) -> bytes:
     """The linear ranking, for an expected-score question asked while every heavy slot is taken."""
     candidates, _ = _evaluate(replace(question, model=DiscardModel.LINEAR))
     note = (
-        f"ranked by the linear score: this process was running {capacity} heavy request(s), as many as it "
+        f"ranked by the linear score: this process was running {counted(capacity, 'heavy request')}, as many as it "
         "runs at once (TENPAI_MAX_HEAVY_REQUESTS), so the expected-score search was skipped; ask again later"
     )
     return _render(question, candidates, ValueSearch(DiscardModel.LINEAR, fallback=note))

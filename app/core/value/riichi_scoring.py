@@ -67,6 +67,7 @@ from app.core.shape.tiles import (
     P5,
     S5,
     Tile,
+    counted,
     dora_table,
     format_tile,
 )
@@ -789,7 +790,7 @@ def score_riichi(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinCon
     if hand.tile_count + 3 * groups_declared != 14:
         raise WrongTileCount(
             f"a winning hand has 14 tiles with each meld counted as 3; got {hand.tile_count} concealed "
-            f"with {groups_declared} melds",
+            f"with {counted(groups_declared, 'meld')}",
             field="hand",
         )
     if rules.wildcards:
