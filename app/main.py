@@ -36,21 +36,55 @@ from app.api.state import ServiceState
 from app.settings import Settings
 
 DESCRIPTION = """\
-An exact mahjong rules engine: does a hand win, what does it wait on, how far is it
-from tenpai, under riichi, Chinese or Qiqihar rules (or a preset with overrides).
+An exact mahjong rules engine: does a hand win (`/win`), what does it wait on (`/ting`), how far
+is it from tenpai (`/shanten`), which tile to throw (`/discard`) and what a win pays (`/score`),
+with batch forms of each, seeded self-play (`/simulate`) and reference pages.
 
-* Tiles in requests may be written in mpsz (`123m406p789s1122z`), Chinese (`一万二万 东 中`),
-  Unicode (`🀇🀈🀉`) or as integers 0..33; answers write every tile in mpsz (`"3m"`).
-  See `GET /tiles` and `GET /rules`.
-* Every valid question answers 200, including a "no". Errors use one envelope,
-  `{"detail": [{"loc", "msg", "type"}]}`, whose `loc` names the field (and batch index).
+**Rules.** `rules` names a preset, `riichi` unless a request says otherwise, or takes
+`{"preset": name, ...overrides}`; `GET /rules` lists the presets and every option:
+
+* `riichi`: Japanese riichi, as Tenhou plays it (yaku, han, fu and points by `/score`);
+* `sanma`: three-player riichi: 108 tiles (no 2m-8m), three seats, no chi, norths set aside;
+* `chinese`: Chinese shape rules: a quad counts as two pairs in seven pairs, no furiten;
+* `qiqihar`: Qiqihar rules: 红中 (`7z`) is a wildcard, a win needs an exposed pon or kong,
+  no seven pairs or thirteen orphans;
+* `mcr`: Chinese Official rules (国标麻将): the knitted forms, 81 fans, a win needs 8.
+
+**Tiles** in requests may be written in mpsz (`123m406p789s1122z`), Chinese (`一万二万 东 中`),
+Unicode (`🀇🀈🀉`) or as integers 0..33; answers write every tile in mpsz (`"3m"`). See `GET /tiles`.
+Bodies are JSON, sent with `content-type: application/json`.
+
+**Status codes.**
+
+* 200: every valid question, including a "no" (not a win, no waits, a complete hand whose
+  scoring refuses it under `/win` with a situation, or a batch item's error under `/score/batch`).
+* 400: `/score` for a well-formed hand it cannot score: not a win (`not_a_winning_hand`),
+  no yaku (`no_yaku`, riichi and sanma), under 8 fans (`below_minimum_fan`, mcr).
+* 413: a body over the size limit (`body_too_large`). 415: a body not sent as JSON
+  (`unsupported_media_type`). 422: malformed or impossible input, at its field.
+* 503: the lookup tables are still being built (`not_ready`; see `GET /ready`), too many
+  heavy requests run at once (`too_busy`, with `Retry-After`), or, where
+  TENPAI_LIMIT_CONCURRENCY is set, more requests than it at once.
+* 401: a missing or wrong API key, where API keys are configured; 403: `POST /cache/clear`
+  from a client that is not an administrator; 404 and 405: a path or method the service does
+  not have; 500: a bug, never the input's.
+
+Every error answer has one envelope, `{"error": code, "detail": [{"type", "loc", "msg", "input",
+"ctx"}]}`: `error` is the first item's `type`, `loc` names the field (and batch index), `input`
+is what the request holds there.
 """
 
 OPENAPI_TAGS = [
     {"name": "win", "description": "Does a 3n+2 hand win, and every way it does."},
     {"name": "ting", "description": "The waits of a 3n+1 hand."},
     {"name": "shanten", "description": "Distance from tenpai, and the draws that shorten it."},
-    {"name": "reference", "description": "Rule presets and options, tile notations."},
+    {"name": "discard", "description": "Every discard of a 3n+2 hand, ranked; whether the hand may declare a win."},
+    {
+        "name": "score",
+        "description": "What a win pays, per seat, under a scoring profile (riichi, sanma, mcr, qiqihar).",
+    },
+    {"name": "simulate", "description": "Seeded self-play between strategies, with statistics per seat."},
+    {"name": "reference", "description": "Rule presets and options, tile notations, the service's bounds."},
     {"name": "service", "description": "Liveness, readiness and the result cache."},
 ]
 

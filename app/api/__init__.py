@@ -27,7 +27,7 @@ The path of a request, for example ``POST /shanten``:
 5. **Errors**: a core :class:`~app.core.errors.TenpaiError` or an
    :class:`~app.api.errors.ApiError` propagates to the handlers installed by
    :func:`app.api.errors.install_error_handlers`, which write the one envelope
-   (``{"detail": [{"loc", "msg", "type"}]}``) with the status of
+   (``{"error", "detail": [{"type", "loc", "msg", "input", "ctx"}]}``) with the status of
    :data:`app.api.errors.ERROR_STATUS`.
 
 Heavy work (a lookahead, a value search, ``/simulate``, wildcard decompositions)

@@ -41,7 +41,7 @@ from app.api.schemas.hand import DecompositionOut, WildcardUse, WinResponse
 from app.core.shape.engine import FORMS, OPEN_MELD_REQUIRED, ShantenResult, TileCount, WaitResult
 from app.core.shape.hand import Hand
 from app.core.shape.rules import RuleProfile
-from app.core.shape.tiles import NUM_TILE_KINDS, format_tile
+from app.core.shape.tiles import NUM_TILE_KINDS, counted, format_tile
 
 ANSWER_TOO_LARGE: Final = "answer_too_large"
 #: A /win hand holding at most this many wildcards is answered before any bound is
@@ -180,12 +180,12 @@ class AnswerTally:
         fitting_limit = (room - len(heavy) * (_WIN_HEADER + 1)) // sum(sizes)
         fitting_hands = max(room, 0) // max(bounds)
         why = (
-            f"{len(heavy)} hand(s) hold more than {CHEAP_WILDCARDS} wildcards, and each may list up to "
-            f"{limit} decompositions of up to {max(sizes)} bytes"
+            f"{counted(len(heavy), 'hand')} {'holds' if len(heavy) == 1 else 'hold'} more than {CHEAP_WILDCARDS} "
+            f"wildcards, and each may list up to {counted(limit, 'decomposition')} of up to {max(sizes)} bytes"
         )
         advices = []
         if fitting_hands < len(heavy) and fitting_hands > 0:
-            advices.append(f"send at most {fitting_hands} such hands per request")
+            advices.append(f"send at most {counted(fitting_hands, 'such hand', 'such hands')} per request")
         if fitting_limit >= 1:
             advices.append(f"set decomposition_limit to at most {fitting_limit}")
         advice = " or ".join(advices) or "send fewer such hands per request"

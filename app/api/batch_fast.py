@@ -68,6 +68,8 @@ def _prepare(
     try:
         rules = rule_profile(body.rules.preset, **body.rules.overrides())
         melds = [Meld.of(meld.kind, parse_tiles(meld.tiles)) for meld in body.melds]
+        for meld in melds:
+            rules.check_meld_allowed(meld.kind, field="kind")  # refused, and located, by the per-hand path
         if rules.melded_tiles_count_toward_limit and melds:
             return None
         if rules.absent_tiles:

@@ -1,9 +1,14 @@
 """One error envelope for the whole service, and the one table of statuses.
 
-Every error answer has FastAPI's usual shape, ``{"detail": [{"loc", "msg", "type"}]}``,
-whether it comes from request validation (pydantic), from the core's typed errors,
-from a size limit or from routing (404, 405).  ``loc`` starts with ``"body"`` and
-names the field, down to the item: ``["body", "hands", 3]``, ``["body", "melds", 0, "tiles"]``.
+Every error answer has one shape, FastAPI's usual ``detail`` list with a top-level code:
+``{"error": code, "detail": [{"type", "loc", "msg", "input", "ctx"}]}``, whether it
+comes from request validation (pydantic), from the core's typed errors, from a size
+limit, a content type or routing (404, 405).  ``error`` is the first item's ``type``
+(the contract's ``{"error": "not_a_winning_hand", ...}``); every item has the same five
+keys.  ``loc`` starts with ``"body"`` and names the field, down to the item:
+``["body", "hands", 3]``, ``["body", "melds", 0, "tiles"]``; ``input`` is what the
+request holds there (null when nothing: a missing field, a body that is not JSON, a
+path); ``ctx`` is extra context or null.
 
 Every answer is bounded in bytes whatever the input: an echoed value is cut to its
 start and its length (``app.core.shape.tiles.ECHO_LIMIT`` characters), a message to
@@ -25,7 +30,7 @@ import json
 import logging
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -34,6 +39,7 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.config import JsonDict
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Scope, Send
@@ -71,6 +77,7 @@ ERROR_STATUS: Final[Mapping[str, int]] = MappingProxyType(
         "batch_too_large": 422,
         "answer_too_large": 422,
         "body_too_large": 413,
+        "unsupported_media_type": 415,
         "forbidden": 403,
         "not_ready": 503,
         "too_busy": 503,
@@ -86,6 +93,7 @@ HTTP_CODES: Final = frozenset(
         "batch_too_large",
         "answer_too_large",
         "body_too_large",
+        "unsupported_media_type",
         "forbidden",
         "not_ready",
         "too_busy",
@@ -194,63 +202,77 @@ def _bounded_ctx(ctx: Any) -> Any:
     return {clipped(str(key)): bounded(value) for key, value in list(ctx.items())[:_INPUT_ITEMS]}
 
 
+#: The keys of every envelope item, in this order (pydantic's own order).
+ITEM_KEYS: Final = ("type", "loc", "msg", "input", "ctx")
+
+
 def _bounded_item(item: Mapping[str, Any]) -> dict[str, Any]:
-    """One envelope item with every part bounded (a loc may hold a key of the input)."""
-    out: dict[str, Any] = {}
-    for key, value in item.items():
-        if key == "msg":
-            out[key] = clipped_message(str(value))
-        elif key == "loc":
-            out[key] = _bounded_loc(value)
-        elif key == "ctx":
-            out[key] = _bounded_ctx(value)
-        else:
-            out[key] = bounded(value)
-    return out
+    """One envelope item with exactly :data:`ITEM_KEYS` (null where the source had none),
+    every part bounded (a loc may hold a key of the input).
+
+    >>> _bounded_item({"loc": ["body"], "msg": "m", "type": "t"})
+    {'type': 't', 'loc': ['body'], 'msg': 'm', 'input': None, 'ctx': None}
+    """
+    ctx = item.get("ctx")
+    return {
+        "type": str(item.get("type")),
+        "loc": _bounded_loc(item.get("loc", ())),
+        "msg": clipped_message(str(item.get("msg"))),
+        "input": bounded(item.get("input")),
+        "ctx": None if ctx is None else _bounded_ctx(ctx),
+    }
 
 
 # --- the envelope, as models so that every route can declare it ------------------
 
 
+_TOO_MANY_COPIES_EXAMPLE: Final[JsonDict] = {
+    "type": "too_many_copies",
+    "loc": ["body", "hand"],
+    "msg": "5 copies of 1m (hand); a tile has 4",
+    "input": "11111m",
+    "ctx": None,
+}
+
+
 class ErrorItem(BaseModel):
-    """One problem with a request."""
+    """One problem with a request: every item has these five keys."""
 
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "loc": ["body", "hand"],
-                    "msg": "5 copies of 1m (hand); a tile has 4",
-                    "type": "too_many_copies",
-                }
-            ]
-        }
-    )
+    model_config = ConfigDict(json_schema_extra={"examples": [_TOO_MANY_COPIES_EXAMPLE]})
 
-    loc: list[str | int] = Field(description='Where the problem is: "body", then field names and list indexes.')
-    msg: str = Field(description="What is wrong, for a person.")
     type: str = Field(
         description="Stable snake_case code, e.g. invalid_notation, too_many_copies, "
-        "wrong_tile_count, invalid_meld, unknown_rules, invalid_rule_option, "
-        "batch_too_large, answer_too_large, body_too_large, forbidden, too_busy, or a pydantic error type such as missing "
-        "or int_parsing_size."
+        "wrong_tile_count, invalid_meld, unknown_rules, invalid_rule_option, not_a_winning_hand, no_yaku, "
+        "batch_too_large, answer_too_large, body_too_large, unsupported_media_type, forbidden, too_busy, "
+        "or a pydantic error type such as missing or int_parsing_size."
     )
-    ctx: dict[str, Any] | None = Field(None, description='Extra context, e.g. {"index": 3} for a batch item.')
+    loc: list[str | int] = Field(
+        description='Where the problem is: "body", then field names and list indexes; [] for the path itself.'
+    )
+    msg: str = Field(description="What is wrong, for a person.")
     input: Any = Field(
-        None,
-        description="The offending input, when pydantic reports it; long strings, lists and objects are cut "
-        "to their start and their size.",
+        description="What the request holds at `loc`, or null when there is nothing to show (a body that is "
+        "not JSON, the path of a 404). For pydantic's `missing`, the object that lacks the field. Long strings, "
+        "lists and objects are cut to their start and their size.",
+    )
+    ctx: dict[str, Any] | None = Field(
+        description='Extra context, e.g. {"index": 3} for a batch item or {"le": 3} for a bound; null when none.'
     )
 
 
 class ErrorResponse(BaseModel):
-    """The body of every 4xx and 5xx answer."""
+    """The body of every 4xx and 5xx answer: a code, and the problems."""
 
-    detail: list[ErrorItem] = Field(description=f"The problems, at most {MAX_ERROR_ITEMS} of them.")
-    error: str | None = Field(
-        None,
-        description="For a 400 (a well-formed question that cannot be answered): its code, e.g. not_a_winning_hand or no_yaku.",
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"error": "too_many_copies", "detail": [_TOO_MANY_COPIES_EXAMPLE]}]}
     )
+
+    error: str = Field(
+        description="The code of the answer: the first problem's `type` (e.g. not_a_winning_hand or no_yaku for "
+        "a 400, invalid_notation or missing for a 422, unsupported_media_type for a 415).",
+        examples=["not_a_winning_hand"],
+    )
+    detail: list[ErrorItem] = Field(description=f"The problems, at most {MAX_ERROR_ITEMS} of them.")
 
 
 def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
@@ -260,6 +282,9 @@ def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
         403: "Not allowed: the request needs an admin key (X-Admin-Key), or without admin keys a loopback client.",
         404: "No such path.",
         413: "The request body is larger than the configured limit.",
+        415: "The body is not sent as JSON (`unsupported_media_type`): send it with `content-type: "
+        "application/json` (a charset parameter and `application/*+json` types are JSON too; a body sent "
+        "with no content-type is read as JSON).",
         422: "Malformed or impossible input; `loc` names the field (and batch index).",
         500: "An unexpected server error (never caused by input).",
         503: "Not ready yet (the lookup tables are still being built), or too busy (`too_busy`: too many "
@@ -268,16 +293,23 @@ def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {status: {"model": ErrorResponse, "description": descriptions[status]} for status in statuses}
 
 
-def error_body(loc: Loc, msg: str, code: str, ctx: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """One-item envelope, as plain JSON data (its message and context bounded like every answer's)."""
-    return {"detail": [_error_item(loc, msg, code, ctx)]}
+def error_body(
+    loc: Loc, msg: str, code: str, ctx: Mapping[str, Any] | None = None, *, sent: Any = None
+) -> dict[str, Any]:
+    """One-item envelope, as plain JSON data (its message, input and context bounded like
+    every answer's); ``sent`` is what the request holds at ``loc``.
+
+    >>> error_body(("body", "hand"), "bad", "invalid_notation", sent="12x")
+    {'error': 'invalid_notation', 'detail': [{'type': 'invalid_notation', 'loc': ['body', 'hand'], 'msg': 'bad', 'input': '12x', 'ctx': None}]}
+    """
+    return {"error": code, "detail": [_bounded_item(_error_item(loc, msg, code, ctx, sent))]}
 
 
-def _error_item(loc: Loc, msg: str, code: str, ctx: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    item: dict[str, Any] = {"loc": list(loc), "msg": clipped_message(msg), "type": code}
-    if ctx:
-        item["ctx"] = _bounded_ctx(ctx)
-    return item
+def _error_item(
+    loc: Loc, msg: str, code: str, ctx: Mapping[str, Any] | None = None, sent: Any = None
+) -> dict[str, Any]:
+    """One item, not yet bounded (:func:`_envelope` bounds every item once)."""
+    return {"type": code, "loc": loc, "msg": msg, "input": sent, "ctx": ctx or None}
 
 
 def header(scope: Scope, name: bytes) -> bytes | None:
@@ -398,11 +430,11 @@ class located:  # noqa: N801 - used like a function: ``with located("body", "han
 # --- handlers --------------------------------------------------------------------
 
 
-def _envelope(status: int, body: Mapping[str, Any]) -> JSONResponse:
+def _envelope(status: int, detail: Sequence[Mapping[str, Any]]) -> JSONResponse:
+    """The answer for the problems in ``detail``: ``{"error": first type, "detail": [...]}``."""
     # Bounded before encoding: the encoder never walks a deep or huge echoed input.
-    safe = {key: value for key, value in body.items() if key != "detail"}
-    safe["detail"] = [_bounded_item(item) for item in list(body["detail"])[:MAX_ERROR_ITEMS]]
-    content = jsonable_encoder(safe)
+    items = [_bounded_item(item) for item in list(detail)[:MAX_ERROR_ITEMS]]
+    content = jsonable_encoder({"error": items[0]["type"], "detail": items})
     try:
         return JSONResponse(content, status_code=status)
     except UnicodeEncodeError:  # a lone surrogate echoed from the input ("\ud800" in its JSON)
@@ -425,12 +457,59 @@ def _encodable(value: Any) -> Any:
     return value
 
 
+#: Where :class:`~app.api.request_path.BodyRoute` leaves the raw body in the request's
+#: scope, for the error handlers (which get a request object of their own).
+SENT_BODY: Final = "tenpai.body"
+#: Bodies larger than this are parsed again for an error's ``input`` in the thread pool.
+_OFF_LOOP_INPUT: Final = 64 * 1024
+
+
+async def _sent_at(request: Request, loc: Loc) -> Any:
+    """What the request's JSON body holds at ``loc`` (``["body", field, index, ...]``), or None.
+
+    Read again from the raw body, on the error path only: the route's parsed body is gone
+    by the time an error reaches its handler.
+    """
+    if len(loc) < 2 or loc[0] != "body":
+        return None
+    raw = request.scope.get(SENT_BODY, getattr(request, "_body", None))
+    if not isinstance(raw, bytes) or not raw:
+        return None
+    document = await run_in_threadpool(_document, raw) if len(raw) > _OFF_LOOP_INPUT else _document(raw)
+    return _value_at(document, loc[1:])
+
+
+_NOT_JSON: Final = object()
+
+
+def _document(raw: bytes) -> Any:
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):  # an error about the body itself: nothing to point into
+        return _NOT_JSON
+
+
+def _value_at(document: Any, path: Loc) -> Any:
+    """The value at ``path`` in a JSON ``document``, or None where there is none.
+
+    >>> _value_at({"melds": [{"kind": "chi"}]}, ("melds", 0, "kind")), _value_at({"hand": "1m"}, ("rules",))
+    ('chi', None)
+    """
+    value = document
+    for part in path:
+        if isinstance(value, dict) and isinstance(part, str) and part in value:
+            value = value[part]
+        elif isinstance(value, list) and isinstance(part, int) and 0 <= part < len(value):
+            value = value[part]
+        else:
+            return None
+    return None if value is _NOT_JSON else value
+
+
 async def _api_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, ApiError)
-    body = error_body(error.loc, error.msg, error.code, error.ctx)
-    if error.status == 400:
-        body["error"] = error.code  # the contract's {"error": "not_a_winning_hand", ...}
-    response = _envelope(error.status, body)
+    item = _error_item(error.loc, error.msg, error.code, error.ctx, await _sent_at(request, error.loc))
+    response = _envelope(error.status, [item])
     if error.headers:
         response.headers.update(error.headers)
     return response
@@ -440,12 +519,13 @@ async def _core_error(request: Request, error: Exception) -> JSONResponse:
     # A core error that no route located: still the client's, placed at its field.
     assert isinstance(error, TenpaiError)
     loc = ("body",) + _field_loc(error.field)
-    return _envelope(status_of(error.code), error_body(loc, error.message, error.code))
+    item = _error_item(loc, error.message, error.code, None, await _sent_at(request, loc))
+    return _envelope(status_of(error.code), [item])
 
 
 async def _validation_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, RequestValidationError)
-    return _envelope(422, {"detail": [await _json_error(item) for item in error.errors()]})
+    return _envelope(422, [await _json_error(item) for item in error.errors()])
 
 
 async def _json_error(item: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -524,6 +604,30 @@ def _too_long_message(digits: int) -> str:
     return f"number too large: it has {digits} digits, more than can be read; no field takes a number that large"
 
 
+#: The one content type the service asks for; any ``application/json`` with a charset
+#: parameter, and ``application/*+json``, is read as JSON too (as FastAPI reads them).
+JSON_CONTENT_TYPE: Final = "application/json"
+
+
+def unsupported_media_type(content_type: str) -> ApiError:
+    """The 415 for a body sent with a ``content-type`` that is not JSON: it says what to send.
+
+    FastAPI would validate such a body's raw bytes and answer a 422 "Input should be a
+    valid dictionary" showing them as a Python bytes literal, which never says to send JSON.
+
+    >>> error = unsupported_media_type("application/x-www-form-urlencoded")
+    >>> error.status, error.loc, error.msg
+    (415, ('body',), "send the body as JSON with content-type: application/json (this request's content-type is application/x-www-form-urlencoded)")
+    """
+    shown = clipped(content_type.strip(), ECHO_LIMIT)
+    return ApiError(
+        ("body",),
+        f"send the body as JSON with content-type: {JSON_CONTENT_TYPE} (this request's content-type is {shown})",
+        "unsupported_media_type",
+        ctx={"content_type": shown, "expected": JSON_CONTENT_TYPE},
+    )
+
+
 def unreadable_body(body: bytes | None, cause: BaseException | None) -> ApiError | None:
     """The 422 for a body the standard JSON parser could not read, or None (not a parse error).
 
@@ -560,7 +664,7 @@ async def _http_error(request: Request, error: Exception) -> JSONResponse:
             return unparsable
     code = _HTTP_CODES.get(error.status_code, "http_error")
     loc: Loc = ("body",) if error.status_code == 413 else ()
-    response = _envelope(error.status_code, error_body(loc, str(error.detail), code))
+    response = _envelope(error.status_code, [_error_item(loc, str(error.detail), code)])
     if error.headers:
         response.headers.update(error.headers)
     return response
@@ -569,7 +673,7 @@ async def _http_error(request: Request, error: Exception) -> JSONResponse:
 async def _unexpected_error(request: Request, error: Exception) -> JSONResponse:
     # A bug, never the client's input: log it with the trace, answer without one.
     logger.error("unexpected error on %s %s", request.method, request.url.path, exc_info=error)
-    return _envelope(500, error_body((), "internal server error", "internal_error"))
+    return _envelope(500, [_error_item((), "internal server error", "internal_error")])
 
 
 def install_error_handlers(app: FastAPI) -> None:

@@ -55,6 +55,7 @@ from app.core.shape.tiles import (
     NORTH,
     Counts,
     Tile,
+    counted,
     counts_from_tiles,
     detect_notation,
     format_tile,
@@ -182,8 +183,8 @@ def answer_batch(
             ("body", "hands"),
             estimate,
             max_answer_bytes,
-            f"{len(body.hands)} hands of up to {largest_answer} bytes each",
-            f"send at most {fitting} hands per batch",
+            f"{counted(len(body.hands), 'hand')} of up to {largest_answer} bytes each",
+            f"send at most {counted(fitting, 'hand')} per batch",
         )
     rendered = vectorised(body, max_batch_size=max_batch_size)
     if rendered is None:
@@ -220,8 +221,10 @@ def request_rules(rules: RulesSpec) -> RuleProfile:
         return rule_profile(rules.preset, **rules.overrides())
 
 
-def request_melds(melds: Sequence[MeldSpec], *loc: str | int) -> tuple[Meld, ...]:
-    """Validated melds of a request field (``loc`` defaults to ``body.melds``)."""
+def request_melds(melds: Sequence[MeldSpec], rules: RuleProfile, *loc: str | int) -> tuple[Meld, ...]:
+    """Validated melds of a request field (``loc`` defaults to ``body.melds``), each one a
+    call ``rules`` allow: every route's melds pass here, so a chi under rules without chi
+    (sanma) is refused at its ``kind`` on every route alike."""
     if not melds:
         return ()
     loc = loc or ("body", "melds")
@@ -231,7 +234,9 @@ def request_melds(melds: Sequence[MeldSpec], *loc: str | int) -> tuple[Meld, ...
     for index, meld in enumerate(melds):
         tiles = request_tiles(meld.tiles, *loc, index, "tiles")
         with located(*loc, index):
-            built.append(Meld.of(meld.kind, tiles))
+            one = Meld.of(meld.kind, tiles)
+            rules.check_meld_allowed(one.kind, field="kind")
+        built.append(one)
     return tuple(built)
 
 
@@ -269,7 +274,7 @@ def _question(checker: Checker, counts: Counts, melds: Sequence[Meld], visible: 
 def ask_one(endpoint: str, body: HandRequest, *, variant: Hashable = None) -> Asked:
     """The core values of a single-hand request (``variant``: see :attr:`Asked.variant`)."""
     checker = Checker(request_rules(body.rules))
-    melds = request_melds(body.melds)
+    melds = request_melds(body.melds, checker.rules)
     visible = request_visible(body.visible)
     with _AT_HAND_TILES:
         hand = parse_counts(body.hand)
@@ -308,7 +313,7 @@ def ask_batch(endpoint: str, body: BatchRequest, *, max_batch_size: int, variant
             ctx={"max_batch_size": max_batch_size},
         )
     checker = Checker(request_rules(body.rules))
-    melds = request_melds(body.melds)
+    melds = request_melds(body.melds, checker.rules)
     visible = request_visible(body.visible)
     questions = tuple(
         _question(checker, request_counts(hand, "body", "hands", index), melds, visible, index)
@@ -361,7 +366,7 @@ def _hand_tiles(value: object) -> tuple[list[Tile], tuple[Tile, ...]]:
 def ask_discard(body: DiscardRequest) -> DiscardQuestion:
     """The core values of a /discard request (structure checked; copies are checked by the core)."""
     rules = request_rules(body.rules)
-    melds = request_melds(body.melds)
+    melds = request_melds(body.melds, rules)
     tiles, red = _hand_tiles(body.hand)
     with located("body"):
         hand = Hand.from_tiles(tiles, melds)
@@ -371,7 +376,7 @@ def ask_discard(body: DiscardRequest) -> DiscardQuestion:
             tuple(request_tiles(spec.river, "body", "opponents", index, "river")),
             spec.riichi,
             spec.riichi_turn,
-            request_melds(spec.melds, "body", "opponents", index, "melds"),
+            request_melds(spec.melds, rules, "body", "opponents", index, "melds"),
         )
         for index, spec in enumerate(body.opponents)
     )
@@ -556,7 +561,7 @@ def _request_win(
     seat_wind = None if situation.seat_wind is None else _one_tile(situation.seat_wind, *at, "seat_wind")
     dora_indicators = tuple(request_tiles(situation.dora_indicators, *at, "dora_indicators"))
     ura_indicators = tuple(request_tiles(situation.ura_indicators, *at, "ura_indicators"))
-    built_melds = request_melds(melds, *hand_at, "melds")
+    built_melds = request_melds(melds, rules, *hand_at, "melds")
     hand_red = _red_fives(hand_value)
     red_fives = hand_red + tuple(red for meld in melds for red in _red_fives(meld.tiles))
     for red in _red_fives(win_tile_value):

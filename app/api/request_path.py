@@ -5,7 +5,9 @@ function takes its validated body (and the :class:`~starlette.requests.Request`
 if it needs it), and nothing else, is answered by :meth:`BodyRoute.answer` instead of FastAPI's
 general handler (which solves a dependency graph per request):
 
-1. read the body;
+1. read the body; a body sent with a ``Content-Type`` that is not JSON is a 415
+   ``unsupported_media_type`` saying to send JSON (FastAPI's own handler validates its
+   bytes and answers a 422 that shows them as a Python literal); none is read as JSON;
 2. a route marked :func:`replayable` answers a body it has seen repeated from the
    result cache, keyed by the raw bytes (an exact key: the same bytes ask the same
    question), without parsing it;
@@ -23,8 +25,9 @@ general handler (which solves a dependency graph per request):
    was answered from the cache (a repeat).
 
 Routes still declare their body model in their signature, which is what the
-OpenAPI document and Swagger UI show; a test checks that both handlers give the
-same answer, error or not, on the same bodies.
+OpenAPI document and Swagger UI show, and every such route declares the 415; a test
+checks that both handlers give the same answer, error or not, on the same bodies
+sent as JSON (and the 415 for the rest).
 
 >>> from pydantic import BaseModel
 >>> class Body(BaseModel):
@@ -57,7 +60,7 @@ from starlette.requests import ClientDisconnect
 from starlette.types import Message, Receive, Scope, Send
 
 from app.api.answer_size import ANSWER_TOO_LARGE
-from app.api.errors import ApiError, header, unreadable_body
+from app.api.errors import SENT_BODY, ApiError, error_responses, header, unreadable_body, unsupported_media_type
 from app.api.questions import json_response
 from app.api.state import service_state
 
@@ -81,7 +84,7 @@ def replayable(endpoint: F) -> F:
     return endpoint
 
 
-def _is_json(content_type: str | None) -> bool:
+def is_json_content_type(content_type: str | None) -> bool:
     """Whether FastAPI reads a body of this ``Content-Type`` as JSON (none counts: the app
     is not strict about it)."""
     if not content_type:
@@ -100,6 +103,14 @@ class BodyRoute(APIRoute):
 
     body_model: type[BaseModel] | None
     replayable: bool
+
+    def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
+        # A route that reads a body answers 415 to one that is not JSON (:meth:`answer`):
+        # declared here, once, so that every such route's OpenAPI entry lists it.
+        methods = {method.upper() for method in kwargs.get("methods") or ()}
+        if "POST" in methods:
+            kwargs["responses"] = {**(kwargs.get("responses") or {}), **error_responses(415)}
+        super().__init__(path, endpoint, **kwargs)
 
     def _read_signature(self) -> None:
         """Find the body model (None: not a body-and-request route).  Called by FastAPI's
@@ -122,6 +133,9 @@ class BodyRoute(APIRoute):
         if self.body_model is None:
             if self.replayable:
                 raise TypeError(f"{self.path}: only a route taking (body, request) can be replayable")
+            # FastAPI's handler serves it, and answers no 415: do not declare one.
+            self.responses.pop(415, None)
+            self.response_fields.pop(415, None)
             return
         self._body_name = dependant.body_params[0].name
         self._request_name = dependant.request_param_name
@@ -156,6 +170,14 @@ class BodyRoute(APIRoute):
     async def answer(self, request: Request) -> Response:
         """The route's answer to ``request``: steps 1 to 5 of the module's docstring."""
         raw = await request.body()
+        # For the error handlers, which echo what the body holds at an error's loc: they get
+        # a request object of their own, which has not read (and cannot read) the body.
+        request.scope[SENT_BODY] = raw
+        content_type = header(request.scope, b"content-type")
+        if content_type is not None and content_type != b"application/json":
+            received = content_type.decode("latin-1")  # as Starlette decodes headers
+            if not is_json_content_type(received):
+                raise unsupported_media_type(received)
         state = service_state(request)
         cache = state.cache
         key = None
@@ -167,14 +189,14 @@ class BodyRoute(APIRoute):
             hits = cache.hits
         if self._is_async:
             if len(raw) > OFF_LOOP_BYTES:
-                body = await run_in_threadpool(self._fast_validated, request, raw)
+                body = await run_in_threadpool(self._fast_validated, raw, content_type)
             else:
-                body = self._fast_validated(request, raw)
+                body = self._fast_validated(raw, content_type)
             if body is _NO_BODY:
                 body = await self.validate_as_fastapi_does(request, raw)
             response: Response = await self.endpoint(**self._arguments(body, request))
         else:  # one trip to the thread pool for both, unless the body needs the exact path
-            answered = await run_in_threadpool(self._validated_and_answered, request, raw)
+            answered = await run_in_threadpool(self._validated_and_answered, request, raw, content_type)
             if answered is None:
                 body = await self.validate_as_fastapi_does(request, raw)
                 answered = await run_in_threadpool(self.endpoint, **self._arguments(body, request))
@@ -207,15 +229,14 @@ class BodyRoute(APIRoute):
             return {self._body_name: body}
         return {self._body_name: body, self._request_name: request}
 
-    def _validated_and_answered(self, request: Request, raw: bytes) -> Response | None:
-        body = self._fast_validated(request, raw)
+    def _validated_and_answered(self, request: Request, raw: bytes, content_type: bytes | None) -> Response | None:
+        body = self._fast_validated(raw, content_type)
         return None if body is _NO_BODY else self.endpoint(**self._arguments(body, request))
 
-    def _fast_validated(self, request: Request, raw: bytes) -> Any:
+    def _fast_validated(self, raw: bytes, content_type: bytes | None) -> Any:
         """The body validated straight from JSON bytes, or ``_NO_BODY`` if that fails (or the
         body is not plain JSON) and the exact path must say why."""
         assert self.body_model is not None
-        content_type = header(request.scope, b"content-type")
         if not raw or (content_type is not None and content_type != b"application/json"):
             return _NO_BODY
         try:
@@ -227,13 +248,11 @@ class BodyRoute(APIRoute):
         """The body read and validated as FastAPI's own handler does, errors included: the
         standard JSON parser, a ``json_invalid`` error at the failing position, the 422 of
         :func:`~app.api.errors.unreadable_body` for a body no parser can read (as the error
-        handlers turn FastAPI's 400 into), and validation errors located under ``body``."""
+        handlers turn FastAPI's 400 into), and validation errors located under ``body``.
+        (:meth:`answer` has refused a body that is not JSON before this.)"""
         body: Any = PydanticUndefined  # what FastAPI validates for an empty body (a missing field)
         if raw:
-            if _is_json(request.headers.get("content-type")):
-                body = await run_in_threadpool(_parse, raw) if len(raw) > OFF_LOOP_BYTES else _parse(raw)
-            else:
-                body = raw
+            body = await run_in_threadpool(_parse, raw) if len(raw) > OFF_LOOP_BYTES else _parse(raw)
         values, errors = await request_body_to_args(self.dependant.body_params, body, self._embed_body_fields)
         if errors:
             raise RequestValidationError(errors, body=body)

@@ -35,12 +35,21 @@ def started(settings: Settings | None = None) -> TestClient:
     return client
 
 
+#: The keys of every error answer, and of every item of its ``detail`` (app.api.errors).
+ENVELOPE_KEYS = ("error", "detail")
+ITEM_KEYS = ("type", "loc", "msg", "input", "ctx")
+
+
 def error_items(response: Any) -> list[dict[str, Any]]:
+    """The items of an error answer, after checking that it has the one envelope's shape."""
     body = response.json()
-    assert set(body) == {"detail"}, body
+    assert tuple(body) == ENVELOPE_KEYS, body
     assert isinstance(body["detail"], list) and body["detail"], body
     for item in body["detail"]:
-        assert {"loc", "msg", "type"} <= set(item), item
+        assert tuple(item) == ITEM_KEYS, item
+        assert isinstance(item["type"], str) and isinstance(item["msg"], str) and item["msg"], item
+        assert isinstance(item["loc"], list) and (item["ctx"] is None or isinstance(item["ctx"], dict)), item
+    assert body["error"] == body["detail"][0]["type"], body
     return body["detail"]
 
 

@@ -431,3 +431,115 @@ def test_the_fan_plan_needs_a_whole_hand(client: TestClient) -> None:
     assert answer["model"] == "linear" and "whole hand" in answer["model_note"]
     wild = client.post("/discard", json={"hand": "123m456p789s117z55s", "rules": {"preset": "mcr", "wildcards": "7z"}})
     assert wild.status_code == 200 and wild.json()["model"] == "linear"
+
+
+# --- a hand complete as it stands: may it be declared instead of a discard? ------------------
+
+_TSUMO_NOTE = "complete: declare a self-draw win (tsumo) instead of discarding"
+_PON_SOUTH = {"kind": "pon", "tiles": "222z"}
+_NO_YAKU_OPEN = {"hand": "456p23478999s", "melds": [{"kind": "chi", "tiles": "123m"}]}
+
+
+def _verdict(answer: dict[str, Any]) -> tuple[Any, ...]:
+    return answer["shanten"], answer["win"], answer["win_declarable"], answer["win_reason"]
+
+
+def _scored_for_every_drawn_tile(client: TestClient, body: dict[str, Any], seat: int) -> set[int]:
+    """The statuses /score answers for each distinct concealed tile as the one drawn (a self-draw)."""
+    hand = body["hand"]
+    tiles = {format_tile(tile) for tile in parse_mpsz(hand)}
+    situation = {"winner": seat, "dealer": 0, **({"round_wind": body["round_wind"]} if "round_wind" in body else {})}
+    score = {"hand": hand, "melds": body.get("melds", []), "rules": body.get("rules", "riichi"), **situation}
+    return {client.post("/score", json={**score, "win_tile": tile}).status_code for tile in tiles}
+
+
+def test_a_complete_closed_hand_says_to_declare_tsumo(client: TestClient) -> None:
+    answer = _post(client, {"hand": "123m456p789s11122z"})
+    assert _verdict(answer) == (-1, True, True, None)
+    assert answer["win_note"].startswith(_TSUMO_NOTE)
+    assert answer["candidates"]  # the discards are still ranked, for a player who plays on
+
+
+@pytest.mark.parametrize("model", ["expected_score", "linear"])
+def test_a_complete_hand_without_a_yaku_is_not_declarable(client: TestClient, model: str) -> None:
+    answer = _post(client, {**_NO_YAKU_OPEN, "model": model})
+    assert _verdict(answer) == (-1, True, False, "no_yaku")
+    assert "does not let it win as a self-draw" in answer["win_note"] and "(no_yaku)" in answer["win_note"]
+
+
+@pytest.mark.parametrize(
+    ("winds", "declarable", "reason"),
+    [
+        ({}, None, None),  # a pon of South is a yaku for the South seat only: it depends on the seat
+        ({"seat_wind": "2z"}, True, None),
+        ({"seat_wind": "1z"}, False, "no_yaku"),
+        ({"round_wind": "2z"}, True, None),  # the round wind is a yaku whatever the seat
+    ],
+)
+def test_the_verdict_follows_the_seat_and_round_winds(
+    client: TestClient, winds: dict[str, str], declarable: bool | None, reason: str | None
+) -> None:
+    body = {"hand": "123m456p789s11z", "melds": [_PON_SOUTH], **winds}
+    answer = _post(client, body)
+    assert _verdict(answer) == (-1, True, declarable, reason)
+    if declarable is None:
+        assert "depends on the tile drawn or the seat wind" in answer["win_note"]
+
+
+@pytest.mark.parametrize(
+    ("body", "seats"),
+    [
+        ({"hand": "123m456p789s11122z"}, range(4)),
+        (_NO_YAKU_OPEN, range(4)),
+        ({"hand": "123m456p789s11z", "melds": [_PON_SOUTH], "seat_wind": "2z"}, [1]),
+        ({"hand": "123m456p789s11z", "melds": [_PON_SOUTH], "seat_wind": "1z"}, [0]),
+        ({"hand": "123m456p789s11z", "melds": [_PON_SOUTH]}, range(4)),
+        ({"hand": "234567m345p22p678s", "rules": "mcr"}, range(4)),
+        ({"hand": "123m456p78s99s7z", "melds": [{"kind": "pon", "tiles": "111z"}], "rules": "qiqihar"}, range(4)),
+    ],
+)
+def test_the_verdict_is_what_score_answers_for_every_tile_that_may_have_been_drawn(
+    client: TestClient, body: dict[str, Any], seats: Any
+) -> None:
+    statuses = set().union(*(_scored_for_every_drawn_tile(client, body, seat) for seat in seats))
+    expected = {frozenset({200}): True, frozenset({400}): False}.get(frozenset(statuses))
+    assert _post(client, body)["win_declarable"] is expected, statuses
+
+
+def test_rules_that_refuse_the_shape_say_why(client: TestClient) -> None:
+    closed = _post(client, {"hand": "123m456p789s11z777z", "rules": "qiqihar"})
+    assert _verdict(closed) == (-1, False, None, "open_meld_required")
+    assert client.post("/win", json={"hand": "123m456p789s11z777z", "rules": "qiqihar"}).json()["win"] is False
+    opened = _post(client, {"hand": "123m456p789s11z", "melds": [{"kind": "pon", "tiles": "777z"}], "rules": "qiqihar"})
+    assert _verdict(opened) == (-1, True, True, None)
+
+
+def test_rules_without_a_scoring_profile_say_the_shape_wins(client: TestClient) -> None:
+    answer = _post(client, {"hand": "123m456p789s11z222z", "rules": "chinese"})
+    assert _verdict(answer) == (-1, True, None, None)
+    assert answer["win_note"].startswith(_TSUMO_NOTE) and "no scoring profile" in answer["win_note"]
+
+
+def test_a_hand_not_complete_has_no_verdict(client: TestClient) -> None:
+    answer = _post(client, {"hand": "123m456p789s11223z"})
+    assert answer["shanten"] >= 0
+    assert (answer["win"], answer["win_declarable"], answer["win_reason"], answer["win_note"]) == (
+        False,
+        None,
+        None,
+        None,
+    )
+
+
+def test_win_agrees_with_the_win_route_on_random_complete_hands(client: TestClient) -> None:
+    rng = random.Random(21)
+    for _ in range(20):
+        groups = [rng.choice(["123", "456", "789", "111", "555"]) + rng.choice("mps") for _ in range(4)]
+        hand = "".join(groups) + rng.choice(["11z", "55z", "99p"])
+        body = {"hand": hand, "rules": rng.choice(["riichi", "chinese", "qiqihar"])}
+        win = client.post("/win", json=body)
+        if win.status_code != 200:  # five copies of a tile: skipped
+            continue
+        answer = _post(client, {**body, "model": "linear"})
+        assert answer["win"] is win.json()["win"], body
+        assert (answer["shanten"] == -1) is win.json()["complete_shape"], body

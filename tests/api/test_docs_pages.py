@@ -7,6 +7,9 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
+from app.api.errors import ERROR_STATUS
+from app.core.shape.rules import PRESETS
+
 # src="..." and href="..." in the page, plus any absolute URL anywhere in it.
 _REFERENCES = re.compile(r'(?:src|href)\s*=\s*["\']([^"\']+)["\']')
 _ABSOLUTE = re.compile(r"(?:https?:)?//[\w.-]+", re.IGNORECASE)
@@ -51,3 +54,33 @@ def test_doc_pages_forbid_loading_from_elsewhere(client: TestClient, page: str) 
     assert directives["default-src"] == "'self'"
     for directive in ("script-src", "img-src", "connect-src", "font-src", "style-src"):
         assert "http" not in directives[directive] and "*" not in directives[directive]
+
+
+# --- the introduction (the OpenAPI description) cannot go stale ---------------------------
+
+
+def test_the_introduction_names_every_preset_and_the_default(client: TestClient) -> None:
+    description = client.get("/openapi.json").json()["info"]["description"]
+    rules = client.get("/rules").json()
+    assert {preset["name"] for preset in rules["presets"]} == set(PRESETS)
+    for name in PRESETS:
+        assert f"* `{name}`: " in description, name
+    assert f"`{rules['default']}` unless a request says otherwise" in description
+
+
+def test_the_introduction_states_every_status_and_code_a_client_meets(client: TestClient) -> None:
+    description = client.get("/openapi.json").json()["info"]["description"]
+    assert "Every valid question answers 200" not in description  # /score answers 400 for a hand it cannot score
+    for code, status in ERROR_STATUS.items():
+        assert f"* {status}: " in description or f" {status}: " in description, status
+        if status in (400, 413, 415, 503):  # the codes of statuses that are not "malformed input"
+            assert f"`{code}`" in description, code
+    for status in (200, 401, 403, 404, 405):
+        assert f"{status}" in description, status
+
+
+def test_every_tag_is_described(client: TestClient) -> None:
+    document = client.get("/openapi.json").json()
+    described = {tag["name"] for tag in document["tags"] if tag["description"]}
+    used = {tag for path in document["paths"].values() for operation in path.values() for tag in operation["tags"]}
+    assert used <= described, used - described

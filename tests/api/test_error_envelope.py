@@ -305,11 +305,50 @@ def test_non_json_bodies(client: TestClient) -> None:
     garbage = client.post("/shanten", content=b"\xff\xfe garbage", headers=json_type)
     assert_error(garbage, 422, ["body", 0], "json_invalid")
     assert_error(client.post("/shanten", content=b"\x00" * 5, headers=json_type), 422, ["body"], "json_invalid")
-    text = {"content-type": "text/plain"}
-    assert_error(client.post("/shanten", content=b"hand=1m", headers=text), 422, ["body"])
-    form = {"content-type": "application/x-www-form-urlencoded"}
-    assert_error(client.post("/shanten", content=b"hand=1m", headers=form), 422, ["body"])
     assert_error(client.post("/shanten"), 422, ["body"], "missing")
+
+
+@pytest.mark.parametrize("path", ["/shanten", "/ting/batch", "/discard", "/score", "/simulate"])
+@pytest.mark.parametrize(
+    ("content_type", "body"),
+    [
+        ("text/plain", b'{"hand": "123m456p789s1122z"}'),  # JSON, but not said to be
+        ("application/x-www-form-urlencoded", b"hand=123m456p789s1122z"),  # what curl -d sends
+        ("multipart/form-data; boundary=x", b"--x--"),
+        ("text/plain", b""),
+    ],
+)
+def test_a_body_not_sent_as_json_is_a_415_saying_what_to_send(
+    client: TestClient, path: str, content_type: str, body: bytes
+) -> None:
+    response = client.post(path, content=body, headers={"content-type": content_type})
+    item = assert_error(response, 415, ["body"], "unsupported_media_type")
+    assert item["msg"] == (
+        f"send the body as JSON with content-type: application/json (this request's content-type is {content_type})"
+    )
+    assert item["ctx"] == {"content_type": content_type, "expected": "application/json"}
+    assert "b'" not in response.text and 'b"' not in response.text  # no Python bytes literal
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    [None, "", "application/json", "application/json; charset=utf-8", "Application/JSON", "application/vnd.api+json"],
+)
+def test_json_content_types_and_none_are_read_as_json(client: TestClient, content_type: str | None) -> None:
+    headers = {} if content_type is None else {"content-type": content_type}
+    response = client.post("/shanten", content=b'{"hand": "123m456p789s1122z"}', headers=headers)
+    assert response.status_code == 200 and response.json()["shanten"] == 0
+
+
+def test_a_replayed_body_is_still_refused_when_not_sent_as_json(fresh_client: TestClient) -> None:
+    # A repeated body is answered from its raw bytes; the content type is judged before that.
+    body = b'{"hand": "123m456p789s1122z"}'
+    for _ in range(3):
+        assert (
+            fresh_client.post("/shanten", content=body, headers={"content-type": "application/json"}).status_code == 200
+        )
+    plain = fresh_client.post("/shanten", content=body, headers={"content-type": "text/plain"})
+    assert_error(plain, 415, ["body"], "unsupported_media_type")
 
 
 @pytest.fixture(scope="module")
@@ -401,6 +440,125 @@ def test_an_unexpected_error_is_a_bare_500_and_is_logged(caplog: pytest.LogCaptu
     with caplog.at_level(logging.ERROR, logger="app.api"):
         response = TestClient(app, raise_server_exceptions=False).get("/boom")
     assert response.status_code == 500
-    assert error_items(response) == [{"loc": [], "msg": "internal server error", "type": "internal_error"}]
+    assert error_items(response) == [
+        {"type": "internal_error", "loc": [], "msg": "internal server error", "input": None, "ctx": None}
+    ]
     assert "secret internals" not in response.text and "Traceback" not in response.text
     assert any("secret internals" in str(record.exc_info[1]) for record in caplog.records if record.exc_info)
+
+
+# --- one envelope: every error answer of every route has the same shape ------------------
+
+_EVERY_ROUTE_BAD_BODIES: list[bytes] = [
+    b"",  # missing body
+    b"{",  # JSON that does not parse
+    b"[]",  # not an object
+    b'{"no_such_field": 1}',  # an unknown field (and the required ones missing)
+    b'{"hand": 5, "hands": "x", "items": 3, "games": "many"}',  # wrong types
+    b'{"hand": "11111m", "hands": ["11111m"], "items": [], "games": 0, "players": []}',
+    b'{"turn": 1e400}',
+    b"[" * 3000 + b"]" * 3000,  # nested too deep
+]
+# Errors only a route's own fields give: notation, copies, counts, melds, rules, situations,
+# and the 400s of a well-formed question that cannot be answered.
+_ROUTE_ERRORS: list[tuple[str, dict[str, Any]]] = [
+    ("/win", {"hand": "123m", "melds": [{"kind": "chi", "tiles": "124m"}]}),
+    ("/win", {"hand": "123m456p789s11122z", "situation": {"win_tile": "9z", "winner": 0, "dealer": 0}}),
+    ("/ting", {"hand": "1112345678999m", "visible": "1111m"}),
+    ("/shanten", {"hand": "1m", "rules": {"preset": "riichi", "seven_pairs": "maybe"}}),
+    ("/win/batch", {"hands": ["11m", "1m"]}),
+    ("/ting/batch", {"hands": ["1m", "12x"]}),
+    ("/shanten/batch", {"hands": ["1m"], "rules": "hong_kong"}),
+    ("/discard", {"hand": "123m456p789s11223z", "opponents": [{"river": "1z", "riichi_turn": 3}]}),
+    ("/discard", {"hand": "123m456p789s11223z", "seat_wind": "5z"}),
+    ("/score", {"hand": "456p23478999s", "melds": [{"kind": "chi", "tiles": "123m"}], "win_tile": "2s", "winner": 0, "dealer": 0, "discarder": 1}),
+    ("/score", {"hand": "123m456p78s99s7z111z", "win_tile": "9s", "rules": "qiqihar", "winner": 0, "dealer": 0}),
+    ("/score", {"hand": "234567m345p22p", "melds": [{"kind": "chi", "tiles": "678s"}], "win_tile": "5p", "rules": "mcr", "winner": 1, "dealer": 0, "discarder": 2}),
+    ("/score", {"hand": "123m456p789s11122z", "win_tile": "2z", "winner": 0, "dealer": 0, "ippatsu": True}),
+    ("/score/batch", {"items": [{"hand": "1m", "win_tile": "1m", "winner": "0", "dealer": 0}]}),
+    ("/simulate", {"games": 1, "players": ["advisor", "advisor", "advisor", "nobody"]}),
+    ("/simulate", {"games": 1, "rules": "sanma", "players": ["advisor", "advisor", "advisor", "advisor"]}),
+]  # fmt: skip
+
+
+def _shape(response: Any) -> tuple[tuple[str, ...], frozenset[tuple[str, ...]]]:
+    body = response.json()
+    return tuple(body), frozenset(tuple(item) for item in body["detail"])
+
+
+def test_every_error_answer_of_every_route_has_one_shape(client: TestClient) -> None:
+    post_paths = sorted({path for path, _ in _ROUTE_ERRORS})
+    responses = []
+    for path in post_paths:
+        for body in _EVERY_ROUTE_BAD_BODIES:
+            responses.append(client.post(path, content=body, headers={"content-type": "application/json"}))
+        responses.append(client.post(path, content=b"hand=1m", headers={"content-type": "text/plain"}))
+        responses.append(client.get(path))  # 405
+    responses += [client.post(path, json=body) for path, body in _ROUTE_ERRORS]
+    responses += [client.get("/nowhere"), client.post("/rules"), client.get("/static/docs/nothing.js")]
+    statuses = {response.status_code for response in responses}
+    assert all(400 <= status < 500 for status in statuses), statuses
+    assert {400, 404, 405, 415, 422} <= statuses
+    shapes = {_shape(response) for response in responses}
+    assert shapes == {(("error", "detail"), frozenset({("type", "loc", "msg", "input", "ctx")}))}, shapes
+    for response in responses:
+        error_items(response)  # error == detail[0].type, and the types of every part
+
+
+def test_the_envelope_of_the_middlewares_is_the_same(small_client: TestClient) -> None:
+    too_large = small_client.post("/shanten", json={"hand": "1m", "visible": " " * 5000})
+    assert_error(too_large, 413, ["body"], "body_too_large")
+    remote = TestClient(small_client.app, client=("203.0.113.7", 50000))
+    assert_error(remote.post("/cache/clear"), 403, ["header", "x-admin-key"], "forbidden")
+
+
+@pytest.mark.parametrize(
+    ("body", "loc", "sent"),
+    [
+        ({"hand": "123x"}, ["body", "hand"], "123x"),
+        ({"hand": "1m", "melds": [{"kind": "chi", "tiles": "124m"}]}, ["body", "melds", 0, "tiles"], "124m"),
+        ({"hand": "1m", "rules": {"preset": "hong_kong"}}, ["body", "rules", "preset"], "hong_kong"),
+        ({"hand": "1m", "visible": "11111m"}, ["body", "visible"], "11111m"),
+        ({"hand": "1m", "rules": "hong_kong"}, ["body", "rules", "preset"], None),  # nothing at that loc
+    ],
+)
+def test_an_error_of_ours_echoes_what_the_request_holds_at_its_loc(
+    client: TestClient, body: dict[str, Any], loc: list[Any], sent: Any
+) -> None:
+    # As pydantic's items do ("input"), so that an item means the same whoever found the problem.
+    item = assert_error(client.post("/shanten", json=body), 422, loc)
+    assert item["input"] == sent
+    batch = assert_error(client.post("/ting/batch", json={"hands": ["1m", "2m", [0, 99]]}), 422, ["body", "hands", 2])
+    assert batch["input"] == [0, 99]
+
+
+def test_a_400_keeps_the_contract_error_code(client: TestClient) -> None:
+    body = {"hand": "123m456p78s99s7z111z", "win_tile": "9s", "rules": "qiqihar", "winner": 0, "dealer": 0}
+    answer = client.post("/score", json=body)
+    assert answer.status_code == 400 and answer.json()["error"] == "not_a_winning_hand"
+    assert error_items(answer)[0]["loc"] == ["body", "hand"]
+
+
+_PON = {"kind": "pon", "tiles": "111z"}
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "loc", "msg"),
+    [
+        ("/win", {"hand": "1m", "melds": [_PON]}, ["body", "hand"], "1 concealed tile with 1 meld;"),
+        ("/ting", {"hand": "12m", "melds": [_PON]}, ["body", "hand"], "2 concealed tiles with 1 meld;"),
+        ("/ting", {"hand": "12m", "melds": [_PON, {"kind": "pon", "tiles": "222z"}]}, ["body", "hand"], "with 2 melds;"),
+        ("/win/batch", {"hands": ["1m"]}, ["body", "hands", 0], "1 concealed tile with 0 melds;"),
+        (
+            "/discard",
+            {"hand": "123m456p789s11223z", "opponents": [{"river": "1z", "riichi": True, "riichi_turn": 3}]},
+            ["body", "opponents", 0, "riichi_turn"],
+            "past the river's 1 tile;",
+        ),
+    ],
+)  # fmt: skip
+def test_messages_count_in_the_singular_and_plural(
+    client: TestClient, path: str, body: dict[str, Any], loc: list[Any], msg: str
+) -> None:
+    item = assert_error(client.post(path, json=body), 422, loc)
+    assert msg in item["msg"], item["msg"]

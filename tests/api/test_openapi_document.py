@@ -82,6 +82,17 @@ def test_error_responses_are_declared_with_the_envelope(schema: dict[str, Any]) 
     assert "HTTPValidationError" not in schema["components"]["schemas"]
 
 
+def test_every_route_taking_a_body_declares_the_415(schema: dict[str, Any]) -> None:
+    envelope = {"$ref": "#/components/schemas/ErrorResponse"}
+    for path, _method, op in _operations(schema):
+        if "requestBody" in op:
+            declared = op["responses"]["415"]
+            assert declared["content"]["application/json"]["schema"] == envelope, path
+            assert "content-type: application/json" in declared["description"]
+        else:  # no body, no content type to refuse (/cache/clear)
+            assert "415" not in op["responses"], path
+
+
 def test_contract_fields_are_in_the_response_schemas(schema: dict[str, Any]) -> None:
     components = schema["components"]["schemas"]
     contract = {

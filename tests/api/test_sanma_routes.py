@@ -129,3 +129,67 @@ def test_sanma_batches_answer_as_single_hands(client: TestClient, route: str, si
     for answer in singles:
         for field in ("ukeire", "waits"):
             assert not ABSENT & _tiles(answer.get(field) or [])
+
+
+# --- no chi: every route refuses a declared chi where the rules have none -------------
+
+CHI = {"kind": "chi", "tiles": "123p"}
+PON = {"kind": "pon", "tiles": "111z"}
+NO_CHI = "chi is not allowed under these rules (sanma: chi_allowed is false); declare pon or kong melds only"
+_SITUATION = {"win_tile": "2z", "winner": 0, "dealer": 0}
+# (route, body, loc of the chi): the chi is each request's second meld, after a pon that
+# every route accepts, so the refusal is the chi's own.
+CHI_REQUESTS = [
+    ("/win", {"hand": "999m456p22z", "melds": [PON, CHI]}, ["body", "melds", 1, "kind"]),
+    ("/win", {"hand": "999m456p22z", "melds": [PON, CHI], "situation": _SITUATION}, ["body", "melds", 1, "kind"]),
+    ("/ting", {"hand": "999m456p2z", "melds": [PON, CHI]}, ["body", "melds", 1, "kind"]),
+    ("/shanten", {"hand": "999m456p2z", "melds": [PON, CHI]}, ["body", "melds", 1, "kind"]),
+    ("/shanten", {"hand": "999m456p22z", "melds": [PON, CHI]}, ["body", "melds", 1, "kind"]),
+    ("/discard", {"hand": "999m456p22z", "melds": [PON, CHI]}, ["body", "melds", 1, "kind"]),
+    (
+        "/discard",
+        {"hand": "111m999m456p789s22z", "opponents": [{"river": "1z"}, {"river": "9s", "melds": [PON, CHI]}]},
+        ["body", "opponents", 1, "melds", 1, "kind"],
+    ),
+    ("/score", {"hand": "999m456p22z", "melds": [PON, CHI], **_SITUATION}, ["body", "melds", 1, "kind"]),
+    ("/win/batch", {"hands": ["999m456p22z"], "melds": [PON, CHI]}, ["body", "melds", 1, "kind"]),
+    ("/ting/batch", {"hands": ["999m456p2z"], "melds": [PON, CHI]}, ["body", "melds", 1, "kind"]),
+    ("/shanten/batch", {"hands": ["999m456p2z"], "melds": [PON, CHI]}, ["body", "melds", 1, "kind"]),
+]
+
+
+@pytest.mark.parametrize(
+    ("route", "body", "loc"), CHI_REQUESTS, ids=[f"{r} {i}" for i, (r, _, _) in enumerate(CHI_REQUESTS)]
+)
+def test_every_route_refuses_a_chi_at_its_kind(client: TestClient, route: str, body: dict, loc: list) -> None:
+    response = client.post(route, json={**body, "rules": "sanma"})
+    assert response.status_code == 422, response.text
+    [error] = response.json()["detail"]
+    assert (error["loc"], error["type"], error["msg"]) == (loc, "invalid_meld", NO_CHI)
+    # The same request under four-player riichi, which has chi, is answered.
+    assert client.post(route, json={**body, "rules": "riichi"}).status_code == 200
+
+
+def test_score_batch_gives_the_chi_refusal_as_the_item_result(client: TestClient) -> None:
+    item = {"hand": "999m456p22z", "melds": [PON, CHI], **_SITUATION}
+    response = client.post("/score/batch", json={"items": [item], "rules": "sanma"})
+    assert response.status_code == 200
+    [result] = response.json()["results"]
+    assert result == {
+        "error": "invalid_meld",
+        "status": 422,
+        "message": NO_CHI,
+        "loc": ["body", "items", 0, "melds", 1, "kind"],
+    }
+
+
+@pytest.mark.parametrize("route", ["/shanten/batch", "/ting/batch", "/shanten"])
+def test_an_override_without_chi_is_refused_too(client: TestClient, route: str) -> None:
+    # Four-player rules take the vectorised batch path, which must not answer for a chi either.
+    rules = {"preset": "riichi", "chi_allowed": False}
+    body = {"melds": [CHI], "rules": rules} | (
+        {"hand": "999m456p2z"} if route == "/shanten" else {"hands": ["999m456p2z"]}
+    )
+    response = client.post(route, json=body)
+    assert response.status_code == 422 and response.json()["detail"][0]["loc"] == ["body", "melds", 0, "kind"]
+    assert "chi is not allowed under these rules (riichi: chi_allowed is false)" in response.json()["detail"][0]["msg"]

@@ -107,6 +107,24 @@ def test_riichi_fields_at_their_defaults_are_accepted(client: TestClient) -> Non
     }
 
 
-def test_rules_default_to_qiqihar_on_this_route(client: TestClient) -> None:
+def test_rules_default_to_riichi_as_on_every_route(client: TestClient) -> None:
+    # The contract's riichi example without "rules" is scored as riichi, not refused as Qiqihar
+    # refuses the riichi fields ("dora_indicators is not used by qiqihar scoring").
+    riichi = {
+        "hand": "233440m567p11s",
+        "melds": [{"kind": "pon", "tiles": "777z"}],
+        "win_tile": "4m",
+        "winner": 1,
+        "dealer": 0,
+        "discarder": 3,
+        "dora_indicators": "4p",
+    }
+    answer = client.post("/score", json=riichi)
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == client.post("/score", json={**riichi, "rules": "riichi"}).json()
+    assert (answer.json()["han"], answer.json()["payments"]) == (3, [0, 3900, 0, -3900])
+    # Qiqihar's win leans on the 7z wildcard, which riichi does not have: asked without rules it does not win.
     body = {key: value for key, value in WIN.items() if key != "rules"}
-    assert client.post("/score", json={**body, "winner": 0, "dealer": 0}).json()["payments"] == [24, -8, -8, -8]
+    refused = client.post("/score", json={**body, "winner": 0, "dealer": 0})
+    assert refused.status_code == 400 and refused.json()["error"] == "not_a_winning_hand"
+    assert client.post("/score", json={**WIN, "winner": 0, "dealer": 0}).json()["payments"] == [24, -8, -8, -8]

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from app.core.advice.discard import evaluate_discards
-from app.core.errors import AbsentTile
+from app.core.errors import AbsentTile, InvalidMeld
 from app.core.shape.batch import analyse_batch
 from app.core.shape.engine import Checker
 from app.core.shape.hand import Hand, Meld, MeldKind
@@ -304,3 +304,20 @@ def test_riichienv_negative_hands_without_two_to_eight_man() -> None:
     for case in sanma_cases:
         hand = Hand(bytes(case["counts_34"]), ())
         assert CHECKER.waits(hand).tenpai == case["is_tenpai"], case["counts_34"]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("kind", list(MeldKind))
+def test_only_a_chi_is_refused_and_only_where_the_rules_have_none(preset: str, kind: MeldKind) -> None:
+    rules = rule_profile(preset)
+    if kind is MeldKind.CHI and not rules.chi_allowed:
+        with pytest.raises(InvalidMeld) as error:
+            rules.check_meld_allowed(kind, field="melds[2].kind")
+        assert error.value.field == "melds[2].kind" and f"({preset}: chi_allowed is false)" in error.value.message
+    else:
+        rules.check_meld_allowed(kind, field="kind")
+    # An override turns it either way.
+    if kind is MeldKind.CHI:
+        rule_profile(preset, chi_allowed=True).check_meld_allowed(kind, field="kind")
+        with pytest.raises(InvalidMeld):
+            rule_profile(preset, chi_allowed=False).check_meld_allowed(kind, field="kind")

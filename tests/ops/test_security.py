@@ -20,13 +20,16 @@ ADMIN_KEYS = ("adm-0123456789abcdef", "adm-fedcba9876543210")
 REMOTE = ("203.0.113.7", 50000)
 LOOPBACKS = (("127.0.0.1", 50000), ("127.4.5.6", 50000), ("::1", 50000))
 UNAUTHORIZED = {
+    "error": "unauthorized",
     "detail": [
         {
+            "type": "unauthorized",
             "loc": ["header", "x-api-key"],
             "msg": "an API key is required: send it in the X-API-Key header or as Authorization: Bearer <key>",
-            "type": "unauthorized",
+            "input": None,
+            "ctx": None,
         }
-    ]
+    ],
 }
 
 
@@ -174,7 +177,10 @@ def _client(settings: Settings, peer: tuple[str, int]) -> TestClient:
 
 def _assert_forbidden(response: httpx.Response, msg: str) -> None:
     assert response.status_code == 403, response.text
-    assert response.json() == {"detail": [{"loc": ["header", "x-admin-key"], "msg": msg, "type": "forbidden"}]}
+    assert response.json() == {
+        "error": "forbidden",
+        "detail": [{"type": "forbidden", "loc": ["header", "x-admin-key"], "msg": msg, "input": None, "ctx": None}],
+    }
 
 
 @pytest.mark.parametrize("peer", LOOPBACKS)

@@ -20,6 +20,8 @@ from app.core.advice.discard import Candidate, DiscardModel, DiscardQuestion, Va
 from app.core.advice.expected_score import SearchStop
 from app.core.advice.lookahead import LookaheadStop
 from app.core.shape.engine import Checker
+from app.core.shape.tiles import counted
+from app.core.value.scoring import self_draw
 
 router = APIRouter(tags=["discard"], route_class=BodyRoute)
 _ERRORS = error_responses(413, 422, 500, 503)
@@ -36,7 +38,16 @@ def _evaluate(
 
 def _render(question: DiscardQuestion, candidates: list[Candidate], search: ValueSearch) -> bytes:
     shanten = Checker(question.rules).shanten(question.hand).shanten
-    return DiscardResponse.of(candidates, shanten, question.weights, search).model_dump_json().encode()
+    verdict = None
+    if shanten == -1:  # complete as it stands: may it be declared instead of a discard?
+        with located("body"):
+            verdict = self_draw(
+                question.hand, question.rules, seat_wind=question.seat_wind, round_wind=question.round_wind
+            )
+    answer = DiscardResponse.of(
+        candidates, shanten, question.weights, search, verdict=verdict, rules_name=question.rules.name
+    )
+    return answer.model_dump_json().encode()
 
 
 def _answer(question: DiscardQuestion) -> bytes:
@@ -53,7 +64,7 @@ def _busy_answer(question: DiscardQuestion, capacity: int) -> bytes:
     """The linear ranking, for an expected-score question asked while every heavy slot is taken."""
     candidates, _ = _evaluate(replace(question, model=DiscardModel.LINEAR))
     note = (
-        f"ranked by the linear score: this process was running {capacity} heavy request(s), as many as it "
+        f"ranked by the linear score: this process was running {counted(capacity, 'heavy request')}, as many as it "
         "runs at once (TENPAI_MAX_HEAVY_REQUESTS), so the expected-score search was skipped; ask again later"
     )
     return _render(question, candidates, ValueSearch(DiscardModel.LINEAR, fallback=note))
@@ -100,6 +111,11 @@ async def discard(
     (`model: fan_plan`): the distance to the nearest pattern worth the minimum, then the unseen
     tiles that bring it nearer, and once ready the waits that score 8 by the MCR scorer
     (`seat_wind`, default East, and `round_wind` count); each candidate's `fan_plan` shows it.
+
+    A hand complete as it stands (`shanten: -1`) need not discard at all: `win` says it may be
+    declared a self-draw win (tsumo) under the rules' shape conditions, `win_declarable` what the
+    rules' scoring profile says of it (a yaku, 8 fans), `win_reason` why not and `win_note` says
+    it in words; the candidates still rank the discards.
 
     Safety is the probability of not dealing in, from published Tenhou deal-in tables by turn
     (genbutsu, suji, kabe / no chance, one chance, honours by copies seen, early outside tiles),

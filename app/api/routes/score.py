@@ -90,7 +90,7 @@ def score_win(body: Annotated[ScoreRequest, Body(openapi_examples=SCORE_EXAMPLES
     payer is the dealer. The riichi situation fields must keep their defaults.
 
     Either way a hand that does not win is a 400 `not_a_winning_hand`; `rules`
-    defaults to qiqihar here (the first profile this route had)."""
+    defaults to riichi, as on every other route."""
     return json_response(_score(body, request_rules(body.rules), ("body",)).rendered())
 
 

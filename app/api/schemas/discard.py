@@ -35,6 +35,7 @@ from app.core.advice.mcr_targets import PLAN_NEED_WEIGHT
 from app.core.shape.tiles import (
     format_tile,
 )
+from app.core.value.scoring import SCORING, SelfDraw
 
 _DIGITS: Final = 6  # decimals of the floats in answers
 MAX_TURN: Final = 30
@@ -563,6 +564,10 @@ _DISCARD_EXAMPLE: Final[JsonDict] = {
         "stopped_by": None,
         "horizon": {"first_turn": 10, "last_turn": 18},
     },
+    "win": False,
+    "win_declarable": None,
+    "win_reason": None,
+    "win_note": None,
 }
 
 
@@ -572,7 +577,10 @@ class DiscardResponse(BaseModel):
     model_config = ConfigDict(frozen=True, json_schema_extra={"examples": [_DISCARD_EXAMPLE]})
 
     best: str = Field(description="The first candidate's tile.", examples=["9m"])
-    shanten: int = Field(description="Shanten of the 3n+2 hand as it is (-1: complete).", examples=[1])
+    shanten: int = Field(
+        description="Shanten of the 3n+2 hand as it is (-1: complete; `win` says whether it may be declared).",
+        examples=[1],
+    )
     candidates: list[CandidateOut] = Field(
         description="One per distinct tile, by score (highest first). Ties: under `expected_score`, more value "
         "kept (dora, then honours), then safer, then the tile connecting least with the hand, then lower shanten, "
@@ -584,11 +592,47 @@ class DiscardResponse(BaseModel):
         None, description="Why `linear` ranked when `expected_score` was asked for (null otherwise)."
     )
     value_search: ValueSearchOut | None = Field(None, description="The expected-score search, when it ranked.")
+    win: bool = Field(
+        False,
+        description="The hand wins as it stands, before any discard: it is complete and the rules' shape "
+        "conditions hold (as `POST /win` answers for it; Qiqihar also needs an open meld), so it may be declared a "
+        "self-draw win (tsumo, 自摸) instead of discarding, subject to `win_declarable`. The candidates still rank "
+        "the discards, for a player who plays on.",
+    )
+    win_declarable: bool | None = Field(
+        None,
+        description="Where `win` is true and the rules have a scoring profile (riichi, sanma: a yaku; mcr: 8 fans, "
+        "flowers not counted; qiqihar: always): whether it lets the self-draw win, judged for each tile of the hand "
+        "that may be the one drawn and, without `seat_wind`, for each seat: true in every case, false in none "
+        "(`win_reason` says why), null when it depends on them, when the rules have no scoring profile (chinese), "
+        "or when `win` is false. The last tile of the wall, a kong replacement or riichi are not assumed: "
+        "`POST /score` judges a win with its situation.",
+    )
+    win_reason: str | None = Field(
+        None,
+        description="Why a complete shape may not be declared: the rules' shape condition "
+        "(`open_meld_required`, with `win` false) or the scoring profile's refusal (`no_yaku`, "
+        "`below_minimum_fan`, with `win_declarable` false); null otherwise.",
+        examples=["no_yaku"],
+    )
+    win_note: str | None = Field(
+        None,
+        description="For a person, when the shape is complete (`shanten` -1): whether to declare the win and why; "
+        "null otherwise.",
+    )
 
     @classmethod
     def of(
-        cls, candidates: Sequence[Candidate], shanten: int, weights: Weights, search: ValueSearch | None = None
+        cls,
+        candidates: Sequence[Candidate],
+        shanten: int,
+        weights: Weights,
+        search: ValueSearch | None = None,
+        *,
+        verdict: SelfDraw | None = None,
+        rules_name: str = "",
     ) -> DiscardResponse:
+        """The answer; ``verdict`` is the hand's own, as it stands (None: not complete)."""
         search = search or ValueSearch(DiscardModel.LINEAR)
         value_search = None
         if search.model is DiscardModel.EXPECTED_SCORE and search.first_turn is not None and search.last_turn:
@@ -606,7 +650,41 @@ class DiscardResponse(BaseModel):
             model=search.model,
             model_note=search.fallback,
             value_search=value_search,
+            win=verdict is not None and verdict.win,
+            win_declarable=None if verdict is None else verdict.declarable,
+            win_reason=None if verdict is None else verdict.reason,
+            win_note=None if verdict is None else _win_note(verdict, rules_name),
         )
+
+
+def _win_note(verdict: SelfDraw, rules: str) -> str:
+    """What to do with a complete shape, for a person.
+
+    >>> _win_note(SelfDraw(True, True), "riichi")
+    'complete: declare a self-draw win (tsumo) instead of discarding; riichi scoring lets it win whichever tile was drawn (POST /score with that tile as win_tile says what it pays)'
+    """
+    if not verdict.win:
+        return f"the shape is complete, but {rules} rules do not let it win ({verdict.reason}); discard"
+    if verdict.declarable:
+        return (
+            "complete: declare a self-draw win (tsumo) instead of discarding; "
+            f"{rules} scoring lets it win whichever tile was drawn (POST /score with that tile as win_tile says what it pays)"
+        )
+    if verdict.declarable is False:
+        return (
+            f"the shape is complete, but {rules} scoring does not let it win as a self-draw: {verdict.refusal} "
+            f"({verdict.reason}); discard, unless the situation adds what it lacks (the last tile of the wall, a kong "
+            "replacement: POST /score judges it)"
+        )
+    if rules not in SCORING:
+        return (
+            "complete: declare a self-draw win (tsumo) instead of discarding "
+            f"({rules} rules have no scoring profile to judge it further)"
+        )
+    return (
+        "complete: it may be declared a self-draw win (tsumo) under the shape rules; whether "
+        f"{rules} scoring lets it win depends on the tile drawn or the seat wind: POST /score with them judges it"
+    )
 
 
 # --- request examples (the first is what Swagger UI's "Try it out" fills in) ----------------

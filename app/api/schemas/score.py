@@ -415,13 +415,13 @@ class ScoreItem(WinSituation):
 class ScoreRequest(ScoreItem):
     """A winning hand, how it was won, and the rules whose scoring applies."""
 
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [_QIQIHAR_EXAMPLE, _RIICHI_EXAMPLE]})
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [_RIICHI_EXAMPLE, _QIQIHAR_EXAMPLE]})
 
     rules: Rules = Field(
-        "qiqihar",
+        "riichi",
         validate_default=True,
-        description="The rules whose scoring applies: qiqihar (the default here, for compatibility), riichi, "
-        'sanma or mcr, or {preset, ...overrides} such as {"preset": "riichi", "kiriage": true} or '
+        description="The rules whose scoring applies: riichi (the default, as on every route), sanma, mcr or "
+        'qiqihar, or {preset, ...overrides} such as {"preset": "riichi", "kiriage": true} or '
         '{"preset": "sanma", "tsumo_loss": false}.',
     )
 

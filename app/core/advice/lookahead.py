@@ -51,7 +51,7 @@ import numpy as np
 from app.core.errors import WrongTileCount
 from app.core.shape.engine import Checker
 from app.core.shape.hand import Hand
-from app.core.shape.tiles import NUM_TILE_KINDS, Counts
+from app.core.shape.tiles import NUM_TILE_KINDS, Counts, counted
 
 #: Per 3n+1 hand's counts: (shanten, ukeire tiles, can win on some tile); shareable between searches.
 Analysis = dict[bytes, tuple[int, tuple[int, ...], bool]]
@@ -217,7 +217,9 @@ def lookahead(
     (False, <LookaheadStop.TIME: 'time'>, 0, 0.0)
     """
     if hand.tile_count % 3 != 1:
-        raise WrongTileCount(f"the lookahead starts from a 3n+1 hand, got {hand.tile_count} tiles", field="hand")
+        raise WrongTileCount(
+            f"the lookahead starts from a 3n+1 hand, got {counted(hand.tile_count, 'tile')}", field="hand"
+        )
     search = _Search(hand, checker, seen, draws, budget, analysis, deadline, cancelled)
     tenpai, win = search.value(hand.counts)[:, draws].tolist()
     return LookaheadResult(draws, tenpai, win, search.states, search.stopped_by is None, search.stopped_by)

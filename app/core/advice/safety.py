@@ -116,7 +116,7 @@ from app.core.advice.safety_tables import (
 from app.core.errors import TenpaiError
 from app.core.shape.hand import Meld
 from app.core.shape.rules import RuleProfile
-from app.core.shape.tiles import DRAGONS, Counts, Tile, is_honor
+from app.core.shape.tiles import DRAGONS, Counts, Tile, counted, is_honor
 
 GENBUTSU_LEAK: Final = 0.5
 """Without furiten: share of a tile's danger left when it is in the opponent's river (ours)."""
@@ -178,7 +178,7 @@ class Opponent:
         >>> Opponent(river=(0,), riichi=True, riichi_turn=2).validate()
         Traceback (most recent call last):
         ...
-        app.core.advice.safety.InvalidOpponent: riichi_turn 2 is past the river's 1 tiles; it is the position of the declaration tile
+        app.core.advice.safety.InvalidOpponent: riichi_turn 2 is past the river's 1 tile; it is the position of the declaration tile
         """
         if self.riichi_turn is None:
             return
@@ -186,7 +186,7 @@ class Opponent:
             raise InvalidOpponent("riichi_turn is set but riichi is false", field="riichi_turn")
         if not 1 <= self.riichi_turn <= len(self.river):
             raise InvalidOpponent(
-                f"riichi_turn {self.riichi_turn} is past the river's {len(self.river)} tiles; "
+                f"riichi_turn {self.riichi_turn} is past the river's {counted(len(self.river), 'tile')}; "
                 "it is the position of the declaration tile",
                 field="riichi_turn",
             )

@@ -33,7 +33,7 @@ from app.core.shape.shanten import (
     shanten_from_distance,
 )
 from app.core.shape.tables import tables
-from app.core.shape.tiles import HONORS, MAX_MELDS, MPSZ_TILES
+from app.core.shape.tiles import HONORS, MAX_MELDS, MPSZ_TILES, counted
 
 _ORPHANS: Final = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 _IS_ORPHAN: Final = np.array([tile in _ORPHANS for tile in range(34)])
@@ -205,7 +205,7 @@ def analyse_batch(
     if bad.any():
         row = int(np.argmax(bad))
         raise WrongTileCount(
-            f"hand {row} has {int(sizes[row])} concealed tiles with {declared_melds} melds; "
+            f"hand {row} has {counted(int(sizes[row]), 'concealed tile')} with {counted(declared_melds, 'meld')}; "
             f"shanten needs 3n+1 or 3n+2 tiles, at most {limit}",
             field=f"hands[{row}]",
         )
@@ -452,7 +452,8 @@ def shanten_batch(counts: np.ndarray, *, seven_pairs: bool = True, thirteen_orph
     if bad.any():
         row = int(np.argmax(bad))
         raise WrongTileCount(
-            f"hand {row} has {int(sizes[row])} tiles; shanten needs 3n+1 or 3n+2 (<= 14)", field=f"hands[{row}]"
+            f"hand {row} has {counted(int(sizes[row]), 'tile')}; shanten needs 3n+1 or 3n+2 (<= 14)",
+            field=f"hands[{row}]",
         )
     classes = _classes(keyed)
     best = _final(classes.man_pin, classes.sou_honors, sizes // 3)

@@ -60,7 +60,7 @@ from app.core.shape.shanten import (
     thirteen_orphans_improving_draws,
 )
 from app.core.shape.tables import tables
-from app.core.shape.tiles import NUM_TILE_KINDS, Tile, format_tile
+from app.core.shape.tiles import NUM_TILE_KINDS, Tile, counted, format_tile
 
 REGULAR: Final = "regular"
 SEVEN_PAIRS: Final = "seven_pairs"
@@ -659,7 +659,8 @@ def _check_size(hand: Hand, remainders: Sequence[int]) -> int:
         limit = 14 - 3 * len(hand.melds)
         sizes = ", ".join(str(s) for s in range(1, limit + 1) if s % 3 in remainders)
         raise WrongTileCount(
-            f"{n} concealed tiles with {len(hand.melds)} melds; this question needs {expected} tiles ({sizes})",
+            f"{counted(n, 'concealed tile')} with {counted(len(hand.melds), 'meld')}; "
+            f"this question needs {expected} tiles ({sizes})",
             field="hand",
         )
     return n

@@ -23,6 +23,7 @@ from app.core.shape.tiles import (
     MAX_MELDS,
     NUM_TILE_KINDS,
     Tile,
+    counted,
     counts_from_tiles,
     format_tile,
     is_honor,
@@ -159,7 +160,7 @@ class Hand:
                 )
         if self.tile_count > MAX_CONCEALED - 3 * len(self.melds):
             raise WrongTileCount(
-                f"{self.tile_count} concealed tiles with {len(self.melds)} melds; at most "
+                f"{counted(self.tile_count, 'concealed tile')} with {counted(len(self.melds), 'meld')}; at most "
                 f"{MAX_CONCEALED - 3 * len(self.melds)}",
                 field="hand",
             )

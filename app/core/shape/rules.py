@@ -22,7 +22,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, Final, NamedTuple
 
-from app.core.errors import AbsentTile, InvalidNotation, InvalidRuleOption, UnknownRules
+from app.core.errors import AbsentTile, InvalidMeld, InvalidNotation, InvalidRuleOption, UnknownRules
 from app.core.shape.hand import MeldKind
 from app.core.shape.tiles import NUM_TILE_KINDS, ORPHANS, RED, Tile, format_tile, parse_tiles, quoted
 
@@ -56,7 +56,8 @@ class RuleProfile:
     win_requires_meld: frozenset[MeldKind] = frozenset()
     #: Count melded copies toward the 4-copy limit of the complete hand.
     melded_tiles_count_toward_limit: bool = False
-    #: Whether chi may be called (used by the table simulator; the hand checks accept declared chi melds).
+    #: Whether chi may be called: off (sanma), the table simulator calls none and a declared
+    #: chi meld is refused wherever a meld meets these rules (:meth:`check_meld_allowed`).
     chi_allowed: bool = True
     #: Whether a player may not win on a tile they discarded (riichi's furiten): what makes
     #: genbutsu and suji safe against a ready player.
@@ -114,6 +115,23 @@ class RuleProfile:
                     f"no {_spans(self.absent_tiles)}",
                     field=field,
                 )
+
+    def check_meld_allowed(self, kind: MeldKind, *, field: str) -> None:
+        """Raise :class:`InvalidMeld` at ``field`` (the meld's kind) for a meld these rules
+        have no call for: a chi where ``chi_allowed`` is off.
+
+        >>> rule_profile("sanma").check_meld_allowed(MeldKind.CHI, field="melds[0].kind")
+        Traceback (most recent call last):
+        ...
+        app.core.errors.InvalidMeld: chi is not allowed under these rules (sanma: chi_allowed is false); declare pon or kong melds only
+        >>> rule_profile("riichi").check_meld_allowed(MeldKind.CHI, field="kind")
+        """
+        if kind is MeldKind.CHI and not self.chi_allowed:
+            raise InvalidMeld(
+                f"chi is not allowed under these rules ({self.name}: chi_allowed is false); "
+                "declare pon or kong melds only",
+                field=field,
+            )
 
     def describe(self) -> dict[str, Any]:
         """The profile as plain data (tiles in mpsz), one entry per option of :data:`OPTIONS`."""
@@ -326,7 +344,12 @@ OPTIONS: Final[tuple[RuleOption, ...]] = (
         "Count melded copies toward the 4-copy limit of every answer "
         "(a pon of 1m leaves room for one more 1m). Off: only concealed tiles are limited, as Tenhou does.",
     ),
-    RuleOption("chi_allowed", _BOOLEAN, "Whether chi may be called (table simulation)."),
+    RuleOption(
+        "chi_allowed",
+        _BOOLEAN,
+        "Whether chi may be called. Off (sanma): the table simulator calls none, and a declared chi "
+        "meld is refused on every route (422 invalid_meld at the meld's kind).",
+    ),
     RuleOption(
         "furiten",
         _BOOLEAN,

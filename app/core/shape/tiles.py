@@ -190,6 +190,15 @@ _PRINTABLE_BITS: Final = 10_000
 _LOG10_2: Final = 0.30102999566398120
 
 
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """``count`` and ``noun`` for a message, the noun plural unless the count is one.
+
+    >>> counted(1, "meld"), counted(2, "meld"), counted(0, "concealed tile"), counted(1, "copy", "copies")
+    ('1 meld', '2 melds', '0 concealed tiles', '1 copy')
+    """
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
 def clipped(text: str, limit: int = ECHO_LIMIT) -> str:
     """``text`` for an error message: its first ``limit`` characters, then its length.
 

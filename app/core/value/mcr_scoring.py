@@ -47,7 +47,7 @@ from typing import Final, NamedTuple
 from app.core.errors import BelowMinimumFan, InvalidRuleOption, NotAWinningHand, WrongTileCount
 from app.core.shape.hand import Hand, MeldKind
 from app.core.shape.rules import RuleProfile
-from app.core.shape.tiles import EAST, GREEN, NORTH, NUM_TILE_KINDS, RED, WHITE, Tile, format_tile
+from app.core.shape.tiles import EAST, GREEN, NORTH, NUM_TILE_KINDS, RED, WHITE, Tile, counted, format_tile
 from app.core.value.scoring_context import InvalidWinContext, WinContext, check_seats, check_win_tile
 
 #: A win needs at least this many fans, flowers not counted.
@@ -1371,7 +1371,7 @@ def score_mcr(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinContex
     if hand.tile_count + 3 * len(hand.melds) != 14:
         raise WrongTileCount(
             f"a winning hand has 14 tiles with each meld counted as 3; got {hand.tile_count} concealed "
-            f"with {len(hand.melds)} melds",
+            f"with {counted(len(hand.melds), 'meld')}",
             field="hand",
         )
     if rules.wildcards:
@@ -1382,7 +1382,8 @@ def score_mcr(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinContex
     total = sum(f.fan * f.count for f in fans)
     if total < MINIMUM_FAN:
         raise BelowMinimumFan(
-            f"the hand is worth {total} fans (flowers not counted); a win needs at least {MINIMUM_FAN}", field="hand"
+            f"the hand is worth {counted(total, 'fan')} (flowers not counted); a win needs at least {MINIMUM_FAN}",
+            field="hand",
         )
     flowers = context.flowers
     if flowers:

@@ -54,7 +54,7 @@ from collections.abc import Sequence
 from functools import cache, lru_cache, partial
 from typing import Final, NamedTuple
 
-from app.core.errors import InvalidMeld, InvalidRuleOption, NotAWinningHand, NoYaku, TooManyCopies, WrongTileCount
+from app.core.errors import InvalidRuleOption, NotAWinningHand, NoYaku, TooManyCopies, WrongTileCount
 from app.core.shape.decompose import _suit_splits
 from app.core.shape.hand import Hand, Meld, MeldKind
 from app.core.shape.rules import RuleProfile, SevenPairs
@@ -67,6 +67,7 @@ from app.core.shape.tiles import (
     P5,
     S5,
     Tile,
+    counted,
     dora_table,
     format_tile,
 )
@@ -789,7 +790,7 @@ def score_riichi(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinCon
     if hand.tile_count + 3 * groups_declared != 14:
         raise WrongTileCount(
             f"a winning hand has 14 tiles with each meld counted as 3; got {hand.tile_count} concealed "
-            f"with {groups_declared} melds",
+            f"with {counted(groups_declared, 'meld')}",
             field="hand",
         )
     if rules.wildcards:
@@ -807,10 +808,8 @@ def score_riichi(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinCon
             rules.check_tiles_exist(meld.tiles, field=f"melds[{index}].tiles")
         rules.check_tiles_exist(context.dora_indicators, field="dora_indicators")
         rules.check_tiles_exist(context.ura_indicators, field="ura_indicators")
-    if not rules.chi_allowed:
-        for index, meld in enumerate(hand.melds):
-            if meld.kind is MeldKind.CHI:
-                raise InvalidMeld(f"{rules.name} has no chi", field=f"melds[{index}].kind")
+    for index, meld in enumerate(hand.melds):
+        rules.check_meld_allowed(meld.kind, field=f"melds[{index}].kind")
     _check_situation(hand, win_tile, context, total, rules)
     tsumo = context.discarder is None
     seat_wind = EAST + (context.winner - context.dealer) % rules.seats

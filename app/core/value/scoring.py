@@ -28,11 +28,11 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Final, NamedTuple
 
-from app.core.errors import BelowMinimumFan, NotAWinningHand, NoYaku
+from app.core.errors import BelowMinimumFan, NotAWinningHand, NoYaku, TenpaiError
 from app.core.shape.engine import Checker
 from app.core.shape.hand import Hand
 from app.core.shape.rules import RuleProfile
-from app.core.shape.tiles import RED, Tile
+from app.core.shape.tiles import EAST, RED, Tile
 from app.core.value.mcr_scoring import MINIMUM_FAN, McrScore, score_mcr
 from app.core.value.riichi_scoring import RiichiScore, score_riichi
 from app.core.value.scoring_context import InvalidWinContext, WinContext, check_seats, check_win_tile
@@ -149,3 +149,69 @@ def score(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinContext) -
             f"no scoring profile for rules {rules.name!r}; scoring profiles: {', '.join(SCORING)}", field="rules"
         )
     return scoring(hand, win_tile, rules, context)
+
+
+class SelfDraw(NamedTuple):
+    """Whether a complete 3n+2 hand may be declared a self-draw win (tsumo) instead of a discard."""
+
+    #: The hand wins as it stands under the rules' shape conditions, as /win answers for it
+    #: (Qiqihar: an open meld among the melds).
+    win: bool
+    #: The scoring profile's verdict on that win: True when it scores whichever of the
+    #: hand's tiles was the one drawn and at every seat considered, False when in no case,
+    #: None when it depends on them, when the rules have no scoring profile, or when the hand
+    #: does not win.
+    declarable: bool | None = None
+    #: Why not: the shape's reason (``open_meld_required``) when ``win`` is False, or the
+    #: profile's refusal (``no_yaku``, ``below_minimum_fan``) when ``declarable`` is False.
+    reason: str | None = None
+    #: The profile's refusal, for a person (when ``declarable`` is False).
+    refusal: str | None = None
+
+
+def self_draw(hand: Hand, rules: RuleProfile, *, seat_wind: Tile | None = None, round_wind: Tile = EAST) -> SelfDraw:
+    """Whether ``hand`` (its concealed tiles including the one just drawn) may be declared a
+    self-draw win under ``rules``, and what its scoring profile says.
+
+    The tile drawn is not known, so each distinct concealed tile is tried as the winning one;
+    an unknown ``seat_wind`` (None) tries every seat of the table (the dealer East).  Only
+    what the hand and the winds decide is judged: dora add no yaku, and the situation's own
+    extras (the last tile of the wall, a kong replacement, riichi) are not assumed.
+
+    >>> from app.core.shape.hand import Meld
+    >>> from app.core.shape.rules import rule_profile
+    >>> from app.core.shape.tiles import parse_mpsz
+    >>> riichi = rule_profile("riichi")
+    >>> self_draw(Hand.from_tiles(parse_mpsz("123m456p789s11122z")), riichi)  # closed: menzen tsumo
+    SelfDraw(win=True, declarable=True, reason=None, refusal=None)
+    >>> open_hand = Hand.from_tiles(parse_mpsz("456p23478999s"), [Meld.of("chi", [0, 1, 2])])
+    >>> self_draw(open_hand, riichi)[:3]
+    (True, False, 'no_yaku')
+    >>> self_draw(Hand.from_tiles(parse_mpsz("123m456p789s11z777z")), rule_profile("qiqihar"))
+    SelfDraw(win=False, declarable=None, reason='open_meld_required', refusal=None)
+    """
+    shape = Checker(rules).win(hand, limit=1)
+    if not shape.win:
+        return SelfDraw(False, reason=shape.reason)
+    scoring = SCORING.get(rules.name)
+    if scoring is None:
+        return SelfDraw(True)
+    winners = range(rules.seats) if seat_wind is None else (seat_wind - EAST,)
+    drawn = [tile for tile, count in enumerate(hand.counts) if count]
+    scored = False
+    refused: TenpaiError | None = None
+    for winner in winners:
+        context = WinContext(winner=winner, dealer=0, round_wind=round_wind)
+        for tile in drawn:
+            try:
+                scoring(hand, tile, rules, context)
+                scored = True
+            except (*REFUSALS, NotAWinningHand) as refusal:
+                refused = refused or refusal
+            except TenpaiError:  # a case the profile cannot judge (e.g. an override it does not score)
+                return SelfDraw(True)
+            if scored and refused is not None:
+                return SelfDraw(True)  # it depends on the tile drawn or the seat
+    if refused is None:
+        return SelfDraw(True, True)
+    return SelfDraw(True, False, refused.code, refused.message)
