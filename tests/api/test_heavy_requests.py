@@ -20,7 +20,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from app.api.heavy import DISCONNECT_POLL_SECONDS, HeavyLimiter
-from app.api.questions import ask_discard
+from app.api.questions import ask_discard, discard_key
 from app.api.schemas.discard import DiscardRequest
 from app.core.shape.tables import tables
 from app.main import create_app
@@ -76,7 +76,7 @@ def test_the_hostile_lookahead_answers_within_its_budget(quick: TestClient) -> N
     assert not all(search["complete"] for search in searches)
     # An answer cut by the clock depends on the load: not kept for the next asker.
     assert answer.headers["cache-control"] == "no-store"
-    assert quick.app.state.service.cache.peek(ask_discard(DiscardRequest(**HOSTILE)).key()) is None  # type: ignore[attr-defined]
+    assert quick.app.state.service.cache.peek(discard_key(ask_discard(DiscardRequest(**HOSTILE)))) is None  # type: ignore[attr-defined]
 
 
 def test_an_answer_cut_by_time_is_kept_by_no_cache(quick: TestClient) -> None:
@@ -93,7 +93,7 @@ def test_a_lookahead_within_its_budget_is_complete_and_cached(client: TestClient
     searches = [candidate["lookahead"] for candidate in answer.json()["candidates"]]
     assert all(search["complete"] and search["stopped_by"] is None for search in searches)
     assert "cache-control" not in answer.headers
-    cached = client.app.state.service.cache.peek(ask_discard(DiscardRequest(**SMALL_LOOKAHEAD)).key())  # type: ignore[attr-defined]
+    cached = client.app.state.service.cache.peek(discard_key(ask_discard(DiscardRequest(**SMALL_LOOKAHEAD))))  # type: ignore[attr-defined]
     assert cached == answer.content
 
 
@@ -303,7 +303,7 @@ def test_a_client_that_leaves_stops_its_lookahead() -> None:
     assert elapsed < 0.3 + DISCONNECT_POLL_SECONDS + MARGIN_SECONDS
     assert status == 200
     assert any(candidate["lookahead"]["stopped_by"] == "time" for candidate in answer["candidates"])
-    assert app.state.service.cache.peek(ask_discard(DiscardRequest(**HOSTILE)).key()) is None
+    assert app.state.service.cache.peek(discard_key(ask_discard(DiscardRequest(**HOSTILE)))) is None
     assert _limiter(app).running == 0
 
 
