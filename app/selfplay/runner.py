@@ -30,7 +30,7 @@ from enum import StrEnum
 from typing import Any, Final
 
 from app.core.shape.tables import tables
-from app.core.table.simulator import GameConfig, GameResult, play_game, validate_config
+from app.core.table.simulator import GameConfig, GameResult, GameStopped, play_game, validate_config
 from app.selfplay.errors import InvalidRunOption, MissingExtra
 
 MAX_CHUNK_GAMES: Final = 25
@@ -96,10 +96,12 @@ def run_games(
     tenpai installed).  ``progress(done, total)`` is called once with 0 before
     any game, then as games finish.
 
-    ``stop()``, asked after each game, ends the run early when it answers True (a
-    service's deadline passed, its client left): the answer is then the games
-    played so far, ``0 .. k - 1`` with ``k >= 1``, the report of a shorter run of the
-    same seed.  It needs ``workers=1``: a pool plays games out of order.
+    ``stop()``, asked as each game goes (between turns, and inside the advisor's search:
+    :func:`~app.core.table.simulator.play_game`), ends the run early when it answers
+    True (a service's deadline passed, its client left): the game in play is abandoned,
+    and the answer is the games finished so far, ``0 .. k - 1`` (``k`` may be 0), the
+    results of a shorter run of the same seed.  It needs ``workers=1``: a pool plays
+    games out of order.
 
     Bad options raise :class:`~app.selfplay.errors.InvalidRunOption`, a bad
     configuration the table's typed errors, before any game is played; the
@@ -150,10 +152,11 @@ def _ignore_progress(done: int, total: int) -> None:
 def _play_here(config: GameConfig, games: int, progress: Progress, stop: Callable[[], bool] | None) -> list[GameResult]:
     results = []
     for game in range(games):
-        results.append(play_game(config, game))
-        progress(game + 1, games)
-        if stop is not None and game + 1 < games and stop():
+        try:
+            results.append(play_game(config, game, stop=stop))
+        except GameStopped:
             break
+        progress(game + 1, games)
     return results
 
 
