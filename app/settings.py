@@ -55,15 +55,23 @@ class Settings(BaseSettings):
         200,
         ge=1,
         le=100_000,
-        description="Most games one POST /simulate may play (about 20 ms of CPU each; bigger runs: python -m app.selfplay).",
+        description="Most games one POST /simulate may play (3 ms to 2 s of CPU each, by strategy; bigger runs: "
+        "python -m app.selfplay).",
     )
     heavy_seconds: float = Field(
         2.0,
         gt=0,
         le=600,
-        description="Wall-clock budget of one heavy computation (a lookahead or expected-score search, a "
-        "/simulate run): past it the answer is what was found, flagged incomplete. A /win of hands holding many "
-        "wildcards is bounded by the size of its answer instead, checked before the work.",
+        description="Wall-clock budget of one heavy computation (a lookahead or expected-score search; a "
+        "/simulate run has simulate_seconds): past it the answer is what was found, flagged incomplete. A /win of "
+        "hands holding many wildcards is bounded by the size of its answer instead, checked before the work.",
+    )
+    simulate_seconds: float = Field(
+        10.0,
+        gt=0,
+        le=600,
+        description="Wall-clock bound of one POST /simulate run: past it the answer is the report of the games "
+        "finished, flagged complete: false. Longer runs belong to python -m app.selfplay (every core, or Ray).",
     )
     max_heavy_requests: int = Field(
         2,

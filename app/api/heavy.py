@@ -12,14 +12,18 @@ by its answer's size, :mod:`app.api.answer_size`):
   ``Retry-After`` of the seconds until the earliest running one must end.  Refusing
   beats queueing: a queued request would spend its budget waiting.
 * **A budget.**  Each computation gets a :class:`Budget`: a deadline, ``seconds``
-  after it took its slot, and a flag set when its client leaves.  The core checks
-  both as it works and answers with what it has, flagged incomplete.  Incomplete
+  after it took its slot (``TENPAI_HEAVY_SECONDS`` for a lookahead,
+  ``TENPAI_SIMULATE_SECONDS`` for a ``/simulate`` run), and a flag set when its client
+  leaves.  The core checks both as it works, often enough that a stop is heard within
+  milliseconds (a lookahead before each state; a game between turns and inside the
+  advisor's search), and answers with what it has, flagged incomplete.  Incomplete
   answers depend on the load, so they are not cached (and carry
   ``Cache-Control: no-store``).
 * **Off the loop.**  The work runs in a worker thread; meanwhile the event loop asks
   every :data:`DISCONNECT_POLL_SECONDS` whether the client is still there, and
-  sets the flag when it is not.  Cheap requests go on being served meanwhile, the
-  GIL handed over often enough (:func:`share_the_gil`).
+  sets the flag when it is not: work whose client left costs at most that poll and
+  the few milliseconds until the work hears the flag.  Cheap requests go on being
+  served meanwhile, the GIL handed over often enough (:func:`share_the_gil`).
 
 >>> limiter = HeavyLimiter(1)
 >>> slot = limiter.enter(2.0)

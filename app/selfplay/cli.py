@@ -27,7 +27,10 @@ asking whether one strategy wins more than another at the same tables.
 
 Standard output gets the summary table; standard error the progress bar and the
 throughput (``--quiet`` leaves standard error to errors).  Options are checked
-before any game is played: a bad one exits with status 2 and says why.
+before any game is played: a bad one exits with status 2 and says why.  Ctrl-C (SIGINT)
+exits with status 130 and SIGTERM with 143, after ending the run's workers or cancelling
+its Ray tasks; a run killed outright (SIGKILL) still takes its pool workers with it
+(:mod:`app.selfplay.runner`).
 
 A sweep (``--sweep safetyWeight=0.5,1.2,2.0``) plays the full run once per
 value with the same seed, so every value meets the same walls (common random
@@ -45,11 +48,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
-from types import MappingProxyType
+from types import FrameType, MappingProxyType
 from typing import Any, Final, NamedTuple
 
 from app.core.advice.discard import DEFAULT_WEIGHTS, InvalidWeight, Weights
@@ -263,20 +269,60 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the run is, so that its clean-up runs as after Ctrl-C.
+
+    A KeyboardInterrupt: no ``except Exception`` on the way swallows it, and Ray, which
+    turns other exceptions raised in a signal handler during a wait into a SystemError,
+    passes it on (as a plain KeyboardInterrupt: :class:`_Signals` remembers which it was).
+    """
+
+
+class _Signals:
+    """Which stopping signal arrived while the run was on."""
+
+    def __init__(self) -> None:
+        self.terminated = False
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``); the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
     config = _checked_config(parser, args)
+    signals = _Signals()
     try:
-        if args.sweep is None:
-            _run_once(config, args)
-        else:
-            _run_sweep(config, args.sweep, args)
-    except KeyboardInterrupt:
+        with _terminate_as_exception(signals):
+            if args.sweep is None:
+                _run_once(config, args)
+            else:
+                _run_sweep(config, args.sweep, args)
+    except KeyboardInterrupt as stopped:
+        if isinstance(stopped, Terminated) or signals.terminated:
+            print("terminated", file=sys.stderr)
+            return 128 + signal.SIGTERM
         print("interrupted", file=sys.stderr)
-        return 130
+        return 128 + signal.SIGINT
     return 0
+
+
+@contextmanager
+def _terminate_as_exception(signals: _Signals) -> Iterator[None]:
+    """Within the block, SIGTERM raises :class:`Terminated` (Python's default would end the process
+    at once: no pool shut down, no Ray task cancelled).  Signals are only for the main thread."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminate(signum: int, frame: FrameType | None) -> None:
+        signals.terminated = True
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _checked_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -> GameConfig:

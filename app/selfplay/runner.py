@@ -10,6 +10,13 @@ The games are cut into chunks of consecutive indices (at most
 worker's set-up cost and each task's overhead are paid per chunk, not per game,
 and the progress callback still hears often.
 
+A run ends with its process, however that ends.  Interrupted (Ctrl-C, or SIGTERM under
+the command line), the pool's workers are killed at once rather than left to finish their
+chunks, and the Ray tasks not yet finished are cancelled.  Killed outright (SIGKILL, the
+OOM killer), the process runs no clean-up, so each pool worker watches its parent: on
+Linux the kernel kills it when its parent dies (``PR_SET_PDEATHSIG``), and everywhere a
+thread of its own ends it within :data:`PARENT_POLL_SECONDS` of being orphaned.
+
 >>> from app.core.table.simulator import GameConfig
 >>> config = GameConfig("qiqihar", ("advisor", "greedy", "heuristic", "random"), seed=3)
 >>> results = run_games(config, 3)
@@ -19,24 +26,34 @@ and the progress callback still hears often.
 
 from __future__ import annotations
 
+import ctypes
 import math
 import multiprocessing
 import os
+import signal
+import sys
 import threading
-from collections.abc import Callable, Generator
+import time
+from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from contextlib import closing
+from contextlib import closing, contextmanager
 from enum import StrEnum
 from typing import Any, Final
 
 from app.core.shape.tables import tables
-from app.core.table.simulator import GameConfig, GameResult, play_game, validate_config
+from app.core.table.simulator import GameConfig, GameResult, GameStopped, play_game, validate_config
 from app.selfplay.errors import InvalidRunOption, MissingExtra
 
 MAX_CHUNK_GAMES: Final = 25
 """The most games one task plays."""
 CHUNKS_PER_WORKER: Final = 4
 """Chunks each worker gets at least, when there are games enough: the pool stays busy to the end."""
+PARENT_POLL_SECONDS: Final = 0.5
+"""How often a pool worker asks whether its parent is still the process that started it."""
+WORKER_EXIT_SECONDS: Final = 2.0
+"""How long an interrupted run waits for a terminated worker before killing it."""
+_PR_SET_PDEATHSIG: Final = 1
+"""prctl(2)'s option: the signal the kernel sends this process when its parent dies."""
 
 Progress = Callable[[int, int], None]
 """Called with (games done, games in all) as games finish."""
@@ -96,10 +113,12 @@ def run_games(
     tenpai installed).  ``progress(done, total)`` is called once with 0 before
     any game, then as games finish.
 
-    ``stop()``, asked after each game, ends the run early when it answers True (a
-    service's deadline passed, its client left): the answer is then the games
-    played so far, ``0 .. k - 1`` with ``k >= 1``, the report of a shorter run of the
-    same seed.  It needs ``workers=1``: a pool plays games out of order.
+    ``stop()``, asked as each game goes (between turns, and inside the advisor's search:
+    :func:`~app.core.table.simulator.play_game`), ends the run early when it answers
+    True (a service's deadline passed, its client left): the game in play is abandoned,
+    and the answer is the games finished so far, ``0 .. k - 1`` (``k`` may be 0), the
+    results of a shorter run of the same seed.  It needs ``workers=1``: a pool plays
+    games out of order.
 
     Bad options raise :class:`~app.selfplay.errors.InvalidRunOption`, a bad
     configuration the table's typed errors, before any game is played; the
@@ -150,29 +169,88 @@ def _ignore_progress(done: int, total: int) -> None:
 def _play_here(config: GameConfig, games: int, progress: Progress, stop: Callable[[], bool] | None) -> list[GameResult]:
     results = []
     for game in range(games):
-        results.append(play_game(config, game))
-        progress(game + 1, games)
-        if stop is not None and game + 1 < games and stop():
+        try:
+            results.append(play_game(config, game, stop=stop))
+        except GameStopped:
             break
+        progress(game + 1, games)
     return results
 
 
 def _play_in_pool(config: GameConfig, chunks: list[range], workers: int) -> Generator[list[GameResult], None, None]:
-    """Chunk results as they finish, from a pool of ``workers`` processes."""
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context())
+    """Chunk results as they finish, from a pool of ``workers`` processes that end with this one."""
+    pool = ProcessPoolExecutor(
+        max_workers=workers, mp_context=_pool_context(), initializer=end_with_parent, initargs=(os.getpid(),)
+    )
+    finished = False
     try:
         pending = {pool.submit(play_chunk, config, chunk) for chunk in chunks}
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
                 yield future.result()
+        finished = True
     finally:
-        # Stopped early (an error, Ctrl-C): drop the chunks not started rather than play them all.
-        pool.shutdown(cancel_futures=True)
+        if finished:
+            pool.shutdown()
+        else:
+            # Stopped early (an error, Ctrl-C, SIGTERM): the chunks in play are not wanted either.
+            _kill_pool(pool)
+
+
+def _kill_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop ``pool`` now: no chunk started, and its workers (busy or not) terminated.
+
+    ``shutdown`` alone would wait for every running chunk: up to 25 games, half a minute
+    of advisor games.  The executor has no public way to end its workers before Python
+    3.14 (``terminate_workers``), hence its process table.
+    """
+    processes = list(pool._processes.values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    ends_by = time.monotonic() + WORKER_EXIT_SECONDS
+    for process in processes:
+        process.join(max(0.0, ends_by - time.monotonic()))
+        if process.is_alive():
+            process.kill()
+            process.join()
+
+
+def end_with_parent(parent: int) -> None:
+    """Make this pool worker end when ``parent``, the run's process, ends, however it ends.
+
+    The pool's initializer.  A worker ignores SIGINT: Ctrl-C reaches the whole process
+    group, and the parent, which hears it too, ends its workers itself; and SIGTERM ends
+    it at once, whatever handler a forked worker inherited.  On Linux the
+    kernel sends it SIGKILL when its parent dies (``PR_SET_PDEATHSIG``); a parent gone
+    before that was asked would never trigger it, hence the check that the parent is still
+    ``parent`` right after.  A thread then checks the same every :data:`PARENT_POLL_SECONDS`:
+    the only guard where there is no prctl, a second one where there is.  The pool forks
+    or spawns its workers from the run's own process (:func:`_pool_context`), so their parent is
+    ``parent``; a forkserver's workers would have the forkserver for a parent.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if sys.platform == "linux":
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
+    if os.getppid() != parent:
+        os._exit(1)  # orphaned already: the run this worker was for is over
+    threading.Thread(target=_watch_parent, args=(parent,), name="end-with-parent", daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    # An orphan is adopted by init or a subreaper: its parent pid changes when its parent dies.
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_SECONDS)
+    os._exit(1)
 
 
 def _pool_context() -> multiprocessing.context.BaseContext:
-    """Fork when it is safe, else spawn.
+    """Fork when it is safe, else spawn (never forkserver: :func:`end_with_parent` expects the
+    run's process to be its workers' parent).
 
     A forked worker starts at once with the parent's lookup tables (built here
     first; about a second per spawned worker otherwise).  But a forked child
@@ -192,11 +270,12 @@ def _play_on_ray(
 ) -> Generator[list[GameResult], None, None]:
     """Chunk results as they finish, from Ray tasks (on this process's Ray cluster, or a local one)."""
     started_here = not ray.is_initialized()
-    if started_here and os.environ.get("RAY_ADDRESS"):
-        # A cluster named by RAY_ADDRESS: join it (its size is the cluster's, not ``workers``).
-        ray.init(log_to_driver=False, configure_logging=False)
-    elif started_here:
-        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    with _sigterm_handler_kept():
+        if started_here and os.environ.get("RAY_ADDRESS"):
+            # A cluster named by RAY_ADDRESS: join it (its size is the cluster's, not ``workers``).
+            ray.init(log_to_driver=False, configure_logging=False)
+        elif started_here:
+            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, configure_logging=False)
     pending: list[Any] = []
     try:
         remote_chunk = ray.remote(play_chunk)
@@ -210,6 +289,22 @@ def _play_on_ray(
             ray.cancel(task)
         if started_here:
             ray.shutdown()
+
+
+@contextmanager
+def _sigterm_handler_kept() -> Iterator[None]:
+    """Keep this process's own Python SIGTERM handler across the block.
+
+    ``ray.init`` installs Ray's, which logs and exits with status 1 without unwinding, so
+    the command line's handler (SIGTERM: cancel the Ray tasks, exit 143) is put back.  A
+    process without a handler of its own keeps Ray's.
+    """
+    handler = signal.getsignal(signal.SIGTERM)
+    try:
+        yield
+    finally:
+        if callable(handler) and threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, handler)
 
 
 def import_ray() -> Any:

@@ -22,6 +22,7 @@ def test_limits_come_from_the_settings() -> None:
         max_batch_size=17,
         max_body_bytes=4096,
         heavy_seconds=0.5,
+        simulate_seconds=7.5,
         max_heavy_requests=3,
         cache_bytes=1 << 20,
         max_answer_bytes=1 << 21,
@@ -31,6 +32,7 @@ def test_limits_come_from_the_settings() -> None:
     assert body["max_batch_size"] == 17
     assert body["max_body_bytes"] == 4096
     assert body["heavy_seconds"] == 0.5
+    assert body["simulate_seconds"] == 7.5
     assert body["max_heavy_requests"] == 3
     assert body["max_simulate_games"] == settings.max_simulate_games
     assert body["lookahead_budget_max"] == MAX_LOOKAHEAD_BUDGET
@@ -41,7 +43,7 @@ def test_limits_come_from_the_settings() -> None:
         "meld": {"max_characters": MELD_MAX_CHARS, "max_items": MELD_MAX_ITEMS},
     }
     assert set(body) == {
-        "max_body_bytes", "max_batch_size", "max_simulate_games", "heavy_seconds", "simulate_seconds_per_game",
+        "max_body_bytes", "max_batch_size", "max_simulate_games", "heavy_seconds", "simulate_seconds",
         "max_heavy_requests",
         "lookahead_budget_default", "lookahead_budget_max", "decomposition_limit", "cache_size",
         "cache_bytes", "max_answer_bytes", "tile_fields",

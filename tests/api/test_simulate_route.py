@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import sys
+import time
+from collections.abc import Callable
 
 import pytest
 from api_helpers import started
 from fastapi.testclient import TestClient
 
 from app.api.heavy import Budget
-from app.api.routes.simulate import SECONDS_PER_GAME, play_report, simulate_seconds
+from app.api.routes.simulate import play_report
 from app.core.advice.discard import Weights
 from app.core.table.simulator import GameConfig
 from app.selfplay.errors import InvalidRunOption
@@ -75,37 +78,61 @@ def test_bad_settings_are_422_naming_the_field(client: TestClient, change: dict,
 # --- bounded runs: the budget, the client leaving -----------------------------------------
 
 CONFIG = GameConfig("chinese", tuple(BODY["players"]), 9)
+#: The costliest lineup: four riichi advisors, whose expected-score searches take about 0.9 s
+#: of CPU a game (up to 2 s).
+ADVISORS = GameConfig("riichi", ("advisor",) * 4, 5)
 
 
-def test_stop_ends_a_run_between_games_with_the_games_played() -> None:
-    asked = []
+def _stop_after(games: int) -> tuple[Callable[[int, int], None], Callable[[], bool]]:
+    """A progress callback and a stop that says stop once ``games`` games are finished."""
+    finished = [0]
 
-    def stop() -> bool:
-        asked.append(len(asked))
-        return len(asked) == 3
+    def progress(done: int, total: int) -> None:
+        finished[0] = done
 
-    results = run_games(CONFIG, 10, stop=stop)
-    # Asked after games 1, 2 and 3: the run is the first three games, as a 3-game run plays them.
-    assert len(asked) == 3 and results == run_games(CONFIG, 3)
+    return progress, lambda: finished[0] >= games
+
+
+def test_stop_ends_a_run_with_the_games_finished() -> None:
+    progress, stop = _stop_after(3)
+    results = run_games(CONFIG, 10, progress=progress, stop=stop)
+    # The stop is heard in game 3, which is abandoned: the run is the first three games, as a 3-game run plays them.
+    assert results == run_games(CONFIG, 3)
     assert run_games(CONFIG, 4, stop=lambda: False) == run_games(CONFIG, 4)
     with pytest.raises(InvalidRunOption):
         run_games(CONFIG, 4, workers=2, stop=lambda: False)
 
 
-def test_a_run_whose_client_left_stops_after_the_game_in_play() -> None:
+def test_a_stop_heard_inside_a_search_abandons_the_game_in_play() -> None:
+    # The stop answers True once, the first time the advisor's expected-score search asks it,
+    # then False again: the cut search's discard is never played, the game never finished.
+    asked_by: list[str] = []
+
+    def fickle() -> bool:
+        caller = sys._getframe(2)  # past the table's latch, which remembers a True
+        asked_by.append(caller.f_code.co_name)
+        return asked_by.count("out_of_budget") == 1 and asked_by[-1] == "out_of_budget"
+
+    assert run_games(ADVISORS, 3, stop=fickle) == []
+    assert asked_by[-1] == "out_of_budget"  # nothing asked after the game was abandoned
+    assert "_heed_stop" in asked_by  # the table asks too, between turns and after discards
+
+
+def test_a_run_whose_client_left_plays_no_more() -> None:
     budget = Budget(deadline=float("inf"))
     budget.gone.set()
-    finished = play_report(CONFIG, 50, budget)
+    finished = play_report(ADVISORS, 50, budget)
     assert not finished.complete
     report = json.loads(finished.body)
     assert report.pop("complete") is False and report.pop("games_requested") == 50
-    assert report == build_report(CONFIG, run_games(CONFIG, 1))
+    assert report == build_report(ADVISORS, []) and report["games"] == 0
 
 
-def test_a_run_past_its_deadline_reports_what_it_played() -> None:
+def test_a_run_past_its_deadline_reports_the_games_finished() -> None:
     finished = play_report(CONFIG, 50, Budget(deadline=0.0))
     report = json.loads(finished.body)
-    assert not finished.complete and report["games"] == 1 and report["complete"] is False
+    assert not finished.complete and report["games"] == 0 and report["complete"] is False
+    assert report["players"][0]["win_rate"] == {"value": None, "ci95": None, "n": 0}
 
 
 def test_a_finished_run_is_the_cli_report_without_flags() -> None:
@@ -113,7 +140,35 @@ def test_a_finished_run_is_the_cli_report_without_flags() -> None:
     assert finished.complete and json.loads(finished.body) == build_report(CONFIG, run_games(CONFIG, 3))
 
 
-def test_the_budget_of_a_run_grows_with_its_games() -> None:
-    assert simulate_seconds(1, 2.0) == 2.0
-    assert simulate_seconds(200, 2.0) == 200 * SECONDS_PER_GAME
-    assert simulate_seconds(20, 30.0) == 30.0
+def test_a_run_answers_within_the_simulate_seconds_setting() -> None:
+    # 200 riichi games with an advisor take a minute of CPU; the run answers at its bound with
+    # the games it finished (a few, even on a busy machine: about 0.2 s of CPU each).
+    seconds = 2.0
+    lineup = GameConfig("riichi", ("advisor", "greedy", "heuristic", "random"), 5)
+    client = started(Settings(simulate_seconds=seconds))
+    try:
+        body = {"rules": "riichi", "players": list(lineup.players), "games": 200, "seed": 5}
+        started_at = time.monotonic()
+        answer = client.post("/simulate", json=body)
+        elapsed = time.monotonic() - started_at
+        assert answer.status_code == 200, answer.text
+        report = answer.json()
+        # Wall time is the promise here: a wide margin over the bound (the stop is heard within
+        # milliseconds; the report of the games finished takes a few more).
+        assert elapsed < seconds + 2.0, elapsed
+        assert report.pop("complete") is False and report.pop("games_requested") == 200
+        assert 1 <= report["games"] < 200 and answer.headers["cache-control"] == "no-store"
+        # The figures are over the games played: the report of a run of that many games.
+        assert report == build_report(lineup, run_games(lineup, report["games"]))
+        assert client.get("/limits").json()["simulate_seconds"] == seconds
+    finally:
+        client.__exit__(None, None, None)
+
+
+def test_the_simulate_bound_defaults_to_ten_seconds_and_is_a_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert Settings().simulate_seconds == 10.0
+    monkeypatch.setenv("TENPAI_SIMULATE_SECONDS", "4.5")
+    assert Settings().simulate_seconds == 4.5
+    monkeypatch.setenv("TENPAI_SIMULATE_SECONDS", "0")
+    with pytest.raises(ValueError, match="simulate_seconds"):
+        Settings()

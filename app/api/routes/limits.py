@@ -6,7 +6,6 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from app.api.errors import error_responses
-from app.api.routes.simulate import SECONDS_PER_GAME
 from app.api.schemas.common import (
     HAND_MAX_CHARS,
     HAND_MAX_ITEMS,
@@ -48,12 +47,13 @@ class LimitsResponse(BaseModel):
     max_batch_size: int = Field(description="Most hands or items in one batch request (TENPAI_MAX_BATCH_SIZE).")
     max_simulate_games: int = Field(description="Most games one POST /simulate plays (TENPAI_MAX_SIMULATE_GAMES).")
     heavy_seconds: float = Field(
-        description="Wall-clock budget of one heavy computation (TENPAI_HEAVY_SECONDS): a lookahead past it "
-        "answers what it found, flagged complete: false."
+        description="Wall-clock budget of one heavy computation (TENPAI_HEAVY_SECONDS): a lookahead or "
+        "expected-score search past it answers what it found, flagged complete: false."
     )
-    simulate_seconds_per_game: float = Field(
-        description="A /simulate run may take max(heavy_seconds, games x this); past it, the report of the games "
-        "played, flagged complete: false."
+    simulate_seconds: float = Field(
+        description="Wall-clock bound of one POST /simulate run (TENPAI_SIMULATE_SECONDS): past it, the report of "
+        "the games finished, flagged complete: false with games_requested. A client that leaves stops its run "
+        "within milliseconds."
     )
     max_heavy_requests: int = Field(
         description="Heavy requests (a lookahead, /simulate, a /win of hands holding more than two wildcards) "
@@ -84,7 +84,7 @@ def limits(request: Request) -> LimitsResponse:
         max_batch_size=settings.max_batch_size,
         max_simulate_games=settings.max_simulate_games,
         heavy_seconds=settings.heavy_seconds,
-        simulate_seconds_per_game=SECONDS_PER_GAME,
+        simulate_seconds=settings.simulate_seconds,
         max_heavy_requests=settings.max_heavy_requests,
         lookahead_budget_default=DEFAULT_LOOKAHEAD_BUDGET,
         lookahead_budget_max=MAX_LOOKAHEAD_BUDGET,

@@ -1,23 +1,25 @@
 """POST /simulate: a small seeded self-play run, answered with the same report as the CLI.
 
-Each game costs 3 to 20 milliseconds of CPU, so the number of games one request
-may ask for is capped (``TENPAI_MAX_SIMULATE_GAMES``); bigger runs belong to
-``python -m app.selfplay``, which uses every core.  Reports are deterministic,
-so a finished one is kept in the result cache under its exact settings.
+A game costs 3 ms (the linear strategies) to 2 s of CPU (four riichi advisors,
+0.9 s on average), so the number of games one request may ask for is capped
+(``TENPAI_MAX_SIMULATE_GAMES``), and so is its wall-clock time
+(``TENPAI_SIMULATE_SECONDS``, 10 s); bigger runs belong to ``python -m
+app.selfplay``, which uses every core (or Ray).  Reports are deterministic, so a
+finished one is kept in the result cache under its exact settings.
 
 A run is a heavy request (:mod:`app.api.heavy`): it counts against
-``TENPAI_MAX_HEAVY_REQUESTS``, and it stops between games when its client leaves
-or its wall-clock budget, :func:`simulate_seconds`, runs out.  The budget grows
-with the games asked for, at :data:`SECONDS_PER_GAME` (over twice the slowest
-lineup's cost), so a run finishes unless the process is overloaded; one cut
-short answers the report of the games it played (the same as a shorter run of the
-same seed), flagged ``complete: false`` with ``games_requested``, and is not cached.
+``TENPAI_MAX_HEAVY_REQUESTS``, and it stops when its client leaves or its time runs
+out, within milliseconds: the stop is heard between turns and inside the advisor's
+search (:func:`app.core.table.simulator.play_game`).  The game in play is then
+abandoned, so a run cut short answers the report of the games it finished (the same
+as a shorter run of the same seed), flagged ``complete: false`` with
+``games_requested``, and is not cached.
 """
 
 from __future__ import annotations
 
 from functools import partial
-from typing import Annotated, Final
+from typing import Annotated
 
 from fastapi import APIRouter, Body, Request, Response
 
@@ -33,21 +35,6 @@ from app.selfplay.runner import run_games
 
 router = APIRouter(tags=["simulate"], route_class=BodyRoute)
 _ERRORS = error_responses(413, 422, 500, 503)
-
-SECONDS_PER_GAME: Final = 1.2
-"""Wall-clock budget of one game in a /simulate run: over twice the slowest lineup's mean
-(four riichi advisors, whose expected-score searches take 0.58 s a game; the linear
-strategies 3 to 20 ms; MCR's fan planner up to about 100 ms)."""
-
-
-def simulate_seconds(games: int, heavy_seconds: float) -> float:
-    """The wall-clock budget of a /simulate run of ``games``: ``heavy_seconds`` or
-    :data:`SECONDS_PER_GAME` a game, whichever is longer.
-
-    >>> simulate_seconds(1, 2.0), simulate_seconds(200, 2.0)
-    (2.0, 240.0)
-    """
-    return max(heavy_seconds, games * SECONDS_PER_GAME)
 
 
 @router.post(
@@ -68,19 +55,21 @@ async def simulate(body: Annotated[SimulateRequest, Body()], request: Request) -
     between strategies. The same request always gives the same report; a lineup that does not
     seat the rules' players is a 422 at `players`.
 
-    A run is a heavy request: its wall-clock budget is TENPAI_HEAVY_SECONDS or 1.2 s a game,
-    whichever is longer (a run cut short reports the games it played, with `complete: false`),
-    and beyond TENPAI_MAX_HEAVY_REQUESTS at once the answer is a 503 `too_busy` with `Retry-After`."""
+    A run is a heavy request: it answers within TENPAI_SIMULATE_SECONDS (10 s unless set), and a
+    run cut short by that bound reports the games it finished, with `complete: false` and
+    `games_requested` (its figures are over the `games` played); a client that leaves stops
+    its run within milliseconds. Beyond TENPAI_MAX_HEAVY_REQUESTS at once the answer is a 503
+    `too_busy` with `Retry-After`. Longer runs: `python -m app.selfplay`."""
     settings = service_state(request).settings
     config = ask_game(body, max_games=settings.max_simulate_games)
     key = ("simulate", config, body.games)
-    seconds = simulate_seconds(body.games, settings.heavy_seconds)
-    return await answer_heavy(request, key, partial(play_report, config, body.games), seconds=seconds)
+    return await answer_heavy(request, key, partial(play_report, config, body.games), seconds=settings.simulate_seconds)
 
 
 def play_report(config: GameConfig, games: int, budget: Budget) -> Finished:
-    """The report of ``games`` games of ``config``, rendered, stopping between games when ``budget``
-    says so (its deadline passed, its client left); a short run's report is flagged and its ``complete`` false."""
+    """The report of ``games`` games of ``config``, rendered, stopping as soon as ``budget`` says so
+    (its deadline passed, its client left): then the report is of the games finished, flagged, and
+    ``complete`` is false."""
     results = run_games(config, games, stop=budget.passed)
     report = build_report(config, results)
     complete = len(results) == games

@@ -117,13 +117,22 @@ class ComparisonOut(BaseModel):
 
 
 class SimulateResponse(BaseModel):
-    """The self-play report (the same document as ``python -m app.selfplay --out``)."""
+    """The self-play report (the same document as ``python -m app.selfplay --out``).
+
+    A run that reached the service's wall-clock bound (``TENPAI_SIMULATE_SECONDS``) first
+    answers the report of the games it finished: ``games`` of them, ``complete: false``,
+    ``games_requested`` the games asked for; every figure is over the ``games`` played.
+    """
 
     model_config = ConfigDict(extra="forbid")
 
     rules: str
     seed: int
-    games: int
+    games: int = Field(
+        description="Games played, over which every figure is computed: the games asked for, or fewer when "
+        "`complete` is false (then the first `games` of the run: the report of a shorter run of the same seed; "
+        "possibly 0, every figure then null)."
+    )
     strategies: list[str]
     weights: dict[str, float]
     table: TableOut
@@ -132,9 +141,12 @@ class SimulateResponse(BaseModel):
     comparisons: list[ComparisonOut]
     complete: bool = Field(
         True,
-        description="Present, and false, only when the run was cut short by its wall-clock budget "
-        "(the process was overloaded): the report is of the first `games` games.",
+        description="Present, and false, only when the run was cut short by the service's wall-clock bound "
+        "(TENPAI_SIMULATE_SECONDS, GET /limits `simulate_seconds`) before it played every game asked for; "
+        "such an answer depends on the load, so it is not cached (`Cache-Control: no-store`). Absent: "
+        "every game was played.",
     )
     games_requested: int | None = Field(
-        None, description="Present only with `complete: false`: the games asked for (`games` were played)."
+        None,
+        description="Present only with `complete: false`: the games asked for, of which `games` were played.",
     )

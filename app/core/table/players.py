@@ -114,6 +114,10 @@ class SeatView(NamedTuple):
     round_wind: Tile = EAST
     #: Fans a win needs (MCR's 8); 0: none.  The advisor then plays for fan targets.
     minimum_fan: int = 0
+    #: Asked by a long decision as it works (the advisor's expected-score search): True once the
+    #: table's game is being abandoned (a service's deadline, its client gone), so the decision
+    #: may stop early; its answer is then never played.  None: never asked.
+    stop: Callable[[], bool] | None = None
 
 
 def shanten_after_discards(hand: Hand, checker: Checker) -> list[tuple[Tile, int]]:
@@ -263,6 +267,7 @@ class Advisor(ShantenCaller):
                 seat_wind=view.seat_wind,
                 round_wind=view.round_wind,
                 value_budget=VALUE_BUDGET,
+                cancelled=view.stop,
             )
             # No discard worth any points (no win the model can reach by its last turn, or an
             # open hand without a yaku): the values cannot tell the discards apart, and their

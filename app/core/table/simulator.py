@@ -128,6 +128,13 @@ two advisors takes about 0.3 s (with four, 0.6 s, some up to 2 s) where one with
 The search is bounded by states, never by a clock, so a game stays a function of
 its seed.
 
+**Stopping.**  A game may be given a ``stop`` callable (a service's deadline, its client
+gone, a run interrupted): the table asks it before every turn and after every discard
+decision, and the advisor's search asks it every few hundred states, so a stop is heard
+within milliseconds even in the middle of a long search.  A game stopped is abandoned,
+never finished differently: :func:`play_game` raises :class:`GameStopped` and the game
+has no result, so every result there is stays a function of the seed.
+
 What the simulator leaves out, on purpose: multiple winners on one
 discard, abortive draws, kongs after riichi, robbing a closed kong, and the
 points each seat holds (riichi needs no 1000 points in hand).
@@ -145,7 +152,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Final, NamedTuple
 
@@ -327,9 +334,43 @@ def validate_config(config: GameConfig) -> RuleProfile:
     return rules
 
 
-def play_game(config: GameConfig, game: int) -> GameResult:
-    """Play game number ``game`` of the run ``config`` (deterministic in both)."""
-    return _Table(config, game).play()
+def play_game(config: GameConfig, game: int, *, stop: Callable[[], bool] | None = None) -> GameResult:
+    """Play game number ``game`` of the run ``config`` (deterministic in both).
+
+    ``stop()``, asked as the game goes (module notes), abandons it when it answers True:
+    :class:`GameStopped`, and no result.
+
+    >>> config = GameConfig("riichi", ("advisor",) * 4, seed=7)
+    >>> play_game(config, 0, stop=lambda: True)
+    Traceback (most recent call last):
+    ...
+    app.core.table.simulator.GameStopped: game 0 was stopped in play
+    """
+    return _Table(config, game, stop).play()
+
+
+class GameStopped(Exception):
+    """A game's ``stop`` said stop while it was in play: the game was abandoned and has no result."""
+
+
+class _StopLatch:
+    """A ``stop`` callable that stays True once it has said True.
+
+    A search cut short by ``stop`` answers with what it found; the table asks the latch
+    right after the decision and abandons the game, so a decision cut short is never
+    played, even when the caller's ``stop`` would change its mind.
+    """
+
+    __slots__ = ("_stop", "said")
+
+    def __init__(self, stop: Callable[[], bool]) -> None:
+        self._stop = stop
+        self.said = False
+
+    def __call__(self) -> bool:
+        if not self.said and self._stop():
+            self.said = True
+        return self.said
 
 
 class _Ended(Exception):
@@ -350,7 +391,8 @@ _Outcome = tuple[int | None, int | None, bool, bool, tuple[int, ...], int | None
 
 
 class _Table:
-    def __init__(self, config: GameConfig, game: int) -> None:
+    def __init__(self, config: GameConfig, game: int, stop: Callable[[], bool] | None = None) -> None:
+        self.stop = None if stop is None else _StopLatch(stop)
         self.rules = validate_config(config)
         self.settings = TABLE_SETTINGS[self.rules.name]
         self.checker = Checker(self.rules)
@@ -462,6 +504,7 @@ class _Table:
         first_draw, source = self._draw(seat, replacement=False, source="wall")
         drawn: Tile | None = first_draw
         while True:
+            self._heed_stop()
             if drawn is not None:
                 win = self._win(seat, drawn, discarder=None, source=source)
                 if win is not None:
@@ -495,6 +538,10 @@ class _Table:
             drawn, source = self._draw(seat, replacement=False, source="wall")
 
     # -- steps -----------------------------------------------------------
+
+    def _heed_stop(self) -> None:
+        if self.stop is not None and self.stop():
+            raise GameStopped(f"game {self.game} was stopped in play")
 
     def _wall_left(self) -> int:
         # Each replacement draw took a tile from the dead wall, which took one from the live wall.
@@ -569,6 +616,7 @@ class _Table:
             declare = False
         else:
             tile = self.players[seat].discard(view)
+            self._heed_stop()  # a decision cut short by the stop is never played
             if not (0 <= tile < NUM_TILE_KINDS and self.hands[seat][tile]):
                 raise TableInvariantError(f"seat {seat} discarded a tile it does not hold: {tile}")
             declare = self._may_declare(seat, tile) and self.players[seat].declare_riichi(view, tile)
@@ -858,6 +906,7 @@ class _Table:
             seat_wind,
             self.settings.round_wind,
             self.settings.minimum_fan,
+            self.stop,
         )
 
     def _log(self, *event: object) -> None:
