@@ -11,7 +11,7 @@ import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 import httpx
 import pytest
@@ -354,6 +354,23 @@ def test_a_client_that_leaves_stops_its_lookahead() -> None:
     assert left.status == 200
     assert any(candidate["lookahead"]["stopped_by"] == "time" for candidate in left.answer["candidates"])
     assert app.state.service.cache.peek(discard_key(ask_discard(DiscardRequest(**HOSTILE)))) is None
+    assert _limiter(app).running == 0
+
+
+#: A two-shanten hand whose expected-score search runs about a second and a half of CPU
+#: (to its state budget) on this machine: long enough to leave in the middle of it.
+SLOW_VALUE_SEARCH: Final = {"hand": "789m134567p1348s9s"}
+
+
+def test_a_client_that_leaves_stops_its_value_search() -> None:
+    app = create_app(Settings(heavy_seconds=60.0))
+    left = _leaving_call(app, "/discard", SLOW_VALUE_SEARCH, leave_after=0.3)
+    print(f"value search: {left.cpu_before_leaving:.2f} CPU-s before leaving, {left.cpu_after_leaving:.3f} after")
+    assert left.cpu_before_leaving > 0.1  # the search was running when it left
+    assert left.cpu_after_leaving < CPU_AFTER_LEAVING
+    assert left.status == 200 and left.answer["model"] == "expected_score"
+    assert left.answer["value_search"]["complete"] is False and left.answer["value_search"]["stopped_by"] == "time"
+    assert app.state.service.cache.peek(discard_key(ask_discard(DiscardRequest(**SLOW_VALUE_SEARCH)))) is None
     assert _limiter(app).running == 0
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 from functools import partial
 from typing import Annotated
@@ -11,7 +10,7 @@ from fastapi import APIRouter, Body, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from app.api.errors import error_responses, located
-from app.api.heavy import Budget, Finished, TooBusy, answer_heavy, heavy_slot
+from app.api.heavy import Budget, Finished, TooBusy, answer_heavy
 from app.api.questions import ask_discard, asks_extras, discard_key, json_response
 from app.api.request_path import BodyRoute, replayable
 from app.api.schemas.discard import DISCARD_EXAMPLES, DiscardRequest, DiscardResponse
@@ -54,9 +53,10 @@ def _answer(question: DiscardQuestion) -> bytes:
     return _render(question, *_evaluate(question))
 
 
-def _valued_answer(question: DiscardQuestion, seconds: float) -> Finished:
-    """An expected-score answer within ``seconds`` of wall-clock time (complete unless the clock cut it)."""
-    candidates, search = _evaluate(question, deadline=time.monotonic() + seconds)
+def _valued_answer(question: DiscardQuestion, budget: Budget) -> Finished:
+    """An expected-score answer within ``budget`` (complete unless the clock or a client that
+    left cut the search short)."""
+    candidates, search = _evaluate(question, budget)
     return Finished(_render(question, candidates, search), search.stopped_by is not SearchStop.TIME)
 
 
@@ -134,25 +134,17 @@ async def discard(
         )
     ranked_by = ranking_model(question.rules, question.model).model
     if ranked_by is DiscardModel.EXPECTED_SCORE:
-        # The value search takes milliseconds to a second: off the loop, within the heavy budget,
-        # and cached only when the clock did not cut it (a cut answer depends on the load).
-        cached = state.cache.peek(key)
-        if isinstance(cached, bytes):
-            return json_response(cached)
-        # A heavy request: it takes a slot; with none free the linear score ranks, at once.
+        # The value search takes milliseconds to a second: a heavy request (a slot, off the loop,
+        # within the heavy budget, stopped when its client leaves), cached only when complete.
+        # With no slot free the linear score ranks, at once.
         try:
-            with heavy_slot(request, state.settings.heavy_seconds):
-                finished = await run_in_threadpool(_valued_answer, question, state.settings.heavy_seconds)
+            return await answer_heavy(
+                request, key, partial(_valued_answer, question), seconds=state.settings.heavy_seconds
+            )
         except TooBusy as busy:
             response = json_response(_busy_answer(question, busy.capacity))
             response.headers["cache-control"] = "no-store"  # depends on the load
             return response
-        if finished.complete:
-            state.cache.store(key, finished.body)
-        response = json_response(finished.body)
-        if not finished.complete:
-            response.headers["cache-control"] = "no-store"
-        return response
     if asks_extras(question) or ranked_by is DiscardModel.FAN_PLAN:  # the fan plan takes milliseconds
         answer = await run_in_threadpool(state.cache.get_or_compute, key, lambda: _answer(question))
     else:
