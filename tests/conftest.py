@@ -12,10 +12,15 @@ example database, still no deadline: a busy 2-core machine makes a 200 ms deadli
 from __future__ import annotations
 
 import os
+from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, settings
 from oracle_sample import FULL_ORACLES_ENV, full_oracles
+
+# --doctest-modules would import this file a second time as a module named "conftest", which
+# by then is tests/api's (the folders have no __init__.py): collected, it is an import error.
+collect_ignore = ["conftest.py"]
 
 # Both on Hypothesis's own defaults: it loads its built-in "ci" profile by itself wherever a
 # variable named CI exists (even CI=false), and a profile's parent is the one loaded.
@@ -47,6 +52,16 @@ def pytest_configure(config: pytest.Config) -> None:
     # Test modules size their comparisons when imported, after this: the variable reaches them all.
     if config.getoption("--full-oracles"):
         os.environ[FULL_ORACLES_ENV] = "1"
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # pytest-xdist schedules by node id: of tests that share one, it runs one and reports
+    # nothing about the others.  Refuse such a collection rather than pass without them.
+    counts = Counter(item.nodeid for item in items)
+    shared = sorted(nodeid for nodeid, count in counts.items() if count > 1)
+    if shared:
+        raise pytest.UsageError(f"{len(shared)} node ids are shared by several tests, e.g. {shared[:3]}")
 
 
 def pytest_report_header(config: pytest.Config) -> str:
