@@ -6,7 +6,7 @@
 # fast tier for day-to-day work is
 #   bash scripts/test.sh -m "not slow and not browser and not container and not ray"
 # The large comparisons with outside oracles check a fixed sample (the same every run); every
-# case, as before issue 21 (several minutes more), with
+# case, as before issue 21 (about 80 s more CPU, measured on the 2-core machine), with
 #   bash scripts/test.sh --full-oracles -n 2 --dist loadfile     (or TENPAI_FULL_ORACLES=1)
 # Under CI=true the browser and container tests fail where they cannot run; the cross-check
 # with mahjong-cpp (a third-party build outside the project) skips, saying so.
