@@ -14,10 +14,11 @@ from __future__ import annotations
 import json
 import random
 from itertools import combinations_with_replacement
-from pathlib import Path
 
 import numpy as np
 import pytest
+from oracle_sample import scaled
+from shared_data import shared_testdata_dir
 
 from app.core.advice.discard import evaluate_discards
 from app.core.errors import AbsentTile, InvalidMeld
@@ -33,9 +34,7 @@ SANMA = rule_profile("sanma")
 CHECKER = Checker(SANMA)
 ABSENT = frozenset(range(1, 8))
 EXISTING = tuple(tile for tile in range(34) if tile not in ABSENT)
-NEGATIVE = (
-    Path(__file__).resolve().parents[2] / ".." / "shared" / "testdata" / "riichienv-agari" / "hands_negative.json"
-)
+NEGATIVE = shared_testdata_dir() / "riichienv-agari" / "hands_negative.json"
 LEGAL_SIZES = (1, 2, 4, 5, 7, 8, 10, 11, 13, 14)
 
 
@@ -268,6 +267,10 @@ def test_the_preset_is_data() -> None:
 # --- the outside oracle ------------------------------------------------------------------
 
 
+#: Random hands of each legal size: the seeded stream's first 2,000, all 20,000 under --full-oracles.
+RIICHIENV_HANDS_PER_SIZE = scaled(full=20_000, sample=2_000)
+
+
 @pytest.mark.slow
 def test_shanten_agrees_with_riichienv_calculate_shanten_3p() -> None:
     riichienv = pytest.importorskip("riichienv")
@@ -275,7 +278,7 @@ def test_shanten_agrees_with_riichienv_calculate_shanten_3p() -> None:
     rng = random.Random(15)
     for size in LEGAL_SIZES:
         disagreements = []
-        for _ in range(20_000):
+        for _ in range(RIICHIENV_HANDS_PER_SIZE):
             drawn = rng.sample(ids, size)
             ours = CHECKER.shanten_number(Hand.from_tiles([tile_id // 4 for tile_id in drawn]))
             theirs = riichienv.calculate_shanten_3p(drawn)
@@ -297,7 +300,7 @@ def test_riichienv_negative_hands_without_two_to_eight_man() -> None:
     # Four-player hands; only those holding no 2m-8m are sanma hands.  Their waits
     # cannot be 2m-8m either (no man tile to join), so tenpai means the same in both.
     if not NEGATIVE.exists():
-        pytest.skip(f"{NEGATIVE} is absent (../shared/testdata)")
+        pytest.skip(f"{NEGATIVE} is absent (set TENPAI_TESTDATA to the shared test data folder)")
     cases = json.loads(NEGATIVE.read_text())["cases"]
     sanma_cases = [case for case in cases if not any(case["counts_34"][1:8])]
     assert len(sanma_cases) >= 20

@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from itertools import permutations
+from itertools import islice, permutations
 
 import oracles as O
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracle_sample import scaled
 
 from app.core.advice.discard import Weights
 from app.core.advice.mcr_targets import wins_knitted
@@ -616,10 +617,13 @@ def test_qiqihar_wins_need_an_open_pon_or_kong_and_pay_per_seed_004(many_qiqihar
 
 
 def test_riichi_declarations_happen_and_force_tsumogiri():
-    results = _games("riichi", ("advisor", "greedy", "heuristic", "advisor"), 20, seed=5)
-    declared = [r for r in results if any(e[0] == "discard" and e[3] for e in r.events)]
+    # Up to 20 games, played one at a time until five declare riichi (the eighth game here):
+    # the games after the fifth were played only to be ignored.
+    config = GameConfig("riichi", ("advisor", "greedy", "heuristic", "advisor"), 5, record_events=True, audit=True)
+    games = (play_game(config, game) for game in range(20))
+    declared = list(islice((r for r in games if any(e[0] == "discard" and e[3] for e in r.events)), 5))
     assert declared, "no riichi in 20 games"
-    for result in declared[:5]:
+    for result in declared:
         Replay("riichi", result.events).run(result)
 
 
@@ -844,14 +848,16 @@ def test_any_seed_and_lineup_plays_a_legal_reproducible_hand(rules, players, see
 
 
 # Three-player riichi (sanma): 108 tiles, three seats, no chi, kita.  Issue 15 asks for 2,000
-# seeded hands replayed legally on the model above; four lineups of 500 seat every strategy.
+# seeded hands replayed legally on the model above; four lineups seat every strategy.
 SANMA_LINEUPS = (
     ("advisor", "greedy", "advisor"),
     ("greedy", "advisor", "random"),
     ("heuristic", "random", "advisor"),
     ("random", "heuristic", "greedy"),
 )
-SANMA_HANDS_PER_LINEUP = 500
+#: 125 a lineup (500 hands) by default: every kind counted below still occurs (the rarest, a win on
+#: a kita's replacement, 5 times; wins with norths set aside 224); issue 15's 2,000 under --full-oracles.
+SANMA_HANDS_PER_LINEUP = scaled(full=500, sample=125)
 
 
 def _sanma_kinds(result, replay) -> set[str]:
@@ -879,7 +885,7 @@ def _sanma_kinds(result, replay) -> set[str]:
 
 @pytest.fixture(scope="module")
 def sanma_replays():
-    """The 2,000 hands, each replayed on the model (which asserts every action legal)."""
+    """The seeded hands (2,000 under --full-oracles), each replayed on the model (which asserts every action legal)."""
     replays = []
     for players in SANMA_LINEUPS:
         config = GameConfig("sanma", players, 15, record_events=True)
@@ -892,8 +898,8 @@ def sanma_replays():
 
 
 @pytest.mark.slow
-def test_two_thousand_seeded_sanma_hands_replay_legally(sanma_replays):
-    assert len(sanma_replays) == 2000
+def test_seeded_sanma_hands_replay_legally(sanma_replays):
+    assert len(sanma_replays) == len(SANMA_LINEUPS) * SANMA_HANDS_PER_LINEUP
     seen = Counter(kind for _, _, kinds in sanma_replays for kind in kinds)
     for wanted in (
         "kita",
@@ -908,7 +914,7 @@ def test_two_thousand_seeded_sanma_hands_replay_legally(sanma_replays):
         "kita_replacement_win",
         "more_than_four_replacements",
     ):
-        assert seen[wanted], f"no {wanted} in 2,000 sanma hands: {seen}"
+        assert seen[wanted], f"no {wanted} in {len(sanma_replays)} sanma hands: {seen}"
     assert not seen["chi"]
     for result, _replay, _ in sanma_replays:
         assert len(result.payments) == len(result.riichi) == len(result.nuki) == 3 and sum(result.payments) == 0
@@ -1088,7 +1094,7 @@ def test_mcr_without_flowers_plays_136_tiles(monkeypatch):
 def test_mcr_seat_winds_follow_the_dealer():
     config = GameConfig("mcr", MCR_LINEUP, 11, record_events=True)
     seen = set()
-    for game in range(40):
+    for game in range(40):  # until the first win with a seat-wind pung (game 3 here)
         result = play_game(config, game)
         if result.winner is None:
             continue
@@ -1098,4 +1104,5 @@ def test_mcr_seat_winds_follow_the_dealer():
         assert context.seat_wind is None  # the scorer derives it: East for the dealer, then in turn
         if "Seat Wind" in {fan.name for fan in scored.fans}:
             seen.add((result.winner - result.dealer) % 4)
+            break
     assert seen, "no seat-wind pung won in 40 games"

@@ -4,7 +4,12 @@
 * ``nyanten-exact``: 40,052 hands of every legal size with exact (4-copy aware)
   shanten, agari and waits computed by Cryolite/nyanten.
 * ``apricot-handgen``: 40,000 hands without answers; the engine is compared with
-  the oracles (the batch DP on all of them, branch and bound on a sample).
+  the oracles (the batch DP on all of them, branch and bound on 50 a file).
+
+The answered vectors are cheap and all run.  The comparisons with this suite's own
+oracles (``oracles.py``, slower than the engine by far) take every 5th apricot hand
+and every 20th nyanten row by default, every one under ``--full-oracles``; the
+branch-and-bound oracle sees the same number of hands either way.
 
 The data is never copied into the project; when the folder is missing the
 tests skip (set ``TENPAI_TESTDATA`` to point elsewhere).
@@ -18,6 +23,7 @@ from pathlib import Path
 import numpy as np
 import oracles as O
 import pytest
+from oracle_sample import every_kth
 
 from app.core.shape.engine import Checker
 from app.core.shape.hand import Hand
@@ -147,9 +153,9 @@ def test_nyanten_vectors(testdata, name, size):
 
 def test_oracles_agree_with_nyanten(testdata):
     """The oracles themselves against an outside exact calculator (checking the checkers)."""
-    rows = _nyanten_rows(testdata, "nyanten-exact/random_40k.tsv") + _nyanten_rows(
-        testdata, "nyanten-exact/edge_cases.tsv"
-    )
+    random_rows = _nyanten_rows(testdata, "nyanten-exact/random_40k.tsv")
+    edge_rows = _nyanten_rows(testdata, "nyanten-exact/edge_cases.tsv")
+    rows = every_kth(random_rows, 2_000) + edge_rows
     counts = np.array([list(r["counts"]) for r in rows])
     sizes = counts.sum(axis=1)
     regular = O.regular_distance_batch(counts, sizes // 3) - 1
@@ -160,9 +166,7 @@ def test_oracles_agree_with_nyanten(testdata):
             assert O.seven_pairs_distance(row["counts"], quad_as_two=False) - 1 == row["chiitoi"], row["name"]
             assert O.thirteen_orphans_distance(row["counts"]) - 1 == row["kokushi"], row["name"]
     # The slow oracles on a sample: every edge case and every 200th random row.
-    for index, row in enumerate(rows):
-        if index % 200 and not row["name"].startswith("edge"):
-            continue
+    for row in random_rows[::200] + edge_rows:
         assert O.shanten(row["counts"], [], rules)["shanten"] == row["min"], row["name"]
         if row["waits"] is not None:
             assert O.shape_waits(row["counts"], [], rules) == row["waits"], row["name"]
@@ -186,8 +190,9 @@ def _apricot_hands(testdata: Path, name: str) -> np.ndarray:
 
 @pytest.mark.parametrize("name", APRICOT_FILES)
 def test_apricot_hands_against_oracles(testdata, name):
-    counts = _apricot_hands(testdata, name)
+    counts = np.array(every_kth(_apricot_hands(testdata, name), 2_000))
     regular = O.regular_distance_batch(counts, np.full(len(counts), 4)) - 1
+    bound_step = len(counts) // 50  # branch and bound on 50 hands a file
     wrong = []
     for index, row in enumerate(counts):
         hand_counts = tuple(int(c) for c in row)
@@ -206,7 +211,7 @@ def test_apricot_hands_against_oracles(testdata, name):
         }
         if got != expected:
             wrong.append((hand_counts, expected, got))
-        if index % 200 == 0:  # branch and bound, and the win check by decomposition
+        if index % bound_step == 0:  # branch and bound, and the win check by decomposition
             assert O.regular_distance(hand_counts, 4) - 1 == expected["regular"], hand_counts
             assert RIICHI.is_win(Hand(bytes(hand_counts))) == O.is_complete(hand_counts, [], O.OracleRules())
     assert not wrong, f"{len(wrong)} of {len(counts)} disagree: {wrong[:5]}"

@@ -19,7 +19,8 @@ from app.main import create_app
 from app.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
-KIT = ROOT.parent / "shared" / "container"
+#: The container kit next to the repository; ``TENPAI_CONTAINER_KIT`` points elsewhere (a worktree's checkout).
+KIT = Path(os.environ.get("TENPAI_CONTAINER_KIT") or ROOT.parent / "shared" / "container")
 READY_TIMEOUT_SECONDS = 120
 HAND = {"hand": "123m456p789s1122z"}
 

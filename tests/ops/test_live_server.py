@@ -39,19 +39,41 @@ def _read_response(sock: socket.socket) -> bytes:
     return b"".join(chunks)
 
 
+def _wait_for_requests_in_progress(base: str, count: int) -> None:
+    """Until the server answers ``count`` requests at once, this /metrics request among them.
+
+    Polled rather than slept for: on a busy machine the server may take a while to read a request.
+    """
+    deadline = time.monotonic() + STOP_TIMEOUT_SECONDS
+    while True:
+        metrics = httpx.get(f"{base}/metrics", timeout=10, trust_env=False).text
+        (line,) = [line for line in metrics.splitlines() if line.startswith("tenpai_http_requests_in_progress ")]
+        if float(line.split()[1]) >= count:
+            return
+        assert time.monotonic() < deadline, f"no request in flight: {line}"
+        time.sleep(0.05)
+
+
+def _refuses_new_connections(base: str) -> bool:
+    """Whether new connections are refused within the stop timeout (the signal is handled asynchronously)."""
+    deadline = time.monotonic() + STOP_TIMEOUT_SECONDS
+    while time.monotonic() < deadline:
+        try:
+            httpx.get(f"{base}/health", timeout=2, trust_env=False)
+        except httpx.TransportError:
+            return True
+        time.sleep(0.1)
+    return False
+
+
 def test_sigterm_lets_an_in_flight_request_finish(tmp_path: Path) -> None:
     log = tmp_path / "server.log"
     with live_server({"TENPAI_GRACEFUL_SHUTDOWN_SECONDS": "20"}, log) as (process, base):
         sock, rest = _post_in_two_parts(base, json.dumps(HAND).encode())
-        time.sleep(0.3)  # the request has started: uvicorn is waiting for the rest of its body
+        _wait_for_requests_in_progress(base, 2)  # the /shanten waits for the rest of its body
         process.send_signal(signal.SIGTERM)
-        time.sleep(1.0)
+        assert _refuses_new_connections(base), "new connections were still accepted after SIGTERM"
         assert process.poll() is None, "the server quit with a request in flight"
-        try:
-            httpx.get(f"{base}/health", timeout=2, trust_env=False)
-            raise AssertionError("a new connection was accepted after SIGTERM")
-        except httpx.TransportError:
-            pass
         sock.sendall(rest)
         response = _read_response(sock)
         sock.close()

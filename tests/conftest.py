@@ -1,0 +1,70 @@
+"""Settings for the whole suite: the ``--full-oracles`` switch and the Hypothesis profiles.
+
+``--full-oracles`` (the same as ``TENPAI_FULL_ORACLES=1``): every large comparison with an
+outside oracle runs every case instead of its fixed sample (see ``oracle_sample.py``).
+
+Hypothesis: under ``CI=true`` the ``ci`` profile (derandomized, so every CI run tries the
+same examples; no deadline, no example database), elsewhere ``dev`` (random, with the local
+example database, still no deadline: a busy 2-core machine makes a 200 ms deadline flaky).
+``--hypothesis-profile`` picks one by hand.  Tests keep their own ``max_examples``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, settings
+from oracle_sample import FULL_ORACLES_ENV, full_oracles
+
+# --doctest-modules would import this file a second time as a module named "conftest", which
+# by then is tests/api's (the folders have no __init__.py): collected, it is an import error.
+collect_ignore = ["conftest.py"]
+
+# Both on Hypothesis's own defaults: it loads its built-in "ci" profile by itself wherever a
+# variable named CI exists (even CI=false), and a profile's parent is the one loaded.
+_DEFAULTS = settings.get_profile("default")
+settings.register_profile(
+    "ci",
+    _DEFAULTS,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile("dev", _DEFAULTS, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Loaded on import, before any test module builds its ``settings(...)`` on top of the default.
+settings.load_profile("ci" if os.environ.get("CI") == "true" else "dev")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--full-oracles",
+        action="store_true",
+        default=False,
+        help=f"run every case of the large oracle comparisons, not their fixed sample (same as {FULL_ORACLES_ENV}=1)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Test modules size their comparisons when imported, after this: the variable reaches them all.
+    if config.getoption("--full-oracles"):
+        os.environ[FULL_ORACLES_ENV] = "1"
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # pytest-xdist schedules by node id: of tests that share one, it runs one and reports
+    # nothing about the others.  Refuse such a collection rather than pass without them.
+    counts = Counter(item.nodeid for item in items)
+    shared = sorted(nodeid for nodeid, count in counts.items() if count > 1)
+    if shared:
+        raise pytest.UsageError(f"{len(shared)} node ids are shared by several tests, e.g. {shared[:3]}")
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    if full_oracles():
+        return "oracle comparisons: every case (--full-oracles)"
+    return "oracle comparisons: a fixed sample (--full-oracles runs every case)"
