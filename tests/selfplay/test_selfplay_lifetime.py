@@ -96,6 +96,13 @@ def assert_gone(workers: set[int]) -> float:
     return time.monotonic() - started
 
 
+def _default_sigint() -> None:
+    # A process started with SIGINT ignored keeps it ignored across exec, and Python then never
+    # turns it into KeyboardInterrupt: pytest-xdist's workers ignore SIGINT, so the command line
+    # is started as a shell starts it, with SIGINT at its default.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start(arguments: list[str]) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         [sys.executable, *arguments],
@@ -103,6 +110,7 @@ def start(arguments: list[str]) -> subprocess.Popen[bytes]:
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
+        preexec_fn=_default_sigint,
     )
 
 
@@ -224,10 +232,15 @@ def test_an_interrupted_run_cancels_its_ray_tasks() -> None:
     try:
         config = GameConfig("riichi", ("advisor",) * 4, seed=1)
         interrupt = threading.Timer(3.0, _thread.interrupt_main)
-        interrupt.start()
-        with pytest.raises(KeyboardInterrupt):
-            run_games(config, 200, workers=2, backend="ray")
-        interrupt.join()
+        # interrupt_main does nothing where SIGINT is ignored, as in pytest-xdist's workers.
+        previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+        try:
+            interrupt.start()
+            with pytest.raises(KeyboardInterrupt):
+                run_games(config, 200, workers=2, backend="ray")
+            interrupt.join()
+        finally:
+            signal.signal(signal.SIGINT, previous)
         started = time.monotonic()
         assert ray.get(ray.remote(lambda: "ran").remote(), timeout=30) == "ran"
         assert time.monotonic() - started < 10  # not behind a 20-second chunk
