@@ -279,7 +279,10 @@ def _play_on_ray(
     pending: list[Any] = []
     try:
         remote_chunk = ray.remote(play_chunk)
-        pending = [remote_chunk.remote(config, chunk) for chunk in chunks]
+        # One at a time into ``pending``: an interruption while the tasks are being submitted
+        # (slow on a busy machine) must still find those already submitted, to cancel them.
+        for chunk in chunks:
+            pending.append(remote_chunk.remote(config, chunk))
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             yield ray.get(done[0])
