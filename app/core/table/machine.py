@@ -1,0 +1,1248 @@
+"""The table machine: one game of riichi mahjong, one mjai event at a time, by Tenhou's rules.
+
+Everything that plays or judges a game goes through this class: the referee
+(:mod:`app.core.table.referee`), ``/act``, the bot process (``python -m app.mjai``)
+and the self-play simulator.  It holds the state of the table, checks that each
+event may happen (:meth:`TableMachine.apply` raises a :class:`Foul` with a stable
+code when it may not), and answers, for any seat at any point, the exact set of
+actions the rules allow (:meth:`TableMachine.legal_actions`).
+
+The rules are Tenhou's (what the options in :class:`~app.core.table.flow.TableRules`
+leave to a room aside):
+
+* **Turns.** The dealer draws first; after a discard the seats may claim it: a
+  win (ron) outranks a pon or an open kan, which outranks a chi (only by the next
+  seat).  Two seats may win on one discard (double ron); a third makes the hand
+  an abortive draw.  After a chi or pon the caller discards without drawing, and
+  may not throw the tile it called nor, after a chi, the tile on the other side of
+  the run (kuikae): a call that would leave no other discard is not offered.  No
+  call on the last discard of the wall; a kan needs a tile left to draw and at most
+  four kans are made in a hand.
+* **Furiten.** No ron while a wait is in the seat's own river, after a winning
+  tile went by since its own last discard, or, in riichi, after a winning tile
+  went by at all.
+* **Riichi** needs a closed hand, 1000 points, four tiles left to draw, and a
+  discard that keeps the hand ready; then the seat throws every tile it draws that
+  does not win.  A closed kan in riichi is allowed only with the tile just drawn
+  and only when it leaves the waits as they were.  The stick goes down
+  (``reach_accepted``) once the declaring discard is not won on.  Ippatsu ends at
+  the seat's next discard or at any call or kan.
+* **Kan dora.** A closed kan shows its indicator at once (``ankan``, ``dora``,
+  replacement ``tsumo``); an open or added kan after its replacement draw, before
+  the discard.  A robbed added kan (chankan) may be won on by any ready seat; a
+  closed kan only by thirteen orphans.
+* **Draws.** Exhaustive when the last discard goes by; abortive: nine orphans in
+  the first uninterrupted turn (by choice), four identical winds in the first
+  discards, four riichi, four kans by more than one seat, three rons.
+
+Hands whose tiles a seat cannot see hold unknown tiles (``?``): the machine then
+checks what it can (counts, turns) and answers legal actions only for seats whose
+hands it knows.
+
+>>> from app.core.shape.rules import rule_profile
+>>> machine = TableMachine(rule_profile("riichi"))
+>>> machine.apply_object({"type": "start_game", "names": ["a", "b", "c", "d"]})
+>>> hands = [["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "S", "S"]] + [["?"] * 13] * 3
+>>> machine.apply_object({"type": "start_kyoku", "bakaze": "E", "dora_marker": "1p", "kyoku": 1,
+...     "honba": 0, "kyotaku": 0, "oya": 0, "scores": [25000] * 4, "tehais": hands})
+>>> machine.apply_object({"type": "tsumo", "actor": 0, "pai": "S"})
+>>> sorted({a["type"] for a in machine.legal_objects(0)})
+['dahai', 'hora', 'reach']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from app.core.errors import TenpaiError
+from app.core.shape.engine import Checker
+from app.core.shape.hand import Hand, Meld, MeldKind
+from app.core.shape.rules import RuleProfile
+from app.core.shape.tiles import (
+    COPIES,
+    DRAGONS,
+    NORTH,
+    NUM_TILE_KINDS,
+    ORPHANS,
+    WINDS,
+    is_honor,
+)
+from app.core.table.mjai import (
+    FIRST_RED,
+    TABLE_TILES,
+    UNKNOWN,
+    Event,
+    MalformedEvent,
+    action_key,
+    action_object,
+    is_red,
+    kind_of,
+    parse_pai,
+    read_event,
+    red_of,
+    tile_name,
+)
+from app.core.value.riichi_scoring import RiichiScore, riichi_payments
+from app.core.value.scoring import REFUSALS, score
+from app.core.value.scoring_context import WinContext
+
+#: Tiles in the dead wall: the replacement draws and the dora indicators.
+DEAD_WALL: Final = 14
+HAND_SIZE: Final = 13
+RIICHI_STICK: Final = 1000
+#: Draws a riichi declaration needs left in the wall.
+RIICHI_MIN_DRAWS: Final = 4
+MAX_KANS: Final = 4
+_MELD_KIND: Final = {
+    "chi": MeldKind.CHI,
+    "pon": MeldKind.PON,
+    "daiminkan": MeldKind.OPEN_KAN,
+    "kakan": MeldKind.ADDED_KAN,
+    "ankan": MeldKind.CLOSED_KAN,
+}
+_YAKUMAN_WITH_LIABILITY: Final = {"daisangen": DRAGONS, "daisuushii": WINDS}
+
+
+class Foul(TenpaiError):
+    """An event a Tenhou-rules table would not allow; ``code`` says which rule it breaks.
+
+    Codes: ``out_of_turn``, ``tile_not_held``, ``illegal_action`` (an action the seat is
+    not offered), ``kuikae``, ``furiten``, ``not_a_win``, ``not_ready`` (riichi),
+    ``missing_dora``, ``unexpected_event``, ``too_many_copies``, ``wrong_start``,
+    ``wall_exhausted``.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(slots=True)
+class TableMeld:
+    """A meld on the table: its mjai kind, its tiles (table tiles), whose tile it took."""
+
+    kind: str
+    tiles: tuple[int, ...]
+    target: int | None = None
+    called: int | None = None
+
+    @property
+    def kind_tile(self) -> int:
+        return min(kind_of(tile) for tile in self.tiles)
+
+    def as_meld(self) -> Meld:
+        return Meld(_MELD_KIND[self.kind], tuple(sorted(kind_of(tile) for tile in self.tiles)))
+
+
+@dataclass(slots=True)
+class SeatState:
+    """What the table knows of one seat in the hand being played."""
+
+    counts: list[int] = field(default_factory=lambda: [0] * TABLE_TILES)
+    melds: list[TableMeld] = field(default_factory=list)
+    river: list[int] = field(default_factory=list)
+    #: The tile just drawn (tsumogiri means throwing it); None after a call.
+    drawn: int | None = None
+    #: 0: no riichi; 1: declared, its discard not yet through; 2: the stick is down.
+    riichi: int = 0
+    double_riichi: bool = False
+    ippatsu: bool = False
+    temporary_furiten: bool = False
+    riichi_furiten: bool = False
+    #: Kinds this seat may not discard now (kuikae), after its chi or pon.
+    forbidden: frozenset[int] = frozenset()
+    discarded: bool = False
+    #: Every discard was an orphan and none was called: nagashi mangan stands.
+    nagashi: bool = True
+    kita: int = 0
+    #: Seat liable for a yakuman (pao) and which one.
+    liable: dict[str, int] = field(default_factory=dict)
+    #: The waits of the concealed hand (kinds), while it is 3n+1 tiles and known.
+    waits_cache: frozenset[int] | None = None
+
+    @property
+    def known(self) -> bool:
+        return self.counts[UNKNOWN] == 0
+
+    @property
+    def size(self) -> int:
+        return sum(self.counts)
+
+    def kind_counts(self) -> bytes:
+        counts = bytearray(NUM_TILE_KINDS)
+        for tile in range(UNKNOWN):
+            if self.counts[tile]:
+                counts[kind_of(tile)] += self.counts[tile]
+        return bytes(counts)
+
+    def hand(self) -> Hand:
+        return Hand(self.kind_counts(), tuple(meld.as_meld() for meld in self.melds))
+
+    @property
+    def closed(self) -> bool:
+        return all(meld.kind == "ankan" for meld in self.melds)
+
+
+@dataclass(frozen=True, slots=True)
+class Win:
+    """A win the table scored: who, from whom, the score and the seat deltas (sticks included)."""
+
+    winner: int
+    target: int
+    tile: int
+    score: RiichiScore
+    deltas: tuple[int, ...]
+    liable: int | None = None
+
+
+@dataclass(slots=True)
+class HandResult:
+    """How a hand ended: its wins, or the kind of draw, and the deltas the table computed."""
+
+    kyoku: int
+    bakaze: int
+    honba: int
+    oya: int
+    kind: str  # "hora", or a draw: exhaustive, nine_terminals, four_winds, four_riichi, four_kans, triple_ron
+    deltas: list[int]
+    wins: list[Win] = field(default_factory=list)
+    tenpai: tuple[bool, ...] = ()
+    nagashi: tuple[int, ...] = ()
+    logged_deltas: list[int] | None = None
+    #: Riichi sticks on the table when the hand ended (taken by the winner, or left).
+    kyotaku: int = 0
+
+
+class TableMachine:
+    """One game: apply mjai events, ask for legal actions.  See the module notes."""
+
+    def __init__(self, rules: RuleProfile, *, red_fives: int = 1) -> None:
+        self.rules = rules
+        self.seats = rules.seats
+        self.checker = Checker(rules)
+        self.red_fives = red_fives if rules.red_fives else 0
+        self.wall_tiles = (34 - len(rules.absent_tiles)) * COPIES
+        self.scores = [0] * self.seats
+        self.game_started = False
+        self.game_over = False
+        self.hand_open = False
+        self.results: list[HandResult] = []
+        self.events_applied = 0
+        #: Apply events without checking them (the referee re-applies an event it found a foul
+        #: in this way, to go on judging the rest of the game).
+        self.lenient = False
+        self._reset_hand()
+
+    # ------------------------------------------------------------------ state
+
+    def _reset_hand(self) -> None:
+        n = self.seats
+        self.players = [SeatState() for _ in range(n)]
+        self.bakaze = WINDS[0]
+        self.kyoku = 1
+        self.honba = 0
+        self.kyotaku = 0
+        self.oya = 0
+        self.dora_markers: list[int] = []
+        self.live_left = 0
+        #: "idle" (between hands), "draw" (a seat is to draw), "act" (a seat is to act after
+        #: its draw or call), "claim" (a discard or added kan may be claimed), "won", "over".
+        self.phase = "idle"
+        self.turn = 0
+        self.after = "tsumo"  # what the seat in "act" acts after: tsumo, rinshan, chi, pon, reach
+        self.rinshan_next = False
+        self.claim_tile = 0
+        self.claim_source = "dahai"
+        self.ron_closed = False
+        self.dora_now = 0
+        self.dora_later = 0
+        self.kans = 0
+        self.kan_seats: set[int] = set()
+        self.interrupted = False
+        self.first_discards: list[int] = []
+        self.seen = [0] * TABLE_TILES
+        self.result: HandResult | None = None
+        self.hora_seats: list[int] = []
+
+    def seat_wind(self, seat: int) -> int:
+        return WINDS[(seat - self.oya) % self.seats]
+
+    # ------------------------------------------------------------------ events
+
+    def apply_object(self, obj: Mapping[str, Any], index: int | None = None) -> None:
+        """Read and apply one mjai object (see :meth:`apply`)."""
+        self.apply(read_event(obj, self.events_applied if index is None else index, self.seats))
+
+    def apply(self, event: Event) -> None:
+        """Apply one event, or raise :class:`Foul` (the state is then unchanged) or
+        :class:`~app.core.table.mjai.MalformedEvent`."""
+        handler = getattr(self, f"_on_{event.kind}")
+        handler(event)
+        self.events_applied += 1
+
+    def _expect(self, condition: bool, code: str, message: str) -> None:
+        if not condition and not self.lenient:
+            raise Foul(code, message)
+
+    def _on_none(self, event: Event) -> None:
+        raise Foul("unexpected_event", "'none' is an answer of a seat, not an event of the game")
+
+    def _on_start_game(self, event: Event) -> None:
+        self._expect(not self.game_started, "unexpected_event", "the game has already started")
+        self.game_started = True
+
+    def _on_end_game(self, event: Event) -> None:
+        self._expect(self.phase == "idle", "unexpected_event", "end_game in the middle of a hand")
+        self.game_over = True
+        self.phase = "over"
+
+    def _on_start_kyoku(self, event: Event) -> None:
+        self._expect(self.phase == "idle" and not self.game_over, "unexpected_event", "start_kyoku inside a hand")
+        raw = event.raw
+        n = self.seats
+        where = "start_kyoku"
+        bakaze = parse_pai(raw.get("bakaze"), f"{where}.bakaze")
+        if bakaze not in WINDS:
+            raise MalformedEvent(
+                f"{where}.bakaze: the round wind is E, S, W or N, got {tile_name(bakaze)}", field="bakaze"
+            )
+        ints = {}
+        for key, low, high in (("kyoku", 1, 4), ("honba", 0, 1000), ("kyotaku", 0, 1000), ("oya", 0, n - 1)):
+            value = raw.get(key)
+            if type(value) is not int or not low <= value <= high:
+                raise MalformedEvent(f"{where}.{key}: must be an integer {low}..{high}, got {value!r}", field=key)
+            ints[key] = value
+        scores = raw.get("scores")
+        if not isinstance(scores, list) or len(scores) != n or any(type(s) is not int for s in scores):
+            raise MalformedEvent(f"{where}.scores: must be {n} integers, got {scores!r}", field="scores")
+        tehais = raw.get("tehais")
+        if not isinstance(tehais, list) or len(tehais) != n:
+            raise MalformedEvent(f"{where}.tehais: must be {n} hands of 13 tiles", field="tehais")
+        hands = []
+        for seat, tehai in enumerate(tehais):
+            if not isinstance(tehai, list) or len(tehai) != HAND_SIZE:
+                raise MalformedEvent(f"{where}.tehais[{seat}]: a hand is dealt 13 tiles, got {tehai!r}", field="tehais")
+            hands.append([parse_pai(tile, f"{where}.tehais[{seat}][{i}]") for i, tile in enumerate(tehai)])
+        marker = parse_pai(raw.get("dora_marker"), f"{where}.dora_marker")
+        previous_scores = list(self.scores)
+        started = self.game_started or bool(self.results)
+        self._reset_hand()
+        self.bakaze = bakaze
+        self.kyoku, self.honba, self.kyotaku, self.oya = ints["kyoku"], ints["honba"], ints["kyotaku"], ints["oya"]
+        self.scores = list(scores)
+        self.game_started = True
+        self.live_left = self.wall_tiles - DEAD_WALL - HAND_SIZE * n
+        for seat, tiles in enumerate(hands):
+            for tile in tiles:
+                self.players[seat].counts[tile] += 1
+                self._see(tile)
+        self._see(marker)
+        self.dora_markers = [marker]
+        self.phase = "draw"
+        self.turn = self.oya
+        self.hand_open = True
+        self.previous_scores = previous_scores if started else None
+
+    def _see(self, tile: int) -> None:
+        """A tile enters the table (dealt, drawn, shown): no kind has more than four copies."""
+        if tile == UNKNOWN:
+            return
+        self.seen[tile] += 1
+        kind = kind_of(tile)
+        red = red_of(kind)
+        copies = self.seen[kind] + (self.seen[red] if red is not None else 0)
+        if self.lenient:
+            return
+        if copies > COPIES:
+            raise Foul("too_many_copies", f"a fifth {tile_name(kind)} came to the table")
+        if red is not None and self.seen[red] > self.red_fives:
+            raise Foul("too_many_copies", f"more red {tile_name(kind)}s than the set has ({self.red_fives})")
+        if red is not None and self.seen[kind] > COPIES - self.red_fives:
+            raise Foul("too_many_copies", f"more plain {tile_name(kind)}s than the set has with its red fives")
+        if kind in self.rules.absent_tiles:
+            raise Foul("too_many_copies", f"{tile_name(kind)} is not in the set of these rules")
+
+    def _take(self, seat: int, tile: int) -> None:
+        """Remove ``tile`` from the seat's concealed tiles (an unknown tile stands for any)."""
+        counts = self.players[seat].counts
+        if counts[tile] > 0:
+            counts[tile] -= 1
+        elif counts[UNKNOWN] > 0:
+            counts[UNKNOWN] -= 1
+            self._see(tile)
+        elif not self.lenient:
+            raise Foul("tile_not_held", f"seat {seat} does not hold {tile_name(tile)}")
+
+    def _holds(self, seat: int, tiles: Sequence[int]) -> bool:
+        counts = self.players[seat].counts
+        need: dict[int, int] = {}
+        for tile in tiles:
+            need[tile] = need.get(tile, 0) + 1
+        missing = sum(max(0, wanted - counts[tile]) for tile, wanted in need.items())
+        return missing <= counts[UNKNOWN]
+
+    def _on_tsumo(self, event: Event) -> None:
+        seat = event.actor
+        assert seat is not None and event.pai is not None
+        self._settle_claims(event)
+        self._expect(self.phase == "draw", "out_of_turn", f"seat {seat} draws while {self._waiting_for()}")
+        self._expect(seat == self.turn, "out_of_turn", f"seat {seat} draws in seat {self.turn}'s turn")
+        self._expect(self.dora_now == 0, "missing_dora", "the kan's dora indicator was not shown before the draw")
+        self._expect(self.live_left > 0, "wall_exhausted", "no tile is left to draw")
+        self._see(event.pai)
+        player = self.players[seat]
+        player.counts[event.pai] += 1
+        player.drawn = event.pai
+        player.forbidden = frozenset()
+        self.live_left -= 1
+        self.after = "rinshan" if self.rinshan_next else "tsumo"
+        self.rinshan_next = False
+        self.phase = "act"
+
+    def _waiting_for(self) -> str:
+        if self.phase == "act":
+            return f"seat {self.turn} is to act"
+        if self.phase == "draw":
+            return f"seat {self.turn} is to draw"
+        if self.phase == "claim":
+            return f"seat {self.turn}'s {self.claim_source} may be claimed"
+        return {"idle": "no hand is being played", "won": "the hand is won", "over": "the game is over"}.get(
+            self.phase, self.phase
+        )
+
+    # --------------------------------------------------------------- the seat's turn
+
+    def _actor_in_turn(self, event: Event) -> SeatState:
+        seat = event.actor
+        assert seat is not None
+        self._expect(self.phase == "act", "out_of_turn", f"seat {seat} cannot {event.kind} while {self._waiting_for()}")
+        self._expect(seat == self.turn, "out_of_turn", f"seat {seat} cannot {event.kind} in seat {self.turn}'s turn")
+        return self.players[seat]
+
+    def _require_legal(self, event: Event) -> None:
+        seat = event.actor
+        assert seat is not None
+        if not self.players[seat].known or self.lenient:
+            return
+        key = action_key(event)
+        if any(action_key(action) == key for action in self.legal_actions(seat)):
+            return
+        raise Foul(*self._why_illegal(event))
+
+    def _on_dahai(self, event: Event) -> None:
+        player = self._actor_in_turn(event)
+        seat, tile = event.actor, event.pai
+        assert seat is not None and tile is not None
+        self._expect(
+            self.dora_now == 0 and self.dora_later == 0,
+            "missing_dora",
+            "the kan's dora indicator was not shown before the discard",
+        )
+        if event.tsumogiri and player.drawn is not None and tile != player.drawn and tile != UNKNOWN:
+            raise Foul(
+                "illegal_action", f"tsumogiri of {tile_name(tile)}, but seat {seat} drew {tile_name(player.drawn)}"
+            )
+        self._require_legal(event)
+        self._take(seat, tile)
+        kind = kind_of(tile)
+        player.river.append(tile)
+        if kind not in ORPHANS:
+            player.nagashi = False
+        if player.riichi == 2:
+            player.ippatsu = False
+        if player.riichi == 1 and self.after == "reach":
+            pass  # the declaring discard: the stick goes down once it is not won on
+        elif player.riichi == 0:
+            player.temporary_furiten = False
+        if not player.discarded:
+            player.discarded = True
+            if not self.interrupted:
+                self.first_discards.append(kind)
+        else:
+            self.first_discards.append(-1)
+        player.drawn = None
+        player.forbidden = frozenset()
+        player.waits_cache = None
+        self.phase = "claim"
+        self.claim_tile = tile
+        self.claim_source = "dahai"
+        self.ron_closed = False
+
+    def _on_reach(self, event: Event) -> None:
+        player = self._actor_in_turn(event)
+        self._require_legal(event)
+        seat = event.actor
+        assert seat is not None
+        player.riichi = 1
+        player.double_riichi = not player.discarded and not self.interrupted
+        self.after = "reach"
+
+    def _on_reach_accepted(self, event: Event) -> None:
+        seat = event.actor
+        self._expect(
+            seat is not None and self.phase == "claim" and self.turn == seat and self._riichi_waiting(),
+            "unexpected_event",
+            f"seat {seat} has no riichi declaration waiting",
+        )
+        assert seat is not None
+        player = self.players[seat]
+        player.riichi = 2
+        player.ippatsu = True
+        self.ron_closed = True
+        self.scores[seat] -= RIICHI_STICK
+        self.kyotaku += 1
+
+    def _on_chi(self, event: Event) -> None:
+        self._call(event)
+
+    def _on_pon(self, event: Event) -> None:
+        self._call(event)
+
+    def _on_daiminkan(self, event: Event) -> None:
+        self._call(event)
+
+    def _call(self, event: Event) -> None:
+        seat, target, tile = event.actor, event.target, event.pai
+        assert seat is not None and target is not None and tile is not None
+        self._settle_reach_before_call(event)
+        self._expect(
+            self.phase == "claim" and self.claim_source == "dahai",
+            "out_of_turn",
+            f"seat {seat} cannot {event.kind}: no discard may be claimed ({self._waiting_for()})",
+        )
+        self._expect(
+            target == self.turn,
+            "illegal_action",
+            f"seat {seat} calls seat {target}'s tile, but the last discard is seat {self.turn}'s",
+        )
+        self._expect(
+            tile == self.claim_tile or UNKNOWN in (tile, self.claim_tile),
+            "illegal_action",
+            f"seat {seat} calls {tile_name(tile)}, but the last discard is {tile_name(self.claim_tile)}",
+        )
+        self._expect(
+            self._holds(seat, event.consumed),
+            "tile_not_held",
+            f"seat {seat} does not hold {' '.join(tile_name(t) for t in event.consumed)} for its {event.kind}",
+        )
+        self._require_legal(event)
+        self._passed_by(exclude={seat})
+        for consumed in event.consumed:
+            self._take(seat, consumed)
+        caller = self.players[seat]
+        discarder = self.players[target]
+        discarder.nagashi = False
+        meld = TableMeld(event.kind, (*event.consumed, tile), target, tile)
+        caller.melds.append(meld)
+        self._note_liability(seat, target, meld)
+        caller.waits_cache = None
+        self._interrupt()
+        self.turn = seat
+        if event.kind == "daiminkan":
+            self._kan(seat)
+            self.dora_later += 1
+            self.phase = "draw"
+            self.rinshan_next = True
+        else:
+            self.phase = "act"
+            self.after = event.kind
+            caller.drawn = None
+            caller.forbidden = self._kuikae(event.kind, tile, event.consumed)
+
+    def _kuikae(self, kind: str, tile: int, consumed: Sequence[int]) -> frozenset[int]:
+        called = kind_of(tile)
+        forbidden = {called}
+        if kind == "chi":
+            low = min(kind_of(t) for t in consumed)
+            high = max(kind_of(t) for t in consumed)
+            number = called % 9
+            if called < low and number + 3 <= 8:
+                forbidden.add(called + 3)
+            elif called > high and number - 3 >= 0:
+                forbidden.add(called - 3)
+        return frozenset(forbidden)
+
+    def _note_liability(self, seat: int, target: int, meld: TableMeld) -> None:
+        """Pao: the seat that fed the third dragon (or fourth wind) set is liable for the yakuman."""
+        kind = meld.kind_tile
+        for yakuman, family in _YAKUMAN_WITH_LIABILITY.items():
+            if kind not in family:
+                continue
+            sets = sum(1 for m in self.players[seat].melds if m.kind != "chi" and m.kind_tile in family)
+            if sets == len(family):
+                self.players[seat].liable[yakuman] = target
+
+    def _interrupt(self) -> None:
+        self.interrupted = True
+        for player in self.players:
+            player.ippatsu = False
+
+    def _kan(self, seat: int) -> None:
+        self.kans += 1
+        self.kan_seats.add(seat)
+
+    def _on_kakan(self, event: Event) -> None:
+        player = self._actor_in_turn(event)
+        seat, tile = event.actor, event.pai
+        assert seat is not None and tile is not None
+        self._expect(self.after in ("tsumo", "rinshan"), "illegal_action", f"seat {seat} cannot kan right after a call")
+        self._require_legal(event)
+        pon = next((m for m in player.melds if m.kind == "pon" and m.kind_tile == kind_of(tile)), None)
+        self._expect(pon is not None, "illegal_action", f"seat {seat} has no pon of {tile_name(kind_of(tile))}")
+        assert pon is not None
+        self._take(seat, tile)
+        pon.kind = "kakan"
+        pon.tiles = (*pon.tiles, tile)
+        player.drawn = None
+        player.waits_cache = None
+        # The kan stands (and ends every ippatsu) only once nobody robs it: chankan keeps ippatsu.
+        self._kan(seat)
+        self.dora_now += self.dora_later
+        self.dora_later = 1
+        self.phase = "claim"
+        self.claim_tile = tile
+        self.claim_source = "kakan"
+        self.ron_closed = False
+
+    def _on_ankan(self, event: Event) -> None:
+        player = self._actor_in_turn(event)
+        seat = event.actor
+        assert seat is not None
+        self._expect(self.after in ("tsumo", "rinshan"), "illegal_action", f"seat {seat} cannot kan right after a call")
+        self._expect(
+            self._holds(seat, event.consumed),
+            "tile_not_held",
+            f"seat {seat} does not hold {' '.join(tile_name(t) for t in event.consumed)}",
+        )
+        self._require_legal(event)
+        for tile in event.consumed:
+            self._take(seat, tile)
+        player.melds.append(TableMeld("ankan", tuple(event.consumed)))
+        player.drawn = None
+        player.waits_cache = None
+        self._interrupt()
+        self._kan(seat)
+        self.dora_now += self.dora_later + 1
+        self.dora_later = 0
+        kind = kind_of(event.consumed[0])
+        if any(self._can_rob_closed_kan(other, kind) for other in range(self.seats) if other != seat):
+            self.phase = "claim"
+            self.claim_tile = event.consumed[0]
+            self.claim_source = "ankan"
+            self.ron_closed = False
+        else:
+            self.phase = "draw"
+            self.rinshan_next = True
+
+    def _on_kita(self, event: Event) -> None:
+        player = self._actor_in_turn(event)
+        seat, tile = event.actor, event.pai
+        assert seat is not None and tile is not None
+        self._require_legal(event)
+        self._take(seat, tile)
+        player.kita += 1
+        player.drawn = None
+        player.waits_cache = None
+        self.phase = "draw"
+        self.rinshan_next = True
+
+    def _on_dora(self, event: Event) -> None:
+        assert event.pai is not None
+        if self.dora_now > 0:
+            self.dora_now -= 1
+        elif self.dora_later > 0 and self.phase == "act" and self.after == "rinshan":
+            self.dora_later -= 1
+        else:
+            raise Foul("unexpected_event", "no kan is waiting for its dora indicator")
+        self._see(event.pai)
+        self.dora_markers.append(event.pai)
+
+    # --------------------------------------------------------------- claims
+
+    def _settle_reach_before_call(self, event: Event) -> None:
+        """A call of a riichi discard comes after its reach_accepted."""
+        if self.phase == "claim" and self._riichi_waiting():
+            raise Foul("unexpected_event", f"reach_accepted for seat {self.turn} must come before the call")
+
+    def _passed_by(self, exclude: Iterable[int] = ()) -> None:
+        """The claimable tile went by: every seat that could have won on it is furiten."""
+        if self.phase != "claim":
+            return
+        skip = set(exclude) | {self.turn}
+        kind = kind_of(self.claim_tile)
+        for seat, player in enumerate(self.players):
+            if seat in skip or not player.known:
+                continue
+            if self.claim_source == "ankan" and not self._can_rob_closed_kan(seat, kind):
+                continue
+            if kind in self._waits(seat):
+                if player.riichi:
+                    player.riichi_furiten = True
+                else:
+                    player.temporary_furiten = True
+
+    def _settle_claims(self, event: Event) -> None:
+        """A draw after a claim window: nobody claimed; the riichi stick, if any, is down."""
+        if self.phase != "claim":
+            return
+        self._expect(
+            not self._riichi_waiting(),
+            "unexpected_event",
+            f"reach_accepted for seat {self.turn} must come before the next draw",
+        )
+        self._passed_by()
+        if self.claim_source == "dahai":
+            self._expect(
+                not self._four_winds() and not self._four_kans_abort(),
+                "unexpected_event",
+                "the hand is an abortive draw here",
+            )
+            self.turn = (self.turn + 1) % self.seats
+            self.phase = "draw"
+            self._expect(self.live_left > 0, "wall_exhausted", "the wall is exhausted: the hand is a draw")
+        else:
+            if self.claim_source == "kakan":
+                self._interrupt()
+            self.phase = "draw"
+            self.rinshan_next = True
+
+    def _riichi_waiting(self) -> bool:
+        player = self.players[self.turn]
+        return self.claim_source == "dahai" and player.riichi == 1
+
+    # --------------------------------------------------------------- endings
+
+    def _on_hora(self, event: Event) -> None:
+        seat, target = event.actor, event.target
+        assert seat is not None and target is not None
+        if seat == target:
+            player = self._actor_in_turn(event)
+            tile = player.drawn
+            self._expect(tile is not None, "illegal_action", f"seat {seat} has drawn no tile to win on")
+            assert tile is not None
+        else:
+            self._expect(
+                self.phase in ("claim", "won") and target == self.turn,
+                "out_of_turn",
+                f"seat {seat} cannot ron seat {target} while {self._waiting_for()}",
+            )
+            self._expect(not self.ron_closed, "unexpected_event", "the discard was already let go")
+            self._expect(seat not in self.hora_seats, "illegal_action", f"seat {seat} has already won")
+            tile = self.claim_tile
+        if event.pai is not None and event.pai != UNKNOWN and tile != UNKNOWN:
+            self._expect(
+                kind_of(event.pai) == kind_of(tile),
+                "illegal_action",
+                f"hora on {tile_name(event.pai)}, but the tile is {tile_name(tile)}",
+            )
+        if not self.players[seat].known:
+            raise Foul("unexpected_event", f"seat {seat}'s hand is not known: its win cannot be scored")
+        if seat == target:
+            legal = any(a.kind == "hora" for a in self.legal_actions(seat))
+        else:
+            legal = any(a.kind == "hora" for a in self._claims(seat))
+        if not legal and not self.lenient:
+            raise Foul(*self._why_no_win(seat, target, tile))
+        ura = self._ura(event) if self.players[seat].riichi else ()
+        win = self._score(seat, target, tile, ura)
+        if self.result is None:
+            self.result = HandResult(
+                self.kyoku, self.bakaze, self.honba, self.oya, "hora", [0] * self.seats, kyotaku=self.kyotaku
+            )
+        self.result.wins.append(win)
+        for s, delta in enumerate(win.deltas):
+            self.result.deltas[s] += delta
+        self.hora_seats.append(seat)
+        self._log_deltas(event)
+        self.phase = "won"
+
+    def _ura(self, event: Event) -> tuple[int, ...]:
+        markers = event.raw.get("ura_markers") or []
+        if not isinstance(markers, list):
+            raise MalformedEvent("hora.ura_markers: must be a list of tiles", field="ura_markers")
+        return tuple(kind_of(parse_pai(m, f"hora.ura_markers[{i}]")) for i, m in enumerate(markers))
+
+    def _log_deltas(self, event: Event) -> None:
+        deltas = event.raw.get("deltas")
+        assert self.result is not None
+        if deltas is None:
+            return
+        if not isinstance(deltas, list) or len(deltas) != self.seats or any(type(d) is not int for d in deltas):
+            raise MalformedEvent(f"{event.kind}.deltas: must be {self.seats} integers", field="deltas")
+        logged = self.result.logged_deltas or [0] * self.seats
+        self.result.logged_deltas = [a + b for a, b in zip(logged, deltas, strict=True)]
+
+    def _on_ryukyoku(self, event: Event) -> None:
+        kind = self._draw_kind()
+        self._expect(kind is not None, "illegal_action", f"the hand cannot end in a draw while {self._waiting_for()}")
+        assert kind is not None
+        if kind == "nine_terminals":
+            self._expect(
+                self.players[self.turn].known and any(a.kind == "ryukyoku" for a in self.legal_actions(self.turn)),
+                "illegal_action",
+                f"seat {self.turn} cannot declare nine terminals",
+            )
+        if self.phase == "claim" and self._riichi_waiting():
+            # Four riichi that ends the hand at once: the fourth stick is down all the same.
+            seat = self.turn
+            self.players[seat].riichi = 2
+            self.scores[seat] -= RIICHI_STICK
+            self.kyotaku += 1
+        deltas = [0] * self.seats
+        tenpai: tuple[bool, ...] = ()
+        nagashi: tuple[int, ...] = ()
+        if kind == "exhaustive":
+            tenpai = tuple(self._tenpai_at_draw(seat) for seat in range(self.seats))
+            nagashi = tuple(seat for seat, p in enumerate(self.players) if p.nagashi and p.discarded)
+            deltas = list(self._draw_payments(tenpai, nagashi))
+        self.result = HandResult(
+            self.kyoku,
+            self.bakaze,
+            self.honba,
+            self.oya,
+            kind,
+            deltas,
+            tenpai=tenpai,
+            nagashi=nagashi,
+            kyotaku=self.kyotaku,
+        )
+        self._log_deltas(event)
+        self.phase = "won"
+
+    def _draw_kind(self) -> str | None:
+        if self.phase == "act" and self.after == "tsumo":
+            return "nine_terminals"
+        if self.phase != "claim":
+            return None
+        if self.claim_source == "dahai":
+            if self._four_riichi():
+                return "four_riichi"
+            if self._four_winds():
+                return "four_winds"
+            if self._four_kans_abort():
+                return "four_kans"
+            if sum(1 for seat in range(self.seats) if self._can_ron_now(seat)) >= 3 and self.seats == 4:
+                return "triple_ron"
+            if self.live_left == 0:
+                return "exhaustive"
+        return None
+
+    def _four_winds(self) -> bool:
+        if self.seats != 4 or self.interrupted or len(self.first_discards) != 4:
+            return False
+        first = self.first_discards[0]
+        return first in WINDS and all(kind == first for kind in self.first_discards)
+
+    def _four_kans_abort(self) -> bool:
+        return self.kans >= MAX_KANS and len(self.kan_seats) > 1
+
+    def _four_riichi(self) -> bool:
+        return self.seats == 4 and all(p.riichi for p in self.players)
+
+    def _draw_payments(self, tenpai: Sequence[bool], nagashi: Sequence[int]) -> list[int]:
+        n = self.seats
+        deltas = [0] * n
+        if nagashi:
+            for seat in nagashi:
+                payments, _ = riichi_payments(2000, seat, self.oya, None, 0, seats=n, tsumo_loss=self.rules.tsumo_loss)
+                deltas = [a + b for a, b in zip(deltas, payments, strict=True)]
+            return deltas
+        ready = sum(tenpai)
+        if 0 < ready < n:
+            pool = 3000 if n == 4 else 2000
+            for seat in range(n):
+                deltas[seat] = pool // ready if tenpai[seat] else -pool // (n - ready)
+        return deltas
+
+    def _tenpai_at_draw(self, seat: int) -> bool:
+        player = self.players[seat]
+        if not player.known:
+            return False
+        held = player.hand()
+        for wait in self._waits(seat):
+            # Waiting only on a tile whose four copies the seat holds is no wait (Tenhou).
+            if held.counts[wait] + sum(m.as_meld().tiles.count(wait) for m in player.melds) < COPIES:
+                return True
+        return False
+
+    def _on_end_kyoku(self, event: Event) -> None:
+        self._expect(self.phase == "won", "unexpected_event", f"end_kyoku while {self._waiting_for()}")
+        assert self.result is not None
+        applied = self.result.logged_deltas if self.result.logged_deltas is not None else self.result.deltas
+        for seat, delta in enumerate(applied):
+            self.scores[seat] += delta
+        if self.result.kind == "hora":
+            self.kyotaku = 0
+        self.results.append(self.result)
+        self.phase = "idle"
+        self.hand_open = False
+
+    # --------------------------------------------------------------- scoring
+
+    def _score(self, seat: int, target: int, tile: int, ura: tuple[int, ...]) -> Win:
+        player = self.players[seat]
+        counts = bytearray(player.kind_counts())
+        tsumo = seat == target
+        if not tsumo:
+            counts[kind_of(tile)] += 1
+        hand = Hand(bytes(counts), tuple(m.as_meld() for m in player.melds))
+        first_winner = not self.hora_seats
+        context = self._context(seat, target, tile, ura, first_winner)
+        result = score(hand, kind_of(tile), self.rules, context)
+        assert isinstance(result, RiichiScore)
+        deltas = list(result.payments)
+        liable = None
+        for yakuman, liable_seat in player.liable.items():
+            if any(y.name == yakuman for y in result.yaku):
+                liable = liable_seat
+                deltas = self._pao(result, seat, target, liable_seat, context.honba)
+        if first_winner:
+            deltas[seat] += RIICHI_STICK * self.kyotaku
+        return Win(seat, target, tile, result, tuple(deltas), liable)
+
+    def _pao(self, result: RiichiScore, winner: int, target: int, liable: int, honba: int) -> list[int]:
+        """The liable seat pays the yakuman it fed: all of a self-draw, half of a ron (Tenhou)."""
+        n = self.seats
+        deltas, _ = riichi_payments(result.base_points, winner, self.oya, liable, 0, seats=n)
+        if target == winner:
+            out = list(deltas)
+            honba_deltas, _ = riichi_payments(0, winner, self.oya, liable, honba, seats=n)
+            return [a + b for a, b in zip(out, honba_deltas, strict=True)]
+        half = deltas[winner] // 2
+        out = [0] * n
+        out[winner] = deltas[winner]
+        out[liable] -= half
+        out[target] -= deltas[winner] - half
+        honba_deltas, _ = riichi_payments(0, winner, self.oya, target, honba, seats=n)
+        return [a + b for a, b in zip(out, honba_deltas, strict=True)]
+
+    def _context(self, seat: int, target: int, tile: int, ura: tuple[int, ...], first_winner: bool) -> WinContext:
+        player = self.players[seat]
+        tsumo = seat == target
+        rinshan = tsumo and self.after == "rinshan"
+        robbed = not tsumo and self.claim_source in ("kakan", "ankan")
+        reds = [kind_of(t) for t in range(FIRST_RED, UNKNOWN) for _ in range(player.counts[t])]
+        reds += [kind_of(t) for meld in player.melds for t in meld.tiles if is_red(t)]
+        if not tsumo and is_red(tile):
+            reds.append(kind_of(tile))
+        in_riichi = player.riichi > 0
+        return WinContext(
+            seat,
+            self.oya,
+            None if tsumo else target,
+            kong_replacement=rinshan,
+            robbed_kong=robbed,
+            round_wind=self.bakaze,
+            dora_indicators=tuple(kind_of(m) for m in self.dora_markers),
+            ura_indicators=ura if in_riichi else (),
+            red_fives=tuple(reds),
+            riichi=in_riichi and not player.double_riichi,
+            double_riichi=in_riichi and player.double_riichi,
+            ippatsu=player.ippatsu and in_riichi,
+            last_tile=self.live_left == 0 and not rinshan and not robbed,
+            first_turn=tsumo and not player.discarded and not self.interrupted and self.after == "tsumo",
+            honba=self.honba if first_winner else 0,
+            riichi_sticks=0,
+            nuki=player.kita,
+        )
+
+    def _wins(self, seat: int, target: int, tile: int) -> bool:
+        """Whether the seat may win on ``tile`` now: a complete hand with a yaku (no furiten check)."""
+        player = self.players[seat]
+        counts = bytearray(player.kind_counts())
+        if seat != target:
+            counts[kind_of(tile)] += 1
+        hand = Hand(bytes(counts), tuple(m.as_meld() for m in player.melds))
+        if not self.checker.is_win(hand):
+            return False
+        try:
+            score(hand, kind_of(tile), self.rules, self._context(seat, target, tile, (), not self.hora_seats))
+        except REFUSALS:
+            return False
+        return True
+
+    def _waits(self, seat: int) -> frozenset[int]:
+        player = self.players[seat]
+        if player.waits_cache is None:
+            hand = player.hand()
+            if hand.tile_count % 3 != 1:
+                return frozenset()
+            player.waits_cache = frozenset(self.checker.waits(hand).shape_waits)
+        return player.waits_cache
+
+    def _furiten(self, seat: int) -> bool:
+        player = self.players[seat]
+        if player.temporary_furiten or player.riichi_furiten:
+            return True
+        waits = self._waits(seat)
+        return any(kind_of(tile) in waits for tile in player.river)
+
+    def _can_rob_closed_kan(self, seat: int, kind: int) -> bool:
+        player = self.players[seat]
+        if not player.known or player.melds:
+            return False
+        counts = bytearray(player.kind_counts())
+        counts[kind] += 1
+        return (
+            sum(counts) == 14
+            and all(counts[t] for t in ORPHANS)
+            and all(counts[t] == 0 for t in range(NUM_TILE_KINDS) if t not in ORPHANS)
+        )
+
+    def _can_ron_now(self, seat: int) -> bool:
+        return seat != self.turn and self.players[seat].known and any(a.kind == "hora" for a in self._claims(seat))
+
+    # --------------------------------------------------------------- legal actions
+
+    def legal_objects(self, seat: int) -> list[dict[str, Any]]:
+        """:meth:`legal_actions` as mjai objects."""
+        return [action_object(action) for action in self.legal_actions(seat)]
+
+    def decision_seats(self) -> list[int]:
+        """Seats with a choice to make now (the seat in turn, or the seats that may claim)."""
+        if self.phase == "act":
+            return [self.turn]
+        if self.phase == "claim":
+            return [seat for seat in range(self.seats) if seat != self.turn and self._claims(seat)]
+        return []
+
+    def legal_actions(self, seat: int) -> list[Event]:
+        """Every action the rules allow ``seat`` now, each once (see the module notes).
+
+        Empty when the seat has nothing to decide; ``none`` is listed with claims (pass).
+        """
+        player = self.players[seat]
+        if not player.known:
+            return []
+        if self.phase == "act" and seat == self.turn:
+            return self._turn_actions(seat)
+        if self.phase == "claim" and seat != self.turn:
+            claims = self._claims(seat)
+            return [*claims, Event("none")] if claims else []
+        return []
+
+    def _discard_actions(self, seat: int) -> list[Event]:
+        player = self.players[seat]
+        actions = []
+        for tile in range(UNKNOWN):
+            count = player.counts[tile]
+            if not count or kind_of(tile) in player.forbidden:
+                continue
+            if tile == player.drawn:
+                actions.append(Event("dahai", seat, pai=tile, tsumogiri=True))
+                if count > 1:
+                    actions.append(Event("dahai", seat, pai=tile, tsumogiri=False))
+            else:
+                actions.append(Event("dahai", seat, pai=tile, tsumogiri=False))
+        return actions
+
+    def _turn_actions(self, seat: int) -> list[Event]:
+        player = self.players[seat]
+        if self.after == "reach":
+            return [a for a in self._discard_actions(seat) if self._ready_after(seat, a.pai)]
+        if self.after in ("chi", "pon"):
+            return self._discard_actions(seat)
+        drawn = player.drawn
+        assert drawn is not None
+        actions: list[Event] = []
+        if self._wins(seat, seat, drawn):
+            actions.append(Event("hora", seat, seat, drawn))
+        kan_room = self.live_left > 0 and self.kans < MAX_KANS
+        if player.riichi:
+            actions.append(Event("dahai", seat, pai=drawn, tsumogiri=True))
+            if kan_room and self._riichi_ankan_keeps_waits(seat, drawn):
+                actions.append(Event("ankan", seat, consumed=self._kan_tiles(seat, kind_of(drawn))))
+            if self.rules.seats == 3 and kind_of(drawn) == NORTH and self.live_left > 0:
+                actions.append(Event("kita", seat, pai=drawn))
+            return actions
+        actions.extend(self._discard_actions(seat))
+        if self._may_riichi(seat):
+            actions.append(Event("reach", seat))
+        if kan_room:
+            kinds = player.kind_counts()
+            for kind in range(NUM_TILE_KINDS):
+                if kinds[kind] == COPIES:
+                    actions.append(Event("ankan", seat, consumed=self._kan_tiles(seat, kind)))
+            for meld in player.melds:
+                if meld.kind == "pon" and kinds[meld.kind_tile]:
+                    added = self._one_of_kind(seat, meld.kind_tile)
+                    actions.append(Event("kakan", seat, pai=added, consumed=tuple(meld.tiles)))
+        if self._nine_orphans(seat):
+            actions.append(Event("ryukyoku", seat))
+        if self.rules.seats == 3 and player.counts[NORTH] and self.live_left > 0:
+            actions.append(Event("kita", seat, pai=NORTH))
+        return actions
+
+    def _one_of_kind(self, seat: int, kind: int) -> int:
+        counts = self.players[seat].counts
+        red = red_of(kind)
+        if red is not None and counts[red] and not counts[kind]:
+            return red
+        return kind if counts[kind] else (red if red is not None else kind)
+
+    def _kan_tiles(self, seat: int, kind: int) -> tuple[int, ...]:
+        counts = self.players[seat].counts
+        red = red_of(kind)
+        reds = counts[red] if red is not None else 0
+        return tuple([red] * reds + [kind] * counts[kind]) if red is not None else (kind,) * counts[kind]
+
+    def _nine_orphans(self, seat: int) -> bool:
+        player = self.players[seat]
+        if player.discarded or self.interrupted or self.after != "tsumo":
+            return False
+        kinds = player.kind_counts()
+        return sum(1 for tile in ORPHANS if kinds[tile]) >= 9
+
+    def _may_riichi(self, seat: int) -> bool:
+        player = self.players[seat]
+        if player.riichi or not player.closed or self.scores[seat] < RIICHI_STICK:
+            return False
+        if self.live_left < RIICHI_MIN_DRAWS:
+            return False
+        return any(self._ready_after(seat, tile) for tile in range(UNKNOWN) if player.counts[tile])
+
+    def _ready_after(self, seat: int, discard: int | None) -> bool:
+        assert discard is not None
+        player = self.players[seat]
+        counts = bytearray(player.kind_counts())
+        counts[kind_of(discard)] -= 1
+        hand = Hand(bytes(counts), tuple(m.as_meld() for m in player.melds))
+        return self.checker.shanten_number(hand) == 0
+
+    def _riichi_ankan_keeps_waits(self, seat: int, drawn: int) -> bool:
+        player = self.players[seat]
+        kind = kind_of(drawn)
+        kinds = player.kind_counts()
+        if kinds[kind] != COPIES:
+            return False
+        before = bytearray(kinds)
+        before[kind] -= 1
+        melds = tuple(m.as_meld() for m in player.melds)
+        waits_before = self.checker.waits(Hand(bytes(before), melds)).shape_waits
+        after = bytearray(kinds)
+        after[kind] = 0
+        kan = Meld(MeldKind.CLOSED_KAN, (kind,) * 4)
+        waits_after = self.checker.waits(Hand(bytes(after), (*melds, kan))).shape_waits
+        return bool(waits_after) and tuple(waits_before) == tuple(waits_after)
+
+    def _claims(self, seat: int) -> list[Event]:
+        """What ``seat`` may do with the claimable tile (without ``none``)."""
+        player = self.players[seat]
+        tile = self.claim_tile
+        if seat == self.turn or not player.known or tile == UNKNOWN:
+            return []
+        kind = kind_of(tile)
+        actions: list[Event] = []
+        target = self.turn
+        if self.claim_source == "ankan":
+            if self._can_rob_closed_kan(seat, kind) and not self._furiten(seat):
+                actions.append(Event("hora", seat, target, tile))
+            return actions
+        if not self.ron_closed and self._wins(seat, target, tile) and not self._furiten(seat):
+            actions.append(Event("hora", seat, target, tile))
+        if self.claim_source != "dahai" or player.riichi or self.live_left == 0:
+            return actions
+        counts = player.counts
+        red = red_of(kind)
+        plain = counts[kind]
+        reds = counts[red] if red is not None else 0
+        if plain + reds >= 2:
+            options: set[tuple[int, int]] = set()
+            if plain >= 2:
+                options.add((kind, kind))
+            if red is not None and reds and plain:
+                options.add((red, kind))
+            if red is not None and reds >= 2:
+                options.add((red, red))
+            for consumed in sorted(options):
+                if self._leaves_discard(seat, consumed, self._kuikae("pon", tile, consumed)):
+                    actions.append(Event("pon", seat, target, tile, tuple(consumed)))
+        if plain + reds == 3 and self.kans < MAX_KANS:
+            consumed3 = tuple([red] * reds + [kind] * plain) if red is not None else (kind,) * 3
+            actions.append(Event("daiminkan", seat, target, tile, consumed3))
+        if self.rules.chi_allowed and seat == (target + 1) % self.seats and not is_honor(kind):
+            number = kind % 9
+            for low_offset, high_offset in ((-2, -1), (-1, 1), (1, 2)):
+                if not (0 <= number + low_offset and number + high_offset <= 8):
+                    continue
+                first, second = kind + low_offset, kind + high_offset
+                for a in self._physical(seat, first):
+                    for b in self._physical(seat, second):
+                        consumed2 = (a, b)
+                        if self._leaves_discard(seat, consumed2, self._kuikae("chi", tile, consumed2)):
+                            actions.append(Event("chi", seat, target, tile, consumed2))
+        return actions
+
+    def _physical(self, seat: int, kind: int) -> list[int]:
+        """The distinct table tiles of ``kind`` the seat holds (a red five is a tile of its own)."""
+        counts = self.players[seat].counts
+        out = [kind] if counts[kind] else []
+        red = red_of(kind)
+        if red is not None and counts[red]:
+            out.append(red)
+        return out
+
+    def _leaves_discard(self, seat: int, consumed: Sequence[int], forbidden: frozenset[int]) -> bool:
+        counts = list(self.players[seat].counts)
+        for tile in consumed:
+            counts[tile] -= 1
+        return any(counts[tile] and kind_of(tile) not in forbidden for tile in range(UNKNOWN))
+
+    # --------------------------------------------------------------- explanations
+
+    def _why_illegal(self, event: Event) -> tuple[str, str]:
+        seat = event.actor
+        assert seat is not None
+        player = self.players[seat]
+        if event.kind == "dahai" and event.pai is not None:
+            if not self._holds(seat, [event.pai]):
+                return "tile_not_held", f"seat {seat} discards {tile_name(event.pai)}, which it does not hold"
+            if kind_of(event.pai) in player.forbidden:
+                return (
+                    "kuikae",
+                    f"seat {seat} may not discard {tile_name(event.pai)} right after its {self.after} (kuikae)",
+                )
+            if player.riichi == 2:
+                return "illegal_action", f"seat {seat} is in riichi and must discard the tile it drew"
+            if self.after == "reach":
+                return "not_ready", f"seat {seat}'s riichi discard {tile_name(event.pai)} leaves the hand not ready"
+            if event.tsumogiri:
+                return "illegal_action", f"{tile_name(event.pai)} is not the tile seat {seat} drew"
+            return "illegal_action", f"seat {seat} cannot discard {tile_name(event.pai)} now"
+        if event.kind == "reach":
+            if not player.closed:
+                return "illegal_action", f"seat {seat} cannot riichi with an open hand"
+            if self.scores[seat] < RIICHI_STICK:
+                return "illegal_action", f"seat {seat} has under 1000 points and cannot riichi"
+            if self.live_left < RIICHI_MIN_DRAWS:
+                return "illegal_action", f"riichi needs {RIICHI_MIN_DRAWS} tiles left to draw, {self.live_left} left"
+            if player.riichi:
+                return "illegal_action", f"seat {seat} is already in riichi"
+            return "not_ready", f"seat {seat} cannot riichi: no discard leaves its hand ready"
+        if event.kind in ("chi", "pon", "daiminkan"):
+            if player.riichi:
+                return "illegal_action", f"seat {seat} is in riichi and cannot {event.kind}"
+            if event.kind == "chi" and seat != (self.turn + 1) % self.seats:
+                return "illegal_action", f"seat {seat} can only chi the discard of the seat before it"
+            if not self._holds(seat, event.consumed):
+                return "tile_not_held", f"seat {seat} does not hold the tiles of its {event.kind}"
+            return "illegal_action", f"seat {seat} cannot {event.kind} {tile_name(self.claim_tile)} with those tiles"
+        if event.kind in ("kakan", "ankan", "kita") and event.pai is not None and not self._holds(seat, [event.pai]):
+            return "tile_not_held", f"seat {seat} does not hold {tile_name(event.pai)}"
+        return "illegal_action", f"seat {seat} cannot {event.kind} now"
+
+    def _why_no_win(self, seat: int, target: int, tile: int) -> tuple[str, str]:
+        player = self.players[seat]
+        counts = bytearray(player.kind_counts())
+        if seat != target:
+            counts[kind_of(tile)] += 1
+        hand = Hand(bytes(counts), tuple(m.as_meld() for m in player.melds))
+        if not self.checker.is_win(hand):
+            return "not_a_win", f"seat {seat}'s hand does not win with {tile_name(tile)}"
+        if seat != target and self._furiten(seat):
+            return "furiten", f"seat {seat} is furiten and cannot win on a discard"
+        if seat != target and self.claim_source == "ankan":
+            return "illegal_action", "only thirteen orphans may rob a closed kan"
+        return "not_a_win", f"seat {seat}'s hand has no yaku with {tile_name(tile)}"

@@ -1,0 +1,224 @@
+"""mjai, the event protocol of mahjong bots and arenas, read into typed events.
+
+mjai (Mortal's libriichi, mjai.app, akochan, riichienv) writes a game as JSON
+objects, one event each.  Tiles are strings: ``1m``..``9m``, ``1p``..``9p``,
+``1s``..``9s``, ``E S W N`` (winds), ``P F C`` (white, green, red dragon), the
+red fives ``5mr 5pr 5sr``, and ``?`` for a tile the reader cannot see.
+
+Inside the engine a tile of the table is an int (:data:`TableTile`): the 34
+kinds of :mod:`app.core.shape.tiles` (0-33), then the three red fives (34-36),
+then the unknown tile (37).  Strings live only here, at the edge.
+
+>>> event = read_event({"type": "dahai", "actor": 1, "pai": "5pr", "tsumogiri": False}, 0)
+>>> event.kind, event.actor, event.pai, kind_of(event.pai), tile_name(event.pai)
+('dahai', 1, 35, 13, '5pr')
+>>> read_event({"type": "pon", "actor": 9, "target": 0, "pai": "P", "consumed": ["P", "P"]}, 4)
+Traceback (most recent call last):
+...
+app.core.table.mjai.MalformedEvent: events[4].actor: must be a seat 0..3, got 9
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final, NamedTuple
+
+from app.core.errors import TenpaiError
+from app.core.shape.tiles import M5, NUM_TILE_KINDS, P5, S5, TILE_NAMES, quoted
+
+#: A tile at the table: a kind 0-33, a red five 34-36 (5m, 5p, 5s) or :data:`UNKNOWN`.
+TableTile = int
+
+RED_FIVES: Final = (M5, P5, S5)
+FIRST_RED: Final = NUM_TILE_KINDS
+UNKNOWN: Final = NUM_TILE_KINDS + 3
+#: Slots of a table hand's counts: every kind, the three red fives, the unknown tile.
+TABLE_TILES: Final = UNKNOWN + 1
+
+_MJAI_HONORS: Final = ("E", "S", "W", "N", "P", "F", "C")
+
+
+def _build_names() -> tuple[str, ...]:
+    names = [TILE_NAMES[tile] for tile in range(27)]
+    names += list(_MJAI_HONORS)
+    names += ["5mr", "5pr", "5sr", "?"]
+    return tuple(names)
+
+
+#: The mjai name of every table tile, by its int.
+MJAI_NAMES: Final = _build_names()
+_BY_NAME: Final = {name: tile for tile, name in enumerate(MJAI_NAMES)}
+_KIND: Final = tuple(list(range(NUM_TILE_KINDS)) + list(RED_FIVES) + [UNKNOWN])
+
+#: Event types of the protocol (and of tenpai's extensions, marked below).
+EVENT_TYPES: Final = frozenset(
+    {
+        "start_game",
+        "start_kyoku",
+        "tsumo",
+        "dahai",
+        "chi",
+        "pon",
+        "daiminkan",
+        "kakan",
+        "ankan",
+        "dora",
+        "reach",
+        "reach_accepted",
+        "hora",
+        "ryukyoku",
+        "end_kyoku",
+        "end_game",
+        "kita",
+        "none",
+    }
+)
+
+#: Actions a seat may answer with (``/act``'s ``legal``), besides the table's own events.
+ACTION_TYPES: Final = frozenset(
+    {"none", "dahai", "reach", "chi", "pon", "daiminkan", "kakan", "ankan", "hora", "ryukyoku", "kita"}
+)
+
+
+class MalformedEvent(TenpaiError):
+    """An event that is not mjai: a missing or mistyped field, an unknown tile or type."""
+
+    code = "malformed_event"
+
+
+def kind_of(tile: TableTile) -> int:
+    """The kind (0-33) of a table tile; a red five is its suit's five, and ``?`` stays unknown.
+
+    >>> kind_of(34), kind_of(8), kind_of(UNKNOWN) == UNKNOWN
+    (4, 8, True)
+    """
+    return _KIND[tile]
+
+
+def is_red(tile: TableTile) -> bool:
+    """Whether the table tile is a red five."""
+    return FIRST_RED <= tile < UNKNOWN
+
+
+def red_of(kind: int) -> TableTile | None:
+    """The red five of a five's kind, or None for any other kind."""
+    return FIRST_RED + RED_FIVES.index(kind) if kind in RED_FIVES else None
+
+
+def tile_name(tile: TableTile) -> str:
+    """The mjai string of a table tile."""
+    return MJAI_NAMES[tile]
+
+
+def parse_pai(value: object, field: str) -> TableTile:
+    """Read an mjai tile string.
+
+    >>> parse_pai("C", "pai"), parse_pai("?", "pai") == UNKNOWN
+    (33, True)
+    """
+    tile = _BY_NAME.get(value) if isinstance(value, str) else None
+    if tile is None:
+        raise MalformedEvent(
+            f"{field}: not an mjai tile: {quoted(value)}; tiles are 1m-9m, 1p-9p, 1s-9s, E S W N P F C, "
+            "5mr 5pr 5sr and ? (unseen)",
+            field=field,
+        )
+    return tile
+
+
+class Event(NamedTuple):
+    """One mjai event, read and typed.  ``raw`` keeps the object as sent."""
+
+    kind: str
+    actor: int | None = None
+    target: int | None = None
+    pai: TableTile | None = None
+    consumed: tuple[TableTile, ...] = ()
+    tsumogiri: bool | None = None
+    raw: Mapping[str, Any] = {}
+
+
+def _seat(obj: Mapping[str, Any], key: str, seats: int, where: str, *, required: bool = True) -> int | None:
+    value = obj.get(key)
+    if value is None and not required:
+        return None
+    if type(value) is not int or not 0 <= value < seats:
+        raise MalformedEvent(f"{where}.{key}: must be a seat 0..{seats - 1}, got {quoted(value)}", field=key)
+    return value
+
+
+def _tiles(obj: Mapping[str, Any], key: str, where: str, sizes: Sequence[int]) -> tuple[TableTile, ...]:
+    value = obj.get(key)
+    if not isinstance(value, list) or len(value) not in sizes:
+        wanted = " or ".join(str(size) for size in sizes)
+        raise MalformedEvent(f"{where}.{key}: must be a list of {wanted} tiles, got {quoted(value)}", field=key)
+    return tuple(parse_pai(item, f"{where}.{key}[{index}]") for index, item in enumerate(value))
+
+
+_CONSUMED: Final = {"chi": (2,), "pon": (2,), "daiminkan": (3,), "kakan": (3,), "ankan": (4,)}
+_WITH_ACTOR: Final = frozenset(
+    {"tsumo", "dahai", "chi", "pon", "daiminkan", "kakan", "ankan", "reach", "reach_accepted", "hora", "kita"}
+)
+_WITH_PAI: Final = frozenset({"tsumo", "dahai", "chi", "pon", "daiminkan", "kakan", "kita"})
+
+
+def read_event(obj: object, index: int, seats: int = 4) -> Event:
+    """Type one mjai event (the object at ``events[index]``), or raise :class:`MalformedEvent`.
+
+    Only the form is checked here; whether the event may happen is the table's question.
+    """
+    where = f"events[{index}]"
+    if not isinstance(obj, Mapping):
+        raise MalformedEvent(f"{where}: an event is a JSON object, got {quoted(obj)}", field="type")
+    kind = obj.get("type")
+    if kind not in EVENT_TYPES:
+        known = ", ".join(sorted(EVENT_TYPES))
+        raise MalformedEvent(f"{where}.type: unknown event type {quoted(kind)}; known: {known}", field="type")
+    actor = _seat(obj, "actor", seats, where) if kind in _WITH_ACTOR else None
+    target = None
+    if kind in ("chi", "pon", "daiminkan"):
+        target = _seat(obj, "target", seats, where)
+    elif kind == "hora":
+        target = _seat(obj, "target", seats, where, required=False)
+        if target is None:
+            target = actor
+    pai = parse_pai(obj.get("pai"), f"{where}.pai") if kind in _WITH_PAI else None
+    if kind == "hora" and obj.get("pai") is not None:
+        pai = parse_pai(obj.get("pai"), f"{where}.pai")
+    consumed = _tiles(obj, "consumed", where, _CONSUMED[kind]) if kind in _CONSUMED else ()
+    tsumogiri = None
+    if kind == "dahai":
+        tsumogiri = obj.get("tsumogiri", False)
+        if type(tsumogiri) is not bool:
+            raise MalformedEvent(
+                f"{where}.tsumogiri: must be true or false, got {quoted(tsumogiri)}", field="tsumogiri"
+            )
+    if kind == "dora":
+        pai = parse_pai(obj.get("dora_marker"), f"{where}.dora_marker")
+    return Event(kind, actor, target, pai, consumed, tsumogiri, obj)
+
+
+def action_object(event: Event) -> dict[str, Any]:
+    """The mjai object of an action (the form ``/act`` answers and the bot writes).
+
+    >>> action_object(Event("dahai", 2, pai=34, tsumogiri=True))
+    {'type': 'dahai', 'actor': 2, 'pai': '5mr', 'tsumogiri': True}
+    """
+    out: dict[str, Any] = {"type": event.kind}
+    if event.kind == "none":
+        return out
+    out["actor"] = event.actor
+    if event.target is not None and event.kind in ("chi", "pon", "daiminkan", "hora"):
+        out["target"] = event.target
+    if event.pai is not None:
+        out["pai"] = tile_name(event.pai)
+    if event.consumed:
+        out["consumed"] = [tile_name(tile) for tile in event.consumed]
+    if event.kind == "dahai":
+        out["tsumogiri"] = bool(event.tsumogiri)
+    return out
+
+
+def action_key(event: Event) -> tuple[object, ...]:
+    """What makes two actions the same choice: ``consumed`` is a set, not a sequence."""
+    return (event.kind, event.actor, event.target, event.pai, tuple(sorted(event.consumed)), event.tsumogiri)
