@@ -396,6 +396,7 @@ class TableMachine:
         player.counts[event.pai] += 1
         player.drawn = event.pai
         player.forbidden = frozenset()
+        self.turn = seat
         self.live_left -= 1
         self.after = "rinshan" if self.rinshan_next else "tsumo"
         self.rinshan_next = False
@@ -955,7 +956,7 @@ class TableMachine:
         if seat != target:
             counts[kind_of(tile)] += 1
         hand = Hand(bytes(counts), tuple(m.as_meld() for m in player.melds))
-        if not self.checker.is_win(hand):
+        if hand.tile_count + 3 * len(hand.melds) != 14 or not self.checker.is_win(hand):
             return False
         try:
             score(hand, kind_of(tile), self.rules, self._context(seat, target, tile, (), not self.hora_seats))
@@ -1045,7 +1046,8 @@ class TableMachine:
         if self.after in ("chi", "pon"):
             return self._discard_actions(seat)
         drawn = player.drawn
-        assert drawn is not None
+        if drawn is None:  # only after a log the referee follows leniently
+            return self._discard_actions(seat)
         actions: list[Event] = []
         if self._wins(seat, seat, drawn):
             actions.append(Event("hora", seat, seat, drawn))
@@ -1214,6 +1216,8 @@ class TableMachine:
         if event.kind == "reach":
             if not player.closed:
                 return "illegal_action", f"seat {seat} cannot riichi with an open hand"
+            if not player.riichi and not any(self._ready_after(seat, t) for t in range(UNKNOWN) if player.counts[t]):
+                return "not_ready", f"seat {seat} cannot riichi: no discard leaves its hand ready"
             if self.scores[seat] < RIICHI_STICK:
                 return "illegal_action", f"seat {seat} has under 1000 points and cannot riichi"
             if self.live_left < RIICHI_MIN_DRAWS:
