@@ -143,11 +143,15 @@ class SeatState:
     counts: list[int] = field(default_factory=lambda: [0] * TABLE_TILES)
     melds: list[TableMeld] = field(default_factory=list)
     river: list[int] = field(default_factory=list)
+    #: Positions in ``river`` of the discards another seat called (they sit in its meld).
+    called_away: set[int] = field(default_factory=set)
     #: The tile just drawn (tsumogiri means throwing it); None after a call.
     drawn: int | None = None
     #: 0: no riichi; 1: declared, its discard not yet through; 2: the stick is down.
     riichi: int = 0
     double_riichi: bool = False
+    #: 1-based position in ``river`` of the riichi declaration tile.
+    riichi_turn: int | None = None
     ippatsu: bool = False
     temporary_furiten: bool = False
     riichi_furiten: bool = False
@@ -441,7 +445,7 @@ class TableMachine:
             "missing_dora",
             "the kan's dora indicator was not shown before the discard",
         )
-        if event.tsumogiri and player.drawn is not None and tile != player.drawn and tile != UNKNOWN:
+        if event.tsumogiri and player.drawn not in (None, UNKNOWN) and tile not in (player.drawn, UNKNOWN):
             raise Foul(
                 "illegal_action", f"tsumogiri of {tile_name(tile)}, but seat {seat} drew {tile_name(player.drawn)}"
             )
@@ -454,7 +458,9 @@ class TableMachine:
         if player.riichi == 2:
             player.ippatsu = False
         if player.riichi == 1 and self.after == "reach":
-            pass  # the declaring discard: the stick goes down once it is not won on
+            # The declaring discard (its position, for the safety reads); the stick goes down
+            # once it is not won on.
+            player.riichi_turn = len(player.river)
         elif player.riichi == 0:
             player.temporary_furiten = False
         if not player.discarded:
@@ -535,6 +541,7 @@ class TableMachine:
         caller = self.players[seat]
         discarder = self.players[target]
         discarder.nagashi = False
+        discarder.called_away.add(len(discarder.river) - 1)
         meld = TableMeld(event.kind, (*event.consumed, tile), target, tile)
         caller.melds.append(meld)
         self._note_liability(seat, target, meld)
@@ -739,7 +746,15 @@ class TableMachine:
                 f"hora on {tile_name(event.pai)}, but the tile is {tile_name(tile)}",
             )
         if not self.players[seat].known:
-            raise Foul("unexpected_event", f"seat {seat}'s hand is not known: its win cannot be scored")
+            # A seat's view of another's win: it cannot be scored here; the log's deltas stand.
+            if self.result is None:
+                self.result = HandResult(
+                    self.kyoku, self.bakaze, self.honba, self.oya, "hora", [0] * self.seats, kyotaku=self.kyotaku
+                )
+            self.hora_seats.append(seat)
+            self._log_deltas(event)
+            self.phase = "won"
+            return
         if seat == target:
             legal = any(a.kind == "hora" for a in self.legal_actions(seat))
         else:
@@ -781,7 +796,7 @@ class TableMachine:
         assert kind is not None
         if kind == "nine_terminals":
             self._expect(
-                self.players[self.turn].known and any(a.kind == "ryukyoku" for a in self.legal_actions(self.turn)),
+                not self.players[self.turn].known or any(a.kind == "ryukyoku" for a in self.legal_actions(self.turn)),
                 "illegal_action",
                 f"seat {self.turn} cannot declare nine terminals",
             )
@@ -949,6 +964,11 @@ class TableMachine:
             nuki=player.kita,
         )
 
+    def win_value(self, seat: int, win: Event) -> int:
+        """The points a legal ``hora`` brings ``seat`` (its delta; no ura dora counted)."""
+        assert win.target is not None and win.pai is not None
+        return self._score(seat, win.target, win.pai, ()).deltas[seat]
+
     def _wins(self, seat: int, target: int, tile: int) -> bool:
         """Whether the seat may win on ``tile`` now: a complete hand with a yaku (no furiten check)."""
         player = self.players[seat]
@@ -1042,7 +1062,7 @@ class TableMachine:
     def _turn_actions(self, seat: int) -> list[Event]:
         player = self.players[seat]
         if self.after == "reach":
-            return [a for a in self._discard_actions(seat) if self._ready_after(seat, a.pai)]
+            return [a for a in self._discard_actions(seat) if self.ready_after(seat, a.pai)]
         if self.after in ("chi", "pon"):
             return self._discard_actions(seat)
         drawn = player.drawn
@@ -1103,9 +1123,10 @@ class TableMachine:
             return False
         if self.live_left < RIICHI_MIN_DRAWS:
             return False
-        return any(self._ready_after(seat, tile) for tile in range(UNKNOWN) if player.counts[tile])
+        return any(self.ready_after(seat, tile) for tile in range(UNKNOWN) if player.counts[tile])
 
-    def _ready_after(self, seat: int, discard: int | None) -> bool:
+    def ready_after(self, seat: int, discard: int | None) -> bool:
+        """Whether the seat's hand is ready once it throws ``discard``."""
         assert discard is not None
         player = self.players[seat]
         counts = bytearray(player.kind_counts())
@@ -1216,7 +1237,7 @@ class TableMachine:
         if event.kind == "reach":
             if not player.closed:
                 return "illegal_action", f"seat {seat} cannot riichi with an open hand"
-            if not player.riichi and not any(self._ready_after(seat, t) for t in range(UNKNOWN) if player.counts[t]):
+            if not player.riichi and not any(self.ready_after(seat, t) for t in range(UNKNOWN) if player.counts[t]):
                 return "not_ready", f"seat {seat} cannot riichi: no discard leaves its hand ready"
             if self.scores[seat] < RIICHI_STICK:
                 return "illegal_action", f"seat {seat} has under 1000 points and cannot riichi"

@@ -254,6 +254,10 @@ class Advisor(ShantenCaller):
         """The advisor's best discard."""
         if view.minimum_fan:
             return fan_planner(view).discard(view.hand)
+        return self.rank(view)[0].tile
+
+    def rank(self, view: SeatView) -> list[Candidate]:
+        """Every distinct discard, the advisor's pick first, then in the model's order."""
         if self.values(view):
             valued = evaluate_discards(
                 view.hand,
@@ -273,8 +277,9 @@ class Advisor(ShantenCaller):
             # open hand without a yaku): the values cannot tell the discards apart, and their
             # tie-break puts safety and shape before shanten; the linear model keeps the shape.
             if any(candidate.expected and candidate.expected.expected_score > 0 for candidate in valued):
-                return best_against_threats(valued, view.opponents).tile
-        ranked = evaluate_discards(
+                best = best_against_threats(valued, view.opponents)
+                return [best, *(candidate for candidate in valued if candidate is not best)]
+        return evaluate_discards(
             view.hand,
             view.rules,
             dora_indicators=view.dora_indicators,
@@ -283,7 +288,6 @@ class Advisor(ShantenCaller):
             weights=self.weights,
             visible=view.visible,
         )
-        return ranked[0].tile
 
     def values(self, view: SeatView) -> bool:
         """Whether this discard is ranked by expected score (else by the linear model)."""

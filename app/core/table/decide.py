@@ -1,0 +1,343 @@
+"""A seat's decision at the table: one of the machine's legal actions, picked by a strategy.
+
+The table machine says what a seat may do (:meth:`TableMachine.legal_actions
+<app.core.table.machine.TableMachine.legal_actions>`); a strategy of
+:mod:`app.core.table.players` says what it would like to do.  :func:`decide` joins the
+two, so that ``/act``, the bot process and the self-play simulator all answer with an
+action the rules allow, chosen the same way:
+
+* a win (hora) is always taken;
+* nine terminals are declared (the hand is far from anything);
+* sanma's kita, a kan, a call: as the strategy says;
+* otherwise the strategy's discard; riichi when the strategy declares with it and the
+  discard keeps the hand ready.
+
+Where the strategy's wish is not legal (a discard kuikae forbids, a riichi discard that
+breaks the wait), the best legal discard by the strategy's own ranking is taken, or the
+first legal one.
+
+>>> from app.core.shape.rules import rule_profile
+>>> hands = [["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "S", "N"]] + [["?"] * 13] * 3
+>>> events = [{"type": "start_game"}, {"type": "start_kyoku", "bakaze": "E", "dora_marker": "1p",
+...     "kyoku": 1, "honba": 0, "kyotaku": 0, "oya": 0, "scores": [25000] * 4, "tehais": hands},
+...     {"type": "tsumo", "actor": 0, "pai": "S"}]
+>>> answer = act(events, 0, rule_profile("riichi"))
+>>> answer.action
+{'type': 'reach', 'actor': 0}
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NamedTuple
+
+from app.core.advice.discard import Candidate
+from app.core.advice.safety import Opponent
+from app.core.errors import TenpaiError
+from app.core.shape.hand import Meld
+from app.core.shape.rules import RuleProfile
+from app.core.shape.tiles import DRAGONS, NORTH, NUM_TILE_KINDS, format_tile
+from app.core.table.machine import TableMachine
+from app.core.table.mjai import UNKNOWN, Event, action_key, action_object, is_red, kind_of, read_event
+from app.core.table.players import Advisor, SeatView, Strategy
+
+
+class NotADecisionPoint(TenpaiError):
+    """The seat cannot be answered at this point of the events (its own tiles are hidden)."""
+
+    code = "not_a_decision_point"
+
+
+class IllegalEvent(TenpaiError):
+    """An event of the game so far that the table does not allow."""
+
+    code = "illegal_event"
+
+
+class RankedAction(NamedTuple):
+    """A legal action with the value the strategy gives it (None: no figure) and why."""
+
+    action: Event
+    value: float | None
+    reasons: tuple[str, ...]
+
+
+class Decision(NamedTuple):
+    """The action taken and every legal action, best first."""
+
+    action: Event
+    ranked: tuple[RankedAction, ...]
+
+
+class ActAnswer(NamedTuple):
+    """``/act``'s answer in mjai objects."""
+
+    action: dict[str, Any]
+    legal: list[dict[str, Any]]
+    ranked: list[tuple[dict[str, Any], float | None, tuple[str, ...]]]
+
+
+def seat_view(machine: TableMachine, seat: int, stop: Callable[[], bool] | None = None) -> SeatView:
+    """What ``seat`` knows, in the form the strategies read."""
+    player = machine.players[seat]
+    n = machine.seats
+    opponents = []
+    for offset in range(1, n):
+        other = machine.players[(seat + offset) % n]
+        # The river as it lies: a called discard sits in the caller's meld instead.
+        lying = [i for i in range(len(other.river)) if i not in other.called_away]
+        declared = other.riichi_turn
+        riichi_turn = None
+        if other.riichi == 2 and declared is not None and declared - 1 not in other.called_away:
+            riichi_turn = sum(1 for i in lying if i < declared)
+        opponents.append(
+            Opponent(
+                river=tuple(kind_of(other.river[i]) for i in lying),
+                riichi=other.riichi == 2,
+                riichi_turn=riichi_turn,
+                melds=tuple(meld.as_meld() for meld in other.melds),
+            )
+        )
+    visible = None
+    norths = sum(p.kita for p in machine.players)
+    if norths:
+        counts = bytearray(NUM_TILE_KINDS)
+        counts[NORTH] = norths
+        visible = bytes(counts)
+    seat_wind = machine.seat_wind(seat)
+    drawn = player.drawn
+    return SeatView(
+        seat,
+        player.hand(),
+        None if drawn is None else kind_of(drawn),
+        len(player.river) + 1,
+        tuple(opponents),
+        tuple(kind_of(marker) for marker in machine.dora_markers),
+        machine.live_left,
+        machine.rules,
+        machine.checker,
+        True,
+        DRAGONS + tuple(sorted({seat_wind, machine.bakaze})),
+        visible,
+        player.kita,
+        seat_wind,
+        machine.bakaze,
+        0,
+        stop,
+    )
+
+
+def decide(machine: TableMachine, seat: int, strategy: Strategy, *, stop: Callable[[], bool] | None = None) -> Decision:
+    """The strategy's pick among ``seat``'s legal actions, and all of them ranked."""
+    legal = machine.legal_actions(seat)
+    if not legal:
+        none = Event("none")
+        return Decision(none, (RankedAction(none, None, ("nothing to decide",)),))
+    view = seat_view(machine, seat, stop)
+    kinds = {action.kind for action in legal}
+    if "none" in kinds:
+        return _claim(machine, seat, strategy, view, legal)
+    return _turn(machine, seat, strategy, view, legal)
+
+
+def _claim(machine: TableMachine, seat: int, strategy: Strategy, view: SeatView, legal: list[Event]) -> Decision:
+    ranked: list[RankedAction] = []
+    wins = [a for a in legal if a.kind == "hora"]
+    calls = [a for a in legal if a.kind in ("chi", "pon", "daiminkan")]
+    none = next(a for a in legal if a.kind == "none")
+    chosen = none
+    if wins:
+        chosen = wins[0]
+        ranked.append(RankedAction(wins[0], float(machine.win_value(seat, wins[0])), ("a win is always taken",)))
+    wanted: Meld | None = None
+    if calls and not wins:
+        tile = kind_of(machine.claim_tile)
+        options = _call_melds(calls, tile)
+        wanted = strategy.call(view, tile, list(options))
+        if wanted is not None:
+            chosen = options[wanted]
+    before = view.checker.shanten_number(view.hand)
+    for call in calls:
+        reason = f"shanten {before} before the call"
+        ranked.append(RankedAction(call, None, (reason, "the strategy's call" if call is chosen else "not called")))
+    ranked.append(RankedAction(none, None, ("pass",)))
+    ranked.sort(key=lambda item: item.action is not chosen)
+    return Decision(chosen, tuple(ranked))
+
+
+def _call_melds(calls: Sequence[Event], tile: int) -> dict[Meld, Event]:
+    """The calls as melds of kinds (a red five is its five), the first event of each meld kept."""
+    kinds = {"chi": "chi", "pon": "pon", "daiminkan": "open_kan"}
+    out: dict[Meld, Event] = {}
+    for call in sorted(calls, key=lambda c: sum(is_red(t) for t in c.consumed)):
+        meld = Meld.of(kinds[call.kind], [*(kind_of(t) for t in call.consumed), tile])
+        out.setdefault(meld, call)
+    return out
+
+
+def _turn(machine: TableMachine, seat: int, strategy: Strategy, view: SeatView, legal: list[Event]) -> Decision:
+    by_kind: dict[str, list[Event]] = {}
+    for action in legal:
+        by_kind.setdefault(action.kind, []).append(action)
+    ranked: list[RankedAction] = []
+    chosen: Event | None = None
+    if "hora" in by_kind:
+        win = by_kind["hora"][0]
+        chosen = win
+        ranked.append(RankedAction(win, float(machine.win_value(seat, win)), ("a win is always taken",)))
+    if chosen is None and "ryukyoku" in by_kind:
+        chosen = by_kind["ryukyoku"][0]
+        ranked.append(RankedAction(chosen, None, ("nine kinds of terminals and honours: the hand is declared a draw",)))
+    if chosen is None and "kita" in by_kind:
+        kita = by_kind["kita"][0]
+        if strategy.kita(view, NORTH):
+            chosen = kita
+            ranked.append(RankedAction(kita, None, ("a north set aside is a dora and a draw",)))
+    kans = by_kind.get("ankan", []) + by_kind.get("kakan", [])
+    if chosen is None and kans:
+        options = {_kan_meld(kan): kan for kan in kans}
+        wanted = strategy.kan(view, list(options))
+        if wanted is not None:
+            chosen = options[wanted]
+            ranked.append(RankedAction(chosen, None, ("the kan keeps the hand as near ready",)))
+    discards = by_kind.get("dahai", [])
+    candidates = _ranked_discards(strategy, view, discards)
+    if chosen is None and discards:
+        pick = _pick_discard(strategy, view, discards, candidates)
+        chosen = pick
+        reach = by_kind.get("reach")
+        if reach and machine.ready_after(seat, pick.pai) and strategy.declare_riichi(view, kind_of(pick.pai or 0)):
+            chosen = reach[0]
+            ranked.append(RankedAction(chosen, None, (f"riichi with {format_tile(kind_of(pick.pai or 0))}",)))
+    for discard in _discard_order(discards, candidates):
+        value, reasons = _discard_value(discard, candidates)
+        ranked.append(RankedAction(discard, value, reasons))
+    for action in legal:
+        if not any(item.action is action for item in ranked):
+            ranked.append(RankedAction(action, None, ("not chosen",)))
+    assert chosen is not None  # a turn always offers a discard or a win
+    ranked.sort(key=lambda item: action_key(item.action) != action_key(chosen))
+    return Decision(chosen, tuple(ranked))
+
+
+def _kan_meld(kan: Event) -> Meld:
+    kind = kind_of(kan.consumed[0])
+    return Meld.of("closed_kan" if kan.kind == "ankan" else "added_kan", [kind] * 4)
+
+
+def _ranked_discards(strategy: Strategy, view: SeatView, discards: Sequence[Event]) -> list[Candidate] | None:
+    if not discards or not isinstance(strategy, Advisor) or view.minimum_fan:
+        return None
+    allowed = {kind_of(d.pai or 0) for d in discards}
+    return [c for c in strategy.rank(view) if c.tile in allowed]
+
+
+def _pick_discard(
+    strategy: Strategy, view: SeatView, discards: Sequence[Event], candidates: list[Candidate] | None
+) -> Event:
+    allowed = {kind_of(d.pai or 0) for d in discards}
+    if candidates:
+        kind = candidates[0].tile
+    else:
+        kind = strategy.discard(view)
+        if kind not in allowed:
+            kind = min(allowed)
+    return _physical_discard(discards, kind)
+
+
+def _physical_discard(discards: Sequence[Event], kind: int) -> Event:
+    """The discard of ``kind``: the drawn tile when it is one (tsumogiri), a plain five before a red."""
+    options = [d for d in discards if kind_of(d.pai or 0) == kind]
+    options.sort(key=lambda d: (not d.tsumogiri, is_red(d.pai or 0)))
+    return options[0]
+
+
+def _discard_order(discards: Sequence[Event], candidates: list[Candidate] | None) -> list[Event]:
+    if not candidates:
+        return list(discards)
+    order = {candidate.tile: index for index, candidate in enumerate(candidates)}
+    return sorted(
+        discards, key=lambda d: (order.get(kind_of(d.pai or 0), len(order)), not d.tsumogiri, is_red(d.pai or 0))
+    )
+
+
+def _discard_value(discard: Event, candidates: list[Candidate] | None) -> tuple[float | None, tuple[str, ...]]:
+    if not candidates:
+        return None, ("the strategy ranks no discards",)
+    for candidate in candidates:
+        if candidate.tile == kind_of(discard.pai or 0):
+            reasons = [f"shanten {candidate.shanten}", f"{candidate.ukeire_count} tiles improve"]
+            if candidate.expected is not None:
+                reasons.insert(0, "expected score")
+                return round(candidate.expected.expected_score, 6), tuple(reasons)
+            reasons.insert(0, "linear score")
+            return round(candidate.score, 6), tuple(reasons)
+    return None, ("not ranked",)
+
+
+# ---------------------------------------------------------------------- /act
+
+
+def seat_sees(objects: Sequence[Mapping[str, Any]], seat: int) -> list[dict[str, Any]]:
+    """The events as ``seat`` sees them: the other seats' dealt and drawn tiles are ``?``."""
+    out: list[dict[str, Any]] = []
+    for obj in objects:
+        kind = obj.get("type")
+        if kind == "start_kyoku" and isinstance(obj.get("tehais"), list):
+            masked = dict(obj)
+            masked["tehais"] = [
+                hand if index == seat or not isinstance(hand, list) else ["?"] * len(hand)
+                for index, hand in enumerate(obj["tehais"])
+            ]
+            out.append(masked)
+        elif kind == "tsumo" and obj.get("actor") != seat:
+            masked = dict(obj)
+            masked["pai"] = "?"
+            out.append(masked)
+        else:
+            out.append(dict(obj))
+    return out
+
+
+def replay(objects: Sequence[object], rules: RuleProfile, *, stop: Callable[[], bool] | None = None) -> TableMachine:
+    """A machine that has applied every event (each checked), or :class:`IllegalEvent`."""
+    from app.core.table.machine import Foul
+
+    machine = TableMachine(rules)
+    for index, obj in enumerate(objects):
+        if stop is not None and index % 64 == 0 and stop():
+            raise TimeoutError
+        event = read_event(obj, index, rules.seats)
+        try:
+            machine.apply(event)
+        except Foul as foul:
+            raise IllegalEvent(f"events[{index}]: {foul.message} ({foul.code})", field=f"events.{index}") from None
+    return machine
+
+
+def act(
+    objects: Sequence[Mapping[str, Any]],
+    seat: int,
+    rules: RuleProfile,
+    *,
+    strategy: Strategy | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> ActAnswer:
+    """What ``seat`` should do after ``objects``: its legal actions, the pick, all ranked.
+
+    The answer depends only on what the seat sees: the other seats' hands and draws are
+    hidden before the replay.  A point where the seat has nothing to decide answers ``none``.
+    """
+    if not 0 <= seat < rules.seats:
+        raise NotADecisionPoint(f"seat must be 0..{rules.seats - 1}, got {seat}", field="seat")
+    machine = replay(seat_sees(objects, seat), rules, stop=stop)
+    if machine.hand_open and machine.players[seat].counts[UNKNOWN]:
+        raise NotADecisionPoint(f"seat {seat}'s own tiles are hidden (?): it cannot be advised", field="events")
+    decision = decide(machine, seat, strategy or Advisor(rng=random.Random(0)), stop=stop)
+    legal = machine.legal_actions(seat) or [Event("none")]
+    return ActAnswer(
+        action_object(decision.action),
+        [action_object(action) for action in legal],
+        [(action_object(item.action), item.value, item.reasons) for item in decision.ranked],
+    )
