@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from app.core.advice.discard import Candidate
 from app.core.advice.safety import Opponent
@@ -38,8 +38,17 @@ from app.core.errors import TenpaiError
 from app.core.shape.hand import Meld
 from app.core.shape.rules import RuleProfile
 from app.core.shape.tiles import DRAGONS, NORTH, NUM_TILE_KINDS, format_tile
-from app.core.table.machine import TableMachine
-from app.core.table.mjai import UNKNOWN, Event, action_key, action_object, is_red, kind_of, read_event
+from app.core.table.machine import TableMachine, check_table_rules
+from app.core.table.mjai import (
+    UNKNOWN,
+    Event,
+    MalformedEvent,
+    action_key,
+    action_object,
+    is_red,
+    kind_of,
+    read_event,
+)
 from app.core.table.players import Advisor, SeatView, Strategy
 
 
@@ -279,10 +288,13 @@ def _discard_value(discard: Event, candidates: list[Candidate] | None) -> tuple[
 # ---------------------------------------------------------------------- /act
 
 
-def seat_sees(objects: Sequence[Mapping[str, Any]], seat: int) -> list[dict[str, Any]]:
+def seat_sees(objects: Sequence[object], seat: int) -> list[object]:
     """The events as ``seat`` sees them: the other seats' dealt and drawn tiles are ``?``."""
-    out: list[dict[str, Any]] = []
+    out: list[object] = []
     for obj in objects:
+        if not isinstance(obj, Mapping):  # not an event: the replay names it
+            out.append(obj)
+            continue
         kind = obj.get("type")
         if kind == "start_kyoku" and isinstance(obj.get("tehais"), list):
             masked = dict(obj)
@@ -311,13 +323,38 @@ def replay(objects: Sequence[object], rules: RuleProfile, *, stop: Callable[[], 
         event = read_event(obj, index, rules.seats)
         try:
             machine.apply(event)
+        except MalformedEvent as error:
+            raise error.of_event(index) from None
         except Foul as foul:
-            raise IllegalEvent(f"events[{index}]: {foul.message} ({foul.code})", field=f"events.{index}") from None
+            raise IllegalEvent(f"events[{index}]: {foul.message} ({foul.code})", field=f"events[{index}]") from None
     return machine
 
 
+#: Events after which their actor has a decision to make: its draw, its call (it must
+#: discard), the echo of its riichi (it chooses the declaring discard).
+_OWN_DECISION_POINTS: Final = frozenset({"tsumo", "chi", "pon", "reach"})
+#: Events after which the other seats have one: a discard or kan they may claim or rob.
+_CLAIM_POINTS: Final = frozenset({"dahai", "kakan", "ankan"})
+
+
+def require_decision_point(objects: Sequence[object], seat: int) -> None:
+    """Raise :class:`NotADecisionPoint` unless the last event is one where ``seat`` acts:
+    ``/act`` is asked at the seat's decision, and not past it (the contract's rule)."""
+    last = objects[-1] if objects else None
+    kind = last.get("type") if isinstance(last, Mapping) else None
+    actor = last.get("actor") if isinstance(last, Mapping) else None
+    if (kind in _OWN_DECISION_POINTS and actor == seat) or (kind in _CLAIM_POINTS and actor != seat):
+        return
+    shown = "no event" if last is None else f"{kind} by seat {actor}" if actor is not None else str(kind)
+    raise NotADecisionPoint(
+        f"the last event ({shown}) is not a point where seat {seat} acts: send the events up to its tsumo, "
+        "its own chi or pon, the echo of its reach, or another seat's dahai, kakan or ankan",
+        field="events",
+    )
+
+
 def act(
-    objects: Sequence[Mapping[str, Any]],
+    objects: Sequence[object],
     seat: int,
     rules: RuleProfile,
     *,
@@ -327,11 +364,16 @@ def act(
     """What ``seat`` should do after ``objects``: its legal actions, the pick, all ranked.
 
     The answer depends only on what the seat sees: the other seats' hands and draws are
-    hidden before the replay.  A point where the seat has nothing to decide answers ``none``.
+    hidden before the replay.  The last event must be one where the seat acts
+    (:func:`require_decision_point`); after a discard it may not claim, its one action is ``none``.
     """
+    check_table_rules(rules)
     if not 0 <= seat < rules.seats:
         raise NotADecisionPoint(f"seat must be 0..{rules.seats - 1}, got {seat}", field="seat")
+    for index, obj in enumerate(objects):  # each event's form as sent, before other seats' tiles are hidden
+        read_event(obj, index, rules.seats)
     machine = replay(seat_sees(objects, seat), rules, stop=stop)
+    require_decision_point(objects, seat)
     if machine.hand_open and machine.players[seat].counts[UNKNOWN]:
         raise NotADecisionPoint(f"seat {seat}'s own tiles are hidden (?): it cannot be advised", field="events")
     decision = decide(machine, seat, strategy or Advisor(rng=random.Random(0)), stop=stop)

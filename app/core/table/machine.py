@@ -68,6 +68,7 @@ from app.core.shape.tiles import (
     ORPHANS,
     WINDS,
     is_honor,
+    quoted,
 )
 from app.core.table.mjai import (
     FIRST_RED,
@@ -117,6 +118,32 @@ class Foul(TenpaiError):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
+
+
+class UnsupportedRules(TenpaiError):
+    """Rules the table machine does not play: it plays riichi by Tenhou's rules, four seats or three."""
+
+    code = "unsupported_rules"
+
+
+#: Presets the machine plays: its rules of play and its scoring are Tenhou's.
+TABLE_PRESETS: Final = ("riichi", "sanma")
+
+
+def check_table_rules(rules: RuleProfile) -> None:
+    """Raise :class:`UnsupportedRules` (at ``rules``) unless the machine plays ``rules``.
+
+    >>> from app.core.shape.rules import rule_profile
+    >>> check_table_rules(rule_profile("mcr"))
+    Traceback (most recent call last):
+    ...
+    app.core.table.machine.UnsupportedRules: the table plays riichi and sanma (Tenhou's rules, four seats or three), not mcr
+    """
+    if rules.name not in TABLE_PRESETS:
+        raise UnsupportedRules(
+            f"the table plays {' and '.join(TABLE_PRESETS)} (Tenhou's rules, four seats or three), not {rules.name}",
+            field="rules",
+        )
 
 
 @dataclass(slots=True)
@@ -223,6 +250,7 @@ class TableMachine:
     """One game: apply mjai events, ask for legal actions.  See the module notes."""
 
     def __init__(self, rules: RuleProfile, *, red_fives: int = 1) -> None:
+        check_table_rules(rules)
         self.rules = rules
         self.seats = rules.seats
         self.checker = Checker(rules)
@@ -276,8 +304,13 @@ class TableMachine:
     # ------------------------------------------------------------------ events
 
     def apply_object(self, obj: Mapping[str, Any], index: int | None = None) -> None:
-        """Read and apply one mjai object (see :meth:`apply`)."""
-        self.apply(read_event(obj, self.events_applied if index is None else index, self.seats))
+        """Read and apply one mjai object (see :meth:`apply`); a malformed one is named at ``events[index]``."""
+        index = self.events_applied if index is None else index
+        event = read_event(obj, index, self.seats)
+        try:
+            self.apply(event)
+        except MalformedEvent as error:
+            raise error.of_event(index) from None
 
     def apply(self, event: Event) -> None:
         """Apply one event, or raise :class:`Foul` (the state is then unchanged) or
@@ -306,30 +339,28 @@ class TableMachine:
         self._expect(self.phase == "idle" and not self.game_over, "unexpected_event", "start_kyoku inside a hand")
         raw = event.raw
         n = self.seats
-        where = "start_kyoku"
-        bakaze = parse_pai(raw.get("bakaze"), f"{where}.bakaze")
+        # Fields are named within the event; whoever knows its index roots them there.
+        bakaze = parse_pai(raw.get("bakaze"), "bakaze")
         if bakaze not in WINDS:
-            raise MalformedEvent(
-                f"{where}.bakaze: the round wind is E, S, W or N, got {tile_name(bakaze)}", field="bakaze"
-            )
+            raise MalformedEvent(f"the round wind is E, S, W or N, got {tile_name(bakaze)}", field="bakaze")
         ints = {}
         for key, low, high in (("kyoku", 1, 4), ("honba", 0, 1000), ("kyotaku", 0, 1000), ("oya", 0, n - 1)):
             value = raw.get(key)
             if type(value) is not int or not low <= value <= high:
-                raise MalformedEvent(f"{where}.{key}: must be an integer {low}..{high}, got {value!r}", field=key)
+                raise MalformedEvent(f"must be an integer {low}..{high}, got {quoted(value)}", field=key)
             ints[key] = value
         scores = raw.get("scores")
         if not isinstance(scores, list) or len(scores) != n or any(type(s) is not int for s in scores):
-            raise MalformedEvent(f"{where}.scores: must be {n} integers, got {scores!r}", field="scores")
+            raise MalformedEvent(f"must be {n} integers, got {quoted(scores)}", field="scores")
         tehais = raw.get("tehais")
         if not isinstance(tehais, list) or len(tehais) != n:
-            raise MalformedEvent(f"{where}.tehais: must be {n} hands of 13 tiles", field="tehais")
+            raise MalformedEvent(f"must be {n} hands of 13 tiles", field="tehais")
         hands = []
         for seat, tehai in enumerate(tehais):
             if not isinstance(tehai, list) or len(tehai) != HAND_SIZE:
-                raise MalformedEvent(f"{where}.tehais[{seat}]: a hand is dealt 13 tiles, got {tehai!r}", field="tehais")
-            hands.append([parse_pai(tile, f"{where}.tehais[{seat}][{i}]") for i, tile in enumerate(tehai)])
-        marker = parse_pai(raw.get("dora_marker"), f"{where}.dora_marker")
+                raise MalformedEvent(f"a hand is dealt 13 tiles, got {quoted(tehai)}", field=f"tehais[{seat}]")
+            hands.append([parse_pai(tile, f"tehais[{seat}][{i}]") for i, tile in enumerate(tehai)])
+        marker = parse_pai(raw.get("dora_marker"), "dora_marker")
         previous_scores = list(self.scores)
         started = self.game_started or bool(self.results)
         self._reset_hand()
@@ -777,8 +808,8 @@ class TableMachine:
     def _ura(self, event: Event) -> tuple[int, ...]:
         markers = event.raw.get("ura_markers") or []
         if not isinstance(markers, list):
-            raise MalformedEvent("hora.ura_markers: must be a list of tiles", field="ura_markers")
-        return tuple(kind_of(parse_pai(m, f"hora.ura_markers[{i}]")) for i, m in enumerate(markers))
+            raise MalformedEvent("must be a list of tiles", field="ura_markers")
+        return tuple(kind_of(parse_pai(m, f"ura_markers[{i}]")) for i, m in enumerate(markers))
 
     def _log_deltas(self, event: Event) -> None:
         deltas = event.raw.get("deltas")
@@ -786,7 +817,7 @@ class TableMachine:
         if deltas is None:
             return
         if not isinstance(deltas, list) or len(deltas) != self.seats or any(type(d) is not int for d in deltas):
-            raise MalformedEvent(f"{event.kind}.deltas: must be {self.seats} integers", field="deltas")
+            raise MalformedEvent(f"must be {self.seats} integers", field="deltas")
         logged = self.result.logged_deltas or [0] * self.seats
         self.result.logged_deltas = [a + b for a, b in zip(logged, deltas, strict=True)]
 

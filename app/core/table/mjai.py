@@ -81,9 +81,28 @@ ACTION_TYPES: Final = frozenset(
 
 
 class MalformedEvent(TenpaiError):
-    """An event that is not mjai: a missing or mistyped field, an unknown tile or type."""
+    """An event that is not mjai: a missing or mistyped field, an unknown tile or type.
+
+    Raised with ``field`` relative to the event (``"pai"``, ``"tehais[2][5]"``; None: the
+    event as a whole) and the message led by it; whoever knows the event's place in the
+    list roots both there (:meth:`of_event`), so that every error a caller sees names
+    ``events[index]`` and the field within.
+
+    >>> error = MalformedEvent("must be a seat 0..3, got 9", field="actor")
+    >>> error.of_event(4).field, str(error.of_event(4))
+    ('events[4].actor', 'events[4].actor: must be a seat 0..3, got 9')
+    """
 
     code = "malformed_event"
+
+    def __init__(self, reason: str, *, field: str | None = None) -> None:
+        super().__init__(f"{field}: {reason}" if field else reason, field=field)
+        self.reason = reason
+
+    def of_event(self, index: int) -> MalformedEvent:
+        """This error rooted at ``events[index]``."""
+        where = f"events[{index}]"
+        return MalformedEvent(self.reason, field=f"{where}.{self.field}" if self.field else where)
 
 
 def kind_of(tile: TableTile) -> int:
@@ -119,7 +138,7 @@ def parse_pai(value: object, field: str) -> TableTile:
     tile = _BY_NAME.get(value) if isinstance(value, str) else None
     if tile is None:
         raise MalformedEvent(
-            f"{field}: not an mjai tile: {quoted(value)}; tiles are 1m-9m, 1p-9p, 1s-9s, E S W N P F C, "
+            f"not an mjai tile: {quoted(value)}; tiles are 1m-9m, 1p-9p, 1s-9s, E S W N P F C, "
             "5mr 5pr 5sr and ? (unseen)",
             field=field,
         )
@@ -138,21 +157,21 @@ class Event(NamedTuple):
     raw: Mapping[str, Any] = {}
 
 
-def _seat(obj: Mapping[str, Any], key: str, seats: int, where: str, *, required: bool = True) -> int | None:
+def _seat(obj: Mapping[str, Any], key: str, seats: int, *, required: bool = True) -> int | None:
     value = obj.get(key)
     if value is None and not required:
         return None
     if type(value) is not int or not 0 <= value < seats:
-        raise MalformedEvent(f"{where}.{key}: must be a seat 0..{seats - 1}, got {quoted(value)}", field=key)
+        raise MalformedEvent(f"must be a seat 0..{seats - 1}, got {quoted(value)}", field=key)
     return value
 
 
-def _tiles(obj: Mapping[str, Any], key: str, where: str, sizes: Sequence[int]) -> tuple[TableTile, ...]:
+def _tiles(obj: Mapping[str, Any], key: str, sizes: Sequence[int]) -> tuple[TableTile, ...]:
     value = obj.get(key)
     if not isinstance(value, list) or len(value) not in sizes:
         wanted = " or ".join(str(size) for size in sizes)
-        raise MalformedEvent(f"{where}.{key}: must be a list of {wanted} tiles, got {quoted(value)}", field=key)
-    return tuple(parse_pai(item, f"{where}.{key}[{index}]") for index, item in enumerate(value))
+        raise MalformedEvent(f"must be a list of {wanted} tiles, got {quoted(value)}", field=key)
+    return tuple(parse_pai(item, f"{key}[{index}]") for index, item in enumerate(value))
 
 
 _CONSUMED: Final = {"chi": (2,), "pon": (2,), "daiminkan": (3,), "kakan": (3,), "ankan": (4,)}
@@ -163,38 +182,44 @@ _WITH_PAI: Final = frozenset({"tsumo", "dahai", "chi", "pon", "daiminkan", "kaka
 
 
 def read_event(obj: object, index: int, seats: int = 4) -> Event:
-    """Type one mjai event (the object at ``events[index]``), or raise :class:`MalformedEvent`.
+    """Type one mjai event (the object at ``events[index]``), or raise :class:`MalformedEvent`
+    at ``events[index]`` and the field.
 
     Only the form is checked here; whether the event may happen is the table's question.
     """
-    where = f"events[{index}]"
+    try:
+        return _read_event(obj, seats)
+    except MalformedEvent as error:
+        raise error.of_event(index) from None
+
+
+def _read_event(obj: object, seats: int) -> Event:
     if not isinstance(obj, Mapping):
-        raise MalformedEvent(f"{where}: an event is a JSON object, got {quoted(obj)}", field="type")
+        raise MalformedEvent(f"an event is a JSON object, got {quoted(obj)}")
     kind = obj.get("type")
-    if kind not in EVENT_TYPES:
+    # A type that is not text (a list, an object) is no event type either, and cannot be hashed.
+    if not isinstance(kind, str) or kind not in EVENT_TYPES:
         known = ", ".join(sorted(EVENT_TYPES))
-        raise MalformedEvent(f"{where}.type: unknown event type {quoted(kind)}; known: {known}", field="type")
-    actor = _seat(obj, "actor", seats, where) if kind in _WITH_ACTOR else None
+        raise MalformedEvent(f"unknown event type {quoted(kind)}; known: {known}", field="type")
+    actor = _seat(obj, "actor", seats) if kind in _WITH_ACTOR else None
     target = None
     if kind in ("chi", "pon", "daiminkan"):
-        target = _seat(obj, "target", seats, where)
+        target = _seat(obj, "target", seats)
     elif kind == "hora":
-        target = _seat(obj, "target", seats, where, required=False)
+        target = _seat(obj, "target", seats, required=False)
         if target is None:
             target = actor
-    pai = parse_pai(obj.get("pai"), f"{where}.pai") if kind in _WITH_PAI else None
+    pai = parse_pai(obj.get("pai"), "pai") if kind in _WITH_PAI else None
     if kind == "hora" and obj.get("pai") is not None:
-        pai = parse_pai(obj.get("pai"), f"{where}.pai")
-    consumed = _tiles(obj, "consumed", where, _CONSUMED[kind]) if kind in _CONSUMED else ()
+        pai = parse_pai(obj.get("pai"), "pai")
+    consumed = _tiles(obj, "consumed", _CONSUMED[kind]) if kind in _CONSUMED else ()
     tsumogiri = None
     if kind == "dahai":
         tsumogiri = obj.get("tsumogiri", False)
         if type(tsumogiri) is not bool:
-            raise MalformedEvent(
-                f"{where}.tsumogiri: must be true or false, got {quoted(tsumogiri)}", field="tsumogiri"
-            )
+            raise MalformedEvent(f"must be true or false, got {quoted(tsumogiri)}", field="tsumogiri")
     if kind == "dora":
-        pai = parse_pai(obj.get("dora_marker"), f"{where}.dora_marker")
+        pai = parse_pai(obj.get("dora_marker"), "dora_marker")
     return Event(kind, actor, target, pai, consumed, tsumogiri, obj)
 
 

@@ -93,11 +93,12 @@ def judge(
 ) -> Report:
     """Replay ``objects`` (mjai events) and report every problem and each hand's deltas.
 
-    Raises :class:`~app.core.table.mjai.MalformedEvent` for an event that is not mjai,
-    and :class:`RefereeStopped` when ``stop`` says so.
+    Raises :class:`~app.core.table.machine.UnsupportedRules` for rules the table does not
+    play, :class:`~app.core.table.mjai.MalformedEvent` for an event that is not mjai (at
+    ``events[index]`` and its field), and :class:`RefereeStopped` when ``stop`` says so.
     """
-    events = read_events(objects, rules.seats)
     machine = TableMachine(rules)
+    events = read_events(objects, rules.seats)
     report = Report()
     lost = False
     for index, event in enumerate(events):
@@ -110,15 +111,15 @@ def judge(
             lost = False
         try:
             _apply(machine, event, index, report)
-        except MalformedEvent:
-            raise
+        except MalformedEvent as error:
+            raise error.of_event(index) from None
         except Foul as foul:
             report.problems.append(Problem(index, foul.code, foul.message))
             machine.lenient = True
             try:
                 _apply(machine, event, index, report)
-            except MalformedEvent:
-                raise
+            except MalformedEvent as error:
+                raise error.of_event(index) from None
             except (TenpaiError, *_LOST):
                 lost = True
                 report.problems.append(
