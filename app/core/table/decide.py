@@ -40,6 +40,7 @@ from app.core.shape.rules import RuleProfile
 from app.core.shape.tiles import DRAGONS, NORTH, NUM_TILE_KINDS, format_tile
 from app.core.table.machine import TableMachine, check_table_rules
 from app.core.table.mjai import (
+    MJAI_NAMES,
     UNKNOWN,
     Event,
     MalformedEvent,
@@ -299,7 +300,7 @@ def seat_sees(objects: Sequence[object], seat: int) -> list[object]:
         if kind == "start_kyoku" and isinstance(obj.get("tehais"), list):
             masked = dict(obj)
             masked["tehais"] = [
-                hand if index == seat or not isinstance(hand, list) else ["?"] * len(hand)
+                hand if index == seat or not isinstance(hand, list) else [_hidden(tile) for tile in hand]
                 for index, hand in enumerate(obj["tehais"])
             ]
             out.append(masked)
@@ -310,6 +311,11 @@ def seat_sees(objects: Sequence[object], seat: int) -> list[object]:
         else:
             out.append(dict(obj))
     return out
+
+
+def _hidden(tile: object) -> object:
+    """``?`` for a tile the seat cannot see; what is no tile stays, for the replay to name."""
+    return "?" if isinstance(tile, str) and tile in MJAI_NAMES else tile
 
 
 def replay(objects: Sequence[object], rules: RuleProfile, *, stop: Callable[[], bool] | None = None) -> TableMachine:
