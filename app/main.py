@@ -38,7 +38,9 @@ from app.settings import Settings
 DESCRIPTION = """\
 An exact mahjong rules engine: does a hand win (`/win`), what does it wait on (`/ting`), how far
 is it from tenpai (`/shanten`), which tile to throw (`/discard`) and what a win pays (`/score`),
-with batch forms of each, seeded self-play (`/simulate`) and reference pages.
+with batch forms of each, seeded self-play (`/simulate`) and reference pages. The table speaks
+mjai: is a game's log legal and what does each hand pay (`/referee`), what may a seat do now and
+what should it do (`/act`).
 
 **Rules.** `rules` names a preset, `riichi` unless a request says otherwise, or takes
 `{"preset": name, ...overrides}`; `GET /rules` lists the presets and every option:
@@ -63,7 +65,8 @@ Bodies are JSON, sent with `content-type: application/json`.
 * 413: a body over the size limit (`body_too_large`). 415: a body not sent as JSON
   (`unsupported_media_type`). 422: malformed or impossible input, at its field.
 * 503: the lookup tables are still being built (`not_ready`; see `GET /ready`), too many
-  heavy requests run at once (`too_busy`, with `Retry-After`), or, where
+  heavy requests run at once (`too_busy`, with `Retry-After`), a replay of events that could
+  not finish in its time (`out_of_time`), or, where
   TENPAI_LIMIT_CONCURRENCY is set, more requests than it at once.
 * 401: a missing or wrong API key, where API keys are configured; 403: `POST /cache/clear`
   from a client that is not an administrator; 404 and 405: a path or method the service does
@@ -84,6 +87,10 @@ OPENAPI_TAGS = [
         "description": "What a win pays, per seat, under a scoring profile (riichi, sanma, mcr, qiqihar).",
     },
     {"name": "simulate", "description": "Seeded self-play between strategies, with statistics per seat."},
+    {
+        "name": "table",
+        "description": "mjai events in: the referee's verdict on a game, a seat's legal actions and the pick.",
+    },
     {"name": "reference", "description": "Rule presets and options, tile notations, the service's bounds."},
     {"name": "service", "description": "Liveness, readiness and the result cache."},
 ]

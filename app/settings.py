@@ -58,13 +58,19 @@ class Settings(BaseSettings):
         description="Most games one POST /simulate may play (3 ms to 2 s of CPU each, by strategy; bigger runs: "
         "python -m app.selfplay).",
     )
+    max_events: int = Field(
+        10_000,
+        ge=1,
+        description="Most mjai events one POST /referee or /act may send (a hanchan has 1000 to 2000); more: 422.",
+    )
     heavy_seconds: float = Field(
         2.0,
         gt=0,
         le=600,
-        description="Wall-clock budget of one heavy computation (a lookahead or expected-score search; a "
-        "/simulate run has simulate_seconds): past it the answer is what was found, flagged incomplete. A /win of "
-        "hands holding many wildcards is bounded by the size of its answer instead, checked before the work.",
+        description="Wall-clock budget of one heavy computation (a lookahead or expected-score search, a "
+        "/referee or /act replay; a /simulate run has simulate_seconds): past it the answer is what was found, "
+        "flagged incomplete (a replay that cannot finish is a 503 out_of_time). A /win of hands holding many "
+        "wildcards is bounded by the size of its answer instead, checked before the work.",
     )
     simulate_seconds: float = Field(
         10.0,

@@ -73,7 +73,12 @@ ERROR_STATUS: Final[Mapping[str, int]] = MappingProxyType(
         "unknown_strategy": 422,
         "invalid_game_config": 422,
         "invalid_run_option": 422,
+        "malformed_event": 422,
+        "unsupported_rules": 422,
+        "illegal_event": 422,
+        "not_a_decision_point": 422,
         "too_many_games": 422,
+        "too_many_events": 422,
         "batch_too_large": 422,
         "answer_too_large": 422,
         "body_too_large": 413,
@@ -81,6 +86,7 @@ ERROR_STATUS: Final[Mapping[str, int]] = MappingProxyType(
         "forbidden": 403,
         "not_ready": 503,
         "too_busy": 503,
+        "out_of_time": 503,
         "internal_error": 500,
     }
 )
@@ -90,6 +96,7 @@ _DEFAULT_STATUS: Final = 422  # a core code missing above is still the client's 
 HTTP_CODES: Final = frozenset(
     (
         "too_many_games",
+        "too_many_events",
         "batch_too_large",
         "answer_too_large",
         "body_too_large",
@@ -97,6 +104,7 @@ HTTP_CODES: Final = frozenset(
         "forbidden",
         "not_ready",
         "too_busy",
+        "out_of_time",
         "internal_error",
     )
 )
@@ -244,6 +252,7 @@ class ErrorItem(BaseModel):
         description="Stable snake_case code, e.g. invalid_notation, too_many_copies, "
         "wrong_tile_count, invalid_meld, unknown_rules, invalid_rule_option, not_a_winning_hand, no_yaku, "
         "batch_too_large, answer_too_large, body_too_large, unsupported_media_type, forbidden, too_busy, "
+        "malformed_event, not_a_decision_point, too_many_events, out_of_time, "
         "or a pydantic error type such as missing or int_parsing_size."
     )
     loc: list[str | int] = Field(
@@ -287,8 +296,9 @@ def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
         "with no content-type is read as JSON).",
         422: "Malformed or impossible input; `loc` names the field (and batch index).",
         500: "An unexpected server error (never caused by input).",
-        503: "Not ready yet (the lookup tables are still being built), or too busy (`too_busy`: too many "
-        "heavy requests at once; retry after `Retry-After` seconds).",
+        503: "Not ready yet (the lookup tables are still being built), too busy (`too_busy`: too many "
+        "heavy requests at once; retry after `Retry-After` seconds), or out of time (`out_of_time`: a replay of "
+        "events that could not finish within TENPAI_HEAVY_SECONDS on this process, loaded as it was).",
     }
     return {status: {"model": ErrorResponse, "description": descriptions[status]} for status in statuses}
 

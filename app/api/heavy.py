@@ -1,12 +1,14 @@
 """Heavy requests: a few at a time, off the event loop, within a wall-clock budget.
 
-A heavy request (a ``/discard`` lookahead, a ``/simulate`` run, a ``/win`` of hands
-holding many wildcards) can take seconds of CPU, so :func:`answer_heavy` runs it under
+A heavy request (a ``/discard`` lookahead, a ``/simulate`` run, a ``/referee`` or ``/act``
+replay, a ``/win`` of hands holding many wildcards) can take seconds of CPU, so :func:`answer_heavy` runs it under
 four rules (the wildcard ``/win`` routes take a slot the same way; their work is bounded
 by its answer's size, :mod:`app.api.answer_size`):
 
 * **A cached answer first.**  A finished answer is served from the result cache
   without taking a slot: a repeated question costs a look-up, however busy the process.
+  (``/referee`` and ``/act`` are not cached: their exact key is a whole game of events,
+  and the cache bounds the bytes of its answers, not of its keys.)
 * **Slots.**  At most ``TENPAI_MAX_HEAVY_REQUESTS`` computations at once per process
   (:class:`HeavyLimiter`); one more is answered at once with 503 ``too_busy`` and a
   ``Retry-After`` of the seconds until the earliest running one must end.  Refusing
@@ -166,7 +168,8 @@ class TooBusy(ApiError):
         self.capacity = limiter.capacity
         retry_after = limiter.retry_after()
         msg = (
-            f"this process is computing {limiter.capacity} heavy request(s) (lookahead, /simulate, wildcard /win), "
+            f"this process is computing {limiter.capacity} heavy request(s) (lookahead, /simulate, /referee, /act, "
+            "wildcard /win), "
             f"as many as it runs at once (TENPAI_MAX_HEAVY_REQUESTS); retry after {retry_after} s"
         )
         super().__init__(("body",), msg, "too_busy", headers={"Retry-After": str(retry_after)})
@@ -187,19 +190,24 @@ def heavy_slot(request: Request, seconds: float) -> Iterator[Slot]:
 
 
 async def answer_heavy(
-    request: Request, key: Hashable, compute: Callable[[Budget], Finished], *, seconds: float
+    request: Request, key: Hashable | None, compute: Callable[[Budget], Finished], *, seconds: float
 ) -> Response:
     """The answer to a heavy question: from the cache, or computed by ``compute(budget)`` under the rules above.
 
-    ``key`` is the question's exact cache key; ``seconds`` its wall-clock budget.
+    ``key`` is the question's exact cache key, or None for a question that is not cached (its
+    exact key would be as large as a whole game's events); ``seconds`` its wall-clock budget.
     """
     cache = service_state(request).cache
-    cached = cache.peek(key)
-    if isinstance(cached, bytes):
-        return json_response(cached)
+    if key is not None:
+        cached = cache.peek(key)
+        if isinstance(cached, bytes):
+            return json_response(cached)
     with heavy_slot(request, seconds) as slot:
         budget = Budget(slot.deadline)
-        finished = await off_the_loop(request, budget, lambda: _cached_if_complete(cache, key, compute, budget))
+        if key is None:
+            finished = await off_the_loop(request, budget, lambda: compute(budget))
+        else:
+            finished = await off_the_loop(request, budget, lambda: _cached_if_complete(cache, key, compute, budget))
     response = json_response(finished.body)
     if not finished.complete:
         response.headers["cache-control"] = "no-store"

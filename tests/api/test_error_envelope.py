@@ -478,6 +478,10 @@ _ROUTE_ERRORS: list[tuple[str, dict[str, Any]]] = [
     ("/score/batch", {"items": [{"hand": "1m", "win_tile": "1m", "winner": "0", "dealer": 0}]}),
     ("/simulate", {"games": 1, "players": ["advisor", "advisor", "advisor", "nobody"]}),
     ("/simulate", {"games": 1, "rules": "sanma", "players": ["advisor", "advisor", "advisor", "advisor"]}),
+    ("/referee", {"events": [{"type": "start_game"}, {"type": "tsumo", "actor": 0, "pai": "1q"}]}),
+    ("/referee", {"events": [], "rules": "mcr"}),
+    ("/act", {"seat": 0, "events": [{"type": "start_game"}]}),
+    ("/act", {"seat": 2, "events": [], "rules": "sanma"}),
 ]  # fmt: skip
 
 

@@ -1,4 +1,4 @@
-"""Heavy requests (a /discard lookahead, /simulate): bounded in time and number, off the event loop,
+"""Heavy requests (a /discard lookahead, /simulate, /referee): bounded in time and number, off the event loop,
 stopped when their client leaves, and never in the way of cheap requests."""
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import pytest
 from api_helpers import assert_error, started
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from shared_data import shared_testdata_dir
 
 from app.api.heavy import HeavyLimiter
 from app.api.questions import ask_discard, discard_key
@@ -371,6 +372,23 @@ def test_a_client_that_leaves_stops_its_value_search() -> None:
     assert left.status == 200 and left.answer["model"] == "expected_score"
     assert left.answer["value_search"]["complete"] is False and left.answer["value_search"]["stopped_by"] == "time"
     assert app.state.service.cache.peek(discard_key(ask_discard(DiscardRequest(**SLOW_VALUE_SEARCH)))) is None
+    assert _limiter(app).running == 0
+
+
+def test_a_client_that_leaves_stops_its_referee() -> None:
+    games = shared_testdata_dir() / "tenhou-games"
+    if not games.is_dir():
+        pytest.skip(f"the Tenhou games are not at {games} (set TENPAI_TESTDATA to the shared test data folder)")
+    # Every game, one after another: seconds of replay (the referee goes on past each end_game).
+    events = [json.loads(line) for path in sorted(games.glob("*.jsonl")) for line in path.read_text().splitlines()]
+    settings = Settings(heavy_seconds=60.0, max_events=len(events), max_body_bytes=16 * 1024 * 1024)
+    app = create_app(settings)
+    left = _leaving_call(app, "/referee", {"events": events}, leave_after=0.5)
+    print(f"referee: {left.cpu_before_leaving:.2f} CPU-s before leaving, {left.cpu_after_leaving:.3f} after")
+    assert left.cpu_before_leaving > 0.1  # the replay was running when it left
+    assert left.cpu_after_leaving < CPU_AFTER_LEAVING
+    assert left.status == 503 and left.answer["error"] == "out_of_time"
+    assert "left" in left.answer["detail"][0]["msg"]
     assert _limiter(app).running == 0
 
 

@@ -26,6 +26,7 @@ def test_limits_come_from_the_settings() -> None:
         max_heavy_requests=3,
         cache_bytes=1 << 20,
         max_answer_bytes=1 << 21,
+        max_events=321,
     )
     with TestClient(create_app(settings)) as client:
         body = client.get("/limits").json()
@@ -35,6 +36,7 @@ def test_limits_come_from_the_settings() -> None:
     assert body["simulate_seconds"] == 7.5
     assert body["max_heavy_requests"] == 3
     assert body["max_simulate_games"] == settings.max_simulate_games
+    assert body["max_events"] == 321
     assert body["lookahead_budget_max"] == MAX_LOOKAHEAD_BUDGET
     assert body["cache_bytes"] == 1 << 20 and body["max_answer_bytes"] == 1 << 21
     assert body["tile_fields"] == {
@@ -43,7 +45,7 @@ def test_limits_come_from_the_settings() -> None:
         "meld": {"max_characters": MELD_MAX_CHARS, "max_items": MELD_MAX_ITEMS},
     }
     assert set(body) == {
-        "max_body_bytes", "max_batch_size", "max_simulate_games", "heavy_seconds", "simulate_seconds",
+        "max_body_bytes", "max_batch_size", "max_simulate_games", "max_events", "heavy_seconds", "simulate_seconds",
         "max_heavy_requests",
         "lookahead_budget_default", "lookahead_budget_max", "decomposition_limit", "cache_size",
         "cache_bytes", "max_answer_bytes", "tile_fields",

@@ -55,6 +55,8 @@ def test_every_route_is_documented(schema: dict[str, Any]) -> None:
         "/score",
         "/score/batch",
         "/simulate",
+        "/referee",
+        "/act",
         "/health",
         "/ready",
         "/rules",

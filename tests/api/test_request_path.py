@@ -28,6 +28,7 @@ from app.api.errors import install_error_handlers, unsupported_media_type
 from app.api.heavy import HeavyLimiter
 from app.api.request_path import BodyRoute, is_json_content_type
 from app.api.routes import ROUTERS
+from app.api.schemas.table import ONE_HAND
 from app.api.state import ServiceState
 from app.settings import Settings
 
@@ -48,6 +49,8 @@ VALID: dict[str, dict[str, Any]] = {
     "/win/batch": {"hands": ["123m456p789s11122z", "123m456p789s11123z"]},
     "/score/batch": {"items": [{"hand": "123m456p789s11122z", "win_tile": "2z", "winner": 0, "dealer": 0}]},
     "/simulate": {"games": 1, "seed": 3},
+    "/referee": {"events": ONE_HAND},
+    "/act": {"seat": 1, "events": ONE_HAND[:4]},
 }
 
 MALFORMED: list[bytes] = [

@@ -2,7 +2,20 @@
 
 from fastapi import APIRouter
 
-from app.api.routes import analyze, discard, limits, metrics, reference, score, service, shanten, simulate, ting, win
+from app.api.routes import (
+    analyze,
+    discard,
+    limits,
+    metrics,
+    reference,
+    score,
+    service,
+    shanten,
+    simulate,
+    table,
+    ting,
+    win,
+)
 
 # Request routing tries routers in this order: the busiest first.
 ROUTERS: tuple[APIRouter, ...] = (
@@ -12,6 +25,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     discard.router,
     score.router,
     simulate.router,
+    table.router,
     reference.router,
     limits.router,
     service.router,

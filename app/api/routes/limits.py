@@ -46,9 +46,13 @@ class LimitsResponse(BaseModel):
     max_body_bytes: int = Field(description="Largest request body (TENPAI_MAX_BODY_BYTES); larger: 413.")
     max_batch_size: int = Field(description="Most hands or items in one batch request (TENPAI_MAX_BATCH_SIZE).")
     max_simulate_games: int = Field(description="Most games one POST /simulate plays (TENPAI_MAX_SIMULATE_GAMES).")
+    max_events: int = Field(
+        description="Most mjai events one POST /referee or /act sends (TENPAI_MAX_EVENTS); more: 422 too_many_events."
+    )
     heavy_seconds: float = Field(
         description="Wall-clock budget of one heavy computation (TENPAI_HEAVY_SECONDS): a lookahead or "
-        "expected-score search past it answers what it found, flagged complete: false."
+        "expected-score search past it answers what it found, flagged complete: false; a /referee or /act "
+        "replay that cannot finish by then is a 503 out_of_time."
     )
     simulate_seconds: float = Field(
         description="Wall-clock bound of one POST /simulate run (TENPAI_SIMULATE_SECONDS): past it, the report of "
@@ -56,7 +60,8 @@ class LimitsResponse(BaseModel):
         "within milliseconds."
     )
     max_heavy_requests: int = Field(
-        description="Heavy requests (a lookahead, /simulate, a /win of hands holding more than two wildcards) "
+        description="Heavy requests (a lookahead, /simulate, /referee, /act, a /win of hands holding more than two "
+        "wildcards) "
         "computed at once (TENPAI_MAX_HEAVY_REQUESTS); more: 503 with Retry-After. A /discard expected-score "
         "search also takes a slot; without one the linear score ranks."
     )
@@ -83,6 +88,7 @@ def limits(request: Request) -> LimitsResponse:
         max_body_bytes=settings.max_body_bytes,
         max_batch_size=settings.max_batch_size,
         max_simulate_games=settings.max_simulate_games,
+        max_events=settings.max_events,
         heavy_seconds=settings.heavy_seconds,
         simulate_seconds=settings.simulate_seconds,
         max_heavy_requests=settings.max_heavy_requests,

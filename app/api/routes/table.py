@@ -1,0 +1,159 @@
+"""POST /referee and POST /act: the table as a service, mjai events in.
+
+The service stays stateless: the client sends a game's events and the service
+replays them through one table machine (:mod:`app.core.table.machine`), for the
+referee's verdict (:func:`app.core.table.referee.judge`) or for one seat's decision
+(:func:`app.core.table.decide.act`).  A replay costs about 65 µs an event here (a
+hanchan of 1400 events: 0.09 s; an /act adds the advisor's search, up to its state
+budget), so both are bounded three ways:
+
+* the body (TENPAI_MAX_BODY_BYTES, :class:`~app.api.request_path.BodyRoute`) and the
+  number of events (TENPAI_MAX_EVENTS: a 422 ``too_many_events`` before any work);
+* time: each is a heavy request (:mod:`app.api.heavy`), replayed off the event loop in
+  a heavy slot within TENPAI_HEAVY_SECONDS, and stopped within 64 events of its
+  client leaving.  A replay that cannot finish is a 503 ``out_of_time`` (a verdict on
+  part of a game would be no verdict); an /act whose advisor's search the clock cut
+  short answers what it found, flagged ``complete: false``.
+
+Neither is cached: the exact key of a game is its events, tens of kilobytes, and the
+result cache bounds the bytes of its answers, not of its keys (a hash code is no key).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import partial
+from typing import Annotated
+
+from fastapi import APIRouter, Body, Request, Response
+
+from app.api.errors import ApiError, error_responses, located
+from app.api.heavy import Budget, Finished, answer_heavy
+from app.api.questions import request_rules
+from app.api.request_path import BodyRoute
+from app.api.schemas.table import (
+    ACT_EXAMPLES,
+    REFEREE_EXAMPLES,
+    ActRequest,
+    ActResponse,
+    RefereeRequest,
+    RefereeResponse,
+)
+from app.api.state import service_state
+from app.core.shape.rules import RuleProfile
+from app.core.shape.tiles import counted
+from app.core.table.decide import act
+from app.core.table.referee import RefereeStopped, judge
+
+router = APIRouter(tags=["table"], route_class=BodyRoute)
+_ERRORS = error_responses(413, 422, 500, 503)
+_AT_EVENTS = ("body", "events")
+
+
+def _within_bound(events: Sequence[object], max_events: int) -> None:
+    """Refuse more than ``max_events`` events before any is read (as batches are capped)."""
+    if len(events) > max_events:
+        raise ApiError(
+            _AT_EVENTS,
+            f"{counted(len(events), 'event')} in one request; this service replays at most {max_events} "
+            "(TENPAI_MAX_EVENTS; a hanchan has 1000 to 2000)",
+            "too_many_events",
+            ctx={"max_events": max_events},
+        )
+
+
+def _out_of_time(events: Sequence[object], seconds: float, budget: Budget) -> ApiError:
+    """The 503 for a replay stopped before its end (sent to no one when its client left)."""
+    why = (
+        "its client left"
+        if budget.cancelled()
+        else f"it did not finish within {seconds:g} s (TENPAI_HEAVY_SECONDS) on this process, loaded as it was; "
+        "ask again, or send fewer events"
+    )
+    return ApiError(
+        _AT_EVENTS,
+        f"the replay of {counted(len(events), 'event')} stopped: {why}",
+        "out_of_time",
+        ctx={"seconds": seconds},
+    )
+
+
+@router.post(
+    "/referee",
+    response_model=RefereeResponse,
+    operation_id="referee",
+    summary="Judge a game's mjai log: every foul at its event, each hand's deltas",
+    responses=_ERRORS,
+)
+async def referee(
+    body: Annotated[RefereeRequest, Body(openapi_examples=REFEREE_EXAMPLES)], request: Request
+) -> Response:
+    """Replay the events through a table that plays by Tenhou's rules and report every event it
+    would not allow, at its index, with a stable `type`: out of turn, a tile the actor does not
+    hold, a call that is not offered, a missing `dora` after a kan, a discard forbidden after a
+    call (kuikae), a win that is not a win or is furiten, a riichi while not ready, ...; and every
+    `hora` or `ryukyoku` whose logged `deltas` differ from the rules' (`deltas_differ`). After a
+    problem the referee goes on judging the rest of the game.
+
+    `hands` has one entry per hand: its `deltas` are the service's own for the whole hand (a double
+    ron's wins, honba, riichi sticks, noten payments, nagashi mangan and pao included),
+    `logged_deltas` the sum of the log's. Any well-formed list of events answers 200; `valid` is
+    true when there is no problem. A malformed event is a 422 `malformed_event` at
+    `["body", "events", index, field]`.
+
+    A heavy request: it runs off the event loop within TENPAI_HEAVY_SECONDS (a hanchan takes about
+    0.1 s), a 503 `out_of_time` past it, and stops when its client leaves; beyond
+    TENPAI_MAX_HEAVY_REQUESTS at once, a 503 `too_busy` with `Retry-After`."""
+    settings = service_state(request).settings
+    _within_bound(body.events, settings.max_events)
+    rules = request_rules(body.rules)
+    judged = partial(_judged, body.events, rules, settings.heavy_seconds)
+    return await answer_heavy(request, None, judged, seconds=settings.heavy_seconds)
+
+
+def _judged(events: Sequence[object], rules: RuleProfile, seconds: float, budget: Budget) -> Finished:
+    try:
+        with located("body"):
+            report = judge(events, rules, stop=budget.passed)
+    except RefereeStopped:
+        raise _out_of_time(events, seconds, budget) from None
+    return Finished(RefereeResponse.of(report).model_dump_json().encode(), True)
+
+
+@router.post(
+    "/act",
+    response_model=ActResponse,
+    operation_id="act",
+    summary="A seat's legal actions at this point of the game, and the one to take",
+    responses=_ERRORS,
+)
+async def act_now(body: Annotated[ActRequest, Body(openapi_examples=ACT_EXAMPLES)], request: Request) -> Response:
+    """`legal` is every action the rules allow `seat` after the last event, each once, in mjai form;
+    `action` is the one the service picks, and `ranked` orders them all best first with the value it
+    gives each. A win is always taken and nine terminals declared; discards are ranked by today's
+    `/discard` model (expected score near tenpai under riichi, else the linear score), riichi is
+    declared when the chosen discard keeps the hand ready; calls and kans follow simple rules.
+
+    The answer depends only on what the seat sees: the other seats' dealt and drawn tiles are hidden
+    before the replay, so they may be sent as `?` or shown. The events must end where the seat acts
+    (else a 422 `not_a_decision_point`); an event the table does not allow is a 422 `illegal_event`
+    at its index, a malformed one a 422 `malformed_event`.
+
+    A heavy request, like `/referee`: off the event loop within TENPAI_HEAVY_SECONDS; an advisor's
+    search cut short by that clock answers what it found with `complete: false`."""
+    settings = service_state(request).settings
+    _within_bound(body.events, settings.max_events)
+    rules = request_rules(body.rules)
+    decided = partial(_decided, body.seat, body.events, rules, settings.heavy_seconds)
+    return await answer_heavy(request, None, decided, seconds=settings.heavy_seconds)
+
+
+def _decided(seat: int, events: Sequence[object], rules: RuleProfile, seconds: float, budget: Budget) -> Finished:
+    try:
+        with located("body"):
+            answer = act(events, seat, rules, stop=budget.passed)
+    except TimeoutError:  # act's replay heard the stop before the seat's point
+        raise _out_of_time(events, seconds, budget) from None
+    # The advisor's search stops quietly when told to: past the deadline its ranking may be partial.
+    complete = not budget.passed()
+    return Finished(ActResponse.of(answer, complete=complete).model_dump_json().encode(), complete)
