@@ -69,6 +69,7 @@ from app.core.shape.tiles import (
     WINDS,
     is_honor,
 )
+from app.core.table.flow import AbortiveDraw, AbortiveDrawKind, ExhaustiveDraw, HandOutcome, Wins
 from app.core.table.mjai import (
     FIRST_RED,
     TABLE_TILES,
@@ -212,11 +213,21 @@ class HandResult:
     kind: str  # "hora", or a draw: exhaustive, nine_terminals, four_winds, four_riichi, four_kans, triple_ron
     deltas: list[int]
     wins: list[Win] = field(default_factory=list)
+    #: Every winner in order, also those whose hands the table could not see (no :class:`Win`).
+    winners: list[int] = field(default_factory=list)
     tenpai: tuple[bool, ...] = ()
     nagashi: tuple[int, ...] = ()
     logged_deltas: list[int] | None = None
     #: Riichi sticks on the table when the hand ended (taken by the winner, or left).
     kyotaku: int = 0
+
+    def outcome(self) -> HandOutcome:
+        """The hand's ending in the terms of :func:`~app.core.table.flow.next_hand`."""
+        if self.kind == "hora":
+            return Wins(tuple(self.winners))
+        if self.kind == "exhaustive":
+            return ExhaustiveDraw(self.tenpai, self.nagashi)
+        return AbortiveDraw(AbortiveDrawKind(self.kind))
 
 
 class TableMachine:
@@ -752,6 +763,7 @@ class TableMachine:
                     self.kyoku, self.bakaze, self.honba, self.oya, "hora", [0] * self.seats, kyotaku=self.kyotaku
                 )
             self.hora_seats.append(seat)
+            self.result.winners.append(seat)
             self._log_deltas(event)
             self.phase = "won"
             return
@@ -768,6 +780,7 @@ class TableMachine:
                 self.kyoku, self.bakaze, self.honba, self.oya, "hora", [0] * self.seats, kyotaku=self.kyotaku
             )
         self.result.wins.append(win)
+        self.result.winners.append(seat)
         for s, delta in enumerate(win.deltas):
             self.result.deltas[s] += delta
         self.hora_seats.append(seat)
@@ -791,7 +804,7 @@ class TableMachine:
         self.result.logged_deltas = [a + b for a, b in zip(logged, deltas, strict=True)]
 
     def _on_ryukyoku(self, event: Event) -> None:
-        kind = self._draw_kind()
+        kind = self.draw_kind()
         self._expect(kind is not None, "illegal_action", f"the hand cannot end in a draw while {self._waiting_for()}")
         assert kind is not None
         if kind == "nine_terminals":
@@ -827,7 +840,8 @@ class TableMachine:
         self._log_deltas(event)
         self.phase = "won"
 
-    def _draw_kind(self) -> str | None:
+    def draw_kind(self) -> str | None:
+        """The draw a ``ryukyoku`` would be now (nine terminals, an abortive or exhaustive draw), or None."""
         if self.phase == "act" and self.after == "tsumo":
             return "nine_terminals"
         if self.phase != "claim":
