@@ -6,6 +6,9 @@ Each input line is one message: a JSON array of the events since the bot's last 
 machine as the referee and ``/act`` (:mod:`app.core.table.machine`), and the action is
 :func:`~app.core.table.decide.decide`'s pick among the seat's legal actions.
 
+mjai.app hides ``hora`` and ``ryukyoku`` from the bots: an ``end_kyoku`` may come in the
+middle of a hand, which the bot then leaves (the next ``start_kyoku`` has the scores).
+
 The bot never crashes and never answers an illegal action.  When something goes wrong
 inside (an event the table refuses, a strategy that fails, a line that is not JSON), it
 logs the trouble to standard error and answers a legal default: throwing the tile it
@@ -89,6 +92,9 @@ class Bot:
         if self.machine is None:
             return
         machine = self.machine
+        if kind == "end_kyoku" and machine.phase != "won":
+            machine.abandon_hand()  # mjai.app does not show bots how a hand ended
+            return
         event = read_event(obj, machine.events_applied, machine.seats)
         try:
             machine.apply(event)

@@ -897,6 +897,12 @@ class TableMachine:
                 return True
         return False
 
+    def abandon_hand(self) -> None:
+        """Leave the hand in play without its ending: a bot's server (mjai.app) sends ``end_kyoku``
+        without the ``hora`` or ``ryukyoku`` before it, and the next ``start_kyoku`` brings the scores."""
+        self.phase = "idle"
+        self.hand_open = False
+
     def _on_end_kyoku(self, event: Event) -> None:
         self._expect(self.phase == "won", "unexpected_event", f"end_kyoku while {self._waiting_for()}")
         assert self.result is not None

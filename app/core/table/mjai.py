@@ -205,7 +205,7 @@ def action_object(event: Event) -> dict[str, Any]:
     {'type': 'dahai', 'actor': 2, 'pai': '5mr', 'tsumogiri': True}
     """
     out: dict[str, Any] = {"type": event.kind}
-    if event.kind == "none":
+    if event.kind in ("none", "ryukyoku"):  # libriichi writes a declared draw without its actor
         return out
     out["actor"] = event.actor
     if event.target is not None and event.kind in ("chi", "pon", "daiminkan", "hora"):
