@@ -1,4 +1,10 @@
-"""The table between hands: renchan, honba, sticks, draw payments, liability and the end of the game."""
+"""The table between hands: renchan, honba, sticks, draw payments, liability and the end of the game.
+
+Unit cases for each rule, then Tenhou's own games (``../shared/testdata/tenhou-games``, skipped
+with a reason where absent): from each hand's outcome and the scores after it, :func:`next_hand`
+must predict the next hand's ``start_kyoku`` exactly, and the end of the game where the log ends
+it; the noten, nagashi and liability payments must equal the logged deltas.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +12,12 @@ from dataclasses import replace
 from typing import Any, Final
 
 import pytest
+from tenhou_games import GAMES_DIR, RecordedHand, game_rules, load_games, read_hands
 
 from app.core.errors import InvalidRuleOption, InvalidTableState
 from app.core.shape.hand import Hand, Meld
 from app.core.shape.rules import rule_profile
-from app.core.shape.tiles import parse_mpsz
+from app.core.shape.tiles import EAST, parse_mpsz
 from app.core.table.flow import (
     AbortiveDraw,
     AbortiveDrawKind,
@@ -402,3 +409,196 @@ def test_ron_order_starts_at_the_discarders_right() -> None:
     assert ron_order(3, [2, 0], 4) == (0, 2)
     assert ron_order(1, [0, 3, 2], 4) == (2, 3, 0)
     assert ron_order(2, [1, 0], 3) == (0, 1)
+
+
+# -- Tenhou's games ------------------------------------------------------------------------------
+
+GAMES: Final = load_games()
+_TENHOU_DRAWS: Final = {
+    "yao9": AbortiveDrawKind.NINE_TERMINALS,
+    "kaze4": AbortiveDrawKind.FOUR_WINDS,
+    "reach4": AbortiveDrawKind.FOUR_RIICHI,
+    "kan4": AbortiveDrawKind.FOUR_KANS,
+    "ron3": AbortiveDrawKind.TRIPLE_RON,
+}
+needs_games = pytest.mark.skipif(not GAMES, reason=f"Tenhou's games not found at {GAMES_DIR}")
+
+
+def outcome_of(recorded: RecordedHand, results: list[dict[str, Any]]) -> HandOutcome:
+    """What the hand did, told from the log alone: winners, Tenhou's draw kind, the hands held at a draw."""
+    if recorded.ends[0]["type"] == "hora":
+        return Wins(tuple(end["actor"] for end in recorded.ends))
+    kind = results[0]["kind"]
+    if kind in _TENHOU_DRAWS:
+        return AbortiveDraw(_TENHOU_DRAWS[kind])
+    assert kind in ("exhaustive", "nm"), kind
+    seats = range(recorded.seats)
+    nagashi = tuple(seat for seat in seats if recorded.has_nagashi(seat))
+    return ExhaustiveDraw(tuple(recorded.is_tenpai(seat) for seat in seats), nagashi)
+
+
+def state_after(recorded: RecordedHand) -> TableState:
+    start = recorded.start
+    sticks = start["kyotaku"] + sum(recorded.riichi)
+    won = recorded.ends[0]["type"] == "hora"
+    return TableState(
+        RoundWind(start["bakaze"]),
+        start["kyoku"],
+        start["honba"],
+        0 if won else sticks,
+        start["oya"],
+        tuple(recorded.scores_after()),
+    )
+
+
+def start_of(recorded: RecordedHand) -> TableState:
+    start = recorded.start
+    return TableState(
+        RoundWind(start["bakaze"]),
+        start["kyoku"],
+        start["honba"],
+        start["kyotaku"],
+        start["oya"],
+        tuple(start["scores"]),
+    )
+
+
+@needs_games
+def test_the_games_are_all_there() -> None:
+    assert (len(GAMES), sum(game["players"] == 4 for game in GAMES)) == (55, 54)
+    assert sum(len(game["per_hand"]) for game in GAMES) == 549 + 6
+
+
+@needs_games
+@pytest.mark.parametrize("game", GAMES, ids=[game["file"] for game in GAMES])
+def test_next_hand_predicts_every_hand_and_the_end_of_each_game(game: dict[str, Any]) -> None:
+    rules = game_rules(game)
+    hands = read_hands(game)
+    assert len(hands) == len(game["per_hand"])
+    assert start_of(hands[0]) == first_hand(rules)
+    wrong = []
+    for index, (recorded, logged) in enumerate(zip(hands, game["per_hand"], strict=True)):
+        predicted = next_hand(state_after(recorded), outcome_of(recorded, logged["results"]), rules)
+        expected: TableState | list[int] = (
+            start_of(hands[index + 1]) if index + 1 < len(hands) else game["final_scores"]
+        )
+        if isinstance(expected, TableState) and predicted != expected:
+            wrong.append((logged["kyoku"], logged["honba"], predicted, expected))
+    assert wrong == []
+    end = predicted
+    assert isinstance(end, GameEnd), f"the log ends the game; next_hand gave {end}"
+    # final_scores are the last hand's, before Tenhou gives the leader the sticks left on the table.
+    leader = end.placements[0]
+    assert game["final_scores"][leader] == max(game["final_scores"])
+    with_sticks = [
+        score + (1000 * end.leftover_sticks if seat == leader else 0) for seat, score in enumerate(game["final_scores"])
+    ]
+    assert list(end.scores) == with_sticks
+    assert sum(end.scores) == rules.seats * rules.start_points
+
+
+@needs_games
+def test_the_games_reach_every_way_a_game_ends_and_goes_on() -> None:
+    ends, renchan, extension_hands, abortive = set(), 0, 0, 0
+    for game in GAMES:
+        rules = game_rules(game)
+        for recorded, logged in zip(read_hands(game), game["per_hand"], strict=True):
+            outcome = outcome_of(recorded, logged["results"])
+            result = next_hand(state_after(recorded), outcome, rules)
+            if isinstance(result, GameEnd):
+                ends.add(result.reason)
+            renchan += dealer_keeps_deal(outcome, recorded.start["oya"], rules)
+            abortive += isinstance(outcome, AbortiveDraw)
+            extension_hands += recorded.start["bakaze"] == "W" or (
+                rules.length is GameLength.TONPUU and recorded.start["bakaze"] == "S"
+            )
+    assert ends == {
+        GameEndReason.LAST_HAND,
+        GameEndReason.BUST,
+        GameEndReason.TARGET_REACHED,
+        GameEndReason.DEALER_STOPS,
+        GameEndReason.EXTENSION_OVER,
+    }
+    assert renchan > 100 and abortive == 11 and extension_hands > 5
+
+
+@needs_games
+def test_tenpai_yame_came_in_june_2010() -> None:
+    # Tenhou's blog (2010-05-18): from June 2010 a first-placed dealer tenpai at all-last ends the
+    # game; before, the dealer played on.  One hand of these games tells the two apart, and its game
+    # (February 2009) played on.
+    differ = []
+    for game in GAMES:
+        rules = game_rules(game)
+        for recorded, logged in zip(read_hands(game), game["per_hand"], strict=True):
+            state, outcome = state_after(recorded), outcome_of(recorded, logged["results"])
+            with_stop = next_hand(state, outcome, replace(rules, dealer_stops_on_tenpai=True))
+            without = next_hand(state, outcome, replace(rules, dealer_stops_on_tenpai=False))
+            if with_stop != without:
+                differ.append((game["id"], logged["kyoku"], logged["honba"], rules.dealer_stops_on_tenpai))
+    assert differ == [("2009022022gm-00a9-0000-cd94aac8", "S4", 1, False)]
+
+
+@needs_games
+def test_noten_and_nagashi_payments_equal_the_logged_deltas() -> None:
+    checked = {"exhaustive": 0, "nm": 0}
+    wrong = []
+    for game in GAMES:
+        rules = game_rules(game)
+        for recorded, logged in zip(read_hands(game), game["per_hand"], strict=True):
+            kind = logged["results"][0]["kind"]
+            if kind not in checked:
+                continue
+            draw = outcome_of(recorded, logged["results"])
+            assert isinstance(draw, ExhaustiveDraw)
+            assert bool(draw.nagashi) == (kind == "nm")
+            paid = exhaustive_draw_payments(draw, recorded.start["oya"], rules)
+            checked[kind] += 1
+            if list(paid) != recorded.ends[0]["deltas"]:
+                wrong.append((game["file"], logged["kyoku"], logged["honba"], paid, recorded.ends[0]["deltas"]))
+    assert wrong == []
+    assert checked == {"exhaustive": 90, "nm": 1}
+
+
+@needs_games
+def test_liability_payments_equal_the_logged_deltas() -> None:
+    checked = []
+    for game in GAMES:
+        rules = game_rules(game)
+        for recorded in read_hands(game):
+            for end in recorded.ends:
+                if end["type"] != "hora" or end["actor"] not in recorded.liable:
+                    continue
+                winner = end["actor"]
+                checked.append(game["file"])
+                start = recorded.start
+                discarder = None if end["target"] == winner else end["target"]
+                win_tile = recorded.last_draw[winner] if discarder is None else recorded.last_offered
+                assert win_tile is not None
+                held = recorded.concealed[winner] + ([] if discarder is None else [win_tile])
+                context = WinContext(
+                    winner,
+                    start["oya"],
+                    discarder,
+                    round_wind=EAST + "ESWN".index(start["bakaze"]),
+                    honba=start["honba"],
+                )
+                score = score_riichi(
+                    Hand.from_tiles(held, recorded.melds[winner]), win_tile, rule_profile("riichi"), context
+                )
+                liable = recorded.liable[winner]
+                paid = with_liability(
+                    score,
+                    winner=winner,
+                    dealer=start["oya"],
+                    discarder=discarder,
+                    liable=liable,
+                    honba=start["honba"],
+                    rules=rules,
+                )
+                sticks = [
+                    1000 * (start["kyotaku"] + sum(recorded.riichi)) if seat == winner else 0 for seat in range(4)
+                ]
+                assert [a + b for a, b in zip(paid.payments, sticks, strict=True)] == end["deltas"]
+                assert [seat for seat, _ in paid.per_payer] == [liable]
+    assert len(checked) == 3
