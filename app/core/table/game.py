@@ -346,8 +346,7 @@ class _Game:
             self._win([seat], target=seat)
             return Wins((seat,))
         if kind == "ryukyoku":
-            self._emit({"type": "ryukyoku"})
-            return AbortiveDraw(AbortiveDrawKind.NINE_TERMINALS)
+            return self._draw_end()
         if kind in ("dahai", "reach"):
             while machine.dora_later:  # an open or added kan's indicator, before the discard
                 self._show_dora()
@@ -370,8 +369,7 @@ class _Game:
         answers = {seat: self._decide(seat) for seat in machine.decision_seats()}
         rons = [seat for seat, answer in answers.items() if answer["type"] == "hora"]
         if len(rons) >= 3 and self.table.triple_ron_draw:
-            self._emit({"type": "ryukyoku"})
-            return AbortiveDraw(AbortiveDrawKind.TRIPLE_RON)
+            return self._draw_end()
         if rons:
             ordered = ron_order(discarder, rons, self.seats)
             if not self.table.double_ron:

@@ -69,7 +69,17 @@ from app.core.shape.tiles import (
     WINDS,
     is_honor,
 )
-from app.core.table.flow import AbortiveDraw, AbortiveDrawKind, ExhaustiveDraw, HandOutcome, Wins
+from app.core.table.flow import (
+    AbortiveDraw,
+    AbortiveDrawKind,
+    ExhaustiveDraw,
+    HandOutcome,
+    TableRules,
+    Wins,
+    exhaustive_draw_payments,
+    tenhou_rules,
+    with_liability,
+)
 from app.core.table.mjai import (
     FIRST_RED,
     TABLE_TILES,
@@ -85,7 +95,7 @@ from app.core.table.mjai import (
     red_of,
     tile_name,
 )
-from app.core.value.riichi_scoring import RiichiScore, riichi_payments
+from app.core.value.riichi_scoring import RiichiScore
 from app.core.value.scoring import REFUSALS, score
 from app.core.value.scoring_context import WinContext
 
@@ -233,8 +243,10 @@ class HandResult:
 class TableMachine:
     """One game: apply mjai events, ask for legal actions.  See the module notes."""
 
-    def __init__(self, rules: RuleProfile, *, red_fives: int = 1) -> None:
+    def __init__(self, rules: RuleProfile, *, table: TableRules | None = None, red_fives: int = 1) -> None:
         self.rules = rules
+        #: The rules between hands and of the payments beyond a win's (noten, nagashi, pao).
+        self.table = table if table is not None else tenhou_rules(seats=rules.seats)
         self.seats = rules.seats
         self.checker = Checker(rules)
         self.red_fives = red_fives if rules.red_fives else 0
@@ -455,6 +467,11 @@ class TableMachine:
             self.dora_now == 0 and self.dora_later == 0,
             "missing_dora",
             "the kan's dora indicator was not shown before the discard",
+        )
+        self._expect(
+            self._holds(seat, [tile]),
+            "tile_not_held",
+            f"seat {seat} discards {tile_name(tile)}, which it does not hold",
         )
         if event.tsumogiri and player.drawn not in (None, UNKNOWN) and tile not in (player.drawn, UNKNOWN):
             raise Foul(
@@ -825,7 +842,11 @@ class TableMachine:
         if kind == "exhaustive":
             tenpai = tuple(self._tenpai_at_draw(seat) for seat in range(self.seats))
             nagashi = tuple(seat for seat, p in enumerate(self.players) if p.nagashi and p.discarded)
-            deltas = list(self._draw_payments(tenpai, nagashi))
+            deltas = list(
+                exhaustive_draw_payments(
+                    ExhaustiveDraw(tenpai, nagashi), self.oya, self.table, tsumo_loss=self.rules.tsumo_loss
+                )
+            )
         self.result = HandResult(
             self.kyoku,
             self.bakaze,
@@ -871,21 +892,6 @@ class TableMachine:
     def _four_riichi(self) -> bool:
         return self.seats == 4 and all(p.riichi for p in self.players)
 
-    def _draw_payments(self, tenpai: Sequence[bool], nagashi: Sequence[int]) -> list[int]:
-        n = self.seats
-        deltas = [0] * n
-        if nagashi:
-            for seat in nagashi:
-                payments, _ = riichi_payments(2000, seat, self.oya, None, 0, seats=n, tsumo_loss=self.rules.tsumo_loss)
-                deltas = [a + b for a, b in zip(deltas, payments, strict=True)]
-            return deltas
-        ready = sum(tenpai)
-        if 0 < ready < n:
-            pool = 3000 if n == 4 else 2000
-            for seat in range(n):
-                deltas[seat] = pool // ready if tenpai[seat] else -pool // (n - ready)
-        return deltas
-
     def _tenpai_at_draw(self, seat: int) -> bool:
         player = self.players[seat]
         if not player.known:
@@ -928,31 +934,22 @@ class TableMachine:
         context = self._context(seat, target, tile, ura, first_winner)
         result = score(hand, kind_of(tile), self.rules, context)
         assert isinstance(result, RiichiScore)
+        liable = next(
+            (who for yakuman, who in player.liable.items() if any(y.name == yakuman for y in result.yaku)), None
+        )
+        result = with_liability(
+            result,
+            winner=seat,
+            dealer=self.oya,
+            discarder=None if tsumo else target,
+            liable=liable,
+            honba=context.honba,
+            rules=self.table,
+        )
         deltas = list(result.payments)
-        liable = None
-        for yakuman, liable_seat in player.liable.items():
-            if any(y.name == yakuman for y in result.yaku):
-                liable = liable_seat
-                deltas = self._pao(result, seat, target, liable_seat, context.honba)
         if first_winner:
             deltas[seat] += RIICHI_STICK * self.kyotaku
         return Win(seat, target, tile, result, tuple(deltas), liable)
-
-    def _pao(self, result: RiichiScore, winner: int, target: int, liable: int, honba: int) -> list[int]:
-        """The liable seat pays the yakuman it fed: all of a self-draw, half of a ron (Tenhou)."""
-        n = self.seats
-        deltas, _ = riichi_payments(result.base_points, winner, self.oya, liable, 0, seats=n)
-        if target == winner:
-            out = list(deltas)
-            honba_deltas, _ = riichi_payments(0, winner, self.oya, liable, honba, seats=n)
-            return [a + b for a, b in zip(out, honba_deltas, strict=True)]
-        half = deltas[winner] // 2
-        out = [0] * n
-        out[winner] = deltas[winner]
-        out[liable] -= half
-        out[target] -= deltas[winner] - half
-        honba_deltas, _ = riichi_payments(0, winner, self.oya, target, honba, seats=n)
-        return [a + b for a, b in zip(out, honba_deltas, strict=True)]
 
     def _context(self, seat: int, target: int, tile: int, ura: tuple[int, ...], first_winner: bool) -> WinContext:
         player = self.players[seat]
