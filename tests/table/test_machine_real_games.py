@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from real_games import events_of, four_player_games, games_dir, legal_points, sanma_games
 
 from app.core.shape.rules import rule_profile
 from app.core.table.machine import TableMachine
 from app.core.table.mjai import action_key, kind_of, parse_pai, read_event, tile_name
 from app.core.table.referee import judge
-from real_games import events_of, four_player_games, games_dir, legal_points, sanma_games
 
 
 def _keys(actions: list[dict[str, Any]]) -> set[tuple[object, ...]]:
