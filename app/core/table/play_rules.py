@@ -20,7 +20,7 @@ machine:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 from typing import Final
 
@@ -31,33 +31,54 @@ from app.core.value.mcr_scoring import MAX_FLOWERS
 class PlayRules:
     """How a table runs (see the module notes); every field is data, read by the machine."""
 
-    #: Tiles never drawn: the exhaustive draw comes when only these are left (riichi's dead wall).
-    dead_wall: int = 14
-    #: Riichi declarations, their sticks, ippatsu and double riichi.
-    riichi: bool = True
-    #: Dora indicators, kan dora and ura dora.
-    dora: bool = True
-    #: Red fives in the wall: one of each five the set has.
-    red_fives: bool = True
-    #: After a chi or pon, the called tile (and a chi's other end) may not be discarded.
-    kuikae: bool = True
-    #: Nine terminals, four winds, four riichi, four kans by several seats, triple ron.
-    abortive_draws: bool = True
-    #: One winner per discard: the first seat after the discarder that wins takes it (head bump);
-    #: off, several may win on it (riichi's double ron, under the flow's ``double_ron``).
-    head_bump: bool = False
-    #: Honba and riichi sticks carried from hand to hand and paid to the winner.
-    honba_and_sticks: bool = True
-    #: Flower tiles in the wall, set aside when dealt or drawn.
-    flowers: int = 0
-    #: A discarded wildcard may be called into a meld.
-    call_wildcards: bool = False
-    #: Sanma's kita: a north may be set aside as a dora, with a replacement draw.
-    kita: bool = False
-    #: How a win pays: "riichi" (Tenhou, through the riichi scorer), "mcr", "qiqihar", or "flat".
-    scoring: str = "riichi"
-    #: Game lengths the table can play with these rules (the flow between hands is Tenhou's).
-    lengths: tuple[str, ...] = ("kyoku", "tonpuu", "hanchan")
+    dead_wall: int = field(
+        default=14,
+        metadata={"doc": "Tiles never drawn: the exhaustive draw comes when only these are left (riichi's dead wall)."},
+    )
+    riichi: bool = field(
+        default=True, metadata={"doc": "Riichi declarations, their sticks, ippatsu and double riichi."}
+    )
+    dora: bool = field(default=True, metadata={"doc": "Dora indicators, kan dora and ura dora."})
+    red_fives: bool = field(default=True, metadata={"doc": "Red fives in the wall: one of each five the set has."})
+    kuikae: bool = field(
+        default=True,
+        metadata={"doc": "After a chi or pon, the called tile (and a chi's other end) may not be discarded."},
+    )
+    abortive_draws: bool = field(
+        default=True,
+        metadata={"doc": "Nine terminals, four winds, four riichi, four kans by several seats, triple ron."},
+    )
+    head_bump: bool = field(
+        default=False,
+        metadata={
+            "doc": "One winner per discard: the first seat after the discarder that wins takes it (head bump); off, several may win on it (riichi's double ron, under the flow's ``double_ron``)."
+        },
+    )
+    honba_and_sticks: bool = field(
+        default=True, metadata={"doc": "Honba and riichi sticks carried from hand to hand and paid to the winner."}
+    )
+    flowers: int = field(default=0, metadata={"doc": "Flower tiles in the wall, set aside when dealt or drawn."})
+    call_wildcards: bool = field(default=False, metadata={"doc": "A discarded wildcard may be called into a meld."})
+    kita: bool = field(
+        default=False, metadata={"doc": "Sanma's kita: a north may be set aside as a dora, with a replacement draw."}
+    )
+    scoring: str = field(
+        default="riichi",
+        metadata={"doc": 'How a win pays: "riichi" (Tenhou, through the riichi scorer), "mcr", "qiqihar", or "flat".'},
+    )
+    lengths: tuple[str, ...] = field(
+        default=("kyoku", "tonpuu", "hanchan"),
+        metadata={"doc": "Game lengths the table can play with these rules (the flow between hands is Tenhou's)."},
+    )
+
+
+def described_fields(cls: type) -> list[tuple[str, object, str]]:
+    """Each field of a table-rules dataclass: its name, its default and what it means.
+
+    >>> described_fields(PlayRules)[0]
+    ('dead_wall', 14, "Tiles never drawn: the exhaustive draw comes when only these are left (riichi's dead wall).")
+    """
+    return [(item.name, item.default, item.metadata.get("doc", "")) for item in fields(cls)]
 
 
 #: Points of a flat win (``scoring="flat"``).
