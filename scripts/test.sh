@@ -29,6 +29,8 @@ if [ ! -x .venv/bin/pytest ] || [ "$(cat .venv/.tenpai-installed 2>/dev/null)" !
   .venv/bin/pip install -q --disable-pip-version-check -e '.[test]'
   echo "$stamp" > .venv/.tenpai-installed
 fi
+# The mjai judge's venv for tests/table/ (if it cannot be made, they fail under CI=true, skip elsewhere).
+bash scripts/mjai_venv.sh >/dev/null || echo "warning: could not make .venv-mjai (scripts/mjai_venv.sh)" >&2
 if [ $# -eq 0 ]; then
   .venv/bin/ruff check app tests bench scripts
   .venv/bin/ruff format --check app tests bench scripts

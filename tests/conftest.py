@@ -20,7 +20,8 @@ from oracle_sample import FULL_ORACLES_ENV, full_oracles
 
 # --doctest-modules would import this file a second time as a module named "conftest", which
 # by then is tests/api's (the folders have no __init__.py): collected, it is an import error.
-collect_ignore = ["conftest.py"]
+# tools/ holds scripts for the mjai venv's Python (tests/table/ runs them): mjai is not here.
+collect_ignore = ["conftest.py", "tools"]
 
 # Both on Hypothesis's own defaults: it loads its built-in "ci" profile by itself wherever a
 # variable named CI exists (even CI=false), and a profile's parent is the one loaded.

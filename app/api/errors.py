@@ -66,6 +66,7 @@ ERROR_STATUS: Final[Mapping[str, int]] = MappingProxyType(
         "invalid_opponent": 422,
         "invalid_weight": 422,
         "invalid_win_context": 422,
+        "invalid_table_state": 422,
         "not_a_winning_hand": 400,
         "no_yaku": 400,
         "below_minimum_fan": 400,

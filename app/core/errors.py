@@ -79,6 +79,12 @@ class AbsentTile(TenpaiError):
     code = "absent_tile"
 
 
+class InvalidTableState(TenpaiError):
+    """A table between hands that cannot be (a dealer who is not the hand's, five winners, ...)."""
+
+    code = "invalid_table_state"
+
+
 class NoYaku(TenpaiError):
     """A complete riichi hand with no yaku: it cannot be declared a win."""
 

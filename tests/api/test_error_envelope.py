@@ -479,7 +479,7 @@ _ROUTE_ERRORS: list[tuple[str, dict[str, Any]]] = [
     ("/simulate", {"games": 1, "players": ["advisor", "advisor", "advisor", "nobody"]}),
     ("/simulate", {"games": 1, "rules": "sanma", "players": ["advisor", "advisor", "advisor", "advisor"]}),
     ("/referee", {"events": [{"type": "start_game"}, {"type": "tsumo", "actor": 0, "pai": "1q"}]}),
-    ("/referee", {"events": [], "rules": "mcr"}),
+    ("/referee", {"events": [], "rules": "mcr", "length": "hanchan"}),
     ("/act", {"seat": 0, "events": [{"type": "start_game"}]}),
     ("/act", {"seat": 2, "events": [], "rules": "sanma"}),
 ]  # fmt: skip

@@ -8,6 +8,7 @@ changes, summarised from its records) as well as against the log's ``deltas``.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterator
 from typing import Any, Final
@@ -20,6 +21,8 @@ from hypothesis import strategies as st
 from shared_data import shared_testdata_dir
 
 from app.api.schemas.table import ACT_EXAMPLES, ONE_HAND, REFEREE_EXAMPLES, SANMA_ONE_HAND
+from app.core.table.game import GameConfig, play_game
+from app.core.table.mjai import EVENT_TYPES, MJAI_NAMES
 from app.settings import Settings
 
 GAMES_DIR: Final = shared_testdata_dir() / "tenhou-games"
@@ -110,9 +113,11 @@ def _check_real_game(client: TestClient, game: dict[str, Any]) -> None:
     ), game["file"]
     assert all(hand["deltas"] == hand["logged_deltas"] for hand in hands), game["file"]
     assert all(hand["result"] in ("hora", "ryukyoku") for hand in hands)
-    # Tenhou gives the sticks left at the end to the leader; the log's last hand does not show it.
-    sticks = sum(game["final_scores"]) - sum(answer["scores"])
-    assert sticks % 1000 == 0 and sticks >= 0, game["file"]
+    # The index's final scores are before Tenhou gives the sticks left on the table to the leader.
+    leader = max(range(len(game["final_scores"])), key=lambda seat: (game["final_scores"][seat], -seat))
+    sticks = [ours - logged for ours, logged in zip(answer["scores"], game["final_scores"], strict=True)]
+    assert all(stick == 0 for seat, stick in enumerate(sticks) if seat != leader), game["file"]
+    assert sticks[leader] % 1000 == 0 and sticks[leader] >= 0, game["file"]
 
 
 # --- /referee: a mutated game is caught at the mutated event ------------------------------
@@ -353,14 +358,47 @@ def test_act_after_an_event_the_table_does_not_allow_is_a_422_at_it(client: Test
     assert item["type"] == "illegal_event" and "out_of_turn" in item["msg"], item
 
 
-@pytest.mark.parametrize("path", ["/referee", "/act"])
-@pytest.mark.parametrize("rules", ["mcr", "qiqihar", "chinese", {"preset": "mcr"}])
-def test_rules_the_table_does_not_play_are_a_422_at_rules(client: TestClient, path: str, rules: Any) -> None:
-    body = {"seat": 0, "events": ONE_HAND[:3], "rules": rules}
-    if path == "/referee":
-        del body["seat"]
-    item = assert_error(client.post(path, json=body), 422, ["body", "rules"], "unsupported_rules")
-    assert "riichi and sanma" in item["msg"]
+PRESETS: Final = ("riichi", "sanma", "chinese", "mcr", "qiqihar")
+
+
+@functools.cache
+def _self_played(preset: str) -> list[dict[str, Any]]:
+    """A seeded hand of ``preset`` played by the table itself (flowers, wildcards, no dora: the extension events)."""
+    seats = 3 if preset == "sanma" else 4
+    events: list[dict[str, Any]] = play_game(GameConfig(preset, ("linear",) * seats, seed=3, length="kyoku"), 0).events
+    return events
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_every_preset_the_table_plays_is_judged_and_advised(client: TestClient, preset: str) -> None:
+    events = _self_played(preset)
+    answer = _referee(client, events, preset)
+    assert answer["valid"] and len(answer["hands"]) == 1, answer["problems"][:3]
+    assert answer["hands"][0]["deltas"] == answer["hands"][0]["logged_deltas"]
+    dealer_draw = next(i for i, event in enumerate(events) if event["type"] == "tsumo")
+    seat = events[dealer_draw]["actor"]
+    turn = _act(client, seat, events[: dealer_draw + 1], preset)
+    _check_turn(turn, seat)
+    for index, event in enumerate(events):
+        if event["type"] == "flower":  # the draw before it: setting the flower aside is the one action
+            drawn = _act(client, event["actor"], events[:index], preset)
+            assert drawn["legal"] == [{"type": "flower", "actor": event["actor"], "pai": event["pai"]}]
+
+
+def test_the_referee_checks_the_end_of_the_game_when_given_its_length(client: TestClient) -> None:
+    ended = [*ONE_HAND, {"type": "end_game"}]
+    assert _referee(client, ended)["valid"]  # no length: where the game ends is not judged
+    early = client.post("/referee", json={"events": ended, "length": "hanchan"}).json()
+    assert [(p["index"], p["type"]) for p in early["problems"]] == [(len(ONE_HAND), "game_not_over")]
+    one_hand = client.post("/referee", json={"events": ended, "length": "kyoku"}).json()
+    assert one_hand["valid"], one_hand["problems"]
+
+
+def test_a_length_the_rules_do_not_play_is_a_422_at_length(client: TestClient) -> None:
+    body = {"events": [], "rules": "mcr", "length": "hanchan"}
+    item = assert_error(client.post("/referee", json=body), 422, ["body", "length"], "invalid_game_config")
+    assert "kyoku" in item["msg"]
+    assert_error(client.post("/referee", json={"events": [], "length": "forever"}), 422, ["body", "length"], "enum")
 
 
 # --- bounds ----------------------------------------------------------------------------
@@ -434,10 +472,14 @@ def test_the_events_are_documented_one_type_each(client: TestClient) -> None:
     events = schema["components"]["schemas"]["RefereeRequest"]["properties"]["events"]["items"]
     mapping = events["discriminator"]["mapping"]
     assert events["discriminator"]["propertyName"] == "type"
-    assert {"start_game", "start_kyoku", "tsumo", "dahai", "chi", "pon", "daiminkan", "kakan", "ankan", "dora",
-            "reach", "reach_accepted", "hora", "ryukyoku", "end_kyoku", "end_game", "kita"} == set(mapping)  # fmt: skip
-    kita = schema["components"]["schemas"][mapping["kita"].rsplit("/", 1)[1]]
-    assert "sanma" in kita["description"].lower()
+    # Every event the reader takes ("none" is a seat's answer, never an event of the game).
+    assert set(mapping) == EVENT_TYPES - {"none"}
+    documented = {kind: schema["components"]["schemas"][ref.rsplit("/", 1)[1]] for kind, ref in mapping.items()}
+    assert "sanma" in documented["kita"]["description"].lower() and "MCR" in documented["flower"]["description"]
+    start = documented["start_kyoku"]["properties"]
+    assert {"flowers", "wildcards"} <= set(start) and "dora_marker" not in documented["start_kyoku"]["required"]
+    tile = schema["components"]["schemas"]["MjaiTile"]
+    assert tile["enum"] == list(MJAI_NAMES)
 
 
 # --- near-valid events never reach the 500 handler ----------------------------------------

@@ -43,6 +43,9 @@ from app.api.state import service_state
 from app.core.shape.rules import RuleProfile
 from app.core.shape.tiles import counted
 from app.core.table.decide import act
+from app.core.table.flow import GameLength
+from app.core.table.game import InvalidGameConfig
+from app.core.table.play_rules import PLAY_RULES
 from app.core.table.referee import RefereeStopped, judge
 
 router = APIRouter(tags=["table"], route_class=BodyRoute)
@@ -88,7 +91,7 @@ def _out_of_time(events: Sequence[object], seconds: float, budget: Budget) -> Ap
 async def referee(
     body: Annotated[RefereeRequest, Body(openapi_examples=REFEREE_EXAMPLES)], request: Request
 ) -> Response:
-    """Replay the events through a table that plays by Tenhou's rules and report every event it
+    """Replay the events through the table (Tenhou's rules for riichi and sanma) and report every event it
     would not allow, at its index, with a stable `type`: out of turn, a tile the actor does not
     hold, a call that is not offered, a missing `dora` after a kan, a discard forbidden after a
     call (kuikae), a win that is not a win or is furiten, a riichi while not ready, ...; and every
@@ -97,7 +100,10 @@ async def referee(
 
     `hands` has one entry per hand: its `deltas` are the service's own for the whole hand (a double
     ron's wins, honba, riichi sticks, noten payments, nagashi mangan and pao included),
-    `logged_deltas` the sum of the log's. Any well-formed list of events answers 200; `valid` is
+    `logged_deltas` the sum of the log's. Each hand's start is checked against the last hand's end
+    (`wrong_start`), and, given the game's `length`, the end of the game (`game_not_over`,
+    `game_over`); the final `scores` are Tenhou's, the sticks left on the table to the leader.
+    Any well-formed list of events answers 200; `valid` is
     true when there is no problem. A malformed event is a 422 `malformed_event` at
     `["body", "events", index, field]`.
 
@@ -107,14 +113,28 @@ async def referee(
     settings = service_state(request).settings
     _within_bound(body.events, settings.max_events)
     rules = request_rules(body.rules)
-    judged = partial(_judged, body.events, rules, settings.heavy_seconds)
+    _check_length(body.length, rules)
+    judged = partial(_judged, body.events, rules, body.length, settings.heavy_seconds)
     return await answer_heavy(request, None, judged, seconds=settings.heavy_seconds)
 
 
-def _judged(events: Sequence[object], rules: RuleProfile, seconds: float, budget: Budget) -> Finished:
+def _check_length(length: GameLength | None, rules: RuleProfile) -> None:
+    """Refuse a length the rules' table does not play (the Chinese rules: one hand at a time)."""
+    play = PLAY_RULES.get(rules.name)
+    if length is not None and play is not None and length.value not in play.lengths:
+        raise ApiError(
+            ("body", "length"),
+            f"{rules.name} is played {' or '.join(play.lengths)} here: its flow between hands is not modelled",
+            InvalidGameConfig.code,
+        )
+
+
+def _judged(
+    events: Sequence[object], rules: RuleProfile, length: GameLength | None, seconds: float, budget: Budget
+) -> Finished:
     try:
         with located("body"):
-            report = judge(events, rules, stop=budget.passed)
+            report = judge(events, rules, length=length, stop=budget.passed)
     except RefereeStopped:
         raise _out_of_time(events, seconds, budget) from None
     return Finished(RefereeResponse.of(report).model_dump_json().encode(), True)

@@ -21,7 +21,8 @@ from pydantic.config import JsonDict
 
 from app.api.schemas.common import Rules
 from app.core.table.decide import ActAnswer
-from app.core.table.machine import TABLE_PRESETS
+from app.core.table.flow import GameLength
+from app.core.table.game import TABLE_PRESETS
 from app.core.table.mjai import MJAI_NAMES, tile_name
 from app.core.table.referee import HandReport, Problem, Report
 
@@ -29,7 +30,7 @@ from app.core.table.referee import HandReport, Problem, Report
 
 _TILE_DOC: Final = (
     "An mjai tile: 1m-9m, 1p-9p, 1s-9s, E S W N (winds), P F C (white, green, red dragon), "
-    "5mr 5pr 5sr (red fives), ? (a tile the seat cannot see)."
+    "5mr 5pr 5sr (red fives), ? (a tile the seat cannot see); tenpai's extension for MCR: the flowers H1-H8."
 )
 
 
@@ -66,12 +67,22 @@ class MjaiStartKyoku(_Event):
     honba: int = Field(ge=0, description="Honba counters on the table.")
     kyotaku: int = Field(ge=0, description="Riichi sticks left on the table by earlier hands.")
     oya: Seat = Field(description="The dealer's seat.")
-    dora_marker: MjaiTile = Field(description="The first dora indicator.")
+    dora_marker: MjaiTile | None = Field(
+        None, description="The first dora indicator (riichi and sanma; the Chinese rules show none)."
+    )
     scores: list[int] = Field(min_length=3, max_length=4, description="Each seat's points as the hand begins.")
     tehais: list[list[MjaiTile]] = Field(
         min_length=3,
         max_length=4,
         description="Each seat's 13 dealt tiles (`?` for a hand the seat cannot see; /act hides them anyway).",
+    )
+    flowers: list[list[MjaiTile]] | None = Field(
+        None,
+        description="tenpai's extension for MCR: per seat, the flowers (H1-H8) set aside while dealing, already "
+        "replaced in `tehais`.",
+    )
+    wildcards: list[MjaiTile] | None = Field(
+        None, description='tenpai\'s extension for Qiqihar: the tiles that stand for any tile this hand (`["C"]`).'
     )
 
 
@@ -200,6 +211,15 @@ class MjaiKita(_Event):
     pai: Literal["N"] = Field(description="Always N.")
 
 
+class MjaiFlower(_Event):
+    """tenpai's extension event for MCR: a seat sets a drawn flower aside (a fan of its own); its replacement
+    `tsumo` follows, as after a kan."""
+
+    type: Literal["flower"]
+    actor: Seat
+    pai: MjaiTile = Field(description="The flower, H1-H8.")
+
+
 MjaiEvent = Annotated[
     MjaiStartGame
     | MjaiStartKyoku
@@ -217,7 +237,8 @@ MjaiEvent = Annotated[
     | MjaiRyukyoku
     | MjaiEndKyoku
     | MjaiEndGame
-    | MjaiKita,
+    | MjaiKita
+    | MjaiFlower,
     Field(discriminator="type"),
 ]
 """One mjai event, as documented; requests keep the object as sent (``SkipValidation``)."""
@@ -228,11 +249,12 @@ _EVENTS_DOC: Final = (
     "422 `malformed_event` at `events[index]` and its field. Around kans, as Tenhou and libriichi write "
     "them: `ankan`, `dora`, then the replacement `tsumo`; `daiminkan` or `kakan`, the replacement `tsumo`, "
     "then `dora` before the next `dahai`. Sanma logs have three-element `scores`, `tehais` and `deltas`, and "
-    "the extension event `kita`. At most TENPAI_MAX_EVENTS (GET /limits); more: 422 `too_many_events`."
+    "the extension event `kita`; the Chinese rules show no dora, MCR sets flowers aside (`flower`, and "
+    "`start_kyoku.flowers`), Qiqihar names its wildcards (`start_kyoku.wildcards`). At most TENPAI_MAX_EVENTS (GET /limits); more: 422 `too_many_events`."
 )
 _RULES_DOC: Final = (
-    f"The table's rules: {' or '.join(TABLE_PRESETS)} (a preset name, or {{preset, ...overrides}}; see GET /rules). "
-    "The table plays Tenhou's riichi, four seats or three; another preset is a 422 `unsupported_rules`."
+    f"The table's rules: {', '.join(TABLE_PRESETS)} (a preset name, or {{preset, ...overrides}}; see GET /rules). "
+    "riichi and sanma play by Tenhou's rules; chinese, mcr and qiqihar one hand at a time (docs/table.md)."
 )
 # SkipValidation: the list is checked to be a list, its items are the core's to read.
 _Events = list[SkipValidation[MjaiEvent]]
@@ -327,6 +349,13 @@ class RefereeRequest(BaseModel):
 
     events: _Events = Field(description=_EVENTS_DOC)
     rules: Rules = Field("riichi", validate_default=True, description=_RULES_DOC, examples=["riichi", "sanma"])
+    length: GameLength | None = Field(
+        None,
+        description="The game's length: kyoku (one hand), tonpuu (the East round) or hanchan (East and South). "
+        "Given, the referee also says where the game must end (`game_not_over` at an early `end_game`, "
+        "`game_over` at a hand after the end); null, it checks that each hand follows from the last but not "
+        "where the game ends. The Chinese rules play kyoku only.",
+    )
 
 
 class ActRequest(BaseModel):
@@ -423,7 +452,8 @@ class RefereeResponse(BaseModel):
     scores: list[int] = Field(
         description="Each seat's points after the last event, as the table follows the log: each hand's logged "
         "deltas where the log carries them (so that the next `start_kyoku` is checked against the log), the "
-        "rules' own where it does not."
+        "rules' own where it does not; once the last hand has ended, the riichi sticks left on the table go to "
+        "the leader, as Tenhou gives them."
     )
 
     @classmethod
@@ -440,7 +470,7 @@ _ACTION_DOC: Final = (
     "An mjai action object: `none` (pass, or nothing to do), `dahai {actor, pai, tsumogiri}`, `reach`, "
     "`chi` / `pon` / `daiminkan {actor, target, pai, consumed}`, `kakan {actor, pai, consumed}`, "
     "`ankan {actor, consumed}`, `hora {actor, target, pai}` (`target` = the seat itself on a self-draw), "
-    "`ryukyoku {actor}` (nine terminals), sanma's `kita {actor, pai}`."
+    "`ryukyoku` (nine terminals), sanma's `kita {actor, pai}`, MCR's `flower {actor, pai}`."
 )
 _HORA_ACTION: Final[JsonDict] = {"type": "hora", "actor": 1, "target": 0, "pai": "9s"}
 

@@ -38,7 +38,7 @@ from app.core.errors import TenpaiError
 from app.core.shape.hand import Meld
 from app.core.shape.rules import RuleProfile
 from app.core.shape.tiles import DRAGONS, NORTH, NUM_TILE_KINDS, format_tile
-from app.core.table.machine import TableMachine, check_table_rules
+from app.core.table.machine import TableMachine
 from app.core.table.mjai import (
     MJAI_NAMES,
     UNKNOWN,
@@ -51,6 +51,7 @@ from app.core.table.mjai import (
     read_event,
 )
 from app.core.table.players import Advisor, SeatView, Strategy
+from app.core.value.scoring import MINIMUM_FANS
 
 
 class NotADecisionPoint(TenpaiError):
@@ -127,13 +128,13 @@ def seat_view(machine: TableMachine, seat: int, stop: Callable[[], bool] | None 
         machine.live_left,
         machine.rules,
         machine.checker,
-        True,
+        machine.play.scoring == "riichi",
         DRAGONS + tuple(sorted({seat_wind, machine.bakaze})),
         visible,
         player.kita,
         seat_wind,
         machine.bakaze,
-        0,
+        MINIMUM_FANS.get(machine.rules.name, 0),
         stop,
     )
 
@@ -192,6 +193,9 @@ def _turn(machine: TableMachine, seat: int, strategy: Strategy, view: SeatView, 
         by_kind.setdefault(action.kind, []).append(action)
     ranked: list[RankedAction] = []
     chosen: Event | None = None
+    if "flower" in by_kind:  # a drawn flower goes aside before anything else
+        flower = by_kind["flower"][0]
+        return Decision(flower, (RankedAction(flower, None, ("a flower is set aside and replaced",)),))
     if "hora" in by_kind:
         win = by_kind["hora"][0]
         chosen = win
@@ -373,7 +377,6 @@ def act(
     hidden before the replay.  The last event must be one where the seat acts
     (:func:`require_decision_point`); after a discard it may not claim, its one action is ``none``.
     """
-    check_table_rules(rules)
     if not 0 <= seat < rules.seats:
         raise NotADecisionPoint(f"seat must be 0..{rules.seats - 1}, got {seat}", field="seat")
     for index, obj in enumerate(objects):  # each event's form as sent, before other seats' tiles are hidden

@@ -1,0 +1,481 @@
+"""Whole games at the table machine: a seeded wall, strategies at the seats, an mjai log.
+
+The dealer here only does what no seat decides: it shuffles a wall, deals, turns the
+next tile over, shows the kan dora, puts the riichi stick down, and settles the claims
+on a discard by priority (a win before a pon or open kan before a chi; two wins are a
+double ron, three an abortive draw).  Every rule of play, and every score, is the
+table machine's (:class:`~app.core.table.machine.TableMachine`): the dealer asks it
+what each seat may do, asks the seat's strategy to pick (:func:`~app.core.table.decide.decide`),
+and applies the pick as an mjai event.  Between hands :func:`~app.core.table.flow.next_hand`
+says who deals next, with how many honba and sticks, or that the game is over.
+
+The wall: ``rules.tile_total`` tiles (136; sanma 108), with one red five of each suit the
+set has.  The last 14 are the dead wall: the dora indicators at its 5th, 7th, ... tile and
+the ura indicators after each; replacement draws (kan, kita) come from the back of the live
+wall, so that the dead wall keeps 14 tiles, as at Tenhou.
+
+A game is a function of its seed string (:func:`game_seed`) and the players' seats: the
+same seed deals the same walls, hand after hand, whoever sits where (the duplicate mode).
+
+>>> record = play_game(GameConfig("riichi", ("linear",) * 4, seed=3, length="kyoku"), 0)
+>>> record.events[0]["type"], record.events[-1]["type"], len(record.hands)
+('start_game', 'end_game', 1)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final, NamedTuple
+
+from app.core.advice.discard import DEFAULT_WEIGHTS, Weights
+from app.core.errors import TenpaiError
+from app.core.shape.rules import RuleProfile, rule_profile
+from app.core.shape.tiles import NUM_TILE_KINDS
+from app.core.table.decide import decide
+from app.core.table.flow import (
+    AbortiveDraw,
+    AbortiveDrawKind,
+    ExhaustiveDraw,
+    GameEnd,
+    GameLength,
+    TableRules,
+    TableState,
+    Wins,
+    first_hand,
+    next_hand,
+    ron_order,
+    tenhou_rules,
+)
+from app.core.table.machine import HAND_SIZE, TableMachine
+from app.core.table.mjai import FIRST_FLOWER, TABLE_TILES, UNKNOWN, action_object, is_flower, kind_of, red_of, tile_name
+from app.core.table.play_rules import PLAY_RULES
+from app.core.table.players import Strategy, make_player
+
+#: Rules the table machine plays.
+TABLE_PRESETS: Final = tuple(PLAY_RULES)
+_FIRST_INDICATOR: Final = 4
+
+
+class InvalidGameConfig(TenpaiError):
+    """A simulation asked with players or rules the table cannot seat."""
+
+    code = "invalid_game_config"
+
+
+class GameStopped(Exception):
+    """The caller's stop signal ended the game in play."""
+
+
+class GameConfig(NamedTuple):
+    """One run's settings: every game of it is seeded from ``seed`` and its index."""
+
+    rules: str
+    #: Strategy names by seat (see :data:`app.core.table.players.PLAYER_KINDS`).
+    players: tuple[str, ...]
+    seed: int
+    weights: Weights = DEFAULT_WEIGHTS
+    #: "kyoku" (one hand), "tonpuu" or "hanchan".
+    length: str = "kyoku"
+    #: Keep the mjai log of every game.
+    record_events: bool = True
+    #: Check after every event that no tile was created or lost.
+    audit: bool = False
+    #: Seat s plays ``players[(s + rotation) % seats]`` on the same walls (the duplicate mode).
+    rotation: int = 0
+
+
+class HandRecord(NamedTuple):
+    """One hand of a game, for the self-play statistics."""
+
+    game: int
+    dealer: int
+    #: The first winner (from the discarder's right in a double ron); None: a draw.
+    winner: int | None
+    #: Who dealt in (or whose kan was robbed); None: self-draw or no win.
+    discarder: int | None
+    winners: tuple[int, ...]
+    #: How the hand ended: "hora", or the draw's kind.
+    ending: str
+    #: Each seat's score change over the hand: the deltas, less the riichi sticks it put down.
+    payments: tuple[int, ...]
+    #: Per seat: the own discard after which the hand was first ready (0: dealt ready); None: never.
+    tenpai_turn: tuple[int | None, ...]
+    #: Per seat: shanten after each own discard.
+    shanten_by_turn: tuple[tuple[int, ...], ...]
+    #: Discards in the hand.
+    turns: int
+    #: The first win's han (13 and up: yakuman); None without a win.
+    han: int | None
+    #: Per seat: a riichi whose stick went down.
+    riichi: tuple[bool, ...]
+    riichi_sticks: int
+    #: Per seat: calls made (chi, pon, open kan).
+    calls: tuple[int, ...] = ()
+    #: The first win's MCR fans (flowers not counted); None without a win or under other scoring.
+    fan: int | None = None
+
+
+@dataclass(slots=True)
+class GameRecord:
+    """One whole game: its mjai log, its hands, the final scores and places."""
+
+    game: int
+    players: tuple[str, ...]
+    events: list[dict[str, Any]] = field(default_factory=list)
+    hands: list[HandRecord] = field(default_factory=list)
+    scores: tuple[int, ...] = ()
+    #: Place of each seat, 1 first.
+    ranks: tuple[int, ...] = ()
+
+
+def game_seed(seed: int, game: int) -> str:
+    """The seed string of one game: a function of the run seed and the game index only."""
+    return f"tenpai/{seed}/{game}"
+
+
+def table_rules(rules: RuleProfile, length: str) -> TableRules:
+    """Tenhou's table rules for ``rules`` and a game ``length``, or :class:`InvalidGameConfig`."""
+    try:
+        game_length = GameLength(length)
+    except ValueError:
+        names = ", ".join(item.value for item in GameLength)
+        raise InvalidGameConfig(f"unknown game length {length!r}; lengths: {names}", field="length") from None
+    return tenhou_rules(seats=rules.seats, length=game_length)
+
+
+def validate_config(config: GameConfig) -> RuleProfile:
+    """The rule profile of ``config``, or a typed error naming the bad field."""
+    try:
+        rules = rule_profile(config.rules)
+    except TenpaiError as error:
+        raise type(error)(error.message, field="rules") from None
+    if rules.name not in TABLE_PRESETS:
+        raise InvalidGameConfig(
+            f"the table plays {', '.join(TABLE_PRESETS)}; rules {rules.name!r} have no table", field="rules"
+        )
+    lengths = PLAY_RULES[rules.name].lengths
+    if config.length in {"kyoku", "tonpuu", "hanchan"} and config.length not in lengths:
+        raise InvalidGameConfig(
+            f"{rules.name} is played one hand at a time here (length kyoku); its flow between hands "
+            "(dealer, honba, the end of a game) is not modelled",
+            field="length",
+        )
+    if len(config.players) != rules.seats:
+        raise InvalidGameConfig(
+            f"a {rules.name} table seats exactly {rules.seats} players, got {len(config.players)}", field="players"
+        )
+    for seat, name in enumerate(config.players):
+        try:
+            make_player(name)
+        except TenpaiError as error:
+            raise type(error)(error.message, field=f"players[{seat}]") from None
+    table_rules(rules, config.length)
+    config.weights.validated()
+    return rules
+
+
+def wall_tiles(rules: RuleProfile) -> list[int]:
+    """Every tile of the set as table tiles: four of each kind (one five of each suit red where the
+    table has red fives), and the flowers."""
+    play = PLAY_RULES[rules.name]
+    tiles: list[int] = []
+    for kind in range(NUM_TILE_KINDS):
+        if kind in rules.absent_tiles:
+            continue
+        red = red_of(kind) if play.red_fives else None
+        tiles.extend([kind] * 3 + [red if red is not None else kind])
+    tiles.extend(range(FIRST_FLOWER, FIRST_FLOWER + play.flowers))
+    return tiles
+
+
+def play_game(config: GameConfig, game: int, *, stop: Callable[[], bool] | None = None) -> GameRecord:
+    """Play game number ``game`` of the run ``config`` (deterministic in both)."""
+    rules = validate_config(config)
+    return _Game(config, rules, game, stop).play()
+
+
+class _Game:
+    def __init__(self, config: GameConfig, rules: RuleProfile, game: int, stop: Callable[[], bool] | None) -> None:
+        self.config = config
+        self.rules = rules
+        self.seats = rules.seats
+        self.game = game
+        self.stop = stop
+        self.table = table_rules(rules, config.length)
+        self.rng = random.Random(game_seed(config.seed, game))
+        seated = [config.players[(seat + config.rotation) % self.seats] for seat in range(self.seats)]
+        self.strategies: list[Strategy] = [
+            make_player(name, config.weights, random.Random(f"{game_seed(config.seed, game)}/{seat}"))
+            for seat, name in enumerate(seated)
+        ]
+        self.record = GameRecord(game, tuple(seated))
+        self.machine = TableMachine(rules, table=self.table)
+        self.table_play = PLAY_RULES[rules.name]
+        self.tiles = wall_tiles(rules)
+
+    # -- the game ----------------------------------------------------------
+
+    def play(self) -> GameRecord:
+        self._emit({"type": "start_game", "names": list(self.record.players)})
+        state: TableState | GameEnd = first_hand(self.table)
+        while isinstance(state, TableState):
+            outcome = self._play_hand(state)
+            after = TableState(
+                state.bakaze,
+                state.kyoku,
+                state.honba,
+                self.machine.kyotaku,
+                state.oya,
+                tuple(self.machine.scores),
+            )
+            state = next_hand(after, outcome, self.table)
+        self.record.scores = state.scores
+        ranks = [0] * self.seats
+        for place, seat in enumerate(state.placements, start=1):
+            ranks[seat] = place
+        self.record.ranks = tuple(ranks)
+        self._emit({"type": "end_game", "scores": list(state.scores)})
+        return self.record
+
+    def _emit(self, obj: dict[str, Any]) -> None:
+        self.machine.apply_object(obj, len(self.record.events))
+        self.record.events.append(obj)
+        if self.config.audit:
+            self._audit()
+
+    def _heed_stop(self) -> None:
+        if self.stop is not None and self.stop():
+            raise GameStopped(f"game {self.game} was stopped in play")
+
+    # -- one hand ----------------------------------------------------------
+
+    def _play_hand(self, state: TableState) -> AbortiveDraw | ExhaustiveDraw | Wins:
+        machine = self.machine
+        n = self.seats
+        wall = list(self.tiles)
+        self.rng.shuffle(wall)
+        self.wall = wall
+        self.front = 0
+        self.back = len(wall) - self.table_play.dead_wall - 1
+        self.shown = 1
+        dealt: list[list[int]] = [[] for _ in range(n)]
+        for offset in range(n):
+            seat = (state.oya + offset) % n
+            dealt[seat] = wall[self.front : self.front + HAND_SIZE]
+            self.front += HAND_SIZE
+        flowers: list[list[int]] = [[] for _ in range(n)]
+        for offset in range(n):
+            # A flower dealt goes aside and is replaced from the back, seat by seat in deal order.
+            seat = (state.oya + offset) % n
+            while any(is_flower(tile) for tile in dealt[seat]):
+                flower = next(tile for tile in dealt[seat] if is_flower(tile))
+                dealt[seat].remove(flower)
+                flowers[seat].append(flower)
+                dealt[seat].append(self.wall[self.back])
+                self.back -= 1
+        tehais = [[tile_name(tile) for tile in tiles] for tiles in dealt]
+        scores_before = list(state.scores)
+        self.shanten: list[list[int]] = [[] for _ in range(n)]
+        self.tenpai_turn: list[int | None] = [None] * n
+        self.calls = [0] * n
+        self.turns = 0
+        start: dict[str, Any] = {"type": "start_kyoku", "bakaze": state.bakaze.value}
+        if self.table_play.dora:
+            start["dora_marker"] = tile_name(self._indicator(0))
+        start.update(
+            kyoku=state.kyoku, honba=state.honba, kyotaku=state.kyotaku, oya=state.oya, scores=list(state.scores)
+        )
+        start["tehais"] = tehais
+        if self.table_play.flowers:
+            start["flowers"] = [[tile_name(tile) for tile in aside] for aside in flowers]
+        if self.rules.wildcards:
+            start["wildcards"] = [tile_name(tile) for tile in self.rules.wildcards]
+        self._emit(start)
+        for seat in range(n):
+            if (
+                machine.players[seat].size == HAND_SIZE
+                and machine.checker.shanten_number(machine.players[seat].hand()) == 0
+            ):
+                self.tenpai_turn[seat] = 0
+        outcome = self._turns()
+        self._emit({"type": "end_kyoku"})
+        result = machine.results[-1]
+        payments = tuple(after - before for after, before in zip(machine.scores, scores_before, strict=True))
+        first = result.wins[0] if result.wins else None
+        self.record.hands.append(
+            HandRecord(
+                game=self.game,
+                dealer=state.oya,
+                winner=first.winner if first else None,
+                discarder=first.target if first and first.target != first.winner else None,
+                winners=tuple(win.winner for win in result.wins),
+                ending=result.kind,
+                payments=payments,
+                tenpai_turn=tuple(self.tenpai_turn),
+                shanten_by_turn=tuple(map(tuple, self.shanten)),
+                turns=self.turns,
+                han=first.han if first else None,
+                fan=first.fan if first else None,
+                riichi=tuple(p.riichi == 2 for p in machine.players),
+                riichi_sticks=sum(p.riichi == 2 for p in machine.players),
+                calls=tuple(self.calls),
+            )
+        )
+        return outcome
+
+    def _indicator(self, index: int, ura: bool = False) -> int:
+        dead = len(self.wall) - self.table_play.dead_wall
+        return self.wall[dead + _FIRST_INDICATOR + 2 * index + int(ura)]
+
+    def _draw(self, seat: int) -> None:
+        machine = self.machine
+        while machine.dora_now:
+            self._show_dora()
+        if machine.rinshan_next:
+            tile = self.wall[self.back]
+            self.back -= 1
+        else:
+            tile = self.wall[self.front]
+            self.front += 1
+        self._emit({"type": "tsumo", "actor": seat, "pai": tile_name(tile)})
+
+    def _show_dora(self) -> None:
+        self._emit({"type": "dora", "dora_marker": tile_name(self._indicator(self.shown))})
+        self.shown += 1
+
+    def _turns(self) -> AbortiveDraw | ExhaustiveDraw | Wins:
+        machine = self.machine
+        self._draw(machine.turn)
+        while True:
+            self._heed_stop()
+            if machine.phase == "act":
+                ended = self._act(machine.turn)
+            elif machine.phase == "claim":
+                ended = self._claims()
+            else:
+                self._draw(machine.turn)
+                continue
+            if ended is not None:
+                return ended
+
+    def _decide(self, seat: int) -> dict[str, Any]:
+        return action_object(decide(self.machine, seat, self.strategies[seat], stop=self.stop).action)
+
+    def _act(self, seat: int) -> AbortiveDraw | ExhaustiveDraw | Wins | None:
+        machine = self.machine
+        if machine.draw_kind() == "exhaustive":  # a flower drawn with no tile left to replace it
+            return self._draw_end()
+        action = self._decide(seat)
+        kind = action["type"]
+        if kind == "hora":
+            self._win([seat], target=seat)
+            return Wins((seat,))
+        if kind == "ryukyoku":
+            return self._draw_end()
+        if kind in ("dahai", "reach"):
+            while machine.dora_later:  # an open or added kan's indicator, before the discard
+                self._show_dora()
+        self._emit(action)
+        if kind == "dahai":
+            self.turns += 1
+            self._note_shanten(seat)
+        return None
+
+    def _note_shanten(self, seat: int) -> None:
+        machine = self.machine
+        shanten = machine.checker.shanten_number(machine.players[seat].hand())
+        self.shanten[seat].append(shanten)
+        if shanten == 0 and self.tenpai_turn[seat] is None:
+            self.tenpai_turn[seat] = len(self.shanten[seat])
+
+    def _claims(self) -> AbortiveDraw | ExhaustiveDraw | Wins | None:
+        machine = self.machine
+        discarder = machine.turn
+        answers = {seat: self._decide(seat) for seat in machine.decision_seats()}
+        rons = [seat for seat, answer in answers.items() if answer["type"] == "hora"]
+        one_winner = self.table_play.head_bump or not self.table.double_ron
+        if len(rons) >= 3 and self.table.triple_ron_draw and not one_winner:
+            return self._draw_end()
+        if rons:
+            ordered = ron_order(discarder, rons, self.seats)
+            if one_winner:
+                ordered = ordered[:1]
+            self._win(list(ordered), target=discarder)
+            return Wins(tuple(ordered))
+        source = machine.claim_source
+        if source == "dahai" and machine.players[discarder].riichi == 1:
+            self._emit({"type": "reach_accepted", "actor": discarder})
+            if machine.draw_kind() == "four_riichi":
+                return self._draw_end()
+        calls = [answer for answer in answers.values() if answer["type"] != "none"]
+        calls.sort(key=lambda answer: answer["type"] == "chi")
+        if calls:
+            call = calls[0]
+            self._emit(call)
+            self.calls[call["actor"]] += 1
+            return None
+        if source == "dahai" and machine.draw_kind() is not None:
+            return self._draw_end()
+        next_seat = discarder if source != "dahai" else (discarder + 1) % self.seats
+        self._draw(next_seat)
+        return None
+
+    def _draw_end(self) -> AbortiveDraw | ExhaustiveDraw:
+        machine = self.machine
+        event: dict[str, Any] = {"type": "ryukyoku"}
+        self._emit(event)
+        result = machine.result
+        assert result is not None
+        event["deltas"] = list(result.deltas)
+        if result.kind == "exhaustive":
+            return ExhaustiveDraw(result.tenpai, result.nagashi)
+        return AbortiveDraw(AbortiveDrawKind(result.kind))
+
+    def _win(self, winners: Sequence[int], *, target: int) -> None:
+        machine = self.machine
+        for seat in winners:
+            tile = machine.players[seat].drawn if seat == target else machine.claim_tile
+            assert tile is not None
+            ura = [self._indicator(i, ura=True) for i in range(self.shown)] if machine.players[seat].riichi else []
+            event: dict[str, Any] = {
+                "type": "hora",
+                "actor": seat,
+                "target": target,
+                "pai": tile_name(tile),
+                "ura_markers": [tile_name(t) for t in ura],
+            }
+            self._emit(event)
+            result = machine.result
+            assert result is not None
+            event["deltas"] = list(result.wins[-1].deltas)
+
+    def _audit(self) -> None:
+        """No tile created or lost: the wall's tiles are all in hands, melds, rivers, aside, or unturned."""
+        machine = self.machine
+        if not machine.hand_open:
+            return
+        counts = [0] * TABLE_TILES
+        for player in machine.players:
+            for tile in range(TABLE_TILES):
+                if tile != UNKNOWN:
+                    counts[tile] += player.counts[tile]
+            for tile in player.flowers:
+                counts[tile] += 1
+            for meld in player.melds:
+                for tile in meld.tiles:
+                    counts[tile] += 1
+            for index, tile in enumerate(player.river):
+                if index not in player.called_away:
+                    counts[tile] += 1
+            counts[kind_of(30)] += player.kita
+        for tile in self.wall[self.front : self.back + 1]:
+            counts[tile] += 1
+        for tile in self.wall[len(self.wall) - self.table_play.dead_wall :]:
+            counts[tile] += 1
+        expected = [0] * TABLE_TILES
+        for tile in self.tiles:
+            expected[tile] += 1
+        if counts != expected:
+            raise AssertionError(f"tiles not conserved after event {len(self.record.events) - 1}")

@@ -1,0 +1,1 @@
+"""tenpai as an mjai bot: ``python -m app.mjai SEAT`` (see :mod:`app.mjai.bot`)."""
