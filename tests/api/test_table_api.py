@@ -201,6 +201,7 @@ MALFORMED: Final[list[tuple[str, list[Any], list[Any]]]] = [
     ("a round wind that is no wind", _replaced(ONE_HAND, 1, {**ONE_HAND[1], "bakaze": "P"}), [1, "bakaze"]),
     ("three scores at four seats", _replaced(ONE_HAND, 1, {**ONE_HAND[1], "scores": [25000] * 3}), [1, "scores"]),
     ("three deltas at four seats", _replaced(ONE_HAND, 4, {**ONE_HAND[4], "deltas": [-1300, 1300, 0]}), [4, "deltas"]),
+    ("a discard no seat can see", _replaced(ONE_HAND, 3, {**ONE_HAND[3], "pai": "?"}), [3, "pai"]),
 ]  # fmt: skip
 
 
@@ -334,6 +335,25 @@ def test_act_past_or_before_the_seats_decision_is_a_422(
     response = client.post("/act", json={"seat": seat, "events": events})
     item = assert_error(response, 422, ["body", "events"], "not_a_decision_point")
     assert f"seat {seat}" in item["msg"]
+
+
+def test_act_refuses_a_call_behind_a_hidden_hand_that_no_seat_could_make(client: TestClient) -> None:
+    # Seat 1's hand is hidden from seat 2, but a "chi" of 1m 2m and the dealer's 9s is no run.
+    chi = {"type": "chi", "actor": 1, "target": 0, "pai": "9s", "consumed": ["1m", "2m"]}
+    item = assert_error(
+        client.post("/act", json={"seat": 2, "events": [*ONE_HAND[:4], chi]}), 422, ["body", "events", 4]
+    )
+    assert item["type"] == "illegal_event", item
+
+
+def test_act_refuses_a_discarded_flower_behind_a_hidden_hand(client: TestClient) -> None:
+    events = _self_played("mcr")
+    discard = next(i for i, event in enumerate(events) if event["type"] == "dahai")
+    seat = (events[discard]["actor"] + 1) % 4
+    flower = {**events[discard], "pai": "H8", "tsumogiri": False}
+    body = {"seat": seat, "events": [*events[:discard], flower], "rules": "mcr"}
+    item = assert_error(client.post("/act", json=body), 422, ["body", "events", discard], "illegal_event")
+    assert "H8" in item["msg"], item
 
 
 @pytest.mark.parametrize(
@@ -489,29 +509,28 @@ _JSON: Final = st.recursive(
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
     max_leaves=8,
 )
-_TILES: Final = st.sampled_from(["1m", "5mr", "9s", "E", "N", "C", "?", "0m", "5z", ""])
+_TILES: Final = st.sampled_from(["1m", "5mr", "9s", "E", "N", "C", "?", "H1", "0m", "5z", ""])
 _FIELDS: Final = ["type", "actor", "target", "pai", "consumed", "tsumogiri", "deltas", "tehais", "scores", "bakaze"]
 
 
 @pytest.mark.slow
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
-    game=st.sampled_from([ONE_HAND, SANMA_ONE_HAND]),
-    index=st.integers(0, 7),
+    preset=st.sampled_from(PRESETS),
+    where=st.integers(0, 10**6),
     field=st.sampled_from(_FIELDS),
     value=_TILES | _JSON | st.integers(-2, 5),
     seat=st.integers(0, 3),
-    cut=st.integers(1, 8),
+    cut=st.integers(0, 10**6),
 )
 def test_near_valid_events_answer_200_or_a_422(
-    client: TestClient, game: list[dict[str, Any]], index: int, field: str, value: Any, seat: int, cut: int
+    client: TestClient, preset: str, where: int, field: str, value: Any, seat: int, cut: int
 ) -> None:
-    events = [dict(event) for event in game]
-    events[index % len(events)][field] = value
-    rules = "sanma" if game is SANMA_ONE_HAND else "riichi"
+    events = [dict(event) for event in _self_played(preset)]
+    events[where % len(events)][field] = value
     for path, body in [
-        ("/referee", {"events": events, "rules": rules}),
-        ("/act", {"seat": seat, "events": events[:cut], "rules": rules}),
+        ("/referee", {"events": events, "rules": preset}),
+        ("/act", {"seat": seat, "events": events[: cut % len(events) + 1], "rules": preset}),
     ]:
         response = client.post(path, json=body)
         assert response.status_code in (200, 422), (path, response.text)

@@ -560,6 +560,13 @@ class TableMachine:
             "tile_not_held",
             f"seat {seat} discards {tile_name(tile)}, which it does not hold",
         )
+        # Refused whether or not the seat's hand is known: behind a hidden hand the holding
+        # check passes, and a flower in the river is no tile any seat can claim or win on.
+        self._expect(
+            not is_flower(tile),
+            "illegal_action",
+            f"seat {seat} discards the flower {tile_name(tile)}: a flower is set aside (flower), never discarded",
+        )
         if event.tsumogiri and player.drawn not in (None, UNKNOWN) and tile not in (player.drawn, UNKNOWN):
             raise Foul(
                 "illegal_action", f"tsumogiri of {tile_name(tile)}, but seat {seat} drew {tile_name(player.drawn)}"
@@ -648,6 +655,15 @@ class TableMachine:
             self._holds(seat, event.consumed),
             "tile_not_held",
             f"seat {seat} does not hold {' '.join(tile_name(t) for t in event.consumed)} for its {event.kind}",
+        )
+        # What every seat sees of a call, checked even where the caller's hand is hidden (where
+        # the legal actions below cannot be asked): the meld's shape, and who may chi.
+        shown = (*event.consumed, tile)
+        self._expect(
+            self._is_meld(event.kind, shown)
+            and (event.kind != "chi" or (self.rules.chi_allowed and seat == (target + 1) % self.seats)),
+            "illegal_action",
+            f"seat {seat} cannot {event.kind} {' '.join(tile_name(t) for t in shown)} from seat {target}",
         )
         self._require_legal(event)
         self._passed_by(exclude={seat})
@@ -741,6 +757,11 @@ class TableMachine:
             self._holds(seat, event.consumed),
             "tile_not_held",
             f"seat {seat} does not hold {' '.join(tile_name(t) for t in event.consumed)}",
+        )
+        self._expect(
+            self._is_meld("ankan", event.consumed),
+            "illegal_action",
+            f"{' '.join(tile_name(t) for t in event.consumed)} is no closed kan",
         )
         self._require_legal(event)
         for tile in event.consumed:
@@ -1359,6 +1380,16 @@ class TableMachine:
                         if self._leaves_discard(seat, consumed2, self._call_forbids("chi", tile, consumed2)):
                             actions.append(Event("chi", seat, target, tile, consumed2))
         return actions
+
+    def _is_meld(self, kind: str, tiles: Sequence[int]) -> bool:
+        """Whether ``tiles`` (table tiles, as every seat sees them) form a meld of the mjai ``kind``."""
+        if any(is_flower(tile) or tile == UNKNOWN for tile in tiles):
+            return False
+        try:
+            Meld.of(_MELD_KIND[kind], [kind_of(tile) for tile in tiles])
+        except TenpaiError:
+            return False
+        return True
 
     def _callable(self, kind: int) -> bool:
         """Whether tiles of ``kind`` may go into a meld (a wildcard may not, unless the table says so)."""

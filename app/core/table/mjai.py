@@ -237,7 +237,21 @@ def _read_event(obj: object, seats: int) -> Event:
             raise MalformedEvent(f"must be true or false, got {quoted(tsumogiri)}", field="tsumogiri")
     if kind == "dora":
         pai = parse_pai(obj.get("dora_marker"), "dora_marker")
+    if kind != "tsumo":
+        _require_shown(kind, pai, consumed)
     return Event(kind, actor, target, pai, consumed, tsumogiri, obj)
+
+
+def _require_shown(kind: str, pai: TableTile | None, consumed: tuple[TableTile, ...]) -> None:
+    """Refuse ``?`` in an event every seat sees: it stands only for another seat's draw or dealt tiles."""
+    field = "dora_marker" if kind == "dora" else "pai"
+    hidden = field if pai == UNKNOWN else next((f"consumed[{i}]" for i, t in enumerate(consumed) if t == UNKNOWN), None)
+    if hidden is not None:
+        raise MalformedEvent(
+            f"? stands for a tile a seat cannot see (another seat's tsumo or dealt tiles); a {kind} shows its "
+            "tiles to every seat",
+            field=hidden,
+        )
 
 
 def action_object(event: Event) -> dict[str, Any]:
