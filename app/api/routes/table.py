@@ -3,9 +3,10 @@
 The service stays stateless: the client sends a game's events and the service
 replays them through one table machine (:mod:`app.core.table.machine`), for the
 referee's verdict (:func:`app.core.table.referee.judge`) or for one seat's decision
-(:func:`app.core.table.decide.act`).  A replay costs about 65 µs an event here (a
-hanchan of 1400 events: 0.09 s; an /act adds the advisor's search, up to its state
-budget), so both are bounded three ways:
+(:func:`app.core.table.decide.act`).  A replay costs about 60-70 µs an event here (a
+hanchan of 1763 events: 0.12 s through /referee; an /act adds the advisor's search, up
+to its state budget: 41 ms at the median over a hanchan's draws), so both are bounded
+three ways:
 
 * the body (TENPAI_MAX_BODY_BYTES, :class:`~app.api.request_path.BodyRoute`) and the
   number of events (TENPAI_MAX_EVENTS: a 422 ``too_many_events`` before any work);
