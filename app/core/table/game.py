@@ -112,6 +112,11 @@ class HandRecord(NamedTuple):
     riichi_sticks: int
     #: Per seat: calls made (chi, pon, open kan).
     calls: tuple[int, ...] = ()
+    #: Per winner, in the order of ``winners``: what the other seats paid it (honba included,
+    #: riichi sticks not).
+    points: tuple[int, ...] = ()
+    #: The first win's fans, flowers not counted (MCR's scoring); None without a win or without fans.
+    fan: int | None = None
 
 
 @dataclass(slots=True)
@@ -125,6 +130,8 @@ class GameRecord:
     scores: tuple[int, ...] = ()
     #: Place of each seat, 1 first.
     ranks: tuple[int, ...] = ()
+    #: The config's rotation: seat s held ``config.players[(s + rotation) % seats]``.
+    rotation: int = 0
 
 
 def game_seed(seed: int, game: int) -> str:
@@ -197,7 +204,8 @@ class _Game:
             make_player(name, config.weights, random.Random(f"{game_seed(config.seed, game)}/{seat}"))
             for seat, name in enumerate(seated)
         ]
-        self.record = GameRecord(game, tuple(seated))
+        self.record = GameRecord(game, tuple(seated), rotation=config.rotation)
+        self.emitted = 0
         self.machine = TableMachine(rules)
         self.tiles = wall_tiles(rules)
 
@@ -226,8 +234,10 @@ class _Game:
         return self.record
 
     def _emit(self, obj: dict[str, Any]) -> None:
-        self.machine.apply_object(obj, len(self.record.events))
-        self.record.events.append(obj)
+        self.machine.apply_object(obj, self.emitted)
+        self.emitted += 1
+        if self.config.record_events:
+            self.record.events.append(obj)
         if self.config.audit:
             self._audit()
 
@@ -296,6 +306,7 @@ class _Game:
                 riichi=tuple(p.riichi == 2 for p in machine.players),
                 riichi_sticks=sum(p.riichi == 2 for p in machine.players),
                 calls=tuple(self.calls),
+                points=tuple(win.score.payments[win.winner] for win in result.wins),
             )
         )
         return outcome
@@ -449,4 +460,4 @@ class _Game:
         for tile in self.tiles:
             expected[tile] += 1
         if counts != expected:
-            raise AssertionError(f"tiles not conserved after event {len(self.record.events) - 1}")
+            raise AssertionError(f"tiles not conserved after event {self.emitted - 1}")
