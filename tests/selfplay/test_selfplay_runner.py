@@ -1,4 +1,6 @@
-"""The runner gives the same results in this process, in a process pool and on Ray."""
+"""The runner gives the same games in this process, in a process pool and on Ray; it seats the
+lineup rotated game by game, plays each game in every rotation under ``duplicate``, and plays the
+presets the table machine does not play yet on the old simulator, as those runs always were."""
 
 from __future__ import annotations
 
@@ -8,25 +10,31 @@ from collections.abc import Iterator
 import pytest
 
 from app.core.errors import TenpaiError
-from app.core.table.simulator import GameConfig, play_game
+from app.core.table import simulator
+from app.core.table.game import GameConfig, GameRecord
+from app.core.table.game import play_game as play_table_game
 from app.selfplay.errors import InvalidRunOption, MissingExtra
-from app.selfplay.runner import MAX_CHUNK_GAMES, game_chunks, run_games
+from app.selfplay.report import seat_of
+from app.selfplay.runner import MAX_CHUNK_GAMES, game_chunks, play_game, run_games
 
-CONFIG = GameConfig("qiqihar", ("advisor", "advisor", "greedy", "random"), seed=5)
+CONFIG = GameConfig("riichi", ("linear", "linear", "greedy", "random"), seed=5, record_events=False)
 GAMES = 12
 
 
 @pytest.fixture(scope="module")
-def in_process() -> list:
+def in_process() -> list[GameRecord]:
     return run_games(CONFIG, GAMES)
 
 
-def test_results_come_in_game_order(in_process):
-    assert [result.game for result in in_process] == list(range(GAMES))
-    assert in_process[7] == play_game(CONFIG, 7)
+def test_games_come_in_order_each_seated_rotated_by_its_index(in_process):
+    assert [record.game for record in in_process] == list(range(GAMES))
+    assert [record.rotation for record in in_process] == [game % 4 for game in range(GAMES)]
+    # Seat 0 deals first: game g puts lineup position g % 4 there.
+    assert [record.players[0] for record in in_process[:4]] == ["linear", "linear", "greedy", "random"]
+    assert in_process[7] == play_table_game(CONFIG._replace(rotation=3), 7)
 
 
-def test_a_process_pool_gives_the_same_results(in_process):
+def test_a_process_pool_gives_the_same_games(in_process):
     calls = []
     pooled = run_games(CONFIG, GAMES, workers=2, progress=lambda done, total: calls.append((done, total)))
     assert pooled == in_process
@@ -38,6 +46,51 @@ def test_progress_in_process_hears_every_game():
     calls = []
     run_games(CONFIG, 3, progress=lambda done, total: calls.append((done, total)))
     assert calls == [(0, 3), (1, 3), (2, 3), (3, 3)]
+
+
+SANMA = GameConfig("sanma", ("linear", "greedy", "heuristic"), seed=8, length="kyoku")
+
+
+def test_duplicate_plays_every_rotation_of_each_game_on_the_same_walls():
+    records = run_games(SANMA, 2, duplicate=True)
+    assert [(record.game, record.rotation) for record in records] == [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)]
+    for record in records:
+        assert record == play_table_game(SANMA._replace(rotation=record.rotation), record.game)
+    # The same walls: the same dealt hands, seat by seat, whoever sits there.
+    for game in (records[:3], records[3:]):
+        deals = [next(event for event in record.events if event["type"] == "start_kyoku") for record in game]
+        assert all(deal["tehais"] == deals[0]["tehais"] for deal in deals)
+        # Each strategy held each seat once.
+        assert sorted(record.players for record in game) == sorted(
+            tuple(SANMA.players[(seat + rotation) % 3] for seat in range(3)) for rotation in range(3)
+        )
+
+
+def test_a_duplicate_pool_gives_the_same_games_and_counts_every_rotation():
+    calls = []
+    in_process = run_games(SANMA._replace(record_events=False), 3, duplicate=True)
+    pooled = run_games(
+        SANMA._replace(record_events=False), 3, duplicate=True, workers=2, progress=lambda *call: calls.append(call)
+    )
+    assert pooled == in_process and len(pooled) == 9 and calls[-1] == (9, 9)
+
+
+def test_on_game_sees_each_game_in_this_process_and_the_run_keeps_its_answer():
+    seen = []
+
+    def strip(record: GameRecord) -> GameRecord:
+        seen.append((record.game, len(record.events)))
+        return GameRecord(record.game, record.players, hands=record.hands, rotation=record.rotation)
+
+    config = CONFIG._replace(record_events=True)
+    for workers in (1, 2):
+        seen.clear()
+        records = run_games(config, 4, workers=workers, on_game=strip)
+        assert sorted(game for game, _ in seen) == [0, 1, 2, 3] and all(events > 0 for _, events in seen)
+        assert all(record.events == [] and record.scores == () for record in records)
+        assert [record.hands for record in records] == [
+            play_game(config._replace(rotation=game), game).hands for game in range(4)
+        ]
 
 
 @pytest.mark.parametrize("games", [1, 7, 25, 26, 100, 1001])
@@ -62,11 +115,69 @@ def test_bad_options_are_typed_errors(options, field):
     assert raised.value.field == field and raised.value.code == "invalid_run_option"
 
 
-def test_a_bad_configuration_fails_before_any_game():
+@pytest.mark.parametrize(
+    ("change", "field", "message"),
+    [
+        ({"players": ("expert",) * 4}, "players[0]", "unknown strategy 'expert'"),
+        ({"length": "marathon"}, "length", "unknown game length 'marathon'"),
+        ({"rules": "qiqihar", "length": "hanchan"}, "length", "qiqihar is played one hand a game"),
+        ({"rules": "mcr", "record_events": True}, "record_events", "writes no mjai log"),
+        ({"rules": "hong_kong"}, "rules", "hong_kong"),
+    ],
+)
+def test_a_bad_configuration_fails_before_any_game(change, field, message):
     calls = []
-    with pytest.raises(TenpaiError, match="unknown strategy 'expert'"):
-        run_games(CONFIG._replace(players=("expert",) * 4), 2, progress=lambda *call: calls.append(call))
-    assert calls == []
+    with pytest.raises(TenpaiError, match=message) as raised:
+        run_games(CONFIG._replace(**change), 2, progress=lambda *call: calls.append(call))
+    assert raised.value.field == field and calls == []
+
+
+# --- the presets the table machine does not play yet -------------------------------------------
+
+QIQIHAR = GameConfig("qiqihar", ("advisor", "advisor", "greedy", "random"), seed=5, record_events=False)
+
+
+def test_hand_only_presets_play_the_old_simulators_hands_position_for_position():
+    # Rotation g % 4 (the runner's own) plays the simulator's hand g with the lineup in its seats:
+    # position p holds the simulator's seat p, whose dealer is seat g % 4.
+    old = simulator.GameConfig(QIQIHAR.rules, QIQIHAR.players, QIQIHAR.seed)
+    for record in run_games(QIQIHAR, 6):
+        result = simulator.play_game(old, record.game)
+        (hand,) = record.hands
+        positions = range(4)
+        assert [hand.payments[seat_of(record, p)] for p in positions] == list(result.payments)
+        assert [hand.tenpai_turn[seat_of(record, p)] for p in positions] == list(result.tenpai_turn)
+        assert [hand.shanten_by_turn[seat_of(record, p)] for p in positions] == list(result.shanten_by_turn)
+        assert record.players[0] == QIQIHAR.players[result.dealer] and hand.dealer == 0
+        winner = None if hand.winner is None else (hand.winner + record.rotation) % 4
+        assert (winner, hand.turns) == (result.winner, result.turns)
+        assert sorted(record.ranks) == [1, 2, 3, 4] and record.scores == hand.payments
+
+
+def test_hand_only_presets_rotate_on_the_same_wall_under_duplicate():
+    records = run_games(QIQIHAR, 2, duplicate=True)
+    assert [(record.game, record.rotation) for record in records[:4]] == [(0, r) for r in range(4)]
+    # Rotation 0 of game 0 is the runner's ordinary game 0.
+    assert records[0] == run_games(QIQIHAR, 1)[0]
+    old = simulator.GameConfig(QIQIHAR.rules, ("greedy", "random", "advisor", "advisor"), QIQIHAR.seed)
+    # Rotation 2 seats positions 2, 3, 0, 1 from the dealer: the simulator's lineup rotated so.
+    assert records[2].hands[0].payments == simulator.play_game(old, 0).payments
+
+
+def test_a_stopped_hand_only_game_is_abandoned():
+    assert run_games(QIQIHAR, 3, stop=lambda: True) == []
+
+
+def test_stop_in_a_duplicate_run_keeps_whole_games():
+    finished = [0]
+
+    def progress(done: int, total: int) -> None:
+        finished[0] = done
+
+    # Stopped in the 5th game played (game 1, rotation 1): game 0's three rotations stay.
+    records = run_games(SANMA, 3, duplicate=True, progress=progress, stop=lambda: finished[0] >= 4)
+    assert [(record.game, record.rotation) for record in records] == [(0, 0), (0, 1), (0, 2)]
+    assert records == run_games(SANMA, 1, duplicate=True)
 
 
 def test_ray_missing_names_the_extra_before_any_game(monkeypatch):
@@ -105,11 +216,12 @@ def ray_cluster() -> Iterator[object]:
 
 
 @pytest.mark.ray
-def test_ray_tasks_give_the_same_results(in_process, ray_cluster):
+def test_ray_tasks_give_the_same_games(in_process, ray_cluster):
     calls = []
     on_ray = run_games(CONFIG, GAMES, workers=2, backend="ray", progress=lambda done, total: calls.append(done))
     assert on_ray == in_process
     assert calls[-1] == GAMES
+    assert run_games(SANMA, 2, duplicate=True, workers=2, backend="ray") == run_games(SANMA, 2, duplicate=True)
     assert ray_cluster.is_initialized()  # the caller's instance is left running for the caller
 
 
@@ -118,5 +230,7 @@ def test_ray_started_by_the_runner_is_stopped_after():
     # The command line's path: no Ray instance yet, so the runner starts one and stops it.
     ray = pytest.importorskip("ray")
     assert not ray.is_initialized()
-    assert run_games(CONFIG, 4, workers=2, backend="ray") == [play_game(CONFIG, game) for game in range(4)]
+    assert run_games(CONFIG, 4, workers=2, backend="ray") == [
+        play_game(CONFIG._replace(rotation=game), game) for game in range(4)
+    ]
     assert not ray.is_initialized()

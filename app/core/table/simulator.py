@@ -154,7 +154,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from app.core.advice.discard import DEFAULT_WEIGHTS, Weights
 from app.core.advice.safety import Opponent
@@ -163,6 +163,8 @@ from app.core.shape.engine import Checker
 from app.core.shape.hand import Hand, Meld, MeldKind, added_kong
 from app.core.shape.rules import DEFAULT_SEATS, RuleProfile, rule_profile
 from app.core.shape.tiles import COPIES, DRAGONS, EAST, NORTH, NUM_TILE_KINDS, Tile, is_honor
+from app.core.table import game as table_game
+from app.core.table.flow import GameLength, placements
 from app.core.table.players import SeatView, Strategy, make_player
 from app.core.value.mcr_scoring import MAX_FLOWERS
 from app.core.value.scoring import MINIMUM_FANS, REFUSALS, score
@@ -961,3 +963,100 @@ def seat_order(seat: int, seats: int = DEFAULT_SEATS) -> Sequence[int]:
     ([3, 0, 1], [0, 1])
     """
     return [(seat + offset) % seats for offset in range(1, seats)]
+
+
+# -- the bridge to whole-game records ------------------------------------------------------
+#
+# Self-play reports whole games (app.core.table.game.GameRecord).  The table machine plays
+# riichi and sanma; until it plays the other presets, self-play plays those here, one hand
+# a game, and reports each hand as a one-hand game.  Delete this section with the module.
+
+#: Presets self-play still plays on this simulator: those the table machine does not play yet.
+HAND_ONLY_PRESETS: Final = tuple(name for name in TABLE_SETTINGS if name not in table_game.TABLE_PRESETS)
+
+
+def validate_record_config(config: table_game.GameConfig) -> RuleProfile:
+    """The rule profile of a self-play ``config`` of a :data:`HAND_ONLY_PRESETS` preset, or a typed
+    error naming the bad field: these play one hand a game and keep no mjai log.
+
+    >>> validate_record_config(table_game.GameConfig("mcr", ("advisor",) * 4, 1, length="hanchan"))
+    Traceback (most recent call last):
+    ...
+    app.core.table.simulator.InvalidGameConfig: mcr is played one hand a game until the table machine plays it: length kyoku, not 'hanchan'
+    """
+    rules = validate_config(GameConfig(config.rules, config.players, config.seed, weights=config.weights))
+    table_game.table_rules(rules, config.length)  # an unknown length is refused as at the table
+    if config.length != GameLength.KYOKU:
+        raise InvalidGameConfig(
+            f"{rules.name} is played one hand a game until the table machine plays it: "
+            f"length kyoku, not {config.length!r}",
+            field="length",
+        )
+    if config.record_events:
+        raise InvalidGameConfig(
+            f"{rules.name} hands are played by the old simulator, which writes no mjai log", field="record_events"
+        )
+    return rules
+
+
+def play_record(
+    config: table_game.GameConfig, game: int, *, stop: Callable[[], bool] | None = None
+) -> table_game.GameRecord:
+    """Hand number ``game`` of a :data:`HAND_ONLY_PRESETS` run, as a one-hand game record.
+
+    The simulator deals hand ``game`` from seat ``game % seats``; the record numbers the seats
+    from that dealer, as a game of the table machine does (seat 0 deals first), and seats the
+    lineup as ``config.rotation`` says.  So rotation ``game % seats`` (self-play's default) plays
+    exactly the simulator's hand with ``config.players`` in its seats, and every rotation of one
+    game meets the same wall (the duplicate mode).  The final scores are the hand's payments
+    (there are no points held), ranked as at the table: ties by seat order from the dealer.
+
+    >>> config = table_game.GameConfig("qiqihar", ("advisor", "greedy", "heuristic", "random"), 7,
+    ...     record_events=False, rotation=1)
+    >>> record = play_record(config, 1)
+    >>> record.players, record.hands[0].dealer, sum(record.scores), sorted(record.ranks)
+    (('greedy', 'heuristic', 'random', 'advisor'), 0, 0, [1, 2, 3, 4])
+    """
+    rules = validate_record_config(config)
+    seats = rules.seats
+    dealer = game % seats
+    seated = tuple(config.players[(seat + config.rotation) % seats] for seat in range(seats))
+    # The simulator's seat s is the record's seat (s - dealer) % seats.
+    lineup = tuple(seated[(seat - dealer) % seats] for seat in range(seats))
+    try:
+        result = play_game(GameConfig(config.rules, lineup, config.seed, weights=config.weights), game, stop=stop)
+    except GameStopped:
+        raise table_game.GameStopped(f"game {game} was stopped in play") from None
+
+    def from_dealer(values: Sequence[object]) -> tuple[Any, ...]:
+        return tuple(values[(seat + dealer) % seats] for seat in range(seats))
+
+    def seat_of(seat: int | None) -> int | None:
+        return None if seat is None else (seat - dealer) % seats
+
+    winner = seat_of(result.winner)
+    payments = from_dealer(result.payments)
+    hand = table_game.HandRecord(
+        game=game,
+        dealer=0,
+        winner=winner,
+        discarder=seat_of(result.discarder),
+        winners=() if winner is None else (winner,),
+        ending="exhaustive" if winner is None else "hora",
+        payments=payments,
+        tenpai_turn=from_dealer(result.tenpai_turn),
+        shanten_by_turn=from_dealer(result.shanten_by_turn),
+        turns=result.turns,
+        han=result.han,
+        riichi=from_dealer(result.riichi[:seats]),
+        riichi_sticks=result.riichi_sticks,
+        # Riichi sticks are not in the simulator's payments: the winner's payment is its points.
+        points=() if winner is None else (payments[winner],),
+        fan=result.fan,
+    )
+    ranks = [0] * seats
+    for place, seat in enumerate(placements(payments), start=1):
+        ranks[seat] = place
+    return table_game.GameRecord(
+        game, seated, hands=[hand], scores=payments, ranks=tuple(ranks), rotation=config.rotation
+    )
