@@ -1,4 +1,4 @@
-"""The floor for bench/run_http.py: a bare FastAPI app that validates a /shanten body and returns it.
+"""The floor for bench/run_http.py and bench/run_table.py: a bare FastAPI app that validates a body and answers.
 
 It shares nothing with the service but FastAPI, pydantic and uvicorn: no middleware,
 no error handlers, no dependencies, no engine.  ``run_http.py`` serves it with the
@@ -38,3 +38,19 @@ app = FastAPI(title="echo", docs_url=None, redoc_url=None, openapi_url=None)
 async def echo(body: ShantenBody) -> ShantenBody:
     """Answer the validated body."""
     return body
+
+
+class ActBody(BaseModel):
+    """The fields of an /act request the benchmark sends: the seat, its events, the rules."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seat: int
+    events: list[dict[str, Any]]
+    rules: str | dict[str, Any] = "riichi"
+
+
+@app.post("/act")
+async def echo_act(body: ActBody) -> dict[str, Any]:
+    """Answer with the last event: the body is validated as /act's is, the answer stays small."""
+    return {"seat": body.seat, "last": body.events[-1]}

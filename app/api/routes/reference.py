@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
+from enum import Enum
 from typing import TYPE_CHECKING, Any, Final
 
 from fastapi import APIRouter
@@ -11,6 +13,8 @@ from app.api.errors import error_responses
 from app.core.shape.rules import OPTION_DOCS, OPTIONS, PRESETS
 from app.core.shape.rules import RuleOption as CoreRuleOption
 from app.core.shape.tiles import CHINESE_NAMES, NUM_TILE_KINDS, TILE_NAMES, UNICODE_CHARS
+from app.core.table.flow import TableRules
+from app.core.table.play_rules import PLAY_RULES, PlayRules, described_fields
 
 router = APIRouter(tags=["reference"])
 _ERRORS = error_responses(500)
@@ -49,12 +53,37 @@ class RuleOption(BaseModel):
     meaning: str
 
 
+class TableOption(BaseModel):
+    """A rule of the table where rooms differ, with Tenhou's choice."""
+
+    name: str = Field(examples=["double_ron"])
+    tenhou: Any = Field(description="Tenhou's four-player choice: the default.", examples=[True])
+    meaning: str
+
+
+class TablePreset(BaseModel):
+    """How the table runs for one rules preset (the table machine's data)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    name: str = Field(examples=["mcr"])
+
+
+class TableReference(BaseModel):
+    """The table (`/referee`, `/act`, the bot, self-play): its options between hands and per preset."""
+
+    options: list[TableOption] = Field(description="The rules between hands and of the payments beyond a win's.")
+    play: list[TableOption] = Field(description="What a table runs beyond the hand rules; each preset's values below.")
+    presets: list[TablePreset]
+
+
 class RulesResponse(BaseModel):
     """Every preset and every option, for building a `rules` value."""
 
     default: str = Field(description="The preset used when `rules` is omitted.", examples=["riichi"])
     presets: list[RulePreset]
     options: list[RuleOption]
+    table: TableReference
 
 
 class Notation(BaseModel):
@@ -111,10 +140,31 @@ NOTATIONS: Final = (
     ),
 )
 
+
+def _plain(value: object) -> Any:
+    return value.value if isinstance(value, Enum) else list(value) if isinstance(value, tuple) else value
+
+
+_TABLE: Final = TableReference(
+    options=[
+        TableOption(name=name, tenhou=_plain(default), meaning=meaning)
+        for name, default, meaning in described_fields(TableRules)
+    ],
+    play=[
+        TableOption(name=name, tenhou=_plain(default), meaning=meaning)
+        for name, default, meaning in described_fields(PlayRules)
+    ],
+    presets=[
+        TablePreset.model_validate({"name": name, **{key: _plain(value) for key, value in asdict(play).items()}})
+        for name, play in PLAY_RULES.items()
+    ],
+)
+
 _RULES: Final = RulesResponse(
     default="riichi",
     presets=[RulePreset.model_validate(profile.describe()) for profile in PRESETS.values()],
     options=[RuleOption(name=name, meaning=meaning) for name, meaning in OPTION_DOCS.items()],
+    table=_TABLE,
 )
 
 _TILES: Final = TilesResponse(
@@ -130,7 +180,9 @@ _TILES: Final = TilesResponse(
 @router.get("/rules", operation_id="rules", summary="Rule presets and options", responses=_ERRORS)
 def rules() -> RulesResponse:
     """Every preset with its value of each option, and what each option means. A
-    request's `rules` is a preset name or `{"preset": name, option: value, ...}`."""
+    request's `rules` is a preset name or `{"preset": name, option: value, ...}`.
+    `table` lists the rules of the table (referee, `/act`, self-play) where rooms differ,
+    with Tenhou's choice, and how the table runs for each preset."""
     return _RULES
 
 

@@ -41,6 +41,7 @@ from app.core.shape.tiles import DRAGONS, NORTH, NUM_TILE_KINDS, format_tile
 from app.core.table.machine import TableMachine
 from app.core.table.mjai import UNKNOWN, Event, action_key, action_object, is_red, kind_of, read_event
 from app.core.table.players import Advisor, SeatView, Strategy
+from app.core.value.scoring import MINIMUM_FANS
 
 
 class NotADecisionPoint(TenpaiError):
@@ -117,13 +118,13 @@ def seat_view(machine: TableMachine, seat: int, stop: Callable[[], bool] | None 
         machine.live_left,
         machine.rules,
         machine.checker,
-        True,
+        machine.play.scoring == "riichi",
         DRAGONS + tuple(sorted({seat_wind, machine.bakaze})),
         visible,
         player.kita,
         seat_wind,
         machine.bakaze,
-        0,
+        MINIMUM_FANS.get(machine.rules.name, 0),
         stop,
     )
 
@@ -182,6 +183,9 @@ def _turn(machine: TableMachine, seat: int, strategy: Strategy, view: SeatView, 
         by_kind.setdefault(action.kind, []).append(action)
     ranked: list[RankedAction] = []
     chosen: Event | None = None
+    if "flower" in by_kind:  # a drawn flower goes aside before anything else
+        flower = by_kind["flower"][0]
+        return Decision(flower, (RankedAction(flower, None, ("a flower is set aside and replaced",)),))
     if "hora" in by_kind:
         win = by_kind["hora"][0]
         chosen = win

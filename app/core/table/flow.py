@@ -50,7 +50,7 @@ TableState(bakaze=<RoundWind.EAST: 'E'>, kyoku=1, honba=1, kyotaku=0, oya=0, sco
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Final
 
@@ -162,44 +162,76 @@ class TableRules:
     app.core.errors.InvalidRuleOption: seats must be 3 or 4, got 5
     """
 
-    #: Seats at the table: 4, or 3 (sanma).
-    seats: int = 4
-    #: The scheduled hands: one hand, the East round (tonpuu) or East and South (hanchan).
-    length: GameLength = GameLength.HANCHAN
-    #: Points each seat starts with (Tenhou: 25,000; sanma 35,000).
-    start_points: int = 25_000
-    #: Points the first seat needs for the game to end at or after all-last (Tenhou: 30,000;
-    #: sanma 40,000): below it the extension is played, and the dealer does not stop.  Without
-    #: the extension it plays no part.
-    target_points: int = 30_000
-    #: A seat below zero points ends the game (Tenhou: on).
-    busting: bool = True
-    #: With ``busting``, exactly zero points ends the game too (Tenhou: off, a seat on 0 plays on).
-    busting_at_zero: bool = False
-    #: At all-last (and in the extension) the game ends when the dealer wins and is then the first
-    #: seat with ``target_points`` (agari-yame, automatic at Tenhou: on).
-    dealer_stops_on_win: bool = True
-    #: The same when the dealer is tenpai at an exhaustive draw (tenpai-yame; Tenhou: on, since
-    #: June 2010: before, the dealer played on).
-    dealer_stops_on_tenpai: bool = True
-    #: When no seat has ``target_points`` after the last scheduled hand, the next round is played
-    #: (hanchan: West; tonpuu: South) until a hand ends with a seat at the target, at most to its
-    #: fourth hand (Tenhou: on).  Off: the game ends at the last scheduled hand.
-    extension: bool = True
-    #: After an abortive draw the dealer keeps the deal, honba + 1 (Tenhou: on).  Off: the deal passes.
-    renchan_on_abortive_draw: bool = True
-    #: Points the noten seats pay the tenpai seats at an exhaustive draw, in all (Tenhou: 3,000; sanma 2,000).
-    noten_payment: int = 3_000
-    #: Nagashi mangan is paid, in place of the noten payments (Tenhou: on).
-    nagashi_mangan: bool = True
-    #: Two seats may win on one discard (Tenhou: on).
-    double_ron: bool = True
-    #: Three seats winning on one discard is an abortive draw instead (Tenhou: on).
-    triple_ron_draw: bool = True
-    #: Riichi sticks left on the table at the end go to the first seat (Tenhou: on).  Off: they are lost.
-    leftover_sticks_to_top: bool = True
-    #: A seat that fed the last dragon or wind set of a daisangen or daisuushii is liable (Tenhou: on).
-    pao: bool = True
+    seats: int = field(default=4, metadata={"doc": "Seats at the table: 4, or 3 (sanma)."})
+    length: GameLength = field(
+        default=GameLength.HANCHAN,
+        metadata={"doc": "The scheduled hands: one hand, the East round (tonpuu) or East and South (hanchan)."},
+    )
+    start_points: int = field(
+        default=25_000, metadata={"doc": "Points each seat starts with (Tenhou: 25,000; sanma 35,000)."}
+    )
+    target_points: int = field(
+        default=30_000,
+        metadata={
+            "doc": "Points the first seat needs for the game to end at or after all-last (Tenhou: 30,000; sanma 40,000): below it the extension is played, and the dealer does not stop.  Without the extension it plays no part."
+        },
+    )
+    busting: bool = field(default=True, metadata={"doc": "A seat below zero points ends the game (Tenhou: on)."})
+    busting_at_zero: bool = field(
+        default=False,
+        metadata={
+            "doc": "With ``busting``, exactly zero points ends the game too (Tenhou: off, a seat on 0 plays on)."
+        },
+    )
+    dealer_stops_on_win: bool = field(
+        default=True,
+        metadata={
+            "doc": "At all-last (and in the extension) the game ends when the dealer wins and is then the first seat with ``target_points`` (agari-yame, automatic at Tenhou: on)."
+        },
+    )
+    dealer_stops_on_tenpai: bool = field(
+        default=True,
+        metadata={
+            "doc": "The same when the dealer is tenpai at an exhaustive draw (tenpai-yame; Tenhou: on, since June 2010: before, the dealer played on)."
+        },
+    )
+    extension: bool = field(
+        default=True,
+        metadata={
+            "doc": "When no seat has ``target_points`` after the last scheduled hand, the next round is played (hanchan: West; tonpuu: South) until a hand ends with a seat at the target, at most to its fourth hand (Tenhou: on).  Off: the game ends at the last scheduled hand."
+        },
+    )
+    renchan_on_abortive_draw: bool = field(
+        default=True,
+        metadata={
+            "doc": "After an abortive draw the dealer keeps the deal, honba + 1 (Tenhou: on).  Off: the deal passes."
+        },
+    )
+    noten_payment: int = field(
+        default=3_000,
+        metadata={
+            "doc": "Points the noten seats pay the tenpai seats at an exhaustive draw, in all (Tenhou: 3,000; sanma 2,000)."
+        },
+    )
+    nagashi_mangan: bool = field(
+        default=True, metadata={"doc": "Nagashi mangan is paid, in place of the noten payments (Tenhou: on)."}
+    )
+    double_ron: bool = field(default=True, metadata={"doc": "Two seats may win on one discard (Tenhou: on)."})
+    triple_ron_draw: bool = field(
+        default=True, metadata={"doc": "Three seats winning on one discard is an abortive draw instead (Tenhou: on)."}
+    )
+    leftover_sticks_to_top: bool = field(
+        default=True,
+        metadata={
+            "doc": "Riichi sticks left on the table at the end go to the first seat (Tenhou: on).  Off: they are lost."
+        },
+    )
+    pao: bool = field(
+        default=True,
+        metadata={
+            "doc": "A seat that fed the last dragon or wind set of a daisangen or daisuushii is liable (Tenhou: on)."
+        },
+    )
 
     def __post_init__(self) -> None:
         if self.seats not in _SEAT_COUNTS:

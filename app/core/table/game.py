@@ -48,12 +48,14 @@ from app.core.table.flow import (
     ron_order,
     tenhou_rules,
 )
-from app.core.table.machine import DEAD_WALL, HAND_SIZE, TableMachine
-from app.core.table.mjai import action_object, kind_of, red_of, tile_name
+from app.core.table.machine import HAND_SIZE, TableMachine, Win
+from app.core.table.mjai import FIRST_FLOWER, TABLE_TILES, UNKNOWN, action_object, is_flower, kind_of, red_of, tile_name
+from app.core.table.play_rules import PLAY_RULES
 from app.core.table.players import Strategy, make_player
+from app.core.value.riichi_scoring import RiichiScore
 
 #: Rules the table machine plays.
-TABLE_PRESETS: Final = ("riichi", "sanma")
+TABLE_PRESETS: Final = tuple(PLAY_RULES)
 _FIRST_INDICATOR: Final = 4
 
 
@@ -112,11 +114,11 @@ class HandRecord(NamedTuple):
     riichi_sticks: int
     #: Per seat: calls made (chi, pon, open kan).
     calls: tuple[int, ...] = ()
+    #: The first win's MCR fans (flowers not counted); None without a win or under other scoring.
+    fan: int | None = None
     #: Per winner, in the order of ``winners``: what the other seats paid it (honba included,
     #: riichi sticks not).
     points: tuple[int, ...] = ()
-    #: The first win's fans, flowers not counted (MCR's scoring); None without a win or without fans.
-    fan: int | None = None
 
 
 @dataclass(slots=True)
@@ -157,7 +159,14 @@ def validate_config(config: GameConfig) -> RuleProfile:
         raise type(error)(error.message, field="rules") from None
     if rules.name not in TABLE_PRESETS:
         raise InvalidGameConfig(
-            f"the table plays {' and '.join(TABLE_PRESETS)}; rules {rules.name!r} have no table", field="rules"
+            f"the table plays {', '.join(TABLE_PRESETS)}; rules {rules.name!r} have no table", field="rules"
+        )
+    lengths = PLAY_RULES[rules.name].lengths
+    if config.length in {"kyoku", "tonpuu", "hanchan"} and config.length not in lengths:
+        raise InvalidGameConfig(
+            f"{rules.name} is played one hand at a time here (length kyoku); its flow between hands "
+            "(dealer, honba, the end of a game) is not modelled",
+            field="length",
         )
     if len(config.players) != rules.seats:
         raise InvalidGameConfig(
@@ -173,14 +182,25 @@ def validate_config(config: GameConfig) -> RuleProfile:
     return rules
 
 
+def _points(win: Win) -> int:
+    """What the other seats paid ``win``'s winner, honba in: riichi's delta also holds the sticks
+    it took, its score's payment does not; the other tables have no sticks."""
+    if isinstance(win.score, RiichiScore):
+        return win.score.payments[win.winner]
+    return win.deltas[win.winner]
+
+
 def wall_tiles(rules: RuleProfile) -> list[int]:
-    """Every tile of the set as table tiles: four of each kind, one five of each suit red."""
+    """Every tile of the set as table tiles: four of each kind (one five of each suit red where the
+    table has red fives), and the flowers."""
+    play = PLAY_RULES[rules.name]
     tiles: list[int] = []
     for kind in range(NUM_TILE_KINDS):
         if kind in rules.absent_tiles:
             continue
-        red = red_of(kind) if rules.red_fives else None
+        red = red_of(kind) if play.red_fives else None
         tiles.extend([kind] * 3 + [red if red is not None else kind])
+    tiles.extend(range(FIRST_FLOWER, FIRST_FLOWER + play.flowers))
     return tiles
 
 
@@ -206,7 +226,8 @@ class _Game:
         ]
         self.record = GameRecord(game, tuple(seated), rotation=config.rotation)
         self.emitted = 0
-        self.machine = TableMachine(rules)
+        self.machine = TableMachine(rules, table=self.table)
+        self.table_play = PLAY_RULES[rules.name]
         self.tiles = wall_tiles(rules)
 
     # -- the game ----------------------------------------------------------
@@ -254,31 +275,41 @@ class _Game:
         self.rng.shuffle(wall)
         self.wall = wall
         self.front = 0
-        self.back = len(wall) - DEAD_WALL - 1
+        self.back = len(wall) - self.table_play.dead_wall - 1
         self.shown = 1
-        tehais: list[list[str]] = [[] for _ in range(n)]
+        dealt: list[list[int]] = [[] for _ in range(n)]
         for offset in range(n):
             seat = (state.oya + offset) % n
-            tehais[seat] = [tile_name(tile) for tile in wall[self.front : self.front + HAND_SIZE]]
+            dealt[seat] = wall[self.front : self.front + HAND_SIZE]
             self.front += HAND_SIZE
+        flowers: list[list[int]] = [[] for _ in range(n)]
+        for offset in range(n):
+            # A flower dealt goes aside and is replaced from the back, seat by seat in deal order.
+            seat = (state.oya + offset) % n
+            while any(is_flower(tile) for tile in dealt[seat]):
+                flower = next(tile for tile in dealt[seat] if is_flower(tile))
+                dealt[seat].remove(flower)
+                flowers[seat].append(flower)
+                dealt[seat].append(self.wall[self.back])
+                self.back -= 1
+        tehais = [[tile_name(tile) for tile in tiles] for tiles in dealt]
         scores_before = list(state.scores)
         self.shanten: list[list[int]] = [[] for _ in range(n)]
         self.tenpai_turn: list[int | None] = [None] * n
         self.calls = [0] * n
         self.turns = 0
-        self._emit(
-            {
-                "type": "start_kyoku",
-                "bakaze": state.bakaze.value,
-                "dora_marker": tile_name(self._indicator(0)),
-                "kyoku": state.kyoku,
-                "honba": state.honba,
-                "kyotaku": state.kyotaku,
-                "oya": state.oya,
-                "scores": list(state.scores),
-                "tehais": tehais,
-            }
+        start: dict[str, Any] = {"type": "start_kyoku", "bakaze": state.bakaze.value}
+        if self.table_play.dora:
+            start["dora_marker"] = tile_name(self._indicator(0))
+        start.update(
+            kyoku=state.kyoku, honba=state.honba, kyotaku=state.kyotaku, oya=state.oya, scores=list(state.scores)
         )
+        start["tehais"] = tehais
+        if self.table_play.flowers:
+            start["flowers"] = [[tile_name(tile) for tile in aside] for aside in flowers]
+        if self.rules.wildcards:
+            start["wildcards"] = [tile_name(tile) for tile in self.rules.wildcards]
+        self._emit(start)
         for seat in range(n):
             if (
                 machine.players[seat].size == HAND_SIZE
@@ -302,17 +333,18 @@ class _Game:
                 tenpai_turn=tuple(self.tenpai_turn),
                 shanten_by_turn=tuple(map(tuple, self.shanten)),
                 turns=self.turns,
-                han=first.score.han if first else None,
+                han=first.han if first else None,
+                fan=first.fan if first else None,
                 riichi=tuple(p.riichi == 2 for p in machine.players),
                 riichi_sticks=sum(p.riichi == 2 for p in machine.players),
                 calls=tuple(self.calls),
-                points=tuple(win.score.payments[win.winner] for win in result.wins),
+                points=tuple(_points(win) for win in result.wins),
             )
         )
         return outcome
 
     def _indicator(self, index: int, ura: bool = False) -> int:
-        dead = len(self.wall) - DEAD_WALL
+        dead = len(self.wall) - self.table_play.dead_wall
         return self.wall[dead + _FIRST_INDICATOR + 2 * index + int(ura)]
 
     def _draw(self, seat: int) -> None:
@@ -351,14 +383,15 @@ class _Game:
 
     def _act(self, seat: int) -> AbortiveDraw | ExhaustiveDraw | Wins | None:
         machine = self.machine
+        if machine.draw_kind() == "exhaustive":  # a flower drawn with no tile left to replace it
+            return self._draw_end()
         action = self._decide(seat)
         kind = action["type"]
         if kind == "hora":
             self._win([seat], target=seat)
             return Wins((seat,))
         if kind == "ryukyoku":
-            self._emit({"type": "ryukyoku"})
-            return AbortiveDraw(AbortiveDrawKind.NINE_TERMINALS)
+            return self._draw_end()
         if kind in ("dahai", "reach"):
             while machine.dora_later:  # an open or added kan's indicator, before the discard
                 self._show_dora()
@@ -380,12 +413,12 @@ class _Game:
         discarder = machine.turn
         answers = {seat: self._decide(seat) for seat in machine.decision_seats()}
         rons = [seat for seat, answer in answers.items() if answer["type"] == "hora"]
-        if len(rons) >= 3 and self.table.triple_ron_draw:
-            self._emit({"type": "ryukyoku"})
-            return AbortiveDraw(AbortiveDrawKind.TRIPLE_RON)
+        one_winner = self.table_play.head_bump or not self.table.double_ron
+        if len(rons) >= 3 and self.table.triple_ron_draw and not one_winner:
+            return self._draw_end()
         if rons:
             ordered = ron_order(discarder, rons, self.seats)
-            if not self.table.double_ron:
+            if one_winner:
                 ordered = ordered[:1]
             self._win(list(ordered), target=discarder)
             return Wins(tuple(ordered))
@@ -441,10 +474,13 @@ class _Game:
         machine = self.machine
         if not machine.hand_open:
             return
-        counts = [0] * 38
+        counts = [0] * TABLE_TILES
         for player in machine.players:
-            for tile in range(37):
-                counts[tile] += player.counts[tile]
+            for tile in range(TABLE_TILES):
+                if tile != UNKNOWN:
+                    counts[tile] += player.counts[tile]
+            for tile in player.flowers:
+                counts[tile] += 1
             for meld in player.melds:
                 for tile in meld.tiles:
                     counts[tile] += 1
@@ -454,9 +490,9 @@ class _Game:
             counts[kind_of(30)] += player.kita
         for tile in self.wall[self.front : self.back + 1]:
             counts[tile] += 1
-        for tile in self.wall[len(self.wall) - DEAD_WALL :]:
+        for tile in self.wall[len(self.wall) - self.table_play.dead_wall :]:
             counts[tile] += 1
-        expected = [0] * 38
+        expected = [0] * TABLE_TILES
         for tile in self.tiles:
             expected[tile] += 1
         if counts != expected:

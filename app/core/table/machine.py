@@ -69,8 +69,19 @@ from app.core.shape.tiles import (
     WINDS,
     is_honor,
 )
-from app.core.table.flow import AbortiveDraw, AbortiveDrawKind, ExhaustiveDraw, HandOutcome, Wins
+from app.core.table.flow import (
+    AbortiveDraw,
+    AbortiveDrawKind,
+    ExhaustiveDraw,
+    HandOutcome,
+    TableRules,
+    Wins,
+    exhaustive_draw_payments,
+    tenhou_rules,
+    with_liability,
+)
 from app.core.table.mjai import (
+    FIRST_FLOWER,
     FIRST_RED,
     TABLE_TILES,
     UNKNOWN,
@@ -78,6 +89,7 @@ from app.core.table.mjai import (
     MalformedEvent,
     action_key,
     action_object,
+    is_flower,
     is_red,
     kind_of,
     parse_pai,
@@ -85,8 +97,10 @@ from app.core.table.mjai import (
     red_of,
     tile_name,
 )
-from app.core.value.riichi_scoring import RiichiScore, riichi_payments
-from app.core.value.scoring import REFUSALS, score
+from app.core.table.play_rules import FLAT_WIN_VALUE, PLAY_RULES, PlayRules
+from app.core.value.mcr_scoring import McrScore
+from app.core.value.riichi_scoring import RiichiScore
+from app.core.value.scoring import REFUSALS, ScoreResult, score
 from app.core.value.scoring_context import WinContext
 
 #: Tiles in the dead wall: the replacement draws and the dora indicators.
@@ -104,6 +118,23 @@ _MELD_KIND: Final = {
     "ankan": MeldKind.CLOSED_KAN,
 }
 _YAKUMAN_WITH_LIABILITY: Final = {"daisangen": DRAGONS, "daisuushii": WINDS}
+
+
+def _flat_payments(winner: int, discarder: int | None, seats: int) -> tuple[int, ...]:
+    """A flat win: the discarder pays :data:`FLAT_WIN_VALUE`, or each other seat its share of it."""
+    payments = [0] * seats
+    payers = [seat for seat in range(seats) if seat != winner] if discarder is None else [discarder]
+    for payer in payers:
+        share = FLAT_WIN_VALUE // len(payers)
+        payments[payer] -= share
+        payments[winner] += share
+    return tuple(payments)
+
+
+class NoTable(TenpaiError):
+    """Rules the table machine has no table for (see :data:`~app.core.table.play_rules.PLAY_RULES`)."""
+
+    code = "unsupported_rules"
 
 
 class Foul(TenpaiError):
@@ -162,6 +193,8 @@ class SeatState:
     #: Every discard was an orphan and none was called: nagashi mangan stands.
     nagashi: bool = True
     kita: int = 0
+    #: Flowers set aside (MCR), as table tiles.
+    flowers: list[int] = field(default_factory=list)
     #: Seat liable for a yakuman (pao) and which one.
     liable: dict[str, int] = field(default_factory=dict)
     #: The waits of the concealed hand (kinds), while it is 3n+1 tiles and known.
@@ -197,9 +230,20 @@ class Win:
     winner: int
     target: int
     tile: int
-    score: RiichiScore
+    #: The scorer's answer (riichi's, MCR's or Qiqihar's); None for a flat win.
+    score: RiichiScore | McrScore | ScoreResult | None
     deltas: tuple[int, ...]
     liable: int | None = None
+
+    @property
+    def han(self) -> int | None:
+        """Riichi's han (13 and up: yakuman); None under other scoring."""
+        return self.score.han if isinstance(self.score, RiichiScore) else None
+
+    @property
+    def fan(self) -> int | None:
+        """MCR's fans, flowers not counted; None under other scoring."""
+        return self.score.fan if isinstance(self.score, McrScore) else None
 
 
 @dataclass(slots=True)
@@ -233,12 +277,19 @@ class HandResult:
 class TableMachine:
     """One game: apply mjai events, ask for legal actions.  See the module notes."""
 
-    def __init__(self, rules: RuleProfile, *, red_fives: int = 1) -> None:
+    def __init__(self, rules: RuleProfile, *, table: TableRules | None = None, red_fives: int = 1) -> None:
         self.rules = rules
+        play = PLAY_RULES.get(rules.name)
+        if play is None:
+            raise NoTable(f"the table plays {', '.join(PLAY_RULES)}; rules {rules.name!r} have no table", field="rules")
+        #: How the table runs beyond the hand rules (riichi, dora, flowers, scoring, ...).
+        self.play: PlayRules = play
+        #: The rules between hands and of the payments beyond a win's (noten, nagashi, pao).
+        self.table = table if table is not None else tenhou_rules(seats=rules.seats)
         self.seats = rules.seats
         self.checker = Checker(rules)
-        self.red_fives = red_fives if rules.red_fives else 0
-        self.wall_tiles = (34 - len(rules.absent_tiles)) * COPIES
+        self.red_fives = red_fives if play.red_fives else 0
+        self.wall_tiles = (NUM_TILE_KINDS - len(rules.absent_tiles)) * COPIES + play.flowers
         self.scores = [0] * self.seats
         self.game_started = False
         self.game_over = False
@@ -268,6 +319,8 @@ class TableMachine:
         self.turn = 0
         self.after = "tsumo"  # what the seat in "act" acts after: tsumo, rinshan, chi, pon, reach
         self.rinshan_next = False
+        #: The replacement draw due is for a flower (MCR: no kong-replacement win on it).
+        self.flower_replacement = False
         self.claim_tile = 0
         self.claim_source = "dahai"
         self.ron_closed = False
@@ -340,7 +393,20 @@ class TableMachine:
             if not isinstance(tehai, list) or len(tehai) != HAND_SIZE:
                 raise MalformedEvent(f"{where}.tehais[{seat}]: a hand is dealt 13 tiles, got {tehai!r}", field="tehais")
             hands.append([parse_pai(tile, f"{where}.tehais[{seat}][{i}]") for i, tile in enumerate(tehai)])
-        marker = parse_pai(raw.get("dora_marker"), f"{where}.dora_marker")
+        marker = parse_pai(raw.get("dora_marker"), f"{where}.dora_marker") if self.play.dora else None
+        if not self.play.dora and raw.get("dora_marker") is not None:
+            raise MalformedEvent(f"{where}.dora_marker: {self.rules.name} shows no dora indicator", field="dora_marker")
+        dealt_flowers = self._dealt_flowers(raw.get("flowers"), where)
+        wildcards = raw.get("wildcards")
+        if wildcards is not None:
+            named = (
+                sorted(kind_of(parse_pai(tile, f"{where}.wildcards")) for tile in wildcards)
+                if isinstance(wildcards, list)
+                else None
+            )
+            if named != sorted(self.rules.wildcards):
+                shown = [tile_name(tile) for tile in self.rules.wildcards]
+                raise MalformedEvent(f"{where}.wildcards: {self.rules.name}'s wildcards are {shown}", field="wildcards")
         previous_scores = list(self.scores)
         started = self.game_started or bool(self.results)
         self._reset_hand()
@@ -348,23 +414,52 @@ class TableMachine:
         self.kyoku, self.honba, self.kyotaku, self.oya = ints["kyoku"], ints["honba"], ints["kyotaku"], ints["oya"]
         self.scores = list(scores)
         self.game_started = True
-        self.live_left = self.wall_tiles - DEAD_WALL - HAND_SIZE * n
+        self.live_left = self.wall_tiles - self.play.dead_wall - HAND_SIZE * n
         for seat, tiles in enumerate(hands):
             for tile in tiles:
+                if is_flower(tile):
+                    raise MalformedEvent(
+                        f"{where}.tehais[{seat}]: a flower dealt is set aside (start_kyoku.flowers) and replaced",
+                        field="tehais",
+                    )
                 self.players[seat].counts[tile] += 1
                 self._see(tile)
-        self._see(marker)
-        self.dora_markers = [marker]
+        for seat, flowers in enumerate(dealt_flowers):
+            for flower in flowers:
+                self._see(flower)
+                self.players[seat].flowers.append(flower)
+                self.live_left -= 1  # its replacement came from the wall
+        if marker is not None:
+            self._see(marker)
+        self.dora_markers = [] if marker is None else [marker]
         self.phase = "draw"
         self.turn = self.oya
         self.hand_open = True
         self.previous_scores = previous_scores if started else None
+
+    def _dealt_flowers(self, value: object, where: str) -> list[list[int]]:
+        if value is None:
+            return [[] for _ in range(self.seats)]
+        if not isinstance(value, list) or len(value) != self.seats or not all(isinstance(v, list) for v in value):
+            raise MalformedEvent(
+                f"{where}.flowers: {self.seats} lists of flowers (H1-H8), one per seat", field="flowers"
+            )
+        out = [[parse_pai(tile, f"{where}.flowers[{seat}]") for tile in flowers] for seat, flowers in enumerate(value)]
+        if any(not is_flower(tile) for flowers in out for tile in flowers) or (any(out) and not self.play.flowers):
+            raise MalformedEvent(
+                f"{where}.flowers: only flowers (H1-H8), and only where the rules have them", field="flowers"
+            )
+        return out
 
     def _see(self, tile: int) -> None:
         """A tile enters the table (dealt, drawn, shown): no kind has more than four copies."""
         if tile == UNKNOWN:
             return
         self.seen[tile] += 1
+        if is_flower(tile):
+            if not self.lenient and (self.seen[tile] > 1 or tile - FIRST_FLOWER >= self.play.flowers):
+                raise Foul("too_many_copies", f"{tile_name(tile)} is not in the wall, or came twice")
+            return
         kind = kind_of(tile)
         red = red_of(kind)
         copies = self.seen[kind] + (self.seen[red] if red is not None else 0)
@@ -413,8 +508,9 @@ class TableMachine:
         player.forbidden = frozenset()
         self.turn = seat
         self.live_left -= 1
-        self.after = "rinshan" if self.rinshan_next else "tsumo"
+        self.after = "rinshan" if self.rinshan_next and not self.flower_replacement else "tsumo"
         self.rinshan_next = False
+        self.flower_replacement = False
         self.phase = "act"
 
     def _waiting_for(self) -> str:
@@ -455,6 +551,11 @@ class TableMachine:
             self.dora_now == 0 and self.dora_later == 0,
             "missing_dora",
             "the kan's dora indicator was not shown before the discard",
+        )
+        self._expect(
+            self._holds(seat, [tile]),
+            "tile_not_held",
+            f"seat {seat} discards {tile_name(tile)}, which it does not hold",
         )
         if event.tsumogiri and player.drawn not in (None, UNKNOWN) and tile not in (player.drawn, UNKNOWN):
             raise Foul(
@@ -561,14 +662,17 @@ class TableMachine:
         self.turn = seat
         if event.kind == "daiminkan":
             self._kan(seat)
-            self.dora_later += 1
+            self.dora_later += self.play.dora
             self.phase = "draw"
             self.rinshan_next = True
         else:
             self.phase = "act"
             self.after = event.kind
             caller.drawn = None
-            caller.forbidden = self._kuikae(event.kind, tile, event.consumed)
+            caller.forbidden = self._call_forbids(event.kind, tile, event.consumed)
+
+    def _call_forbids(self, kind: str, tile: int, consumed: Sequence[int]) -> frozenset[int]:
+        return self._kuikae(kind, tile, consumed) if self.play.kuikae else frozenset()
 
     def _kuikae(self, kind: str, tile: int, consumed: Sequence[int]) -> frozenset[int]:
         called = kind_of(tile)
@@ -619,7 +723,7 @@ class TableMachine:
         # The kan stands (and ends every ippatsu) only once nobody robs it: chankan keeps ippatsu.
         self._kan(seat)
         self.dora_now += self.dora_later
-        self.dora_later = 1
+        self.dora_later = int(self.play.dora)
         self.phase = "claim"
         self.claim_tile = tile
         self.claim_source = "kakan"
@@ -643,7 +747,7 @@ class TableMachine:
         player.waits_cache = None
         self._interrupt()
         self._kan(seat)
-        self.dora_now += self.dora_later + 1
+        self.dora_now += self.dora_later + self.play.dora
         self.dora_later = 0
         kind = kind_of(event.consumed[0])
         if any(self._can_rob_closed_kan(other, kind) for other in range(self.seats) if other != seat):
@@ -667,8 +771,22 @@ class TableMachine:
         self.phase = "draw"
         self.rinshan_next = True
 
+    def _on_flower(self, event: Event) -> None:
+        player = self._actor_in_turn(event)
+        seat, tile = event.actor, event.pai
+        assert seat is not None and tile is not None
+        self._require_legal(event)
+        self._take(seat, tile)
+        player.flowers.append(tile)
+        player.drawn = None
+        self.phase = "draw"
+        self.rinshan_next = True
+        self.flower_replacement = True
+
     def _on_dora(self, event: Event) -> None:
         assert event.pai is not None
+        if not self.play.dora:
+            raise Foul("unexpected_event", f"{self.rules.name} has no dora")
         if self.dora_now > 0:
             self.dora_now -= 1
         elif self.dora_later > 0 and self.phase == "act" and self.after == "rinshan":
@@ -687,7 +805,7 @@ class TableMachine:
 
     def _passed_by(self, exclude: Iterable[int] = ()) -> None:
         """The claimable tile went by: every seat that could have won on it is furiten."""
-        if self.phase != "claim":
+        if self.phase != "claim" or not self.rules.furiten:
             return
         skip = set(exclude) | {self.turn}
         kind = kind_of(self.claim_tile)
@@ -749,6 +867,8 @@ class TableMachine:
             )
             self._expect(not self.ron_closed, "unexpected_event", "the discard was already let go")
             self._expect(seat not in self.hora_seats, "illegal_action", f"seat {seat} has already won")
+            if self.hora_seats and (self.play.head_bump or not self.table.double_ron):
+                raise Foul("illegal_action", f"one winner per discard here: seat {self.hora_seats[0]} has taken it")
             tile = self.claim_tile
         if event.pai is not None and event.pai != UNKNOWN and tile != UNKNOWN:
             self._expect(
@@ -824,8 +944,13 @@ class TableMachine:
         nagashi: tuple[int, ...] = ()
         if kind == "exhaustive":
             tenpai = tuple(self._tenpai_at_draw(seat) for seat in range(self.seats))
+        if kind == "exhaustive" and self.play.scoring == "riichi":
             nagashi = tuple(seat for seat, p in enumerate(self.players) if p.nagashi and p.discarded)
-            deltas = list(self._draw_payments(tenpai, nagashi))
+            deltas = list(
+                exhaustive_draw_payments(
+                    ExhaustiveDraw(tenpai, nagashi), self.oya, self.table, tsumo_loss=self.rules.tsumo_loss
+                )
+            )
         self.result = HandResult(
             self.kyoku,
             self.bakaze,
@@ -842,10 +967,15 @@ class TableMachine:
 
     def draw_kind(self) -> str | None:
         """The draw a ``ryukyoku`` would be now (nine terminals, an abortive or exhaustive draw), or None."""
-        if self.phase == "act" and self.after == "tsumo":
+        drawn = self.players[self.turn].drawn if self.phase == "act" else None
+        if drawn is not None and is_flower(drawn) and self.live_left == 0:
+            return "exhaustive"  # a flower drawn with no tile left to replace it
+        if self.phase == "act" and self.after == "tsumo" and self.play.abortive_draws:
             return "nine_terminals"
         if self.phase != "claim":
             return None
+        if self.claim_source == "dahai" and not self.play.abortive_draws:
+            return "exhaustive" if self.live_left == 0 else None
         if self.claim_source == "dahai":
             if self._four_riichi():
                 return "four_riichi"
@@ -870,21 +1000,6 @@ class TableMachine:
 
     def _four_riichi(self) -> bool:
         return self.seats == 4 and all(p.riichi for p in self.players)
-
-    def _draw_payments(self, tenpai: Sequence[bool], nagashi: Sequence[int]) -> list[int]:
-        n = self.seats
-        deltas = [0] * n
-        if nagashi:
-            for seat in nagashi:
-                payments, _ = riichi_payments(2000, seat, self.oya, None, 0, seats=n, tsumo_loss=self.rules.tsumo_loss)
-                deltas = [a + b for a, b in zip(deltas, payments, strict=True)]
-            return deltas
-        ready = sum(tenpai)
-        if 0 < ready < n:
-            pool = 3000 if n == 4 else 2000
-            for seat in range(n):
-                deltas[seat] = pool // ready if tenpai[seat] else -pool // (n - ready)
-        return deltas
 
     def _tenpai_at_draw(self, seat: int) -> bool:
         player = self.players[seat]
@@ -925,40 +1040,47 @@ class TableMachine:
             counts[kind_of(tile)] += 1
         hand = Hand(bytes(counts), tuple(m.as_meld() for m in player.melds))
         first_winner = not self.hora_seats
+        if self.play.scoring == "flat":
+            return Win(seat, target, tile, None, _flat_payments(seat, None if tsumo else target, self.seats))
         context = self._context(seat, target, tile, ura, first_winner)
         result = score(hand, kind_of(tile), self.rules, context)
-        assert isinstance(result, RiichiScore)
+        if not isinstance(result, RiichiScore):
+            return Win(seat, target, tile, result, tuple(result.payments))
+        liable = next(
+            (who for yakuman, who in player.liable.items() if any(y.name == yakuman for y in result.yaku)), None
+        )
+        result = with_liability(
+            result,
+            winner=seat,
+            dealer=self.oya,
+            discarder=None if tsumo else target,
+            liable=liable,
+            honba=context.honba,
+            rules=self.table,
+        )
         deltas = list(result.payments)
-        liable = None
-        for yakuman, liable_seat in player.liable.items():
-            if any(y.name == yakuman for y in result.yaku):
-                liable = liable_seat
-                deltas = self._pao(result, seat, target, liable_seat, context.honba)
         if first_winner:
             deltas[seat] += RIICHI_STICK * self.kyotaku
         return Win(seat, target, tile, result, tuple(deltas), liable)
-
-    def _pao(self, result: RiichiScore, winner: int, target: int, liable: int, honba: int) -> list[int]:
-        """The liable seat pays the yakuman it fed: all of a self-draw, half of a ron (Tenhou)."""
-        n = self.seats
-        deltas, _ = riichi_payments(result.base_points, winner, self.oya, liable, 0, seats=n)
-        if target == winner:
-            out = list(deltas)
-            honba_deltas, _ = riichi_payments(0, winner, self.oya, liable, honba, seats=n)
-            return [a + b for a, b in zip(out, honba_deltas, strict=True)]
-        half = deltas[winner] // 2
-        out = [0] * n
-        out[winner] = deltas[winner]
-        out[liable] -= half
-        out[target] -= deltas[winner] - half
-        honba_deltas, _ = riichi_payments(0, winner, self.oya, target, honba, seats=n)
-        return [a + b for a, b in zip(out, honba_deltas, strict=True)]
 
     def _context(self, seat: int, target: int, tile: int, ura: tuple[int, ...], first_winner: bool) -> WinContext:
         player = self.players[seat]
         tsumo = seat == target
         rinshan = tsumo and self.after == "rinshan"
         robbed = not tsumo and self.claim_source in ("kakan", "ankan")
+        if self.play.scoring != "riichi":
+            return WinContext(
+                seat,
+                self.oya,
+                None if tsumo else target,
+                kong_replacement=rinshan,
+                robbed_kong=robbed,
+                round_wind=self.bakaze,
+                seat_wind=self.seat_wind(seat),
+                last_tile=self.live_left == 0 and not robbed,
+                flowers=len(player.flowers),
+                last_copy=not robbed and self._face_up(kind_of(tile), discard_won=not tsumo) == COPIES - 1,
+            )
         reds = [kind_of(t) for t in range(FIRST_RED, UNKNOWN) for _ in range(player.counts[t])]
         reds += [kind_of(t) for meld in player.melds for t in meld.tiles if is_red(t)]
         if not tsumo and is_red(tile):
@@ -989,6 +1111,15 @@ class TableMachine:
         assert win.target is not None and win.pai is not None
         return self._score(seat, win.target, win.pai, ()).deltas[seat]
 
+    def _face_up(self, kind: int, *, discard_won: bool) -> int:
+        """Copies of ``kind`` face up: in the rivers (not called) and the melds shown (a closed kan
+        is face down), the discard being won on left out."""
+        seen = 0
+        for player in self.players:
+            seen += sum(1 for i, t in enumerate(player.river) if kind_of(t) == kind and i not in player.called_away)
+            seen += sum(1 for meld in player.melds if meld.kind != "ankan" for t in meld.tiles if kind_of(t) == kind)
+        return seen - discard_won
+
     def _wins(self, seat: int, target: int, tile: int) -> bool:
         """Whether the seat may win on ``tile`` now: a complete hand with a yaku (no furiten check)."""
         player = self.players[seat]
@@ -998,6 +1129,8 @@ class TableMachine:
         hand = Hand(bytes(counts), tuple(m.as_meld() for m in player.melds))
         if hand.tile_count + 3 * len(hand.melds) != 14 or not self.checker.is_win(hand):
             return False
+        if self.play.scoring == "flat":
+            return True
         try:
             score(hand, kind_of(tile), self.rules, self._context(seat, target, tile, (), not self.hora_seats))
         except REFUSALS:
@@ -1014,6 +1147,8 @@ class TableMachine:
         return player.waits_cache
 
     def _furiten(self, seat: int) -> bool:
+        if not self.rules.furiten:
+            return False
         player = self.players[seat]
         if player.temporary_furiten or player.riichi_furiten:
             return True
@@ -1088,6 +1223,8 @@ class TableMachine:
         drawn = player.drawn
         if drawn is None:  # only after a log the referee follows leniently
             return self._discard_actions(seat)
+        if is_flower(drawn):
+            return [Event("flower", seat, pai=drawn)]  # set aside before anything else (MCR)
         actions: list[Event] = []
         if self._wins(seat, seat, drawn):
             actions.append(Event("hora", seat, seat, drawn))
@@ -1096,7 +1233,7 @@ class TableMachine:
             actions.append(Event("dahai", seat, pai=drawn, tsumogiri=True))
             if kan_room and self._riichi_ankan_keeps_waits(seat, drawn):
                 actions.append(Event("ankan", seat, consumed=self._kan_tiles(seat, kind_of(drawn))))
-            if self.rules.seats == 3 and kind_of(drawn) == NORTH and self.live_left > 0:
+            if self.play.kita and kind_of(drawn) == NORTH and self.live_left > 0:
                 actions.append(Event("kita", seat, pai=drawn))
             return actions
         actions.extend(self._discard_actions(seat))
@@ -1105,7 +1242,7 @@ class TableMachine:
         if kan_room:
             kinds = player.kind_counts()
             for kind in range(NUM_TILE_KINDS):
-                if kinds[kind] == COPIES:
+                if kinds[kind] == COPIES and self._callable(kind):
                     actions.append(Event("ankan", seat, consumed=self._kan_tiles(seat, kind)))
             for meld in player.melds:
                 if meld.kind == "pon" and kinds[meld.kind_tile]:
@@ -1113,7 +1250,7 @@ class TableMachine:
                     actions.append(Event("kakan", seat, pai=added, consumed=tuple(meld.tiles)))
         if self._nine_orphans(seat):
             actions.append(Event("ryukyoku", seat))
-        if self.rules.seats == 3 and player.counts[NORTH] and self.live_left > 0:
+        if self.play.kita and player.counts[NORTH] and self.live_left > 0:
             actions.append(Event("kita", seat, pai=NORTH))
         return actions
 
@@ -1132,14 +1269,14 @@ class TableMachine:
 
     def _nine_orphans(self, seat: int) -> bool:
         player = self.players[seat]
-        if player.discarded or self.interrupted or self.after != "tsumo":
+        if not self.play.abortive_draws or player.discarded or self.interrupted or self.after != "tsumo":
             return False
         kinds = player.kind_counts()
         return sum(1 for tile in ORPHANS if kinds[tile]) >= 9
 
     def _may_riichi(self, seat: int) -> bool:
         player = self.players[seat]
-        if player.riichi or not player.closed or self.scores[seat] < RIICHI_STICK:
+        if not self.play.riichi or player.riichi or not player.closed or self.scores[seat] < RIICHI_STICK:
             return False
         if self.live_left < RIICHI_MIN_DRAWS:
             return False
@@ -1185,7 +1322,7 @@ class TableMachine:
             return actions
         if not self.ron_closed and self._wins(seat, target, tile) and not self._furiten(seat):
             actions.append(Event("hora", seat, target, tile))
-        if self.claim_source != "dahai" or player.riichi or self.live_left == 0:
+        if self.claim_source != "dahai" or player.riichi or self.live_left == 0 or not self._callable(kind):
             return actions
         counts = player.counts
         red = red_of(kind)
@@ -1200,7 +1337,7 @@ class TableMachine:
             if red is not None and reds >= 2:
                 options.add((red, red))
             for consumed in sorted(options):
-                if self._leaves_discard(seat, consumed, self._kuikae("pon", tile, consumed)):
+                if self._leaves_discard(seat, consumed, self._call_forbids("pon", tile, consumed)):
                     actions.append(Event("pon", seat, target, tile, tuple(consumed)))
         if plain + reds == 3 and self.kans < MAX_KANS:
             consumed3 = tuple([red] * reds + [kind] * plain) if red is not None else (kind,) * 3
@@ -1211,12 +1348,18 @@ class TableMachine:
                 if not (0 <= number + low_offset and number + high_offset <= 8):
                     continue
                 first, second = kind + low_offset, kind + high_offset
+                if not (self._callable(first) and self._callable(second)):
+                    continue
                 for a in self._physical(seat, first):
                     for b in self._physical(seat, second):
                         consumed2 = (a, b)
-                        if self._leaves_discard(seat, consumed2, self._kuikae("chi", tile, consumed2)):
+                        if self._leaves_discard(seat, consumed2, self._call_forbids("chi", tile, consumed2)):
                             actions.append(Event("chi", seat, target, tile, consumed2))
         return actions
+
+    def _callable(self, kind: int) -> bool:
+        """Whether tiles of ``kind`` may go into a meld (a wildcard may not, unless the table says so)."""
+        return self.play.call_wildcards or kind not in self.rules.wildcards
 
     def _physical(self, seat: int, kind: int) -> list[int]:
         """The distinct table tiles of ``kind`` the seat holds (a red five is a tile of its own)."""

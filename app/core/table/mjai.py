@@ -7,7 +7,15 @@ red fives ``5mr 5pr 5sr``, and ``?`` for a tile the reader cannot see.
 
 Inside the engine a tile of the table is an int (:data:`TableTile`): the 34
 kinds of :mod:`app.core.shape.tiles` (0-33), then the three red fives (34-36),
-then the unknown tile (37).  Strings live only here, at the edge.
+then the unknown tile (37), then MCR's eight flowers (38-45).  Strings live only
+here, at the edge.
+
+tenpai's extensions (rules without an mjai vocabulary): the flowers are the tiles
+``H1``..``H8``; ``{"type": "flower", "actor": A, "pai": "H3"}`` sets a drawn flower
+aside (the replacement ``tsumo`` follows, as after a kan); ``start_kyoku`` may carry
+``flowers`` (per seat, the flowers set aside while dealing, already replaced in
+``tehais``) and ``wildcards`` (the tiles that stand for any tile this hand: Qiqihar's
+``["C"]``).
 
 >>> event = read_event({"type": "dahai", "actor": 1, "pai": "5pr", "tsumogiri": False}, 0)
 >>> event.kind, event.actor, event.pai, kind_of(event.pai), tile_name(event.pai)
@@ -32,8 +40,10 @@ TableTile = int
 RED_FIVES: Final = (M5, P5, S5)
 FIRST_RED: Final = NUM_TILE_KINDS
 UNKNOWN: Final = NUM_TILE_KINDS + 3
-#: Slots of a table hand's counts: every kind, the three red fives, the unknown tile.
-TABLE_TILES: Final = UNKNOWN + 1
+FIRST_FLOWER: Final = UNKNOWN + 1
+FLOWERS: Final = 8
+#: Slots of a table hand's counts: every kind, the three red fives, the unknown tile, the flowers.
+TABLE_TILES: Final = FIRST_FLOWER + FLOWERS
 
 _MJAI_HONORS: Final = ("E", "S", "W", "N", "P", "F", "C")
 
@@ -42,13 +52,14 @@ def _build_names() -> tuple[str, ...]:
     names = [TILE_NAMES[tile] for tile in range(27)]
     names += list(_MJAI_HONORS)
     names += ["5mr", "5pr", "5sr", "?"]
+    names += [f"H{number}" for number in range(1, FLOWERS + 1)]
     return tuple(names)
 
 
 #: The mjai name of every table tile, by its int.
 MJAI_NAMES: Final = _build_names()
 _BY_NAME: Final = {name: tile for tile, name in enumerate(MJAI_NAMES)}
-_KIND: Final = tuple(list(range(NUM_TILE_KINDS)) + list(RED_FIVES) + [UNKNOWN])
+_KIND: Final = tuple(list(range(NUM_TILE_KINDS)) + list(RED_FIVES) + [UNKNOWN] + list(range(FIRST_FLOWER, TABLE_TILES)))
 
 #: Event types of the protocol (and of tenpai's extensions, marked below).
 EVENT_TYPES: Final = frozenset(
@@ -70,13 +81,14 @@ EVENT_TYPES: Final = frozenset(
         "end_kyoku",
         "end_game",
         "kita",
+        "flower",
         "none",
     }
 )
 
 #: Actions a seat may answer with (``/act``'s ``legal``), besides the table's own events.
 ACTION_TYPES: Final = frozenset(
-    {"none", "dahai", "reach", "chi", "pon", "daiminkan", "kakan", "ankan", "hora", "ryukyoku", "kita"}
+    {"none", "dahai", "reach", "chi", "pon", "daiminkan", "kakan", "ankan", "hora", "ryukyoku", "kita", "flower"}
 )
 
 
@@ -93,6 +105,11 @@ def kind_of(tile: TableTile) -> int:
     (4, 8, True)
     """
     return _KIND[tile]
+
+
+def is_flower(tile: TableTile) -> bool:
+    """Whether the table tile is one of MCR's flowers (``H1``..``H8``)."""
+    return tile >= FIRST_FLOWER
 
 
 def is_red(tile: TableTile) -> bool:
@@ -120,7 +137,7 @@ def parse_pai(value: object, field: str) -> TableTile:
     if tile is None:
         raise MalformedEvent(
             f"{field}: not an mjai tile: {quoted(value)}; tiles are 1m-9m, 1p-9p, 1s-9s, E S W N P F C, "
-            "5mr 5pr 5sr and ? (unseen)",
+            "5mr 5pr 5sr, ? (unseen) and the flowers H1-H8",
             field=field,
         )
     return tile
@@ -157,9 +174,9 @@ def _tiles(obj: Mapping[str, Any], key: str, where: str, sizes: Sequence[int]) -
 
 _CONSUMED: Final = {"chi": (2,), "pon": (2,), "daiminkan": (3,), "kakan": (3,), "ankan": (4,)}
 _WITH_ACTOR: Final = frozenset(
-    {"tsumo", "dahai", "chi", "pon", "daiminkan", "kakan", "ankan", "reach", "reach_accepted", "hora", "kita"}
+    {"tsumo", "dahai", "chi", "pon", "daiminkan", "kakan", "ankan", "reach", "reach_accepted", "hora", "kita", "flower"}
 )
-_WITH_PAI: Final = frozenset({"tsumo", "dahai", "chi", "pon", "daiminkan", "kakan", "kita"})
+_WITH_PAI: Final = frozenset({"tsumo", "dahai", "chi", "pon", "daiminkan", "kakan", "kita", "flower"})
 
 
 def read_event(obj: object, index: int, seats: int = 4) -> Event:

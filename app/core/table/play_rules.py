@@ -1,0 +1,109 @@
+"""What the table machine plays beyond the hand rules: one entry per rules preset.
+
+The hand rules (:class:`~app.core.shape.rules.RuleProfile`) say what a hand is and what
+it wins; these say how the table around it runs.  Riichi and sanma follow Tenhou; the
+Chinese presets play the hand the old single-hand simulator played, now on the same
+machine:
+
+* ``chinese``: 136 tiles, every tile drawn (no dead wall), no riichi, no dora, no furiten,
+  one winner per discard (the first seat after the discarder); a win is worth a flat 3 (the discarder pays 3, or each other seat 1 on a self-draw).
+* ``mcr``: 144 tiles with eight flowers, each set aside when dealt or drawn (tenpai's
+  ``flower`` extension event) and replaced from the back of the wall; a win needs 8 fans,
+  flowers not counted, and pays MCR's way (:func:`~app.core.value.mcr_scoring.score_mcr`).
+* ``qiqihar``: 红中 stands for any tile and is never called; a win needs an open pon or
+  kan, and pays per the Qiqihar source document (:mod:`app.core.value.scoring`).
+
+>>> PLAY_RULES["mcr"].flowers, PLAY_RULES["riichi"].dead_wall, PLAY_RULES["qiqihar"].scoring
+(8, 14, 'qiqihar')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from types import MappingProxyType
+from typing import Final
+
+from app.core.value.mcr_scoring import MAX_FLOWERS
+
+
+@dataclass(frozen=True, slots=True)
+class PlayRules:
+    """How a table runs (see the module notes); every field is data, read by the machine."""
+
+    dead_wall: int = field(
+        default=14,
+        metadata={"doc": "Tiles never drawn: the exhaustive draw comes when only these are left (riichi's dead wall)."},
+    )
+    riichi: bool = field(
+        default=True, metadata={"doc": "Riichi declarations, their sticks, ippatsu and double riichi."}
+    )
+    dora: bool = field(default=True, metadata={"doc": "Dora indicators, kan dora and ura dora."})
+    red_fives: bool = field(default=True, metadata={"doc": "Red fives in the wall: one of each five the set has."})
+    kuikae: bool = field(
+        default=True,
+        metadata={"doc": "After a chi or pon, the called tile (and a chi's other end) may not be discarded."},
+    )
+    abortive_draws: bool = field(
+        default=True,
+        metadata={"doc": "Nine terminals, four winds, four riichi, four kans by several seats, triple ron."},
+    )
+    head_bump: bool = field(
+        default=False,
+        metadata={
+            "doc": "One winner per discard: the first seat after the discarder that wins takes it (head bump); off, several may win on it (riichi's double ron, under the flow's ``double_ron``)."
+        },
+    )
+    honba_and_sticks: bool = field(
+        default=True, metadata={"doc": "Honba and riichi sticks carried from hand to hand and paid to the winner."}
+    )
+    flowers: int = field(default=0, metadata={"doc": "Flower tiles in the wall, set aside when dealt or drawn."})
+    call_wildcards: bool = field(default=False, metadata={"doc": "A discarded wildcard may be called into a meld."})
+    kita: bool = field(
+        default=False, metadata={"doc": "Sanma's kita: a north may be set aside as a dora, with a replacement draw."}
+    )
+    scoring: str = field(
+        default="riichi",
+        metadata={"doc": 'How a win pays: "riichi" (Tenhou, through the riichi scorer), "mcr", "qiqihar", or "flat".'},
+    )
+    lengths: tuple[str, ...] = field(
+        default=("kyoku", "tonpuu", "hanchan"),
+        metadata={"doc": "Game lengths the table can play with these rules (the flow between hands is Tenhou's)."},
+    )
+
+
+def described_fields(cls: type) -> list[tuple[str, object, str]]:
+    """Each field of a table-rules dataclass: its name, its default and what it means.
+
+    >>> described_fields(PlayRules)[0]
+    ('dead_wall', 14, "Tiles never drawn: the exhaustive draw comes when only these are left (riichi's dead wall).")
+    """
+    return [(item.name, item.default, item.metadata.get("doc", "")) for item in fields(cls)]
+
+
+#: Points of a flat win (``scoring="flat"``).
+FLAT_WIN_VALUE: Final = 3
+
+_CHINESE: Final = PlayRules(
+    dead_wall=0,
+    riichi=False,
+    dora=False,
+    red_fives=False,
+    kuikae=False,
+    abortive_draws=False,
+    honba_and_sticks=False,
+    head_bump=True,
+    scoring="flat",
+    lengths=("kyoku",),
+)
+
+#: The table's rules by rules preset name.
+PLAY_RULES: Final[Mapping[str, PlayRules]] = MappingProxyType(
+    {
+        "riichi": PlayRules(),
+        "sanma": PlayRules(kita=True),
+        "chinese": _CHINESE,
+        "mcr": replace(_CHINESE, scoring="mcr", flowers=MAX_FLOWERS),
+        "qiqihar": replace(_CHINESE, scoring="qiqihar"),
+    }
+)
