@@ -4,8 +4,8 @@ Run from the repository root, in the bench environment (see bench/README.md)::
 
     bench/.venv/bin/python bench/run_selfplay.py [--games N] [--repeat R] [--seed S] [--json out.json]
 
-A "game" is one hand, from the deal to a win or an exhaustive draw: ours is
-``app.core.table.simulator.play_game(config, game)``; riichienv's is one kyoku of
+A "game" is one hand, from the deal to a win or a draw: ours is
+``app.core.table.game.play_game(config, game)`` with ``length="kyoku"``; riichienv's is one kyoku of
 ``RiichiEnv(game_mode=YON_IKKYOKU)`` driven from Python with ``step()`` until
 ``done()``.  Each row plays games ``0 .. N-1`` of a fixed seed, so every pass
 plays the same hands (the script checks that it does); rows are warmed up, then
@@ -41,7 +41,7 @@ from timing import cpu_model
 
 from app.core.shape.rules import DEFAULT_SEATS as SEATS
 from app.core.shape.tables import tables
-from app.core.table.simulator import GameConfig, play_game
+from app.core.table.game import GameConfig, play_game
 
 RULES: Final = ("riichi", "chinese", "qiqihar")
 LINEUPS: Final = (
@@ -84,9 +84,10 @@ def ours_pass(config: GameConfig, games: int) -> Tally:
     discards = wins = 0
     start = time.perf_counter_ns()
     for game in range(games):
-        result = play_game(config, game)
-        discards += result.turns
-        wins += result.winner is not None
+        # Seated as self-play seats game g (app.selfplay.runner): lineup position g % seats deals.
+        record = play_game(config._replace(rotation=game % len(config.players)), game)
+        discards += sum(hand.turns for hand in record.hands)
+        wins += sum(hand.winner is not None for hand in record.hands)
     return Tally(time.perf_counter_ns() - start, discards, wins)
 
 
@@ -323,7 +324,7 @@ def pool_section(seed: int, games: int, workers: int, repeat: int) -> dict[str, 
         from app.selfplay.runner import available_cores, run_games
     except ImportError as error:
         return {**base, "skipped": f"app.selfplay.runner is not importable ({error})"}
-    config = GameConfig(rules, players, seed)
+    config = GameConfig(rules, players, seed, record_events=False)
     single: list[int] = []
     pooled: list[int] = []
     try:
@@ -512,7 +513,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     workloads: list[Workload] = []
     for rules in RULES:
         for players in LINEUPS:
-            config = GameConfig(rules, players, args.seed)
+            config = GameConfig(rules, players, args.seed, record_events=False)
             row = Row(OURS, rules, lineup_label(players), args.games)
             workloads.append((row, lambda games, config=config: ours_pass(config, games)))
         if rules == "riichi":  # right after our riichi rows, so each pass of a compared pair runs close in time

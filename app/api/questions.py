@@ -63,10 +63,9 @@ from app.core.shape.tiles import (
     parse_mpsz_with_red,
     parse_tiles,
 )
-from app.core.table.game import GameConfig
+from app.core.table.game import GameConfig, validate_config
 from app.core.value.scoring import OPTIONAL_SITUATION, SCORING, SITUATION_FIELDS
 from app.core.value.scoring_context import InvalidWinContext, WinContext
-from app.selfplay.runner import check_config
 from app.settings import Settings
 
 _NOTHING_SEEN: Final = bytes(34)
@@ -436,7 +435,7 @@ def ask_game(body: SimulateRequest, *, max_games: int) -> GameConfig:
         body.rules.value, players, body.seed, weights=body.weights.core(), length=body.length.value, record_events=False
     )
     with located("body"):
-        check_config(config)
+        validate_config(config)
     return config
 
 

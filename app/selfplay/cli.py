@@ -15,9 +15,9 @@ names one strategy per seat; without it the seats take the first strategies
 of :data:`DEFAULT_PLAYERS`.
 
 A game is one hand (``--length kyoku``, the default), an East round (``tonpuu``) or a
-hanchan, played by the table machine under Tenhou's rules (:mod:`app.core.table.game`) for
-riichi and sanma; the other presets are still played one hand a game by the old simulator
-(:mod:`app.selfplay.runner`).  Game ``g`` seats the lineup rotated by ``g``, so every
+hanchan, played on the table machine (:mod:`app.core.table.game`): riichi and sanma by
+Tenhou's rules at every length, the other presets one hand a game
+(:data:`app.selfplay.runner.ONE_HAND_PRESETS`).  Game ``g`` seats the lineup rotated by ``g``, so every
 position deals first equally often; ``--duplicate`` plays each game once per rotation on
 the same walls, and the report's comparisons pair the rotations of each game.  ``--log DIR``
 writes each game's mjai log, ``game-00000.jsonl`` (with ``--duplicate``,
@@ -77,7 +77,7 @@ from app.core.advice.discard import DEFAULT_WEIGHTS, InvalidWeight, Weights
 from app.core.errors import TenpaiError
 from app.core.shape.rules import rule_profile
 from app.core.table.flow import GameLength
-from app.core.table.game import GameConfig, GameRecord
+from app.core.table.game import GameConfig, GameRecord, validate_config
 from app.core.table.players import PLAYER_KINDS
 from app.core.value.scoring import MINIMUM_FANS
 from app.selfplay.errors import MissingExtra
@@ -85,12 +85,11 @@ from app.selfplay.plot import import_matplotlib, write_plot
 from app.selfplay.progress import ProgressBar
 from app.selfplay.report import RANK_POINTS, build_report, paired_changes
 from app.selfplay.runner import (
-    HAND_ONLY_PRESETS,
+    ONE_HAND_PRESETS,
     PLAYABLE_PRESETS,
     Backend,
     OnGame,
     available_cores,
-    check_config,
     import_ray,
     run_games,
 )
@@ -293,7 +292,7 @@ def build_parser() -> argparse.ArgumentParser:
         choices=[length.value for length in GameLength],
         default=GameLength.KYOKU.value,
         help="a game is one hand (kyoku), an East round (tonpuu) or East and South (hanchan), by Tenhou's "
-        f"rules; {', '.join(HAND_ONLY_PRESETS)} play kyoku only (default: %(default)s)",
+        f"rules; {', '.join(ONE_HAND_PRESETS)} play kyoku only (default: %(default)s)",
     )
     parser.add_argument(
         "--duplicate",
@@ -442,11 +441,8 @@ def _checked_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -
     for option, path in (("--out", args.out), ("--plot", args.plot), ("--log", args.log)):
         if path is not None and not path.parent.is_dir():
             parser.error(f"{option} {path}: folder {path.parent} does not exist")
-    if args.log is not None:
-        if args.rules in HAND_ONLY_PRESETS:
-            parser.error(f"--log writes mjai logs of the table machine, which does not play {args.rules} yet")
-        if args.log.exists() and not args.log.is_dir():
-            parser.error(f"--log {args.log}: not a folder")
+    if args.log is not None and args.log.exists() and not args.log.is_dir():
+        parser.error(f"--log {args.log}: not a folder")
     seats = len(args.players)
     if args.rank_points is not None and len(args.rank_points) != seats:
         parser.error(f"--rank-points gives one number per place: {seats} at this table, got {len(args.rank_points)}")
@@ -466,7 +462,7 @@ def _checked_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -
         record_events=args.log is not None,
     )
     try:
-        check_config(config)
+        validate_config(config)
     except TenpaiError as error:
         parser.error(str(error))
     if args.log is not None:

@@ -7,14 +7,14 @@ on ``workers`` or ``backend``.
 
 **Seating.**  Game ``g`` seats the lineup rotated by ``g`` (``GameConfig.rotation``, plus the
 config's own): seat 0 deals first and holds ``players[g % seats]``, so every lineup position
-deals first equally often, as the one-hand runs of the old simulator rotated the dealer.  In
+deals first equally often, as the dealer rotated in the one-hand runs before whole games.  In
 the **duplicate** mode each game index is played once per rotation ``0 .. seats - 1`` on the
 same walls (the same seed string), so every strategy meets every deal from every seat; the
 results come game by game, rotations in order.
 
-**Presets.**  The table machine plays riichi and sanma (:data:`TABLE_PRESETS`); the others
-(:data:`HAND_ONLY_PRESETS`) are still played by the old one-hand simulator
-(:func:`app.core.table.simulator.play_record`), one hand a game, until the machine plays them.
+**Presets.**  The table machine plays every preset; riichi and sanma by Tenhou's rules at every
+length, the others (:data:`ONE_HAND_PRESETS`) one hand a game (``length="kyoku"``), since their
+flow between hands is not modelled (:mod:`app.core.table.play_rules`).
 
 The games are cut into chunks of consecutive games (at most
 :data:`MAX_CHUNK_GAMES`, and small enough that every worker gets several), so a
@@ -52,11 +52,11 @@ from contextlib import closing, contextmanager
 from enum import StrEnum
 from typing import Any, Final
 
-from app.core.shape.rules import PRESETS, RuleProfile
+from app.core.shape.rules import PRESETS
 from app.core.shape.tables import tables
-from app.core.table import simulator
-from app.core.table.game import TABLE_PRESETS, GameConfig, GameRecord, GameStopped, validate_config
-from app.core.table.game import play_game as play_table_game
+from app.core.table.flow import GameLength
+from app.core.table.game import TABLE_PRESETS, GameConfig, GameRecord, GameStopped, play_game, validate_config
+from app.core.table.play_rules import PLAY_RULES
 from app.selfplay.errors import InvalidRunOption, MissingExtra
 
 MAX_CHUNK_GAMES: Final = 25
@@ -70,10 +70,12 @@ WORKER_EXIT_SECONDS: Final = 2.0
 _PR_SET_PDEATHSIG: Final = 1
 """prctl(2)'s option: the signal the kernel sends this process when its parent dies."""
 
-#: Presets still played one hand a game by the old simulator (see the module notes).
-HAND_ONLY_PRESETS: Final = simulator.HAND_ONLY_PRESETS
 #: Every preset self-play plays, in the registry's order.
-PLAYABLE_PRESETS: Final = tuple(name for name in PRESETS if name in TABLE_PRESETS or name in HAND_ONLY_PRESETS)
+PLAYABLE_PRESETS: Final = tuple(name for name in PRESETS if name in TABLE_PRESETS)
+#: Presets the table plays one hand a game only (see the module notes).
+ONE_HAND_PRESETS: Final = tuple(
+    name for name in PLAYABLE_PRESETS if PLAY_RULES[name].lengths == (GameLength.KYOKU.value,)
+)
 
 Progress = Callable[[int, int], None]
 """Called with (games done, games in all) as games finish."""
@@ -109,20 +111,6 @@ def game_chunks(games: int, workers: int) -> list[range]:
     """
     size = max(1, min(MAX_CHUNK_GAMES, math.ceil(games / (workers * CHUNKS_PER_WORKER))))
     return [range(start, min(start + size, games)) for start in range(0, games, size)]
-
-
-def check_config(config: GameConfig) -> RuleProfile:
-    """The rule profile of ``config``, or the typed error of the table that would play it."""
-    if config.rules in HAND_ONLY_PRESETS:
-        return simulator.validate_record_config(config)
-    return validate_config(config)
-
-
-def play_game(config: GameConfig, game: int, *, stop: Callable[[], bool] | None = None) -> GameRecord:
-    """Game ``game`` of ``config`` as ``config.rotation`` seats it, on the table that plays its preset."""
-    if config.rules in HAND_ONLY_PRESETS:
-        return simulator.play_record(config, game, stop=stop)
-    return play_table_game(config, game, stop=stop)
 
 
 def seats_of(config: GameConfig) -> int:
@@ -207,7 +195,7 @@ def run_games(
         raise InvalidRunOption(f"unknown backend {backend!r}; backends are {choices}", field="backend") from None
     if stop is not None and workers != 1:
         raise InvalidRunOption(f"stop needs workers=1, got {workers}", field="workers")
-    check_config(config)
+    validate_config(config)
     ray = import_ray() if backend is Backend.RAY and workers > 1 else None
 
     total = games * seats_of(config) if duplicate else games

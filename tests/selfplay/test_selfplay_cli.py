@@ -76,8 +76,7 @@ def test_same_seed_same_file_whatever_the_workers(tmp_path, capsys):
         (["--out", "/no/such/folder/report.json"], "folder /no/such/folder does not exist"),
         (["--backend", "dask"], "invalid choice: 'dask'"),
         (["--length", "marathon"], "argument --length: invalid choice: 'marathon'"),
-        (["--rules", "qiqihar", "--length", "hanchan"], "qiqihar is played one hand a game until the table machine"),
-        (["--rules", "mcr", "--log", "/tmp/tenpai-logs"], "mjai logs of the table machine, which does not play mcr"),
+        (["--rules", "qiqihar", "--length", "hanchan"], "qiqihar is played one hand at a time here (length kyoku)"),
         (["--sweep", "safetyWeight=1,2", "--log", "/tmp/tenpai-logs"], "--log writes the games of one run"),
         (["--log", "/no/such/folder/logs"], "--log /no/such/folder/logs: folder /no/such/folder does not exist"),
         (["--rank-points", "90,0,-135"], "--rank-points gives one number per place: 4 at this table, got 3"),
@@ -232,3 +231,16 @@ def test_the_default_length_is_one_hand_a_game_and_the_summary_shows_places(tmp_
     assert summary.splitlines()[0].startswith("riichi: 4 games, kyoku, 4 hands, seed 0")
     assert "rank points [50, 10, -10, -50] (95% CI)" in summary
     assert "rank points differences, paired by game (95% CI)" in summary
+
+
+def test_mcr_logs_carry_the_flowers_and_the_referee_accepts_them(tmp_path):
+    logs = tmp_path / "logs"
+    mcr = ["--rules", "mcr", "--games", "4", "--seed", "3", "--players", "advisor,greedy,heuristic,random"]
+    assert main([*mcr, "--workers", "1", "--quiet", "--log", str(logs)]) == 0
+    flowers = 0
+    for game in range(4):
+        events = [json.loads(line) for line in (logs / f"game-{game:05d}.jsonl").read_text().splitlines()]
+        flowers += sum(event["type"] == "flower" for event in events)
+        verdict = judge(events, rule_profile("mcr"), length=GameLength.KYOKU)
+        assert verdict.valid and verdict.problems == []
+    assert flowers  # eight flowers in a 144-tile wall: four hands draw some

@@ -1,8 +1,7 @@
 """POST /simulate: a small seeded self-play run, answered with the same report as the CLI.
 
-The games are the table machine's (:func:`app.core.table.game.play_game`: riichi and sanma by
-Tenhou's rules; the other presets one hand of the old simulator), one hand each by default or
-an East round or a hanchan (``length``).  A hand costs 3 ms (the linear strategies against
+The games are the table machine's (:func:`app.core.table.game.play_game`), one hand each by
+default, or an East round or a hanchan (``length``: riichi and sanma, by Tenhou's rules).  A hand costs 3 ms (the linear strategies against
 the simple ones) to 2 s of CPU (four riichi advisors, 0.9 s on average), and a hanchan is
 about ten hands, so the number of games one request may ask for is capped
 (``TENPAI_MAX_SIMULATE_GAMES``, whatever their length), and so is its wall-clock time
@@ -60,7 +59,8 @@ async def simulate(body: Annotated[SimulateRequest, Body()], request: Request) -
     per table the draw, deal-in and self-draw rates; pairwise win-rate, payment and rank-point
     differences between strategies; and each game's final scores and places. The same request
     always gives the same report; a lineup that does not seat the rules' players is a 422 at
-    `players`, a `length` other than kyoku under a preset played one hand a game a 422 at `length`.
+    `players`, a `length` other than kyoku under a preset played one hand a game (chinese, mcr,
+    qiqihar) a 422 at `length`.
 
     A run is a heavy request: it answers within TENPAI_SIMULATE_SECONDS (10 s unless set), and a
     run cut short by that bound reports the games it finished, with `complete: false` and

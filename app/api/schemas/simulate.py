@@ -11,7 +11,7 @@ from app.api.schemas.discard import WeightsSpec
 from app.core.shape.rules import SEAT_COUNTS
 from app.core.table.flow import GameLength
 from app.core.table.players import PLAYER_KINDS
-from app.selfplay.runner import HAND_ONLY_PRESETS, PLAYABLE_PRESETS
+from app.selfplay.runner import ONE_HAND_PRESETS, PLAYABLE_PRESETS
 
 # Enumerations in the schema, so Swagger UI offers the valid names (taken from the registries;
 # mypy cannot see members built at import, hence the ignores).
@@ -56,7 +56,7 @@ class SimulateRequest(BaseModel):
     length: GameLength = Field(
         GameLength.KYOKU,
         description="A game: one hand (kyoku), an East round (tonpuu) or East and South (hanchan), by Tenhou's "
-        f"rules, riichi and sanma; {', '.join(HAND_ONLY_PRESETS)} play kyoku only (one hand of the old simulator).",
+        f"rules (riichi and sanma); {', '.join(ONE_HAND_PRESETS)} are played one hand a game (kyoku only).",
     )
     seed: int = Field(0, ge=0, le=2**63 - 1, description="Run seed: the same seed gives the same report.")
     weights: WeightsSpec = Field(default_factory=WeightsSpec, description="The advisor players' weights.")
