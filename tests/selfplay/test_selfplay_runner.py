@@ -9,7 +9,10 @@ from collections.abc import Iterator
 import pytest
 
 from app.core.errors import TenpaiError
+from app.core.shape.rules import rule_profile
+from app.core.table.flow import GameLength
 from app.core.table.game import GameConfig, GameRecord, play_game
+from app.core.table.referee import judge
 from app.selfplay.errors import InvalidRunOption, MissingExtra
 from app.selfplay.runner import MAX_CHUNK_GAMES, ONE_HAND_PRESETS, PLAYABLE_PRESETS, game_chunks, run_games
 
@@ -215,3 +218,14 @@ def test_ray_started_by_the_runner_is_stopped_after():
         play_game(CONFIG._replace(rotation=game), game) for game in range(4)
     ]
     assert not ray.is_initialized()
+
+
+def test_four_winds_end_no_hand_at_a_table_without_abortive_draws():
+    # Qiqihar has no abortive draws: this game opens with four East discards, after which the
+    # machine refused the next draw (a Foul, "the hand is an abortive draw here") and the run died.
+    config = GameConfig("qiqihar", ("advisor",) * 4, seed=2026)
+    record = play_game(config, 324)
+    assert [event["pai"] for event in record.events if event["type"] == "dahai"][:4] == ["E"] * 4
+    assert record.hands[0].ending in ("hora", "exhaustive")
+    verdict = judge(record.events, rule_profile("qiqihar"), length=GameLength.KYOKU)
+    assert verdict.valid and verdict.problems == []
