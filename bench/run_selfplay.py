@@ -1,17 +1,22 @@
-"""Time whole self-play hands on one core: ours per rules preset and lineup, riichienv beside it.
+"""Time self-play on one core: hands per rules preset and lineup, riichienv beside them, and
+whole hanchans of four ``linear`` advisors.
 
 Run from the repository root, in the bench environment (see bench/README.md)::
 
-    bench/.venv/bin/python bench/run_selfplay.py [--games N] [--repeat R] [--seed S] [--json out.json]
+    bench/.venv/bin/python bench/run_selfplay.py [--games N] [--repeat R] [--seed S] [--hanchans H] [--json out.json]
 
-A "game" is one hand, from the deal to a win or an exhaustive draw: ours is
-``app.core.table.simulator.play_game(config, game)``; riichienv's is one kyoku of
+A "game" is one hand, from the deal to a win or a draw: ours is
+``app.core.table.game.play_game(config, game)`` with ``length="kyoku"``; riichienv's is one kyoku of
 ``RiichiEnv(game_mode=YON_IKKYOKU)`` driven from Python with ``step()`` until
 ``done()``.  Each row plays games ``0 .. N-1`` of a fixed seed, so every pass
 plays the same hands (the script checks that it does); rows are warmed up, then
 their passes are interleaved so that a slow moment of the machine hits them all.
 The garbage collector stays on: this is end-to-end throughput, as a self-play
 run sees it.  The table shows the best and the median pass.
+
+Whole games: ``--hanchans H`` riichi hanchans (Tenhou's rules: honba, sticks, renchan,
+the end of the game) of four ``linear`` advisors, seated as self-play seats them, in this
+process, best and median of ``--repeat`` passes, in hanchans and hands per second.
 
 One optional row times ``app.selfplay.runner.run_games`` with a process pool
 against the same call with one worker (skipped with a message if that module
@@ -41,7 +46,7 @@ from timing import cpu_model
 
 from app.core.shape.rules import DEFAULT_SEATS as SEATS
 from app.core.shape.tables import tables
-from app.core.table.simulator import GameConfig, play_game
+from app.core.table.game import GameConfig, play_game
 
 RULES: Final = ("riichi", "chinese", "qiqihar")
 LINEUPS: Final = (
@@ -84,9 +89,10 @@ def ours_pass(config: GameConfig, games: int) -> Tally:
     discards = wins = 0
     start = time.perf_counter_ns()
     for game in range(games):
-        result = play_game(config, game)
-        discards += result.turns
-        wins += result.winner is not None
+        # Seated as self-play seats game g (app.selfplay.runner): lineup position g % seats deals.
+        record = play_game(config._replace(rotation=game % len(config.players)), game)
+        discards += sum(hand.turns for hand in record.hands)
+        wins += sum(hand.winner is not None for hand in record.hands)
     return Tally(time.perf_counter_ns() - start, discards, wins)
 
 
@@ -106,7 +112,7 @@ class ShantenGreedyAgent:
     discards a tile that leaves the lowest shanten (ties at random) or passes.
     Shanten is ``riichienv.calculate_shanten`` on 136-ids; melds need not be
     passed (it counts the missing tiles as melds).  Never takes the nine-terminals
-    abortive draw, which our table does not have.
+    abortive draw (ours declare it whenever offered: ``app/core/table/decide.py``).
     """
 
     def __init__(self, rng: random.Random) -> None:
@@ -312,6 +318,57 @@ def time_rows(workloads: Sequence[Workload], repeat: int) -> None:
             )
 
 
+# --- whole hanchans -------------------------------------------------------------
+
+HANCHAN_PLAYERS: Final = ("linear",) * SEATS
+
+
+def hanchan_pass(config: GameConfig, games: int) -> tuple[int, int, list[tuple[int, ...]]]:
+    """(ns, hands, final scores) of hanchans ``0 .. games - 1``, each seated as self-play seats it."""
+    hands = 0
+    scores = []
+    start = time.perf_counter_ns()
+    for game in range(games):
+        record = play_game(config._replace(rotation=game % SEATS), game)
+        hands += len(record.hands)
+        scores.append(record.scores)
+    return time.perf_counter_ns() - start, hands, scores
+
+
+def hanchan_section(seed: int, games: int, repeat: int) -> dict[str, Any]:
+    """Hanchans per second of four ``linear`` advisors, in this process."""
+    config = GameConfig("riichi", HANCHAN_PLAYERS, seed, length="hanchan", record_events=False)
+    hanchan_pass(config, 1)  # warm-up: the first game pays for the caches the others share
+    passes: list[int] = []
+    reference: tuple[int, list[tuple[int, ...]]] | None = None
+    deterministic = True
+    for index in range(repeat):
+        ns, hands, scores = hanchan_pass(config, games)
+        passes.append(ns)
+        deterministic = deterministic and (reference is None or reference == (hands, scores))
+        reference = reference or (hands, scores)
+        print(
+            f"  pass {index + 1}/{repeat}  hanchans riichi {lineup_label(HANCHAN_PLAYERS):<12} "
+            f"{games / (ns / 1e9):8.2f} hanchans/s",
+            file=sys.stderr,
+            flush=True,
+        )
+    assert reference is not None
+    hands = reference[0]
+    return {
+        "rules": "riichi",
+        "players": lineup_label(HANCHAN_PLAYERS),
+        "hanchans": games,
+        "hands": hands,
+        "hands_per_hanchan": hands / games,
+        "passes_ns": passes,
+        "best_hanchans_per_second": games / (min(passes) / 1e9),
+        "median_hanchans_per_second": games / (statistics.median(passes) / 1e9),
+        "best_hands_per_second": hands / (min(passes) / 1e9),
+        "deterministic": deterministic,
+    }
+
+
 # --- the process pool ----------------------------------------------------------
 
 
@@ -323,7 +380,7 @@ def pool_section(seed: int, games: int, workers: int, repeat: int) -> dict[str, 
         from app.selfplay.runner import available_cores, run_games
     except ImportError as error:
         return {**base, "skipped": f"app.selfplay.runner is not importable ({error})"}
-    config = GameConfig(rules, players, seed)
+    config = GameConfig(rules, players, seed, record_events=False)
     single: list[int] = []
     pooled: list[int] = []
     try:
@@ -413,6 +470,7 @@ def ratios(rows: Sequence[Row]) -> list[dict[str, Any]]:
 def print_report(
     rows: Sequence[Row],
     found: list[dict[str, Any]],
+    hanchans: dict[str, Any] | None,
     pool: dict[str, Any] | None,
     checks: dict[str, list[str]],
     env: dict[str, str],
@@ -457,6 +515,19 @@ def print_report(
             met = "MET" if row.best_games_per_second >= TARGET_GAMES_PER_SECOND else "MISSED"
             print(f"  {row.rules:<8} {row.players:<12} {row.best_games_per_second:7.1f} games/s  {met}")
     print()
+    if hanchans is None:
+        print("hanchans: not run (--hanchans 0)")
+    else:
+        flag = "" if hanchans["deterministic"] else " (passes differ!)"
+        print(
+            f"whole games: {hanchans['hanchans']} riichi hanchans of {hanchans['players']} (Tenhou's rules), "
+            f"in this process, best / median of {len(hanchans['passes_ns'])} passes{flag}"
+        )
+        print(
+            f"  {hanchans['best_hanchans_per_second']:.2f} / {hanchans['median_hanchans_per_second']:.2f} hanchans/s, "
+            f"{hanchans['best_hands_per_second']:.1f} hands/s best, {hanchans['hands_per_hanchan']:.1f} hands a hanchan"
+        )
+    print()
     if pool is None:
         print("process pool: not run (--pool-games 0)")
     elif "skipped" in pool:
@@ -495,6 +566,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--repeat", type=int, default=3, help="timed passes per row (default 3)")
     parser.add_argument("--seed", type=int, default=2026, help="run seed of every row (default 2026)")
     parser.add_argument(
+        "--hanchans", type=int, default=20, help="hanchans of four linear advisors per pass; 0 skips them (default 20)"
+    )
+    parser.add_argument(
         "--pool-games", type=int, default=400, help="games of the process-pool row; 0 skips it (default 400)"
     )
     parser.add_argument("--pool-workers", type=int, default=2, help="workers of the pooled call (default 2)")
@@ -512,7 +586,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     workloads: list[Workload] = []
     for rules in RULES:
         for players in LINEUPS:
-            config = GameConfig(rules, players, args.seed)
+            config = GameConfig(rules, players, args.seed, record_events=False)
             row = Row(OURS, rules, lineup_label(players), args.games)
             workloads.append((row, lambda games, config=config: ours_pass(config, games)))
         if rules == "riichi":  # right after our riichi rows, so each pass of a compared pair runs close in time
@@ -524,12 +598,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     time_rows(workloads, args.repeat)
     rows = [row for row, _ in workloads]
     checks = {kind: check_riichienv_hands(kind, args.seed, min(CHECK_GAMES, args.games)) for kind in AGENTS}
+    hanchans = hanchan_section(args.seed, args.hanchans, args.repeat) if args.hanchans > 0 else None
     pool = None
     if args.pool_games > 0:
         pool = pool_section(args.seed, args.pool_games, args.pool_workers, args.pool_repeat)
     found = ratios(rows)
 
-    print_report(rows, found, pool, checks, env, args)
+    print_report(rows, found, hanchans, pool, checks, env, args)
     elapsed = time.perf_counter() - started
     print(f"\nwall time {elapsed:.1f} s")
     if args.json:
@@ -540,6 +615,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "target_games_per_second": TARGET_GAMES_PER_SECOND,
             "rows": [row.summary() for row in rows],
             "ratios": found,
+            "hanchans": hanchans,
             "pool": pool,
             "riichienv_checks": checks,
             "wall_seconds": elapsed,

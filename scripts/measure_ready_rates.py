@@ -10,7 +10,9 @@ the command that produced them::
     .venv/bin/python scripts/measure_ready_rates.py --games 2000 --seed 7
 
 A hand counts as ready after a discard when its shanten is 0 and the rules let
-it win (Qiqihar: it holds an exposed pon or kong).  Cells with fewer than
+it win (Qiqihar: it holds an exposed pon or kong).  Each game is one hand on the table
+machine (:mod:`app.core.table.game`); the rates kept in ``safety_tables.py`` were measured on
+the one-hand simulator before it, so a new run may differ from them.  Cells with fewer than
 ``--min-hands`` hands are printed as None (the model then uses the nearest
 earlier turn).  Four advisors play with the default weights.
 """
@@ -26,39 +28,41 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app.core.shape.rules import rule_profile  # noqa: E402
-from app.core.table.simulator import GameConfig, GameResult  # noqa: E402
+from app.core.table.game import GameConfig, GameRecord  # noqa: E402
 from app.selfplay.runner import available_cores, run_games  # noqa: E402
 
 MAX_TURN = 19
 MAX_MELDS = 3  # rows 0..3 melds; four melds always wait (one tile left)
+#: mjai's calls and kans as meld kinds (app.core.shape.hand.MeldKind values).
+MELD_OF_EVENT = {"chi": "chi", "pon": "pon", "daiminkan": "open_kan", "ankan": "closed_kan", "kakan": "added_kan"}
 
 
-def tally(results: list[GameResult], rules_name: str) -> tuple[list[list[int]], list[list[int]]]:
-    """(hands, ready) per [melds][turn] over every seat of every game."""
+def tally(records: list[GameRecord], rules_name: str) -> tuple[list[list[int]], list[list[int]]]:
+    """(hands, ready) per [melds][turn] over every seat of every hand, read from the games' mjai logs."""
     required = {kind.value for kind in rule_profile(rules_name).win_requires_meld}
     hands = [[0] * (MAX_TURN + 1) for _ in range(MAX_MELDS + 1)]
     ready = [[0] * (MAX_TURN + 1) for _ in range(MAX_MELDS + 1)]
-    for result in results:
-        melds = [0, 0, 0, 0]
-        opened = [not required] * 4
-        discards = [0, 0, 0, 0]
-        for event in result.events:
-            if event[0] == "call":
-                seat, kind = event[1], event[2]
-                melds[seat] += 1
-                opened[seat] = opened[seat] or kind in required
-            elif event[0] == "kong":
-                seat, kind = event[1], event[2]
-                if kind == "closed_kan":
+    for record in records:
+        seats = len(record.players)
+        hand_index = -1
+        for event in record.events:
+            kind = event["type"]
+            if kind == "start_kyoku":
+                hand_index += 1
+                shanten_by_turn = record.hands[hand_index].shanten_by_turn
+                melds, opened, discards = [0] * seats, [not required] * seats, [0] * seats
+            elif kind in MELD_OF_EVENT:
+                seat, meld = event["actor"], MELD_OF_EVENT[kind]
+                if meld != "added_kan":  # an added kan turns a pon into a kan: no new meld
                     melds[seat] += 1
-                opened[seat] = opened[seat] or kind in required
-            elif event[0] == "discard":
-                seat = event[1]
+                opened[seat] = opened[seat] or meld in required
+            elif kind == "dahai":
+                seat = event["actor"]
                 discards[seat] += 1
                 turn = discards[seat]
                 if turn > MAX_TURN or melds[seat] > MAX_MELDS:
                     continue
-                shanten = result.shanten_by_turn[seat][turn - 1]
+                shanten = shanten_by_turn[seat][turn - 1]
                 hands[melds[seat]][turn] += 1
                 ready[melds[seat]][turn] += shanten == 0 and opened[seat]
     return hands, ready
@@ -84,8 +88,8 @@ def main() -> None:
     document = {}
     for rules_name in args.rules.split(","):
         config = GameConfig(rules_name, ("advisor",) * 4, args.seed, record_events=True)
-        results = run_games(config, args.games, workers=args.workers or available_cores())
-        hands, ready = tally(results, rules_name)
+        records = run_games(config, args.games, workers=args.workers or available_cores())
+        hands, ready = tally(records, rules_name)
         table = rates(hands, ready, args.min_hands)
         document[rules_name] = {"hands": hands, "ready": ready, "rates": table}
         print(f"    {rules_name!r}: (  # {args.games} games, seed {args.seed}, advisor x4")

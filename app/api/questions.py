@@ -63,7 +63,7 @@ from app.core.shape.tiles import (
     parse_mpsz_with_red,
     parse_tiles,
 )
-from app.core.table.simulator import GameConfig, validate_config
+from app.core.table.game import GameConfig, validate_config
 from app.core.value.scoring import OPTIONAL_SITUATION, SCORING, SITUATION_FIELDS
 from app.core.value.scoring_context import InvalidWinContext, WinContext
 from app.settings import Settings
@@ -431,7 +431,9 @@ def ask_game(body: SimulateRequest, *, max_games: int) -> GameConfig:
             "too_many_games",
         )
     players = tuple(player.value for player in body.players)
-    config = GameConfig(body.rules.value, players, body.seed, weights=body.weights.core())
+    config = GameConfig(
+        body.rules.value, players, body.seed, weights=body.weights.core(), length=body.length.value, record_events=False
+    )
     with located("body"):
         validate_config(config)
     return config

@@ -1,4 +1,4 @@
-"""Self-play: seeded runs of the table simulator, summarised with 95% intervals.
+"""Self-play: seeded runs of whole games on the table machine, summarised with 95% intervals.
 
 * :mod:`app.selfplay.runner` plays a run's games (in this process, a process
   pool or Ray), always with the same results for the same configuration;

@@ -2,15 +2,28 @@
 
 ::
 
+    python -m app.selfplay --rules riichi --games 2000 --seed 42 --players advisor,heuristic,advisor,linear
+    python -m app.selfplay --rules riichi --length hanchan --games 200 --players linear,greedy,linear,greedy \\
+        --duplicate --log logs/ --out report.json
+    python -m app.selfplay --rules sanma --games 2000 --seed 42 --players advisor,greedy,advisor
     python -m app.selfplay --rules qiqihar --games 1000 --seed 42 \\
         --players advisor,advisor,greedy,random --out report.json --plot report.png
-    python -m app.selfplay --rules sanma --games 2000 --seed 42 --players advisor,greedy,advisor
     python -m app.selfplay --rules mcr --games 2000 --seed 42 --players advisor,greedy,advisor,greedy
-    python -m app.selfplay --rules riichi --games 2000 --seed 42 --players advisor,heuristic,advisor,linear
 
 A table seats as many players as its rules (``sanma``: three), so ``--players``
 names one strategy per seat; without it the seats take the first strategies
 of :data:`DEFAULT_PLAYERS`.
+
+A game is one hand (``--length kyoku``, the default), an East round (``tonpuu``) or a
+hanchan, played on the table machine (:mod:`app.core.table.game`): riichi and sanma by
+Tenhou's rules at every length, the other presets one hand a game
+(:data:`app.selfplay.runner.ONE_HAND_PRESETS`).  Game ``g`` seats the lineup rotated by ``g``, so every
+position deals first equally often; ``--duplicate`` plays each game once per rotation on
+the same walls, and the report's comparisons pair the rotations of each game.  ``--log DIR``
+writes each game's mjai log, ``game-00000.jsonl`` (with ``--duplicate``,
+``game-00000-rotation-1.jsonl`` and so on): one JSON object a line, the events as the table
+machine applied them, which :func:`app.core.table.referee.judge` accepts.  The placement
+figures count ``--rank-points`` per place (default :data:`app.selfplay.report.RANK_POINTS`).
 
 Under ``riichi`` the advisor ranks hands near tenpai by expected score (the
 ``/discard`` default; see :class:`app.core.table.players.Advisor`), and ``linear`` is the
@@ -47,7 +60,9 @@ Sweep(parameter='safetyWeight', field='safety', values=(0.5, 1.2))
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+import math
 import signal
 import sys
 import threading
@@ -60,14 +75,24 @@ from typing import Any, Final, NamedTuple
 
 from app.core.advice.discard import DEFAULT_WEIGHTS, InvalidWeight, Weights
 from app.core.errors import TenpaiError
-from app.core.shape.rules import PRESETS, rule_profile
+from app.core.shape.rules import rule_profile
+from app.core.table.flow import GameLength
+from app.core.table.game import GameConfig, GameRecord, validate_config
 from app.core.table.players import PLAYER_KINDS
-from app.core.table.simulator import TABLE_SETTINGS, GameConfig, GameResult, validate_config
+from app.core.value.scoring import MINIMUM_FANS
 from app.selfplay.errors import MissingExtra
 from app.selfplay.plot import import_matplotlib, write_plot
 from app.selfplay.progress import ProgressBar
-from app.selfplay.report import build_report, paired_changes
-from app.selfplay.runner import Backend, available_cores, import_ray, run_games
+from app.selfplay.report import RANK_POINTS, build_report, paired_changes
+from app.selfplay.runner import (
+    ONE_HAND_PRESETS,
+    PLAYABLE_PRESETS,
+    Backend,
+    OnGame,
+    available_cores,
+    import_ray,
+    run_games,
+)
 from app.selfplay.summary import ADVISOR, format_summary, format_sweep
 
 PROGRAM: Final = "python -m app.selfplay"
@@ -88,8 +113,8 @@ SEED_PARAMETER_FIELDS: Final = MappingProxyType(
     }
 )
 SEED_PARAMETER_NAMES: Final = MappingProxyType({field: name for name, field in SEED_PARAMETER_FIELDS.items()})
-#: Rules the table can seat: the presets that have table settings.
-TABLE_RULES: Final = tuple(name for name in PRESETS if name in TABLE_SETTINGS)
+#: Rules self-play plays.
+TABLE_RULES: Final = PLAYABLE_PRESETS
 
 
 class Sweep(NamedTuple):
@@ -162,6 +187,48 @@ def parse_sweep(text: str) -> Sweep:
     )
 
 
+def parse_rank_points(text: str) -> tuple[float, ...]:
+    """Comma-separated numbers, one per place, first place first (their number is checked against
+    the rules' seats once every option is read).
+
+    >>> parse_rank_points("50, 10,-10,-50"), parse_rank_points("1.5,0,-1.5")
+    ((50, 10, -10, -50), (1.5, 0, -1.5))
+    """
+    points: list[float] = []
+    for value in text.split(","):
+        try:
+            number = float(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"rank points are numbers; got {value.strip()!r}") from None
+        if not math.isfinite(number):
+            raise argparse.ArgumentTypeError(f"rank points are finite numbers; got {value.strip()!r}")
+        # Whole numbers stay ints, so the report says 90, not 90.0.
+        points.append(int(number) if number.is_integer() else number)
+    return tuple(points)
+
+
+def log_name(record: GameRecord, *, duplicate: bool) -> str:
+    """The file of one game's mjai log.
+
+    >>> log_name(GameRecord(7, ()), duplicate=False), log_name(GameRecord(7, (), rotation=2), duplicate=True)
+    ('game-00007.jsonl', 'game-00007-rotation-2.jsonl')
+    """
+    rotation = f"-rotation-{record.rotation}" if duplicate else ""
+    return f"game-{record.game:05d}{rotation}.jsonl"
+
+
+def log_writer(directory: Path, *, duplicate: bool) -> OnGame:
+    """A run's ``on_game``: write each game's mjai log into ``directory``, keep the game without it."""
+
+    def write(record: GameRecord) -> GameRecord:
+        with (directory / log_name(record, duplicate=duplicate)).open("w", encoding="utf-8") as log:
+            for event in record.events:
+                log.write(json.dumps(event, separators=(",", ":")) + "\n")
+        return dataclasses.replace(record, events=[])
+
+    return write
+
+
 def parse_positive_int(text: str) -> int:
     """A whole number of at least 1."""
     try:
@@ -191,8 +258,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROGRAM,
         description=(
-            "Play seeded hands between strategies (four players; three under sanma) and report win, deal-in and "
-            "self-draw rates, tenpai speed, payments and shanten by turn, each with a 95% interval. "
+            "Play seeded games between strategies (four players; three under sanma) and report, per strategy, "
+            "win, deal-in and self-draw rates, tenpai speed, payments and shanten by turn over every hand, and "
+            "places and rank points over every game, each with a 95% interval. "
             "The same options give the same report, byte for byte, whatever the workers or backend."
         ),
         epilog=(
@@ -217,7 +285,35 @@ def build_parser() -> argparse.ArgumentParser:
         type=parse_positive_int,
         metavar="N",
         default=DEFAULT_GAMES,
-        help="hands to play (per sweep value; default: %(default)s)",
+        help="games to play (per sweep value; with --duplicate each is played once per rotation; default: %(default)s)",
+    )
+    parser.add_argument(
+        "--length",
+        choices=[length.value for length in GameLength],
+        default=GameLength.KYOKU.value,
+        help="a game is one hand (kyoku), an East round (tonpuu) or East and South (hanchan), by Tenhou's "
+        f"rules; {', '.join(ONE_HAND_PRESETS)} play kyoku only (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="play each game once per rotation of the lineup on the same walls (4 games a game index; "
+        "sanma 3); comparisons are then paired over the rotations of each game",
+    )
+    parser.add_argument(
+        "--log",
+        type=Path,
+        metavar="DIR",
+        help="write each game's mjai log here, one JSON event a line: game-00000.jsonl, ... "
+        "(with --duplicate game-00000-rotation-0.jsonl, ...); made if missing",
+    )
+    parser.add_argument(
+        "--rank-points",
+        type=parse_rank_points,
+        metavar="P1,P2,...",
+        help="points per place, first place first, for the placement figures (default: "
+        + "; ".join(f"{seats} seats {','.join(f'{p:g}' for p in points)}" for seats, points in RANK_POINTS.items())
+        + "); write --rank-points=-1,0,1 when the first is negative",
     )
     parser.add_argument(
         "--seed", type=int, default=DEFAULT_SEED, help="run seed: game i is dealt from (seed, i) (default: %(default)s)"
@@ -226,7 +322,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--players",
         type=parse_players,
         metavar="S0,S1,...",
-        help=f"one strategy per seat in seat order (4, or 3 under sanma), seat 0 deals first; strategies: "
+        help=f"one strategy per seat (4, or 3 under sanma), in lineup order: game g seats them rotated by g, "
+        f"players[g %% seats] dealing first; strategies: "
         f"{', '.join(PLAYER_KINDS)} (default: the first seats of {','.join(DEFAULT_PLAYERS)})",
     )
     parser.add_argument(
@@ -337,11 +434,18 @@ def _checked_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -
             parser.error(
                 f"--sweep changes the advisor's weights, and --players {','.join(args.players)} has no advisor"
             )
-        if TABLE_SETTINGS[args.rules].minimum_fan:
+        if MINIMUM_FANS.get(args.rules):
             parser.error(f"--sweep changes the advisor's weights, which the {args.rules} fan planner does not use")
-    for option, path in (("--out", args.out), ("--plot", args.plot)):
+        if args.log is not None:
+            parser.error("--log writes the games of one run; with --sweep, play each value as a run of its own")
+    for option, path in (("--out", args.out), ("--plot", args.plot), ("--log", args.log)):
         if path is not None and not path.parent.is_dir():
             parser.error(f"{option} {path}: folder {path.parent} does not exist")
+    if args.log is not None and args.log.exists() and not args.log.is_dir():
+        parser.error(f"--log {args.log}: not a folder")
+    seats = len(args.players)
+    if args.rank_points is not None and len(args.rank_points) != seats:
+        parser.error(f"--rank-points gives one number per place: {seats} at this table, got {len(args.rank_points)}")
     try:
         if args.plot is not None:
             import_matplotlib()
@@ -349,16 +453,29 @@ def _checked_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -
             import_ray()
     except MissingExtra as error:
         parser.error(str(error))
-    config = GameConfig(args.rules, args.players, args.seed, weights=DEFAULT_WEIGHTS._replace(**args.weights))
+    config = GameConfig(
+        args.rules,
+        args.players,
+        args.seed,
+        weights=DEFAULT_WEIGHTS._replace(**args.weights),
+        length=args.length,
+        record_events=args.log is not None,
+    )
     try:
         validate_config(config)
     except TenpaiError as error:
         parser.error(str(error))
+    if args.log is not None:
+        args.log.mkdir(exist_ok=True)
     return config
 
 
+def _report(config: GameConfig, records: list[GameRecord], args: argparse.Namespace) -> dict[str, Any]:
+    return build_report(config, records, duplicate=args.duplicate, rank_points=args.rank_points)
+
+
 def _run_once(config: GameConfig, args: argparse.Namespace) -> None:
-    report = build_report(config, _played(config, args, label=""))
+    report = _report(config, _played(config, args, label=""), args)
     print(format_summary(report))
     if args.out is not None:
         _write_json(args.out, report, args)
@@ -372,9 +489,9 @@ def _run_sweep(config: GameConfig, sweep: Sweep, args: argparse.Namespace) -> No
         valued = config._replace(weights=config.weights._replace(**{sweep.field: value}))
         results = _played(valued, args, label=f"{sweep.parameter}={value:g} ")
         runs.append(results)
-        reports.append(build_report(valued, results))
+        reports.append(_report(valued, results, args))
     # Every value met the same walls: changes from the first value, paired by game.
-    advisors = [seat for seat, name in enumerate(config.players) if name == ADVISOR]
+    advisors = [position for position, name in enumerate(config.players) if name == ADVISOR]
     paired = [
         {"value": value, **paired_changes(advisors, runs[0], results)}
         for value, results in zip(sweep.values[1:], runs[1:], strict=True)
@@ -404,22 +521,34 @@ def sweep_plot_path(path: Path, parameter: str, value: float) -> Path:
     return path.with_name(f"{path.stem}-{parameter}-{value:g}{path.suffix}")
 
 
-def _played(config: GameConfig, args: argparse.Namespace, *, label: str) -> list[GameResult]:
+def _played(config: GameConfig, args: argparse.Namespace, *, label: str) -> list[GameRecord]:
     bar = None if args.quiet else ProgressBar(sys.stderr, label=label)
     started = time.perf_counter()
     try:
-        results = run_games(config, args.games, workers=args.workers, backend=args.backend, progress=bar)
+        records = run_games(
+            config,
+            args.games,
+            duplicate=args.duplicate,
+            workers=args.workers,
+            backend=args.backend,
+            progress=bar,
+            on_game=None if args.log is None else log_writer(args.log, duplicate=args.duplicate),
+        )
     finally:
         if bar is not None:
             bar.close()
     elapsed = time.perf_counter() - started
     if not args.quiet:
         where = "in this process" if args.workers == 1 else f"{args.workers} workers, {args.backend} backend"
+        hands = sum(len(record.hands) for record in records)
         print(
-            f"{label}played {args.games} games in {elapsed:.1f} s: {args.games / elapsed:.1f} games/s ({where})",
+            f"{label}played {len(records)} games ({hands} hands) in {elapsed:.1f} s: "
+            f"{len(records) / elapsed:.1f} games/s, {hands / elapsed:.1f} hands/s ({where})",
             file=sys.stderr,
         )
-    return results
+        if args.log is not None:
+            print(f"{label}wrote {len(records)} mjai logs to {args.log}", file=sys.stderr)
+    return records
 
 
 def _write_json(path: Path, document: dict[str, Any], args: argparse.Namespace) -> None:

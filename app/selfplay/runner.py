@@ -1,11 +1,22 @@
 """Play the games of a run: in this process, in a process pool, or as Ray tasks.
 
-Every game is a function of the run configuration and its index only
-(:func:`app.core.table.simulator.play_game`), so the games can be spread over any number
-of workers, in any order, and put back in game order: the results never depend
+Every game is a function of the run configuration, its index and its rotation only
+(:func:`app.core.table.game.play_game`), so the games can be spread over any number
+of workers, in any order, and put back in order: the results never depend
 on ``workers`` or ``backend``.
 
-The games are cut into chunks of consecutive indices (at most
+**Seating.**  Game ``g`` seats the lineup rotated by ``g`` (``GameConfig.rotation``, plus the
+config's own): seat 0 deals first and holds ``players[g % seats]``, so every lineup position
+deals first equally often, as the dealer rotated in the one-hand runs before whole games.  In
+the **duplicate** mode each game index is played once per rotation ``0 .. seats - 1`` on the
+same walls (the same seed string), so every strategy meets every deal from every seat; the
+results come game by game, rotations in order.
+
+**Presets.**  The table machine plays every preset; riichi and sanma by Tenhou's rules at every
+length, the others (:data:`ONE_HAND_PRESETS`) one hand a game (``length="kyoku"``), since their
+flow between hands is not modelled (:mod:`app.core.table.play_rules`).
+
+The games are cut into chunks of consecutive games (at most
 :data:`MAX_CHUNK_GAMES`, and small enough that every worker gets several), so a
 worker's set-up cost and each task's overhead are paid per chunk, not per game,
 and the progress callback still hears often.
@@ -17,11 +28,12 @@ OOM killer), the process runs no clean-up, so each pool worker watches its paren
 Linux the kernel kills it when its parent dies (``PR_SET_PDEATHSIG``), and everywhere a
 thread of its own ends it within :data:`PARENT_POLL_SECONDS` of being orphaned.
 
->>> from app.core.table.simulator import GameConfig
->>> config = GameConfig("qiqihar", ("advisor", "greedy", "heuristic", "random"), seed=3)
->>> results = run_games(config, 3)
->>> [result.game for result in results], [result.dealer for result in results]
+>>> config = GameConfig("riichi", ("linear", "greedy", "heuristic", "random"), seed=3, record_events=False)
+>>> records = run_games(config, 3)
+>>> [record.game for record in records], [record.rotation for record in records]
 ([0, 1, 2], [0, 1, 2])
+>>> [record.players[0] for record in records]
+['linear', 'greedy', 'heuristic']
 """
 
 from __future__ import annotations
@@ -40,8 +52,11 @@ from contextlib import closing, contextmanager
 from enum import StrEnum
 from typing import Any, Final
 
+from app.core.shape.rules import PRESETS
 from app.core.shape.tables import tables
-from app.core.table.simulator import GameConfig, GameResult, GameStopped, play_game, validate_config
+from app.core.table.flow import GameLength
+from app.core.table.game import TABLE_PRESETS, GameConfig, GameRecord, GameStopped, play_game, validate_config
+from app.core.table.play_rules import PLAY_RULES
 from app.selfplay.errors import InvalidRunOption, MissingExtra
 
 MAX_CHUNK_GAMES: Final = 25
@@ -55,8 +70,17 @@ WORKER_EXIT_SECONDS: Final = 2.0
 _PR_SET_PDEATHSIG: Final = 1
 """prctl(2)'s option: the signal the kernel sends this process when its parent dies."""
 
+#: Every preset self-play plays, in the registry's order.
+PLAYABLE_PRESETS: Final = tuple(name for name in PRESETS if name in TABLE_PRESETS)
+#: Presets the table plays one hand a game only (see the module notes).
+ONE_HAND_PRESETS: Final = tuple(
+    name for name in PLAYABLE_PRESETS if PLAY_RULES[name].lengths == (GameLength.KYOKU.value,)
+)
+
 Progress = Callable[[int, int], None]
 """Called with (games done, games in all) as games finish."""
+OnGame = Callable[[GameRecord], GameRecord]
+"""Called in the run's process with each game as it comes back; the run keeps what it returns."""
 
 
 class Backend(StrEnum):
@@ -89,21 +113,53 @@ def game_chunks(games: int, workers: int) -> list[range]:
     return [range(start, min(start + size, games)) for start in range(0, games, size)]
 
 
-def play_chunk(config: GameConfig, chunk: range) -> list[GameResult]:
-    """The results of the games in ``chunk`` (a top-level function, so pools and Ray can ship it)."""
-    return [play_game(config, game) for game in chunk]
+def seats_of(config: GameConfig) -> int:
+    """How many seats the table of ``config`` has (the lineup's length, once checked)."""
+    return len(config.players)
+
+
+def table_game(config: GameConfig, index: int, *, duplicate: bool = False) -> tuple[int, int]:
+    """(game, rotation) of the ``index``-th game a run plays (see the module notes).
+
+    >>> config = GameConfig("sanma", ("linear",) * 3, seed=0)
+    >>> [table_game(config, index) for index in range(4)]
+    [(0, 0), (1, 1), (2, 2), (3, 0)]
+    >>> [table_game(config, index, duplicate=True) for index in range(4)]
+    [(0, 0), (0, 1), (0, 2), (1, 0)]
+    """
+    seats = seats_of(config)
+    game = index // seats if duplicate else index
+    return game, (config.rotation + index) % seats
+
+
+def play_index(
+    config: GameConfig, index: int, *, duplicate: bool = False, stop: Callable[[], bool] | None = None
+) -> GameRecord:
+    """The ``index``-th game of a run of ``config``."""
+    game, rotation = table_game(config, index, duplicate=duplicate)
+    return play_game(config._replace(rotation=rotation), game, stop=stop)
+
+
+def play_chunk(config: GameConfig, chunk: range, duplicate: bool = False) -> list[GameRecord]:
+    """The games in ``chunk`` (a top-level function, so pools and Ray can ship it)."""
+    return [play_index(config, index, duplicate=duplicate) for index in chunk]
 
 
 def run_games(
     config: GameConfig,
     games: int,
     *,
+    duplicate: bool = False,
     workers: int = 1,
     backend: Backend | str = Backend.LOCAL,
     progress: Progress | None = None,
     stop: Callable[[], bool] | None = None,
-) -> list[GameResult]:
-    """Games ``0 .. games - 1`` of ``config``, in game order, played by ``workers`` workers.
+    on_game: OnGame | None = None,
+) -> list[GameRecord]:
+    """Games ``0 .. games - 1`` of ``config``, in order, played by ``workers`` workers.
+
+    Game ``g`` is seated with rotation ``g`` (module notes); with ``duplicate``, each game is
+    played once per rotation, ``games * seats`` games in all, game by game.
 
     ``workers=1`` plays in this process (whatever the backend).  With more,
     ``backend="local"`` uses a pool of spawned processes, and ``"ray"`` runs
@@ -111,14 +167,17 @@ def run_games(
     CPUs (and stopping it afterwards) unless this process is already connected
     to one or ``RAY_ADDRESS`` names a cluster to join (whose workers must be able to import ``app``, as on this machine with
     tenpai installed).  ``progress(done, total)`` is called once with 0 before
-    any game, then as games finish.
+    any game, then as games finish (``total`` counts every rotation of a duplicate run).
+    ``on_game(record)`` is called in this process with each game as it comes back (in the
+    order games finish), and the run keeps what it returns: a caller that writes each
+    game's log can keep the game without it.
 
     ``stop()``, asked as each game goes (between turns, and inside the advisor's search:
-    :func:`~app.core.table.simulator.play_game`), ends the run early when it answers
+    :func:`~app.core.table.game.play_game`), ends the run early when it answers
     True (a service's deadline passed, its client left): the game in play is abandoned,
-    and the answer is the games finished so far, ``0 .. k - 1`` (``k`` may be 0), the
-    results of a shorter run of the same seed.  It needs ``workers=1``: a pool plays
-    games out of order.
+    and the answer is the games finished so far, ``0 .. k - 1`` (``k`` may be 0; under
+    ``duplicate``, whole games only: every rotation of each), the results of a shorter run
+    of the same seed.  It needs ``workers=1``: a pool plays games out of order.
 
     Bad options raise :class:`~app.selfplay.errors.InvalidRunOption`, a bad
     configuration the table's typed errors, before any game is played; the
@@ -139,56 +198,103 @@ def run_games(
     validate_config(config)
     ray = import_ray() if backend is Backend.RAY and workers > 1 else None
 
+    total = games * seats_of(config) if duplicate else games
+    keep = on_game or _keep
+    if stop is not None:
+        stop = StopLatch(stop)
     report_progress = progress or _ignore_progress
-    report_progress(0, games)
+    report_progress(0, total)
     if workers == 1:
-        return _play_here(config, games, report_progress, stop)
-    chunks = game_chunks(games, workers)
+        return _play_here(config, total, duplicate, report_progress, stop, keep)
+    chunks = game_chunks(total, workers)
     if ray is not None:
-        finished = _play_on_ray(ray, config, chunks, workers)
+        finished = _play_on_ray(ray, config, chunks, duplicate, workers)
     else:
-        finished = _play_in_pool(config, chunks, min(workers, len(chunks)))
-    results: list[GameResult | None] = [None] * games
+        finished = _play_in_pool(config, chunks, duplicate, min(workers, len(chunks)))
+    records: list[GameRecord | None] = [None] * total
     done = 0
     # closing(): if the progress callback raises, the pool or Ray is still shut down now.
     with closing(finished):
-        for chunk_results in finished:
-            for result in chunk_results:
-                results[result.game] = result
-            done += len(chunk_results)
-            report_progress(done, games)
+        for chunk, chunk_records in finished:
+            for index, record in zip(chunk, chunk_records, strict=True):
+                records[index] = keep(record)
+            done += len(chunk_records)
+            report_progress(done, total)
     # Every chunk came back, so every slot is filled; the check guards the reassembly.
-    assert all(result is not None for result in results), "a chunk of games went missing"
-    return results  # type: ignore[return-value]
+    assert all(record is not None for record in records), "a chunk of games went missing"
+    return records  # type: ignore[return-value]
 
 
 def _ignore_progress(done: int, total: int) -> None:
     pass
 
 
-def _play_here(config: GameConfig, games: int, progress: Progress, stop: Callable[[], bool] | None) -> list[GameResult]:
-    results = []
-    for game in range(games):
+class StopLatch:
+    """A ``stop`` callable that stays True once it has said True.
+
+    A search cut short by ``stop`` answers with what it found, and the table plays that
+    answer before it next asks; a stop that said True must then still say True, so that the
+    table abandons the game: a game is either played as its seed says or not at all, even
+    when the caller's ``stop`` would change its mind.
+
+    >>> answers = iter([False, True, False])
+    >>> latch = StopLatch(lambda: next(answers))
+    >>> [latch(), latch(), latch(), latch()]
+    [False, True, True, True]
+    """
+
+    __slots__ = ("_stop", "said")
+
+    def __init__(self, stop: Callable[[], bool]) -> None:
+        self._stop = stop
+        self.said = False
+
+    def __call__(self) -> bool:
+        if not self.said and self._stop():
+            self.said = True
+        return self.said
+
+
+def _keep(record: GameRecord) -> GameRecord:
+    return record
+
+
+def _play_here(
+    config: GameConfig,
+    total: int,
+    duplicate: bool,
+    progress: Progress,
+    stop: Callable[[], bool] | None,
+    keep: OnGame,
+) -> list[GameRecord]:
+    records = []
+    for index in range(total):
         try:
-            results.append(play_game(config, game, stop=stop))
+            records.append(keep(play_index(config, index, duplicate=duplicate, stop=stop)))
         except GameStopped:
+            if duplicate:  # a game is all its rotations: the stopped one's others go too
+                del records[len(records) - len(records) % seats_of(config) :]
             break
-        progress(game + 1, games)
-    return results
+        progress(index + 1, total)
+    return records
 
 
-def _play_in_pool(config: GameConfig, chunks: list[range], workers: int) -> Generator[list[GameResult], None, None]:
-    """Chunk results as they finish, from a pool of ``workers`` processes that end with this one."""
+Finished = Generator[tuple[range, list[GameRecord]], None, None]
+"""Chunks of games as they finish: the chunk's indices and its games."""
+
+
+def _play_in_pool(config: GameConfig, chunks: list[range], duplicate: bool, workers: int) -> Finished:
+    """Chunks as they finish, from a pool of ``workers`` processes that end with this one."""
     pool = ProcessPoolExecutor(
         max_workers=workers, mp_context=_pool_context(), initializer=end_with_parent, initargs=(os.getpid(),)
     )
     finished = False
     try:
-        pending = {pool.submit(play_chunk, config, chunk) for chunk in chunks}
+        pending = {pool.submit(play_chunk, config, chunk, duplicate): chunk for chunk in chunks}
         while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
-                yield future.result()
+                yield pending.pop(future), future.result()
         finished = True
     finally:
         if finished:
@@ -265,10 +371,8 @@ def _pool_context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def _play_on_ray(
-    ray: Any, config: GameConfig, chunks: list[range], workers: int
-) -> Generator[list[GameResult], None, None]:
-    """Chunk results as they finish, from Ray tasks (on this process's Ray cluster, or a local one)."""
+def _play_on_ray(ray: Any, config: GameConfig, chunks: list[range], duplicate: bool, workers: int) -> Finished:
+    """Chunks as they finish, from Ray tasks (on this process's Ray cluster, or a local one)."""
     started_here = not ray.is_initialized()
     with _sigterm_handler_kept():
         if started_here and os.environ.get("RAY_ADDRESS"):
@@ -277,15 +381,18 @@ def _play_on_ray(
         elif started_here:
             ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, configure_logging=False)
     pending: list[Any] = []
+    chunk_of: dict[Any, range] = {}
     try:
         remote_chunk = ray.remote(play_chunk)
         # One at a time into ``pending``: an interruption while the tasks are being submitted
         # (slow on a busy machine) must still find those already submitted, to cancel them.
         for chunk in chunks:
-            pending.append(remote_chunk.remote(config, chunk))
+            task = remote_chunk.remote(config, chunk, duplicate)
+            pending.append(task)
+            chunk_of[task] = chunk
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
-            yield ray.get(done[0])
+            yield chunk_of.pop(done[0]), ray.get(done[0])
     finally:
         # Stopped early (an error, Ctrl-C): the caller's cluster must not go on playing the rest.
         for task in pending:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from app.core.table.simulator import TABLE_SETTINGS
+from app.core.value.scoring import MINIMUM_FANS
 from app.selfplay.report import Estimate
 
 MISSING: Final = "-"
@@ -26,12 +26,11 @@ ADVISOR: Final = "advisor"
 
 
 def format_summary(report: dict[str, Any]) -> str:
-    """The run's per-seat table, the table-wide rates and the strategy comparisons."""
+    """The run's per-position tables (play, then placement), the table-wide rates and the comparisons."""
     weights = " ".join(f"{name}={value:g}" for name, value in report["weights"].items())
-    settings = TABLE_SETTINGS.get(report["rules"])
     # Under rules whose wins need fans the advisor is the fan planner, which has no weights.
-    advisor = "advisor: the fan planner" if settings and settings.minimum_fan else f"advisor weights {weights}"
-    lines = [f"{report['rules']}: {report['games']} games, seed {report['seed']}, {advisor}", ""]
+    advisor = "advisor: the fan planner" if MINIMUM_FANS.get(report["rules"]) else f"advisor weights {weights}"
+    lines = [f"{report['rules']}: {_games(report)}, seed {report['seed']}, {advisor}", ""]
     # Fans (MCR) take the han column's place when the wins counted fans and no han.
     counts_fans = any(player["average_fan"]["n"] for player in report["players"]) and not any(
         player["average_han"]["n"] for player in report["players"]
@@ -62,20 +61,61 @@ def format_summary(report: dict[str, Any]) -> str:
         for player in report["players"]
     ]
     lines.append(format_table(header, rows))
+    lines += ["", format_placements(report)]
     table = report["table"]
     lines.append("")
     lines.append(
         f"exhaustive draws {format_rate(table['exhaustive_draw_rate'], interval=True)}, "
+        f"abortive draws {format_rate(table['abortive_draw_rate'])}, "
         f"wins on a discard {format_rate(table['deal_in_rate'])}, "
         f"self-draws {format_rate(table['self_draw_rate'])}, "
-        f"{format_number(table['average_turns'], decimals=1)} discards a hand"
+        f"{format_number(table['average_turns'], decimals=1)} discards a hand, "
+        f"{format_number(table['average_hands'], decimals=1)} hands a game"
     )
+    paired = "paired by game: every rotation of each" if report["duplicate"] else "paired by game"
     for title, field, shown in _COMPARISONS:
         if report["comparisons"]:
-            lines += ["", title]
+            lines += ["", title.format(paired=paired)]
         for comparison in report["comparisons"]:
             lines.append(f"  {comparison['a']} - {comparison['b']}: {shown(comparison[field])}")
     return "\n".join(lines)
+
+
+def format_placements(report: dict[str, Any]) -> str:
+    """Each position's places: average rank, rank points (95% CI), the rate of each place, final score.
+
+    >>> player = {"seat": 0, "strategy": "linear", "average_rank": {"value": 2.25, "ci95": None, "n": 4},
+    ...     "average_rank_points": {"value": 11.25, "ci95": [-80.2, 102.7], "n": 4},
+    ...     "place_rates": [{"value": share, "ci95": None, "n": 4} for share in (0.5, 0, 0, 0.5)],
+    ...     "average_final_score": {"value": 25100.0, "ci95": None, "n": 4}}
+    >>> print(format_placements({"rank_points": [90, 45, 0, -135], "players": [player]}))
+    seat  strategy  avg rank  rank points [90, 45, 0, -135] (95% CI)  1st    2nd   3rd   4th    avg final score
+    ----  --------  --------  --------------------------------------  -----  ----  ----  -----  ---------------
+    0     linear    2.25      +11.2 (-80.2 to +102.7)                 50.0%  0.0%  0.0%  50.0%  25100
+    """
+    points = ", ".join(f"{value:g}" for value in report["rank_points"])
+    places = [_ORDINALS[place] for place in range(len(report["rank_points"]))]
+    header = ["seat", "strategy", "avg rank", f"rank points [{points}] (95% CI)", *places, "avg final score"]
+    rows = [
+        [
+            str(player["seat"]),
+            player["strategy"],
+            format_number(player["average_rank"], decimals=2),
+            _payment_estimate(player["average_rank_points"]),
+            *(format_rate(rate) for rate in player["place_rates"]),
+            format_points(player["average_final_score"]),
+        ]
+        for player in report["players"]
+    ]
+    return format_table(header, rows)
+
+
+def _games(report: dict[str, Any]) -> str:
+    """How much was played: ``400 games, hanchan, 3920 hands`` or ``100 games x 4 rotations (duplicate), ...``."""
+    played = f"{report['games']} games"
+    if report["duplicate"]:
+        played += f" x {report['games_played'] // max(report['games'], 1)} rotations (duplicate)"
+    return f"{played}, {report['length']}, {report['hands']} hands"
 
 
 def format_sweep(
@@ -171,16 +211,19 @@ def _payment_estimate(payment: Estimate) -> str:
     return f"{format_number(payment, decimals=1, signed=True)} ({_interval(payment['ci95'])})"
 
 
-#: The pairwise sections of the summary: title, the comparison's field, how a value is shown.
+#: The pairwise sections of the summary: title (``{paired}`` says how), the comparison's field, how a
+#: value is shown.
 _COMPARISONS: Final = (
     (
         "win rate differences, seats pooled (approximate 95% CI: seats at one table are not independent)",
         "win_rate_difference",
         _points_estimate,
     ),
-    ("hands won per seat, differences paired by game (95% CI)", "paired_win_difference", _points_estimate),
-    ("average payment differences per hand, paired by game (95% CI)", "payment_difference", _payment_estimate),
+    ("hands won per seat, differences {paired} (95% CI)", "paired_win_difference", _points_estimate),
+    ("average payment differences per hand, {paired} (95% CI)", "payment_difference", _payment_estimate),
+    ("rank points differences, {paired} (95% CI)", "rank_points_difference", _payment_estimate),
 )
+_ORDINALS: Final = ("1st", "2nd", "3rd", "4th")
 
 
 def _interval(interval: list[float] | None) -> str:

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from app.api.heavy import Budget
 from app.api.routes.simulate import play_report
 from app.core.advice.discard import Weights
-from app.core.table.simulator import GameConfig
+from app.core.table.game import GameConfig
 from app.selfplay.errors import InvalidRunOption
 from app.selfplay.report import build_report
 from app.selfplay.runner import run_games
@@ -26,7 +26,7 @@ BODY = {"rules": "chinese", "players": ["advisor", "greedy", "heuristic", "rando
 def test_the_report_is_the_libraries_report(client: TestClient) -> None:
     answer = client.post("/simulate", json={**BODY, "weights": {"safety": 2.0}})
     assert answer.status_code == 200, answer.text
-    config = GameConfig("chinese", tuple(BODY["players"]), 9, weights=Weights(safety=2.0))
+    config = GameConfig("chinese", tuple(BODY["players"]), 9, weights=Weights(safety=2.0), record_events=False)
     assert answer.json() == build_report(config, run_games(config, 6))
 
 
@@ -77,10 +77,10 @@ def test_bad_settings_are_422_naming_the_field(client: TestClient, change: dict,
 
 # --- bounded runs: the budget, the client leaving -----------------------------------------
 
-CONFIG = GameConfig("chinese", tuple(BODY["players"]), 9)
+CONFIG = GameConfig("chinese", tuple(BODY["players"]), 9, record_events=False)
 #: The costliest lineup: four riichi advisors, whose expected-score searches take about 0.9 s
-#: of CPU a game (up to 2 s).
-ADVISORS = GameConfig("riichi", ("advisor",) * 4, 5)
+#: of CPU a hand (up to 2 s).
+ADVISORS = GameConfig("riichi", ("advisor",) * 4, 5, record_events=False)
 
 
 def _stop_after(games: int) -> tuple[Callable[[int, int], None], Callable[[], bool]]:
@@ -144,7 +144,7 @@ def test_a_run_answers_within_the_simulate_seconds_setting() -> None:
     # 200 riichi games with an advisor take a minute of CPU; the run answers at its bound with
     # the games it finished (a few, even on a busy machine: about 0.2 s of CPU each).
     seconds = 2.0
-    lineup = GameConfig("riichi", ("advisor", "greedy", "heuristic", "random"), 5)
+    lineup = GameConfig("riichi", ("advisor", "greedy", "heuristic", "random"), 5, record_events=False)
     client = started(Settings(simulate_seconds=seconds))
     try:
         body = {"rules": "riichi", "players": list(lineup.players), "games": 200, "seed": 5}
@@ -172,3 +172,53 @@ def test_the_simulate_bound_defaults_to_ten_seconds_and_is_a_setting(monkeypatch
     monkeypatch.setenv("TENPAI_SIMULATE_SECONDS", "0")
     with pytest.raises(ValueError, match="simulate_seconds"):
         Settings()
+
+
+# --- whole games: length --------------------------------------------------------------------------
+
+HANCHANS = {"rules": "riichi", "players": ["linear", "greedy", "linear", "random"], "games": 2, "seed": 7}
+
+
+def test_a_hanchan_run_is_the_libraries_report_of_whole_games(client: TestClient) -> None:
+    answer = client.post("/simulate", json={**HANCHANS, "length": "hanchan"})
+    assert answer.status_code == 200, answer.text
+    report = answer.json()
+    config = GameConfig("riichi", tuple(HANCHANS["players"]), 7, length="hanchan", record_events=False)
+    records = run_games(config, 2)
+    assert report == build_report(config, records)
+    assert report["length"] == "hanchan" and report["hands"] == sum(len(record.hands) for record in records) > 2
+    assert [entry["game"] for entry in report["placements"]] == [0, 1]
+    assert all(
+        sorted(entry["ranks"]) == [1, 2, 3, 4] and sum(entry["scores"]) == 100_000 for entry in report["placements"]
+    )
+    assert report["rank_points"] == [90, 45, 0, -135]
+
+
+def test_the_default_length_is_one_hand_and_each_length_is_its_own_report(client: TestClient) -> None:
+    kyoku = client.post("/simulate", json=HANCHANS).json()
+    assert (kyoku["length"], kyoku["hands"], kyoku["games"]) == ("kyoku", 2, 2)
+    assert client.post("/simulate", json={**HANCHANS, "length": "kyoku"}).json() == kyoku
+    tonpuu = client.post("/simulate", json={**HANCHANS, "length": "tonpuu"}).json()
+    assert tonpuu["length"] == "tonpuu" and tonpuu["hands"] > kyoku["hands"]
+
+
+@pytest.mark.parametrize(
+    ("change", "kind"),
+    [
+        ({"length": "marathon"}, "enum"),
+        ({"length": 2}, "enum"),
+        (
+            {"rules": "qiqihar", "players": ["advisor", "greedy", "advisor", "random"], "length": "hanchan"},
+            "invalid_game_config",
+        ),
+        (
+            {"rules": "mcr", "players": ["advisor", "greedy", "advisor", "random"], "length": "tonpuu"},
+            "invalid_game_config",
+        ),
+    ],
+)
+def test_a_bad_length_is_422_at_length(client: TestClient, change: dict, kind: str) -> None:
+    answer = client.post("/simulate", json={**HANCHANS, **change})
+    assert answer.status_code == 422, answer.text
+    (item,) = answer.json()["detail"]
+    assert item["loc"] == ["body", "length"] and item["type"] == kind

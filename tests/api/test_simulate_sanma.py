@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from app.core.table.simulator import GameConfig
+from app.core.table.game import GameConfig
 from app.selfplay.report import build_report
 from app.selfplay.runner import run_games
 
@@ -15,7 +15,7 @@ SANMA = {"rules": "sanma", "players": ["advisor", "greedy", "advisor"], "games":
 def test_sanma_seats_three_and_answers_the_libraries_report(client: TestClient) -> None:
     answer = client.post("/simulate", json=SANMA)
     assert answer.status_code == 200, answer.text
-    config = GameConfig("sanma", tuple(SANMA["players"]), 3)
+    config = GameConfig("sanma", tuple(SANMA["players"]), 3, record_events=False)
     report = answer.json()
     assert report == build_report(config, run_games(config, 5))
     assert [player["seat"] for player in report["players"]] == [0, 1, 2]

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from app.core.table.simulator import GameConfig
+from app.core.table.game import GameConfig
 from app.selfplay import runner
 from app.selfplay.runner import PARENT_POLL_SECONDS, run_games
 
@@ -146,11 +146,11 @@ def test_the_command_lines_workers_end_with_it(sent: signal.Signals, status: int
 SPAWNED_RUN = textwrap.dedent(
     """
     import threading
-    from app.core.table.simulator import GameConfig
+    from app.core.table.game import GameConfig
     from app.selfplay.runner import run_games
 
     threading.Thread(target=threading.Event().wait, daemon=True).start()
-    run_games(GameConfig("riichi", ("advisor",) * 4, seed=1), 2000, workers=2)
+    run_games(GameConfig("riichi", ("advisor",) * 4, seed=1, record_events=False), 2000, workers=2)
     """
 )
 
@@ -258,7 +258,7 @@ def test_an_interrupted_run_cancels_its_ray_tasks(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(ray, "cancel", spied_cancel)
     ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
     try:
-        config = GameConfig("riichi", ("advisor",) * 4, seed=1)
+        config = GameConfig("riichi", ("advisor",) * 4, seed=1, record_events=False)
         interrupt = threading.Timer(3.0, _thread.interrupt_main)
         # interrupt_main does nothing where SIGINT is ignored, as in pytest-xdist's workers.
         previous = signal.signal(signal.SIGINT, signal.default_int_handler)

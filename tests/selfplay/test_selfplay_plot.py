@@ -6,18 +6,19 @@ import sys
 
 import pytest
 
-from app.core.table.simulator import GameConfig, play_game
+from app.core.table.game import GameConfig
 from app.selfplay.errors import MissingExtra
 from app.selfplay.plot import write_plot
 from app.selfplay.report import build_report
+from app.selfplay.runner import run_games
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 @pytest.fixture(scope="module")
 def report() -> dict:
-    config = GameConfig("qiqihar", ("advisor", "greedy", "heuristic", "random"), seed=9)
-    return build_report(config, [play_game(config, game) for game in range(4)])
+    config = GameConfig("riichi", ("linear", "greedy", "heuristic", "random"), seed=9, length="tonpuu")
+    return build_report(config, run_games(config._replace(record_events=False), 2))
 
 
 def test_writes_a_png(report, tmp_path):

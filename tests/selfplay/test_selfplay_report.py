@@ -1,4 +1,5 @@
-"""The report's statistics against values computed by hand, and its determinism."""
+"""The report's statistics against values computed by hand, its properties over real games, and
+its determinism."""
 
 from __future__ import annotations
 
@@ -8,91 +9,115 @@ import math
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from app.core.table.simulator import GameConfig, GameResult, play_game
+from app.core.table.game import GameConfig, GameRecord, HandRecord
+from app.selfplay.errors import InvalidRunOption
 from app.selfplay.report import (
     build_report,
     difference_of_proportions,
     mean_estimate,
+    paired_changes,
     proportion,
     wilson_interval,
 )
+from app.selfplay.runner import run_games
 from app.selfplay.summary import format_summary, format_sweep
 
-PLAYERS = ("advisor", "advisor", "greedy", "random")
-CONFIG = GameConfig("qiqihar", PLAYERS, seed=11)
+PLAYERS = ("linear", "linear", "greedy", "random")
+CONFIG = GameConfig("riichi", PLAYERS, seed=11, length="hanchan", record_events=False)
 
-
-#: A hand nobody won, where nothing happened: each test hand changes what it needs.
-BLANK = GameResult(
+#: A hand where nothing happened: each test hand changes what it needs.
+BLANK = HandRecord(
     game=0,
     dealer=0,
     winner=None,
     discarder=None,
-    robbed_kong=False,
-    kong_replacement=False,
+    winners=(),
+    ending="exhaustive",
     payments=(0, 0, 0, 0),
     tenpai_turn=(None, None, None, None),
     shanten_by_turn=((), (), (), ()),
     turns=0,
-    events=None,
+    han=None,
+    riichi=(False,) * 4,
+    riichi_sticks=0,
 )
 
-
-def _result(game: int, **fields) -> GameResult:
-    return BLANK._replace(game=game, dealer=game % 4, **fields)
-
-
-#: Four hands whose statistics are worked out by hand in the tests below:
-#: a draw, a self-draw by seat 0, seat 2 winning on seat 0's discard, and seat 1
-#: robbing seat 3's added kong.  Seat 0 declared riichi in the first two (its stick
-#: stayed on the table in the draw), seat 2 in the first; the last win counts no han.
-HANDS = [
-    _result(
-        0,
-        tenpai_turn=(3, None, 5, None),
-        shanten_by_turn=((2, 1, 0, 0), (3,), (2,), (4,)),
-        turns=40,
-        riichi=(True, False, True, False),
-        riichi_sticks=2,
-    ),
-    _result(
-        1,
-        winner=0,
-        han=3,
-        riichi=(True, False, False, False),
-        riichi_sticks=1,
-        payments=(9, -3, -3, -3),
-        tenpai_turn=(4, None, None, None),
-        shanten_by_turn=((1, 0), (3,), (2,), (4,)),
-        turns=20,
-    ),
-    _result(
-        2,
-        winner=2,
-        discarder=0,
-        han=1,
-        payments=(-6, 0, 6, 0),
-        tenpai_turn=(None, 2, 6, None),
-        shanten_by_turn=((3, 3, 2), (1,), (1,), (4,)),
-        turns=30,
-    ),
-    _result(
-        3,
-        winner=1,
-        discarder=3,
-        robbed_kong=True,
-        payments=(0, 6, 0, -6),
-        tenpai_turn=(None, 3, None, None),
-        shanten_by_turn=((2,), (0,), (3,), (5,)),
-        turns=10,
-    ),
-]
+#: Three games worked out by hand in the tests below (seats as each game seated the lineup;
+#: position p sits at seat (p - rotation) % 4).
+#:
+#: Game 0, rotation 0 (seat = position): an exhaustive draw where seats 0 and 2 were ready and in
+#: riichi (their sticks stay on the table), then seat 0's self-draw (3 han, 3900 points, the two
+#: sticks taken).  Final 31400, 22200, 24200, 22200: places 1, 3, 2, 4 (a tie goes to the seat
+#: nearer the first dealer).
+GAME_A = GameRecord(
+    0,
+    PLAYERS,
+    hands=[
+        BLANK._replace(
+            payments=(500, -1500, 500, -1500),
+            tenpai_turn=(3, None, 5, None),
+            shanten_by_turn=((2, 1, 0, 0), (3,), (2,), (4,)),
+            turns=40,
+            riichi=(True, False, True, False),
+            riichi_sticks=2,
+        ),
+        BLANK._replace(
+            winner=0,
+            winners=(0,),
+            ending="hora",
+            han=3,
+            points=(3900,),
+            payments=(5900, -1300, -1300, -1300),
+            tenpai_turn=(4, None, None, None),
+            shanten_by_turn=((1, 0), (3,), (2,), (4,)),
+            turns=20,
+        ),
+    ],
+    scores=(31400, 22200, 24200, 22200),
+    ranks=(1, 3, 2, 4),
+)
+#: Game 1, rotation 1 (seats hold positions 1, 2, 3, 0): a double ron on seat 2's discard (random,
+#: position 3): seat 3 (position 0) first, 2 han for 2000, then seat 0 (position 1) for 8000.
+GAME_B = GameRecord(
+    1,
+    ("linear", "greedy", "random", "linear"),
+    hands=[
+        BLANK._replace(
+            winner=3,
+            discarder=2,
+            winners=(3, 0),
+            ending="hora",
+            han=2,
+            points=(2000, 8000),
+            payments=(8000, 0, -10000, 2000),
+            tenpai_turn=(6, 2, None, 3),
+            shanten_by_turn=((3, 3, 2), (1,), (1,), (0,)),
+            turns=30,
+        )
+    ],
+    scores=(33000, 25000, 15000, 27000),
+    ranks=(1, 3, 4, 2),
+    rotation=1,
+)
+#: Game 2, rotation 2 (seats hold positions 2, 3, 0, 1): an abortive draw, every score unchanged:
+#: places by seat order.
+GAME_C = GameRecord(
+    2,
+    ("greedy", "random", "linear", "linear"),
+    hands=[BLANK._replace(ending="four_winds", turns=4, shanten_by_turn=((5,), (4,), (3,), (2,)))],
+    scores=(25000,) * 4,
+    ranks=(1, 2, 3, 4),
+    rotation=2,
+)
+GAMES = [GAME_A, GAME_B, GAME_C]
 
 
 @pytest.fixture(scope="module")
 def report() -> dict:
-    return build_report(CONFIG, HANDS)
+    return build_report(CONFIG, GAMES)
 
 
 # Wilson 95% intervals worked out by hand from
@@ -147,124 +172,259 @@ def test_difference_of_proportions_by_hand():
 
 
 def test_header(report):
-    assert (report["rules"], report["seed"], report["games"]) == ("qiqihar", 11, 4)
-    assert report["strategies"] == list(PLAYERS)
+    assert (report["rules"], report["seed"], report["length"], report["duplicate"]) == ("riichi", 11, "hanchan", False)
+    assert (report["games"], report["games_played"], report["hands"]) == (3, 3, 4)
+    assert report["strategies"] == list(PLAYERS) and report["rank_points"] == [90, 45, 0, -135]
     assert report["weights"] == {"shanten": 10.0, "ukeire": 0.8, "safety": 1.2, "dora": 1.5, "honors": 0.6}
 
 
-def test_table_rates(report):
+def test_table_rates_are_per_hand(report):
     table = report["table"]
     assert table["exhaustive_draw_rate"] == proportion(1, 4)
-    assert table["deal_in_rate"] == proportion(2, 4)  # a discard and a robbed kong
+    assert table["abortive_draw_rate"] == proportion(1, 4)
+    assert table["deal_in_rate"] == proportion(1, 4)  # the double ron is one hand won on a discard
     assert table["self_draw_rate"] == proportion(1, 4)
-    assert table["average_turns"] == mean_estimate([40, 20, 30, 10])
+    assert table["average_turns"] == mean_estimate([40, 20, 30, 4])
+    assert table["average_hands"] == mean_estimate([2, 1, 1])
 
 
-def test_seat_statistics(report):
-    seat = report["players"][0]
-    assert (seat["seat"], seat["strategy"]) == (0, "advisor")
-    assert seat["win_rate"] == proportion(1, 4)
-    assert seat["deal_in_rate"] == proportion(1, 4)
-    assert seat["self_draw_share"] == proportion(1, 1)
-    assert seat["tenpai_rate"] == proportion(2, 4)
-    # turns 3 and 4: sd 0.7071, half-width 1.96 * 0.7071 / sqrt(2) = 0.98
-    assert seat["average_tenpai_turn"] == {"value": 3.5, "ci95": [2.52, 4.48], "n": 2}
-    assert seat["average_payment"] == mean_estimate([0, 9, -6, 0])
-    assert seat["average_win_payment"] == {"value": 9.0, "ci95": None, "n": 1}
-    assert seat["average_han"] == {"value": 3.0, "ci95": None, "n": 1}
-    assert seat["riichi_rate"] == proportion(2, 4)
-    # Seat 1's one win counts no han: no han to average.
-    assert report["players"][1]["average_han"] == {"value": None, "ci95": None, "n": 0}
-    assert report["players"][2]["average_han"] == {"value": 1.0, "ci95": None, "n": 1}
-    assert seat["tenpai_turn_histogram"] == {"3": 1, "4": 1}
-    # The robbed kong counts as seat 3's deal-in; seat 1 won it, not by self-draw.
+def test_a_positions_hands_are_gathered_from_the_seats_it_held(report):
+    # Position 0: seat 0 in game 0 (both hands), seat 3 in game 1, seat 2 in game 2.
+    first = report["players"][0]
+    assert (first["seat"], first["strategy"]) == (0, "linear")
+    assert first["win_rate"] == proportion(2, 4)  # the self-draw and the first ron
+    assert first["deal_in_rate"] == proportion(0, 4)
+    assert first["self_draw_share"] == proportion(1, 2)
+    assert first["tenpai_rate"] == proportion(3, 4)
+    assert first["average_tenpai_turn"] == mean_estimate([3, 4, 3])
+    assert first["average_payment"] == mean_estimate([500, 5900, 2000, 0])
+    assert first["average_win_payment"] == mean_estimate([3900, 2000])
+    assert first["average_han"] == mean_estimate([3, 2])
+    assert first["riichi_rate"] == proportion(1, 4)
+    assert first["tenpai_turn_histogram"] == {"3": 2, "4": 1}
+    # Position 1 won the double ron second: its points count, the han (the first winner's) do not.
+    second = report["players"][1]
+    assert second["win_rate"] == proportion(1, 4) and second["self_draw_share"] == proportion(0, 1)
+    assert second["average_win_payment"] == {"value": 8000.0, "ci95": None, "n": 1}
+    assert second["average_han"] == {"value": None, "ci95": None, "n": 0}
+    # Position 3 (random) dealt into both winners: one deal-in.
     assert report["players"][3]["deal_in_rate"] == proportion(1, 4)
-    assert report["players"][1]["self_draw_share"] == proportion(0, 1)
-    assert report["players"][3]["self_draw_share"] == {"value": None, "ci95": None, "n": 0}
+    assert report["players"][3]["average_payment"] == mean_estimate([-1500, -1300, -10000, 0])
+    assert report["players"][2]["riichi_rate"] == proportion(1, 4)
+
+
+def test_placements_are_per_game(report):
+    first = report["players"][0]  # places 1, 2, 3
+    assert first["average_rank"] == mean_estimate([1, 2, 3])
+    assert first["average_rank_points"] == mean_estimate([90, 45, 0])
+    assert first["place_rates"] == [proportion(1, 3), proportion(1, 3), proportion(1, 3), proportion(0, 3)]
+    assert first["average_final_score"] == mean_estimate([31400, 27000, 25000])
+    random = report["players"][3]  # places 4, 4, 2
+    assert random["average_rank_points"] == mean_estimate([-135, -135, 45])
+    assert report["placements"][1] == {
+        "game": 1,
+        "rotation": 1,
+        "hands": 1,
+        "scores": [27000, 33000, 25000, 15000],
+        "ranks": [2, 1, 3, 4],
+    }
+    # Each game hands out each place once.
+    for place in range(4):
+        assert sum(player["place_rates"][place]["value"] for player in report["players"]) == pytest.approx(1, abs=1e-3)
 
 
 def test_shanten_by_turn_counts_the_hands_that_reached_each_turn(report):
     rows = report["players"][0]["shanten_by_turn"]
     assert [(row["turn"], row["average"], row["hands"]) for row in rows] == [
-        (1, 2.0, 4),  # 2, 1, 3, 2
-        (2, 1.3333, 3),  # 1, 0, 3
-        (3, 1.0, 2),  # 0, 2
+        (1, 1.5, 4),  # 2, 1, 0, 3
+        (2, 0.5, 2),  # 1, 0
+        (3, 0.0, 1),
         (4, 0.0, 1),
     ]
     assert rows[-1]["ci95"] is None
 
 
-def test_strategies_pool_their_seats(report):
-    advisors = report["by_strategy"]["advisor"]
-    assert advisors["seats"] == [0, 1]
-    assert advisors["win_rate"] == proportion(2, 8)
-    assert advisors["deal_in_rate"] == proportion(1, 8)
-    assert advisors["average_tenpai_turn"] == mean_estimate([3, 4, 2, 3])
-    assert advisors["average_win_payment"] == mean_estimate([9, 6])
-    assert advisors["average_han"] == mean_estimate([3])  # seat 1's win counts no han
-    assert advisors["riichi_rate"] == proportion(2, 8)
-    # A strategy with one seat: its pooled numbers are that seat's.
-    greedy_seat = {key: value for key, value in report["players"][2].items() if key in report["by_strategy"]["greedy"]}
-    assert greedy_seat == {k: v for k, v in report["by_strategy"]["greedy"].items() if k != "seats"}
+def test_strategies_pool_their_positions(report):
+    linear = report["by_strategy"]["linear"]
+    assert linear["seats"] == [0, 1]
+    assert linear["win_rate"] == proportion(3, 8)
+    assert linear["average_win_payment"] == mean_estimate([3900, 2000, 8000])
+    assert linear["average_han"] == mean_estimate([3, 2])
+    assert linear["average_rank"] == mean_estimate([1, 2, 3, 3, 1, 4])
+    # A strategy with one position: its pooled numbers are that position's.
+    greedy = report["players"][2]
+    assert {k: v for k, v in report["by_strategy"]["greedy"].items() if k != "seats"} == {
+        k: v for k, v in greedy.items() if k in report["by_strategy"]["greedy"]
+    }
 
 
-def test_comparisons_cover_every_pair_of_strategies(report):
+def test_comparisons_are_paired_by_game(report):
     pairs = [(c["a"], c["b"]) for c in report["comparisons"]]
-    assert pairs == [("advisor", "greedy"), ("advisor", "random"), ("greedy", "random")]
-    advisor_random = report["comparisons"][1]
-    assert (advisor_random["a_seats"], advisor_random["b_seats"]) == ([0, 1], [3])
-    assert advisor_random["win_rate_difference"] == difference_of_proportions(2, 8, 0, 4)
-    assert report["comparisons"][0]["win_rate_difference"]["value"] == 0.0
+    assert pairs == [("linear", "greedy"), ("linear", "random"), ("greedy", "random")]
+    linear_greedy = report["comparisons"][0]
+    assert (linear_greedy["a_seats"], linear_greedy["b_seats"]) == ([0, 1], [2])
+    assert linear_greedy["win_rate_difference"] == difference_of_proportions(3, 8, 0, 4)
+    # Per game, a hand's payment: (500 + 5900 - 1500 - 1300) / 4 - (500 - 1300) / 2, (2000 + 8000) / 2 - 0, 0.
+    assert linear_greedy["payment_difference"] == mean_estimate([1300, 5000, 0])
+    # Per game, wins per hand and position: 1/4 - 0, 2/2 - 0, 0.
+    assert linear_greedy["paired_win_difference"] == mean_estimate([0.25, 1, 0])
+    # Per game, rank points: (90 + 0) / 2 - 45, (45 + 90) / 2 - 0, (0 - 135) / 2 - 90.
+    assert linear_greedy["rank_points_difference"] == mean_estimate([0, 67.5, -157.5])
+    assert "linear - greedy: -30.0 (" in format_summary(report)
 
 
-def test_payment_differences_are_paired_by_game(report):
-    """Per game, the mean payment of a's seats minus b's: advisors (0, 1) against random (3)
-    are 0, (9 - 3) / 2 + 3, (-6 + 0) / 2 - 0 and (0 + 6) / 2 + 6 in the four hands."""
-    advisor_random = report["comparisons"][1]
-    assert advisor_random["payment_difference"] == mean_estimate([0, 6, -3, 9])
-    assert "advisor - random: +3.0 (" in format_summary(report)
+def test_duplicate_games_pair_every_rotation_of_a_game_index():
+    # Game 0 in two rotations: one pair, over both.
+    again = GameRecord(0, GAME_C.players, hands=GAME_C.hands, scores=GAME_C.scores, ranks=GAME_C.ranks, rotation=2)
+    report = build_report(CONFIG, [GAME_A, again], duplicate=True)
+    assert (report["games"], report["games_played"], report["duplicate"]) == (1, 2, True)
+    (linear_greedy,) = [c for c in report["comparisons"] if c["b"] == "greedy"]
+    # Linear: places 1, 3, 3, 4 over the two rotations; greedy 2, 1.
+    assert linear_greedy["rank_points_difference"] == {
+        "value": (90 + 0 + 0 - 135) / 4 - (45 + 90) / 2,
+        "ci95": None,
+        "n": 1,
+    }
+    # Hands pooled over the rotations: linear won 1 of 6 position-hands, greedy 0 of 3.
+    assert linear_greedy["paired_win_difference"]["value"] == round(1 / 6, 4)
+    summary = format_summary(report)
+    assert "1 games x 2 rotations (duplicate)" in summary
+    assert "rank points differences, paired by game: every rotation of each (95% CI)" in summary
 
 
-def test_a_three_seat_report_has_three_seats():
-    config = GameConfig("sanma", ("advisor", "greedy", "advisor"), seed=5)
-    report = build_report(config, [play_game(config, game) for game in range(6)])
-    assert [player["seat"] for player in report["players"]] == [0, 1, 2]
-    assert report["by_strategy"]["advisor"]["seats"] == [0, 2]
-    assert sum(p["average_payment"]["value"] for p in report["players"]) == pytest.approx(0, abs=4e-4)
-    wins = sum(p["win_rate"]["value"] for p in report["players"])
-    assert wins + report["table"]["exhaustive_draw_rate"]["value"] == pytest.approx(1.0, abs=1e-3)
+def test_rank_points_are_an_option_with_one_per_place():
+    report = build_report(CONFIG, GAMES, rank_points=[3, 1, -1, -3])
+    assert report["rank_points"] == [3, 1, -1, -3]
+    assert report["players"][0]["average_rank_points"] == mean_estimate([3, 1, -1])
+    with pytest.raises(InvalidRunOption, match="one per place: 4 at this table, got 3") as raised:
+        build_report(CONFIG, GAMES, rank_points=[90, 0, -135])
+    assert raised.value.field == "rank_points"
+    sanma = GameConfig("sanma", ("linear",) * 3, seed=0)
+    assert build_report(sanma, [])["rank_points"] == [90, 0, -135]
+
+
+def test_paired_changes_are_per_game_over_its_hands():
+    calmer = GameRecord(
+        0, PLAYERS, hands=[GAME_A.hands[0], GAME_A.hands[1]._replace(winner=1, winners=(1,), discarder=2)]
+    )
+    changes = paired_changes([2], [GAME_A, GAME_B], [calmer, GAME_B])
+    # Position 2 dealt in once in game 0's two hands, then not at all: -1/2 and 0.
+    assert changes["deal_in_rate_change"] == mean_estimate([0.5, 0])
+    assert changes["win_rate_change"] == mean_estimate([0, 0])
+    with pytest.raises(ValueError, match="as many games"):
+        paired_changes([0], GAMES, GAMES[:2])
 
 
 def test_one_strategy_has_nothing_to_compare():
-    config = CONFIG._replace(players=("greedy",) * 4)
-    assert build_report(config, HANDS)["comparisons"] == []
-
-
-def test_report_is_plain_json_and_deterministic():
-    config = GameConfig("riichi", ("advisor", "greedy", "heuristic", "random"), seed=2)
-    results = [play_game(config, game) for game in range(6)]
-    report = build_report(config, results)
-    dumped = json.dumps(report, sort_keys=True)
-    assert json.loads(dumped) == report  # only JSON types: nothing changes in a round trip
-    again = build_report(config, [play_game(config, game) for game in range(6)])
-    assert json.dumps(again, sort_keys=True) == dumped
-    rates = report["table"]
-    shares = [rates[name]["value"] for name in ("exhaustive_draw_rate", "deal_in_rate", "self_draw_rate")]
-    assert math.isclose(sum(shares), 1.0, abs_tol=2e-4)
-    assert sum(p["average_payment"]["value"] for p in report["players"]) == pytest.approx(0, abs=4e-4)
+    assert build_report(CONFIG._replace(players=("greedy",) * 4), GAMES)["comparisons"] == []
 
 
 def test_summary_texts(report):
     summary = format_summary(report)
+    assert summary.splitlines()[0].startswith("riichi: 3 games, hanchan, 4 hands, seed 11, advisor weights")
     assert "seat  strategy  win rate (95% CI)" in summary
-    assert "0     advisor   25.0% (4.6-69.9)" in summary
-    assert "exhaustive draws 25.0%" in summary
-    assert "advisor - random: +25.0 points (-5.0 to +55.0)" in summary
-    sweep = format_sweep("safetyWeight", [0.5, 2.0], [report, report])
+    assert "0     linear    50.0% (15.0-85.0)" in summary
+    assert "seat  strategy  avg rank  rank points [90, 45, 0, -135] (95% CI)  1st    2nd    3rd    4th" in summary
+    assert "exhaustive draws 25.0%" in summary and "abortive draws 25.0%" in summary and "1.3 hands a game" in summary
+    assert "linear - random: +" in summary
+    advisors = build_report(CONFIG._replace(players=("advisor", "advisor", "greedy", "random")), GAMES)
+    sweep = format_sweep("safetyWeight", [0.5, 2.0], [advisors, advisors])
     header = sweep.splitlines()[2]
     for column in ("safetyWeight", "avg tenpai turn", "deal-in rate", "avg han", "avg points/win", "advisor win rate"):
         assert column in header
-    assert sweep.splitlines()[4].split()[:5] == ["0.5", "3.0", "12.5%", "3.00", "7.50"]
+    # The advisors' pooled row: tenpai turns 3, 4, 3, 6; 0 deal-ins in 8; han 3, 2; points 3900, 2000, 8000.
+    assert sweep.splitlines()[4].split()[:5] == ["0.5", "4.0", "0.0%", "2.50", "4633"]
+
+
+# --- properties over real games ------------------------------------------------------------------
+
+START = {"riichi": 25_000, "sanma": 35_000}
+STRATEGIES = ("linear", "greedy", "heuristic", "random")
+
+
+@st.composite
+def runs(draw: st.DrawFn) -> tuple[GameConfig, int, bool]:
+    rules = draw(st.sampled_from(["riichi", "sanma"]))
+    seats = 4 if rules == "riichi" else 3
+    players = tuple(draw(st.lists(st.sampled_from(STRATEGIES), min_size=seats, max_size=seats)))
+    length = draw(st.sampled_from(["kyoku", "kyoku", "tonpuu"]))
+    config = GameConfig(rules, players, seed=draw(st.integers(0, 10**6)), length=length, record_events=False)
+    return config, draw(st.integers(1, 2)), draw(st.booleans())
+
+
+@settings(max_examples=8, deadline=None)
+@given(runs())
+def test_every_report_adds_up(run: tuple[GameConfig, int, bool]) -> None:
+    config, games, duplicate = run
+    records = run_games(config, games, duplicate=duplicate)
+    report = build_report(config, records, duplicate=duplicate)
+    seats = len(config.players)
+    players = report["players"]
+    assert report["games_played"] == games * (seats if duplicate else 1) == len(report["placements"])
+    assert report["hands"] == sum(len(record.hands) for record in records)
+    endings = ("exhaustive_draw_rate", "abortive_draw_rate", "deal_in_rate", "self_draw_rate")
+    assert sum(report["table"][name]["value"] for name in endings) == pytest.approx(1, abs=4e-4)
+    # Every game hands out each place once, the rank points of every place, and the points on the
+    # table (the leftover sticks go to the top).
+    for place in range(seats):
+        assert sum(player["place_rates"][place]["value"] for player in players) == pytest.approx(1, abs=1e-3)
+    assert sum(player["average_rank"]["value"] for player in players) == pytest.approx(
+        seats * (seats + 1) / 2, abs=1e-3
+    )
+    assert sum(p["average_rank_points"]["value"] for p in players) == pytest.approx(
+        sum(report["rank_points"]), abs=1e-3
+    )
+    assert sum(p["average_final_score"]["value"] for p in players) == pytest.approx(
+        START[config.rules] * seats, abs=1e-2
+    )
+    for entry in report["placements"]:
+        assert (
+            sorted(entry["ranks"]) == list(range(1, seats + 1)) and sum(entry["scores"]) == START[config.rules] * seats
+        )
+    # A win is a hand some position won: at least as many wins as hands won, more only by double rons.
+    wins = sum(player["win_rate"]["value"] for player in players)
+    won = report["table"]["deal_in_rate"]["value"] + report["table"]["self_draw_rate"]["value"]
+    assert wins >= won - 1e-3
+    assert json.loads(json.dumps(report, sort_keys=True)) == report
+
+
+def test_report_is_plain_json_and_deterministic():
+    config = GameConfig(
+        "riichi", ("linear", "greedy", "heuristic", "random"), seed=2, length="tonpuu", record_events=False
+    )
+    report = build_report(config, run_games(config, 2))
+    dumped = json.dumps(report, sort_keys=True)
+    assert json.loads(dumped) == report  # only JSON types: nothing changes in a round trip
+    again = build_report(config, run_games(config, 2))
+    assert json.dumps(again, sort_keys=True) == dumped
+    assert math.isclose(sum(p["average_final_score"]["value"] for p in report["players"]), 100_000, abs_tol=1e-2)
+
+
+def test_mcr_reports_average_fans_in_place_of_han():
+    config = GameConfig("mcr", ("advisor", "greedy", "advisor", "greedy"), seed=3, record_events=False)
+    won = BLANK._replace(
+        winner=2, discarder=1, winners=(2,), ending="hora", payments=(-8, -32, 48, -8), fan=16, points=(48,)
+    )
+    drawn = BLANK
+    self_drawn = BLANK._replace(
+        winner=0, winners=(0,), ending="hora", payments=(60, -20, -20, -20), fan=12, points=(60,)
+    )
+    records = [
+        GameRecord(game, config.players, hands=[hand], scores=hand.payments, ranks=(1, 2, 3, 4))
+        for game, hand in enumerate([won, drawn, self_drawn])
+    ]
+    report = build_report(config, records)
+    assert report["players"][0]["average_fan"] == {"value": 12.0, "ci95": None, "n": 1}
+    assert report["by_strategy"]["advisor"]["average_fan"] == mean_estimate([16, 12])
+    assert report["players"][1]["average_fan"]["n"] == 0
+    summary = format_summary(report)
+    assert "avg fan" in summary and "avg han" not in summary and "advisor: the fan planner" in summary
+    assert "0     advisor   33.3% (6.2-79.2)" in summary and "12.00    60.00" in summary
+
+
+def test_han_reports_keep_the_han_column(report):
+    assert "avg han" in format_summary(report) and "avg fan" not in format_summary(report)
+    assert all(player["average_fan"]["n"] == 0 for player in report["players"])
 
 
 def test_selfplay_imports_no_web_stack():
@@ -278,30 +438,3 @@ def test_selfplay_imports_no_web_stack():
             elif isinstance(node, ast.ImportFrom) and node.module:
                 roots.add(node.module.split(".")[0])
         assert not roots & forbidden, f"{module.name} imports {sorted(roots & forbidden)}"
-
-
-def test_paired_win_differences_count_each_game_once(report):
-    # HANDS: a draw, seat 0 self-draws, seat 2 wins on seat 0's discard, seat 1 robs a kong.
-    # Per game, advisors (seats 0, 1) win 0, 1/2, 0, 1/2 a seat; greedy (seat 2) 0, 0, 1, 0.
-    advisor_greedy = report["comparisons"][0]
-    assert (advisor_greedy["a"], advisor_greedy["b"]) == ("advisor", "greedy")
-    assert advisor_greedy["paired_win_difference"] == mean_estimate([0, 0.5, -1, 0.5])
-    assert "hands won per seat, differences paired by game (95% CI)" in format_summary(report)
-
-
-def test_mcr_reports_average_fans_in_place_of_han():
-    config = GameConfig("mcr", ("advisor", "greedy", "advisor", "greedy"), seed=3)
-    fans = [_result(0, winner=2, discarder=1, payments=(-8, -32, 48, -8), fan=16), _result(1, fan=None)]
-    fans.append(_result(2, winner=0, discarder=None, payments=(60, -20, -20, -20), fan=12))
-    report = build_report(config, fans)
-    assert report["players"][0]["average_fan"] == {"value": 12.0, "ci95": None, "n": 1}
-    assert report["by_strategy"]["advisor"]["average_fan"] == mean_estimate([16, 12])
-    assert report["players"][1]["average_fan"]["n"] == 0
-    summary = format_summary(report)
-    assert "avg fan" in summary and "avg han" not in summary and "advisor: the fan planner" in summary
-    assert "0     advisor   33.3% (6.2-79.2)" in summary and "12.00    60.00" in summary
-
-
-def test_han_reports_keep_the_han_column(report):
-    assert "avg han" in format_summary(report) and "avg fan" not in format_summary(report)
-    assert all(player["average_fan"]["n"] == 0 for player in report["players"])

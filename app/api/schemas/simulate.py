@@ -8,14 +8,15 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic.config import JsonDict
 
 from app.api.schemas.discard import WeightsSpec
-from app.core.shape.rules import PRESETS, SEAT_COUNTS
+from app.core.shape.rules import SEAT_COUNTS
+from app.core.table.flow import GameLength
 from app.core.table.players import PLAYER_KINDS
-from app.core.table.simulator import TABLE_SETTINGS
+from app.selfplay.runner import ONE_HAND_PRESETS, PLAYABLE_PRESETS
 
 # Enumerations in the schema, so Swagger UI offers the valid names (taken from the registries;
 # mypy cannot see members built at import, hence the ignores).
 StrategyName = StrEnum("StrategyName", {name: name for name in PLAYER_KINDS})  # type: ignore[misc]
-TableRules = StrEnum("TableRules", {name: name for name in PRESETS if name in TABLE_SETTINGS})  # type: ignore[misc]
+TableRules = StrEnum("TableRules", {name: name for name in PLAYABLE_PRESETS})  # type: ignore[misc]
 
 _EXAMPLE: JsonDict = {
     "rules": "qiqihar",
@@ -24,12 +25,21 @@ _EXAMPLE: JsonDict = {
     "seed": 42,
 }
 _SANMA_EXAMPLE: JsonDict = {"rules": "sanma", "players": ["advisor", "greedy", "advisor"], "games": 20, "seed": 42}
+_HANCHAN_EXAMPLE: JsonDict = {
+    "rules": "riichi",
+    "players": ["linear", "greedy", "linear", "random"],
+    "games": 4,
+    "seed": 7,
+    "length": "hanchan",
+}
 
 
 class SimulateRequest(BaseModel):
     """Who sits at the table, under which rules, for how many seeded games."""
 
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [_EXAMPLE, _SANMA_EXAMPLE]})
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra={"examples": [_EXAMPLE, _SANMA_EXAMPLE, _HANCHAN_EXAMPLE]}
+    )
 
     rules: TableRules = Field(TableRules("qiqihar"), description="Rules preset of the table.")
     players: list[StrategyName] = Field(
@@ -38,7 +48,16 @@ class SimulateRequest(BaseModel):
         description=f"Strategy per seat, one for each seat of the rules (4; sanma 3): {', '.join(PLAYER_KINDS)}.",
         examples=[["advisor", "advisor", "greedy", "random"]],
     )
-    games: int = Field(ge=1, description="Games to play (at most the service's TENPAI_MAX_SIMULATE_GAMES).")
+    games: int = Field(
+        ge=1,
+        description="Games to play (at most the service's TENPAI_MAX_SIMULATE_GAMES, whatever their length: a "
+        "hanchan is about ten hands, so a long run usually meets TENPAI_SIMULATE_SECONDS first).",
+    )
+    length: GameLength = Field(
+        GameLength.KYOKU,
+        description="A game: one hand (kyoku), an East round (tonpuu) or East and South (hanchan), by Tenhou's "
+        f"rules (riichi and sanma); {', '.join(ONE_HAND_PRESETS)} are played one hand a game (kyoku only).",
+    )
     seed: int = Field(0, ge=0, le=2**63 - 1, description="Run seed: the same seed gives the same report.")
     weights: WeightsSpec = Field(default_factory=WeightsSpec, description="The advisor players' weights.")
 
@@ -52,10 +71,16 @@ class Estimate(BaseModel):
 
 
 class TableOut(BaseModel):
+    """Rates of the hands (the four endings add up to 1), their discards, the hands a game."""
+
     exhaustive_draw_rate: Estimate
-    deal_in_rate: Estimate
+    abortive_draw_rate: Estimate = Field(
+        description="Hands ended by an abortive draw (nine terminals, four winds, four riichi, four kans, triple ron)."
+    )
+    deal_in_rate: Estimate = Field(description="Hands won on a discard (a double ron is one hand).")
     self_draw_rate: Estimate
-    average_turns: Estimate
+    average_turns: Estimate = Field(description="Discards a hand.")
+    average_hands: Estimate = Field(description="Hands a game.")
 
 
 class ShantenAtTurn(BaseModel):
@@ -66,24 +91,35 @@ class ShantenAtTurn(BaseModel):
 
 
 class Rates(BaseModel):
-    win_rate: Estimate
+    win_rate: Estimate = Field(description="Hands won (per hand: each winner of a double ron won it).")
     deal_in_rate: Estimate
     self_draw_share: Estimate
     tenpai_rate: Estimate
     average_tenpai_turn: Estimate
-    average_payment: Estimate
+    average_payment: Estimate = Field(
+        description="A hand's score change (its own riichi stick counts against it, sticks won for it)."
+    )
     average_win_payment: Estimate = Field(
-        description="Points of a win: what the other seats pay the winner (riichi sticks not included)."
+        description="Points of a win: what the other seats pay the winner, honba included (riichi sticks not)."
     )
     average_han: Estimate = Field(description="Han of a win (riichi; n is 0 under rules whose scoring counts none).")
     average_fan: Estimate = Field(
         description="Fans of a win, flowers not counted (MCR; n is 0 under rules whose scoring counts none)."
     )
     riichi_rate: Estimate = Field(description="Hands with a riichi declaration that stood.")
+    average_rank: Estimate = Field(description="Place at the end of a game, 1 first (per game).")
+    average_rank_points: Estimate = Field(description="The report's `rank_points` of that place (per game).")
+    place_rates: list[Estimate] = Field(description="Rate of each place, first place first (per game).")
+    average_final_score: Estimate = Field(
+        description="Points at the end of a game (presets played one hand a game: the hand's payments)."
+    )
 
 
 class SeatOut(Rates):
-    seat: int
+    seat: int = Field(
+        description="Position in the lineup (`strategies`): the seat it holds when game 0 seats it; game g seats "
+        "the lineup rotated by g, so each position deals first equally often."
+    )
     strategy: str
     tenpai_turn_histogram: dict[str, int] = Field(
         description="Games by the own turn the seat got ready (0: dealt ready)."
@@ -112,8 +148,22 @@ class ComparisonOut(BaseModel):
         description="Per game, the average payment of a's seats minus b's, averaged over the games (paired by game)."
     )
     paired_win_difference: Estimate = Field(
-        description="Per game, the hands won per seat of a's seats minus b's, averaged over the games (paired by game)."
+        description="Per game, the hands won per hand and seat of a's seats minus b's, averaged over the games "
+        "(paired by game)."
     )
+    rank_points_difference: Estimate = Field(
+        description="Per game, the average rank points of a's seats minus b's, averaged over the games (paired by game)."
+    )
+
+
+class PlacementOut(BaseModel):
+    """One game's end, by lineup position."""
+
+    game: int
+    rotation: int = Field(description="Seat s held the lineup's position (s + rotation) % seats.")
+    hands: int
+    scores: list[int]
+    ranks: list[int] = Field(description="Place of each lineup position, 1 first.")
 
 
 class SimulateResponse(BaseModel):
@@ -128,10 +178,18 @@ class SimulateResponse(BaseModel):
 
     rules: str
     seed: int
+    length: GameLength
+    duplicate: bool = Field(description="Always false here: the duplicate mode is the command line's (--duplicate).")
     games: int = Field(
         description="Games played, over which every figure is computed: the games asked for, or fewer when "
         "`complete` is false (then the first `games` of the run: the report of a shorter run of the same seed; "
         "possibly 0, every figure then null)."
+    )
+    games_played: int = Field(description="Games played: `games` (the command line's --duplicate plays more).")
+    hands: int = Field(description="Hands in all the games played.")
+    rank_points: list[int | float] = Field(
+        description="Points per place, first place first: Tenhou's at four seats (90, 45, 0, -135); at three, "
+        "90, 0, -135."
     )
     strategies: list[str]
     weights: dict[str, float]
@@ -139,6 +197,7 @@ class SimulateResponse(BaseModel):
     players: list[SeatOut]
     by_strategy: dict[str, StrategyOut]
     comparisons: list[ComparisonOut]
+    placements: list[PlacementOut] = Field(description="Each game's final scores and places, in game order.")
     complete: bool = Field(
         True,
         description="Present, and false, only when the run was cut short by the service's wall-clock bound "

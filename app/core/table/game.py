@@ -48,10 +48,11 @@ from app.core.table.flow import (
     ron_order,
     tenhou_rules,
 )
-from app.core.table.machine import HAND_SIZE, TableMachine
+from app.core.table.machine import HAND_SIZE, TableMachine, Win
 from app.core.table.mjai import FIRST_FLOWER, TABLE_TILES, UNKNOWN, action_object, is_flower, kind_of, red_of, tile_name
 from app.core.table.play_rules import PLAY_RULES
 from app.core.table.players import Strategy, make_player
+from app.core.value.riichi_scoring import RiichiScore
 
 #: Rules the table machine plays.
 TABLE_PRESETS: Final = tuple(PLAY_RULES)
@@ -115,6 +116,9 @@ class HandRecord(NamedTuple):
     calls: tuple[int, ...] = ()
     #: The first win's MCR fans (flowers not counted); None without a win or under other scoring.
     fan: int | None = None
+    #: Per winner, in the order of ``winners``: what the other seats paid it (honba included,
+    #: riichi sticks not).
+    points: tuple[int, ...] = ()
 
 
 @dataclass(slots=True)
@@ -128,6 +132,8 @@ class GameRecord:
     scores: tuple[int, ...] = ()
     #: Place of each seat, 1 first.
     ranks: tuple[int, ...] = ()
+    #: The config's rotation: seat s held ``config.players[(s + rotation) % seats]``.
+    rotation: int = 0
 
 
 def game_seed(seed: int, game: int) -> str:
@@ -176,6 +182,14 @@ def validate_config(config: GameConfig) -> RuleProfile:
     return rules
 
 
+def _points(win: Win) -> int:
+    """What the other seats paid ``win``'s winner, honba in: riichi's delta also holds the sticks
+    it took, its score's payment does not; the other tables have no sticks."""
+    if isinstance(win.score, RiichiScore):
+        return win.score.payments[win.winner]
+    return win.deltas[win.winner]
+
+
 def wall_tiles(rules: RuleProfile) -> list[int]:
     """Every tile of the set as table tiles: four of each kind (one five of each suit red where the
     table has red fives), and the flowers."""
@@ -210,7 +224,8 @@ class _Game:
             make_player(name, config.weights, random.Random(f"{game_seed(config.seed, game)}/{seat}"))
             for seat, name in enumerate(seated)
         ]
-        self.record = GameRecord(game, tuple(seated))
+        self.record = GameRecord(game, tuple(seated), rotation=config.rotation)
+        self.emitted = 0
         self.machine = TableMachine(rules, table=self.table)
         self.table_play = PLAY_RULES[rules.name]
         self.tiles = wall_tiles(rules)
@@ -240,8 +255,10 @@ class _Game:
         return self.record
 
     def _emit(self, obj: dict[str, Any]) -> None:
-        self.machine.apply_object(obj, len(self.record.events))
-        self.record.events.append(obj)
+        self.machine.apply_object(obj, self.emitted)
+        self.emitted += 1
+        if self.config.record_events:
+            self.record.events.append(obj)
         if self.config.audit:
             self._audit()
 
@@ -321,6 +338,7 @@ class _Game:
                 riichi=tuple(p.riichi == 2 for p in machine.players),
                 riichi_sticks=sum(p.riichi == 2 for p in machine.players),
                 calls=tuple(self.calls),
+                points=tuple(_points(win) for win in result.wins),
             )
         )
         return outcome
@@ -478,4 +496,4 @@ class _Game:
         for tile in self.tiles:
             expected[tile] += 1
         if counts != expected:
-            raise AssertionError(f"tiles not conserved after event {len(self.record.events) - 1}")
+            raise AssertionError(f"tiles not conserved after event {self.emitted - 1}")

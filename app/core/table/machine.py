@@ -855,8 +855,10 @@ class TableMachine:
         )
         self._passed_by()
         if self.claim_source == "dahai":
+            # Only at tables that have abortive draws (draw_kind's rule): elsewhere four winds
+            # or four kans are no end of the hand, and play goes on.
             self._expect(
-                not self._four_winds() and not self._four_kans_abort(),
+                not self.play.abortive_draws or (not self._four_winds() and not self._four_kans_abort()),
                 "unexpected_event",
                 "the hand is an abortive draw here",
             )

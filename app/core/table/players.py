@@ -1,4 +1,4 @@
-"""Strategies for the table simulator: what a seat discards, calls and declares.
+"""Strategies for the table: what a seat discards, calls and declares.
 
 Each strategy is an object with five decisions; the table asks only legal
 questions and checks every answer.  A win is never a decision: every
@@ -218,8 +218,8 @@ class Advisor(ShantenCaller):
       ranks: equal values fall to a tie-break that puts safety before shanten.
 
     It declares riichi whenever it may, as the model assumes, and calls as
-    :class:`ShantenCaller`.  The table deals no red fives (see
-    :mod:`app.core.table.simulator`), so the search counts on drawing none.  Over 2,000 riichi
+    :class:`ShantenCaller`.  The search leaves red fives out (``_without_red_fives``): it was
+    built for the one-hand table before the table machine, which dealt none.  Over 2,000 riichi
     hands (seed 42, advisor, heuristic, advisor, linear) it took 317 points a hand more
     than the heuristic (95% CI +65 to +568) and 251 more than ``linear`` (+20 to +481),
     dealing in 12.7% of hands against the heuristic's 18.4% (seed 7: +552, +299 to +805;
