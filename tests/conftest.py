@@ -22,6 +22,9 @@ from oracle_sample import FULL_ORACLES_ENV, full_oracles
 # by then is tests/api's (the folders have no __init__.py): collected, it is an import error.
 # tools/ holds scripts for the mjai venv's Python (tests/table/ runs them): mjai is not here.
 collect_ignore = ["conftest.py", "tools"]
+# The folders' own conftests are plugins, not doctest modules: collected as modules, two of them
+# named conftest clash in one process ("import file mismatch").
+collect_ignore_glob = ["*/conftest.py"]
 
 # Both on Hypothesis's own defaults: it loads its built-in "ci" profile by itself wherever a
 # variable named CI exists (even CI=false), and a profile's parent is the one loaded.
