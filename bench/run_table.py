@@ -36,7 +36,7 @@ from typing import Any
 from run_http import ServerSpec, clean_environment, run_wrk, serving, tenpai_spec, warm_up
 
 from app.core.shape.rules import rule_profile
-from app.core.table.decide import act, seat_sees
+from app.core.table.decide import NotADecisionPoint, act, require_decision_point, seat_sees
 from app.core.table.game import GameConfig, play_game
 from app.core.table.machine import TableMachine
 
@@ -51,6 +51,10 @@ def decision_bodies(events: list[dict[str, Any]], seats: int) -> list[tuple[int,
     for index, event in enumerate(events):
         machine.apply_object(event, index)
         for seat in machine.decision_seats():
+            try:
+                require_decision_point(events[: index + 1], seat)  # /act is asked at the event that gives the turn
+            except NotADecisionPoint:
+                continue
             points.append((index, seat))
     return points
 
