@@ -536,3 +536,17 @@ def test_near_valid_events_answer_200_or_a_422(
         assert response.status_code in (200, 422), (path, response.text)
         if response.status_code == 422:
             assert error_items(response)[0]["loc"][:2] in (["body", "events"], ["body", "seat"]), response.text
+
+
+def test_a_hora_or_ryukyoku_with_malformed_deltas_or_ura_markers_is_a_422_at_the_field() -> None:
+    from fastapi.testclient import TestClient
+
+    from app.main import app
+
+    client = TestClient(app)
+    bad_deltas = client.post("/referee", json={"events": [{"type": "ryukyoku", "deltas": [None, None]}]})
+    assert bad_deltas.status_code == 422
+    assert bad_deltas.json()["detail"][0]["loc"] == ["body", "events", 0, "deltas"]
+    bad_ura = client.post("/referee", json={"events": [{"type": "hora", "actor": 0, "ura_markers": ["x"]}]})
+    assert bad_ura.status_code == 422
+    assert bad_ura.json()["detail"][0]["loc"] == ["body", "events", 0, "ura_markers", 0]

@@ -235,6 +235,20 @@ def _read_event(obj: object, seats: int) -> Event:
         tsumogiri = obj.get("tsumogiri", False)
         if type(tsumogiri) is not bool:
             raise MalformedEvent(f"must be true or false, got {quoted(tsumogiri)}", field="tsumogiri")
+    if kind == "start_game" and obj.get("names") is not None:
+        names = obj.get("names")
+        if not isinstance(names, list) or any(not isinstance(name, str) for name in names):
+            raise MalformedEvent(f"must be a list of the players' names, got {quoted(names)}", field="names")
+    if kind in ("hora", "ryukyoku") and obj.get("deltas") is not None:
+        deltas = obj.get("deltas")
+        if not isinstance(deltas, list) or len(deltas) != seats or any(type(d) is not int for d in deltas):
+            raise MalformedEvent(f"must be {seats} integers, got {quoted(deltas)}", field="deltas")
+    if kind == "hora" and obj.get("ura_markers") is not None:
+        markers = obj.get("ura_markers")
+        if not isinstance(markers, list):
+            raise MalformedEvent(f"must be a list of tiles, got {quoted(markers)}", field="ura_markers")
+        for position, marker in enumerate(markers):
+            parse_pai(marker, f"ura_markers[{position}]")
     if kind == "dora":
         pai = parse_pai(obj.get("dora_marker"), "dora_marker")
     if kind != "tsumo":
