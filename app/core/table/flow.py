@@ -61,6 +61,7 @@ from app.core.value.riichi_scoring import (
     STICK_POINTS,
     RiichiScore,
     YakuHan,
+    net_payments,
     riichi_payments,
 )
 
@@ -612,11 +613,7 @@ def pao_payments(
         per_payer: tuple[tuple[int, int], ...] = ((liable, value + honba_points),)
     else:
         per_payer = ((discarder, value // 2), (liable, value - value // 2 + honba_points))
-    payments = [0] * seats
-    for seat, paid in per_payer:
-        payments[seat] -= paid
-        payments[winner] += paid
-    return tuple(payments), per_payer
+    return net_payments(winner, per_payer, seats), per_payer
 
 
 def with_liability(

@@ -784,28 +784,27 @@ class TableMachine:
             self.rinshan_next = True
 
     def _on_kita(self, event: Event) -> None:
+        self._set_aside(event).kita += 1
+
+    def _on_flower(self, event: Event) -> None:
+        player = self._set_aside(event)
+        assert event.pai is not None
+        player.flowers.append(event.pai)
+        self.flower_replacement = True
+
+    def _set_aside(self, event: Event) -> SeatState:
+        """A tile set aside face up (sanma's north, MCR's flower): out of the hand, and the
+        seat draws a replacement from the back of the wall, as after a kan."""
         player = self._actor_in_turn(event)
         seat, tile = event.actor, event.pai
         assert seat is not None and tile is not None
         self._require_legal(event)
         self._take(seat, tile)
-        player.kita += 1
         player.drawn = None
         player.waits_cache = None
         self.phase = "draw"
         self.rinshan_next = True
-
-    def _on_flower(self, event: Event) -> None:
-        player = self._actor_in_turn(event)
-        seat, tile = event.actor, event.pai
-        assert seat is not None and tile is not None
-        self._require_legal(event)
-        self._take(seat, tile)
-        player.flowers.append(tile)
-        player.drawn = None
-        self.phase = "draw"
-        self.rinshan_next = True
-        self.flower_replacement = True
+        return player
 
     def _on_dora(self, event: Event) -> None:
         assert event.pai is not None
@@ -1058,13 +1057,19 @@ class TableMachine:
 
     # --------------------------------------------------------------- scoring
 
-    def _score(self, seat: int, target: int, tile: int, ura: tuple[int, ...]) -> Win:
+    def _hand_with(self, seat: int, target: int, tile: int) -> Hand:
+        """The seat's hand as it would win: its tiles (a self-draw's tile among them), plus
+        ``tile`` when it comes from ``target``'s discard or kan."""
         player = self.players[seat]
         counts = bytearray(player.kind_counts())
-        tsumo = seat == target
-        if not tsumo:
+        if seat != target:
             counts[kind_of(tile)] += 1
-        hand = Hand(bytes(counts), tuple(m.as_meld() for m in player.melds))
+        return Hand(bytes(counts), tuple(m.as_meld() for m in player.melds))
+
+    def _score(self, seat: int, target: int, tile: int, ura: tuple[int, ...]) -> Win:
+        player = self.players[seat]
+        tsumo = seat == target
+        hand = self._hand_with(seat, target, tile)
         first_winner = not self.hora_seats
         if self.play.scoring == "flat":
             return Win(seat, target, tile, None, _flat_payments(seat, None if tsumo else target, self.seats))
@@ -1148,11 +1153,7 @@ class TableMachine:
 
     def _wins(self, seat: int, target: int, tile: int) -> bool:
         """Whether the seat may win on ``tile`` now: a complete hand with a yaku (no furiten check)."""
-        player = self.players[seat]
-        counts = bytearray(player.kind_counts())
-        if seat != target:
-            counts[kind_of(tile)] += 1
-        hand = Hand(bytes(counts), tuple(m.as_meld() for m in player.melds))
+        hand = self._hand_with(seat, target, tile)
         if hand.tile_count + 3 * len(hand.melds) != 14 or not self.checker.is_win(hand):
             return False
         if self.play.scoring == "flat":
@@ -1458,11 +1459,7 @@ class TableMachine:
         return "illegal_action", f"seat {seat} cannot {event.kind} now"
 
     def _why_no_win(self, seat: int, target: int, tile: int) -> tuple[str, str]:
-        player = self.players[seat]
-        counts = bytearray(player.kind_counts())
-        if seat != target:
-            counts[kind_of(tile)] += 1
-        hand = Hand(bytes(counts), tuple(m.as_meld() for m in player.melds))
+        hand = self._hand_with(seat, target, tile)
         if not self.checker.is_win(hand):
             return "not_a_win", f"seat {seat}'s hand does not win with {tile_name(tile)}"
         if seat != target and self._furiten(seat):

@@ -664,11 +664,20 @@ def riichi_payments(
             for seat in range(seats)
             if seat != winner
         )
+    return net_payments(winner, per_payer, seats), per_payer
+
+
+def net_payments(winner: int, per_payer: Sequence[tuple[int, int]], seats: int) -> tuple[int, ...]:
+    """Each seat's net points when every ``(payer, points)`` pays ``winner``.
+
+    >>> net_payments(1, ((0, 2100), (2, 1100)), 3)
+    (-2100, 3200, -1100)
+    """
     payments = [0] * seats
     for seat, pays in per_payer:
         payments[seat] -= pays
         payments[winner] += pays
-    return tuple(payments), per_payer
+    return tuple(payments)
 
 
 # -- the situation -----------------------------------------------------------
