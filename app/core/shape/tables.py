@@ -36,6 +36,7 @@ from typing import Final
 
 import numpy as np
 
+from app.core import _kernel
 from app.core.shape.tiles import MAX_MELDS
 
 MAX_SUIT_TILES: Final = 14
@@ -328,6 +329,22 @@ def build() -> Tables:
     )
 
 
+def _install_in_kernel(built: Tables) -> None:
+    """Give the compiled kernel (:mod:`app.core._kernel`) these tables: one build defines a distance."""
+    _kernel.install_shape_tables(
+        built.number_suit.class_of,
+        built.number_suit.next_classes,
+        built.honors.class_of,
+        built.honors.next_classes,
+        built.man_pin,
+        built.sou_honors,
+        built.final,
+        built.number_classes,
+        built.honor_classes,
+        built.final_stride,
+    )
+
+
 _TABLES: Tables | None = None
 _BUILDING = threading.Lock()
 
@@ -338,5 +355,7 @@ def tables() -> Tables:
     if _TABLES is None:
         with _BUILDING:
             if _TABLES is None:
-                _TABLES = build()
+                built = build()
+                _install_in_kernel(built)
+                _TABLES = built
     return _TABLES
