@@ -13,16 +13,24 @@ ENV PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PIP_NO_CACHE_DIR=1 \
     PYTHONDONTWRITEBYTECODE=1
 WORKDIR /src
+# g++ compiles the kernel (app/core/kernel/*.cpp, C++17); it stays in this stage. The
+# version is bookworm's, the one the base image's Debian release carries.
+# hadolint ignore=DL3008
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends g++ \
+    && rm -rf /var/lib/apt/lists/*
 RUN python -m venv /opt/tenpai
 COPY requirements.lock ./
 # Every file is checked against its hash; --no-deps because the lock lists the whole closure.
 RUN /opt/tenpai/bin/pip install --no-cache-dir --require-hashes --no-deps -r requirements.lock
-COPY pyproject.toml README.md ./
+COPY pyproject.toml setup.py README.md ./
 COPY app ./app
-# The build backend comes from the lock as well (no isolated build fetching an unpinned one);
-# it is removed afterwards, with pip, which the running service does not need.
+# The build backend and pybind11 come from the lock as well (no isolated build fetching an
+# unpinned one); this step compiles the kernel. The backend is removed afterwards, with pip
+# and pybind11, which the running service does not need.
 RUN /opt/tenpai/bin/pip install --no-cache-dir --no-deps --no-build-isolation . \
-    && /opt/tenpai/bin/pip uninstall --yes setuptools wheel pip \
+    && /opt/tenpai/bin/python -c "import app.core._kernel" \
+    && /opt/tenpai/bin/pip uninstall --yes setuptools wheel pybind11 pip \
     && /opt/tenpai/bin/python -m compileall -q /opt/tenpai/lib
 
 FROM ${PYTHON_IMAGE}

@@ -2,7 +2,7 @@
 
 Run from the repository root::
 
-    .venv/bin/python bench/run_expected.py [--tenpai 20] [--one 150] [--two 150] [--seed 13]
+    .venv/bin/python bench/run_expected.py [--tenpai 20] [--one 150] [--two 150] [--three 20] [--seed 13]
         [--peer /work/peers/driver/build/esdriver] [--repeat 3] [--json out.json]
 
 Hands: one fresh shuffle of the 136 tiles per try (one red five per suit), 14 tiles
@@ -136,6 +136,7 @@ def main() -> None:
     parser.add_argument("--tenpai", type=int, default=20)
     parser.add_argument("--one", type=int, default=150)
     parser.add_argument("--two", type=int, default=150)
+    parser.add_argument("--three", type=int, default=20)
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--peer", default=DEFAULT_PEER)
@@ -143,7 +144,7 @@ def main() -> None:
     parser.add_argument("--max-states", type=int, default=DEFAULT_MAX_STATES, help="our state budget per search")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
-    deals = deal_hands(args.seed, {0: args.tenpai, 1: args.one, 2: args.two})
+    deals = deal_hands(args.seed, {0: args.tenpai, 1: args.one, 2: args.two, 3: args.three})
     peer_answers: list[dict[str, Any] | None] = [None] * len(deals)
     if Path(args.peer).exists():
         lines = "".join(deal.line() + "\n" for deal in deals)
@@ -192,7 +193,8 @@ def main() -> None:
         rows.append(row)
     print(f"hands: {len(deals)} (seed {args.seed}); ours: best of {args.repeat} runs, one thread")
     print(
-        "shanten  hands  ours median ms  ours p95 ms  peer median ms  peer p95 ms  median states  cut  agree  given up"
+        "shanten  hands  ours median ms  ours p95 ms  peer median ms  peer p95 ms  ours/peer  median states  cut  "
+        "agree  given up"
     )
     for shanten in sorted(times):
         mine = times[shanten]
@@ -203,6 +205,7 @@ def main() -> None:
             f"{shanten:7d}  {len(mine):5d}  {statistics.median(mine):14.2f}  {percentile(mine, 0.95):11.2f}  "
             f"{statistics.median(theirs_ms) if theirs_ms else float('nan'):14.2f}  "
             f"{percentile(theirs_ms, 0.95) if theirs_ms else float('nan'):11.2f}  "
+            f"{statistics.median(mine) / statistics.median(theirs_ms) if theirs_ms else float('nan'):9.3f}  "
             f"{statistics.median(states[shanten]):13.0f}  {incomplete[shanten]:3d}  {rate:5.1%}  {lost:8.3%}"
         )
     everything = [a for values in agree.values() for a in values]

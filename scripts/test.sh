@@ -29,6 +29,9 @@ if [ ! -x .venv/bin/pytest ] || [ "$(cat .venv/.tenpai-installed 2>/dev/null)" !
   .venv/bin/pip install -q --disable-pip-version-check -e '.[test]'
   echo "$stamp" > .venv/.tenpai-installed
 fi
+# The compiled kernel is built in place by the editable install; rebuild it when a kernel source
+# changed since (setup.py compares times, so this is a second when nothing did).
+.venv/bin/python setup.py -q build_ext --inplace >/dev/null
 # The mjai judge's venv for tests/table/ (if it cannot be made, they fail under CI=true, skip elsewhere).
 bash scripts/mjai_venv.sh >/dev/null || echo "warning: could not make .venv-mjai (scripts/mjai_venv.sh)" >&2
 if [ $# -eq 0 ]; then

@@ -1,0 +1,852 @@
+// The expected-score search (app/core/advice/expected_score.py states the model): the graph of
+// draw and discard states of one hand, built breadth first, then valued turn by turn.
+//
+// The order of states and edges, and of every floating-point operation, follows the model's
+// definition step by step, so an answer is the same to the last bit on every run and every
+// machine: sums run over edges in the order they were made, never in parallel or reordered.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "registry.hpp"
+#include "riichi.hpp"
+#include "shape.hpp"
+
+namespace py = pybind11;
+
+namespace tenpai::expected {
+namespace {
+
+using shape::Counts;
+using shape::Flags;
+using shape::kKinds;
+
+constexpr int kRiichiFlag = 8;
+constexpr int kFives[3] = {4, 13, 22};
+constexpr int kEast = 27;
+
+int red_bit(int tile) {
+    return tile == 4 ? 1 : tile == 13 ? 2 : tile == 22 ? 4 : 0;
+}
+int suit_of_five(int tile) {
+    return tile == 4 ? 0 : tile == 13 ? 1 : 2;
+}
+
+// A state's identity: 34 counts of 0-4 (three bits each) and a flag byte (red fives, riichi).
+struct Key {
+    std::uint64_t low = 0;   // tiles 0-20
+    std::uint64_t high = 0;  // tiles 21-33, then the flag from bit 39, then any extra from bit 47
+
+    bool operator==(const Key& other) const { return low == other.low && high == other.high; }
+};
+
+struct KeyHash {
+    std::size_t operator()(const Key& key) const {
+        std::uint64_t h = key.low * 0x9E3779B97F4A7C15ULL ^ (key.high + 0x632BE59BD9B4E019ULL + (key.low >> 29));
+        h ^= h >> 31;
+        h *= 0xBF58476D1CE4E5B9ULL;
+        return static_cast<std::size_t>(h ^ (h >> 29));
+    }
+};
+
+Key key_of(const Counts& counts, int flag, int extra = 0) {
+    Key key;
+    for (int tile = 20; tile >= 0; --tile) key.low = (key.low << 3) | counts[tile];
+    for (int tile = 33; tile >= 21; --tile) key.high = (key.high << 3) | counts[tile];
+    key.high |= std::uint64_t(flag) << 39;
+    key.high |= std::uint64_t(extra) << 47;
+    return key;
+}
+
+// Binomial coefficients as exact integers (n at most 136, k at most 5 here).
+std::int64_t comb(int n, int k) {
+    if (k < 0 || k > n) return 0;
+    k = std::min(k, n - k);
+    std::int64_t result = 1;
+    for (int i = 1; i <= k; ++i) result = result * (n - k + i) / i;
+    return result;
+}
+
+struct Analysis {
+    int shanten;
+    Flags flags;
+    std::vector<std::uint8_t> waits;
+};
+
+struct Child {
+    int tile;
+    bool red;
+    int shanten;
+    int state;
+};
+
+enum class Stop { None = 0, States = 1, Time = 2 };
+
+struct Query {
+    Counts start{};
+    Counts unseen{};
+    std::vector<riichi::Meld> melds;
+    std::vector<std::uint8_t> meld_tiles;  // every tile of every meld (a kan's four)
+    bool closed = true;
+    int start_red = 0;
+    std::vector<std::uint8_t> dora_indicators;
+    int round_wind = kEast;
+    int seat_wind = kEast + 1;
+    bool seven_pairs = true;
+    bool quad_as_two = false;
+    bool orphans = true;
+    bool track_red = true;
+    riichi::Options options;
+    int extra = 1;
+    int max_states = 60000;
+    double seconds = -1;  // wall-clock budget from the call; negative: none
+    int first_turn = 1;
+    int last_turn = 18;
+};
+
+class Search {
+  public:
+    // cancelled is borrowed (the caller keeps it alive) and touched only with the GIL held.
+    Search(const Query& query, const py::object& cancelled) : q_(query), cancelled_(cancelled) {
+        melds_wanted_ = 4 - int(q_.melds.size());
+        const bool concealed_only = q_.melds.empty();
+        seven_pairs_ = concealed_only && q_.seven_pairs;
+        orphans_ = concealed_only && q_.orphans;
+        for (int tile = 0; tile < kKinds; ++tile) {
+            base_[tile] = q_.unseen[tile] + q_.start[tile];
+            wall_size_ += q_.unseen[tile];
+        }
+        for (int suit = 0; suit < 3; ++suit) {
+            red_base_[suit] = ((q_.start_red >> suit) & 1) || (q_.track_red && q_.unseen[kFives[suit]] > 0) ? 1 : 0;
+        }
+        for (int indicator = 0; indicator < kKinds; ++indicator) indicator_of_[q_.options.dora_of[indicator]] = indicator;
+        seat_ = q_.seat_wind - kEast;
+        started_ = std::chrono::steady_clock::now();
+    }
+
+    void build();
+    std::vector<double> values(int first_turn, int last_turn) const;
+
+    const std::vector<Child>& root_children() const { return root_children_; }
+    int states() const { return states_; }
+    Stop stopped_by() const { return stopped_by_; }
+
+  private:
+    const Analysis& analyse(const Counts& counts);
+    double win_value(const Counts& counts, int red, int win_tile, bool riichi);
+    double with_ura(const Counts& counts, int han, int fu);
+    int points_of(int han, int fu);
+    int distance_after_draw(const Counts& counts, int red, int tile, bool is_red, int distance) const;
+    int distance_after_discard(const Counts& counts, int red, int tile, bool is_red, int distance) const;
+    // (red?, copies) of each way to draw tile from the wall of counts, at most two.
+    int draws_of(const Counts& counts, int red, int tile, std::array<std::pair<bool, int>, 2>& ways) const;
+    int draw_state(const Counts& counts, int flag, int distance);
+    int discard_state(const Counts& counts, int flag, int distance);
+    void link(int source, const Counts& counts, int red, bool riichi, int tile, bool is_red, int weight, bool winning,
+              int distance);
+    void expand_draw(int index);
+    std::vector<Child> expand_discard(int index);
+    bool out_of_budget();
+    bool cancelled();
+
+    const Query& q_;
+    const py::object& cancelled_;
+    int melds_wanted_ = 4;
+    bool seven_pairs_ = false;
+    bool orphans_ = false;
+    std::array<int, kKinds> base_{};
+    int wall_size_ = 0;
+    std::array<int, 3> red_base_{};
+    std::array<int, kKinds> indicator_of_{};
+    int seat_ = 1;
+    std::chrono::steady_clock::time_point started_;
+    Stop stopped_by_ = Stop::None;
+    int start_shanten_ = 0;
+    int states_ = 0;
+    std::vector<Child> root_children_;
+
+    std::unordered_map<Key, Analysis, KeyHash> analysis_;
+    std::unordered_map<Key, double, KeyHash> win_values_;
+    std::unordered_map<int, int> points_;
+
+    std::vector<Counts> draw_counts_;
+    std::vector<std::uint8_t> draw_flag_;
+    std::vector<int> draw_distance_;
+    std::unordered_map<Key, int, KeyHash> draw_index_;
+    std::vector<Counts> discard_counts_;
+    std::vector<std::uint8_t> discard_flag_;
+    std::vector<int> discard_distance_;
+    std::unordered_map<Key, int, KeyHash> discard_index_;
+
+    std::vector<int> edge_source_;
+    std::vector<int> edge_target_;
+    std::vector<int> edge_weight_;
+    std::vector<double> edge_points_;
+    std::unordered_set<std::uint64_t> linked_;
+};
+
+const Analysis& Search::analyse(const Counts& counts) {
+    const Key key = key_of(counts, 0);
+    auto found = analysis_.find(key);
+    if (found != analysis_.end()) return found->second;
+    Analysis result;
+    const int distance = shape::regular_draws(counts.data(), melds_wanted_, result.flags.data());
+    int best = distance;
+    Flags other{};
+    if (seven_pairs_) {
+        const int pairs = shape::seven_pairs_distance(counts.data(), q_.quad_as_two);
+        if (pairs < best) {
+            best = pairs;
+            result.flags.fill(0);
+        }
+        if (pairs == best) {
+            shape::seven_pairs_draws(counts.data(), q_.quad_as_two, other.data());
+            for (int tile = 0; tile < kKinds; ++tile) result.flags[tile] |= other[tile];
+        }
+    }
+    if (orphans_) {
+        const int orphans = shape::orphans_distance(counts.data());
+        if (orphans < best) {
+            best = orphans;
+            result.flags.fill(0);
+        }
+        if (orphans == best) {
+            shape::orphans_draws(counts.data(), other.data());
+            for (int tile = 0; tile < kKinds; ++tile) result.flags[tile] |= other[tile];
+        }
+    }
+    result.shanten = best - 1;
+    for (int tile = 0; tile < kKinds; ++tile) {
+        if (result.flags[tile]) result.waits.push_back(static_cast<std::uint8_t>(tile));
+    }
+    return analysis_.emplace(key, std::move(result)).first->second;
+}
+
+double Search::win_value(const Counts& counts, int red, int win_tile, bool riichi) {
+    const Key key = key_of(counts, red | (riichi ? kRiichiFlag : 0), win_tile + 1);
+    auto found = win_values_.find(key);
+    if (found != win_values_.end()) return found->second;
+    riichi::Situation situation;
+    situation.winner = seat_;
+    situation.dealer = 0;
+    situation.round_wind = q_.round_wind;
+    situation.dora_indicators = q_.dora_indicators;
+    situation.red_fives = ((red & 1) != 0) + ((red & 2) != 0) + ((red & 4) != 0);
+    situation.riichi = riichi;
+    const riichi::Score result = riichi::score(counts.data(), q_.melds.data(), int(q_.melds.size()), win_tile,
+                                               q_.options, situation);
+    double value = 0.0;  // no yaku: the hand cannot be declared a win
+    if (result.status == riichi::Status::Won) {
+        value = double(result.payments[seat_]);
+        if (riichi && !q_.dora_indicators.empty() && result.yakuman_count == 0) {
+            value = with_ura(counts, result.han, result.fu);
+        }
+    }
+    win_values_.emplace(key, value);
+    return value;
+}
+
+double Search::with_ura(const Counts& counts, int han, int fu) {
+    const int drawn = int(q_.dora_indicators.size());
+    if (drawn == 1 && q_.melds.empty()) {
+        // One indicator: a kind held c times adds c ura dora when its indicator is drawn, with
+        // the indicator's share of the wall (the wall holds wall_size tiles throughout).
+        const int plain = points_of(han, fu);
+        double gained = 0.0;
+        for (int tile = 0; tile < kKinds; ++tile) {
+            if (!counts[tile]) continue;
+            const int indicator = indicator_of_[tile];
+            const int copies = base_[indicator] - counts[indicator];
+            if (copies > 0) gained += double(copies * (points_of(han + counts[tile], fu) - plain));
+        }
+        return plain + gained / wall_size_;
+    }
+    std::array<int, kKinds> held{};
+    for (int tile = 0; tile < kKinds; ++tile) held[tile] = counts[tile];
+    for (auto tile : q_.meld_tiles) held[tile] += 1;
+    std::array<int, kKinds> wall{};
+    int total = 0;
+    for (int tile = 0; tile < kKinds; ++tile) {
+        wall[tile] = base_[tile] - counts[tile];
+        total += wall[tile];
+    }
+    if (total < drawn) return double(points_of(han, fu));
+    // ways[selected][ura]: ways to choose `selected` indicators among the kinds that add ura dora.
+    std::vector<std::array<double, 14>> ways(drawn + 1);
+    for (auto& row : ways) row.fill(0.0);
+    ways[0][0] = 1.0;
+    std::int64_t pooled = 0;
+    for (int tile = 0; tile < kKinds; ++tile) {
+        const int copies = wall[tile];
+        if (!copies) continue;
+        const int gain = held[q_.options.dora_of[tile]];
+        if (!gain) {
+            pooled += copies;
+            continue;
+        }
+        for (int selected = drawn - 1; selected >= 0; --selected) {
+            const auto row = ways[selected];
+            for (int ura = 13; ura >= 0; --ura) {
+                if (row[ura] == 0.0) continue;
+                for (int take = 1; take <= std::min(copies, drawn - selected); ++take) {
+                    ways[selected + take][std::min(13, ura + gain * take)] += row[ura] * double(comb(copies, take));
+                }
+            }
+        }
+    }
+    double expected = 0.0;
+    for (int selected = 0; selected <= drawn; ++selected) {
+        const std::int64_t rest = comb(int(pooled), drawn - selected);
+        if (!rest) continue;
+        for (int ura = 0; ura < 14; ++ura) {
+            const double count = ways[selected][ura];
+            if (count != 0.0) expected += count * double(rest) * double(points_of(han + ura, fu));
+        }
+    }
+    return expected / double(comb(total, drawn));
+}
+
+int Search::points_of(int han, int fu) {
+    const int key = han * 1024 + fu;
+    auto found = points_.find(key);
+    if (found != points_.end()) return found->second;
+    const int base = riichi::base_points(han, fu, q_.options);
+    const int points = riichi::payments(base, seat_, 0, -1, 0, q_.options)[seat_];
+    points_.emplace(key, points);
+    return points;
+}
+
+int Search::distance_after_draw(const Counts& counts, int red, int tile, bool is_red, int distance) const {
+    if (is_red) {
+        const int suit = suit_of_five(tile);
+        return distance + (((q_.start_red >> suit) & 1) ? 0 : 1);
+    }
+    int held = counts[tile];  // before the draw
+    int start = q_.start[tile];
+    if (red_bit(tile)) {
+        const int suit = suit_of_five(tile);
+        held -= (red >> suit) & 1;
+        start -= (q_.start_red >> suit) & 1;
+    }
+    return distance + (held >= start ? 1 : 0);
+}
+
+int Search::distance_after_discard(const Counts& counts, int red, int tile, bool is_red, int distance) const {
+    if (is_red) {
+        const int suit = suit_of_five(tile);
+        return distance - (((q_.start_red >> suit) & 1) ? 0 : 1);
+    }
+    int held = counts[tile];  // before the discard
+    int start = q_.start[tile];
+    if (red_bit(tile)) {
+        const int suit = suit_of_five(tile);
+        held -= (red >> suit) & 1;
+        start -= (q_.start_red >> suit) & 1;
+    }
+    return distance - (held > start ? 1 : 0);
+}
+
+int Search::draws_of(const Counts& counts, int red, int tile, std::array<std::pair<bool, int>, 2>& ways) const {
+    const int copies = base_[tile] - counts[tile];
+    if (copies <= 0) return 0;
+    if (q_.track_red && red_bit(tile)) {
+        const int suit = suit_of_five(tile);
+        const int red_copies = red_base_[suit] - ((red >> suit) & 1);
+        int n = 0;
+        if (red_copies > 0) ways[n++] = {true, red_copies};
+        if (copies - red_copies > 0) ways[n++] = {false, copies - red_copies};
+        return n;
+    }
+    ways[0] = {false, copies};
+    return 1;
+}
+
+int Search::draw_state(const Counts& counts, int flag, int distance) {
+    const Key key = key_of(counts, flag);
+    auto [it, added] = draw_index_.emplace(key, int(draw_counts_.size()));
+    if (added) {
+        draw_counts_.push_back(counts);
+        draw_flag_.push_back(static_cast<std::uint8_t>(flag));
+        draw_distance_.push_back(distance);
+    }
+    return it->second;
+}
+
+int Search::discard_state(const Counts& counts, int flag, int distance) {
+    const Key key = key_of(counts, flag);
+    auto [it, added] = discard_index_.emplace(key, int(discard_counts_.size()));
+    if (added) {
+        discard_counts_.push_back(counts);
+        discard_flag_.push_back(static_cast<std::uint8_t>(flag));
+        discard_distance_.push_back(distance);
+    }
+    return it->second;
+}
+
+void Search::link(int source, const Counts& counts, int red, bool riichi, int tile, bool is_red, int weight,
+                  bool winning, int distance) {
+    // Each (draw state, discard state) pair is linked once, whichever side meets it first: the
+    // draw state drawing, or the discard state discarding to it (the draw back).  A linked pair's
+    // discard state exists already, so finding or making the target first changes nothing.
+    Counts after = counts;
+    after[tile] += 1;
+    const int red_after = is_red ? (red | red_bit(tile)) : red;
+    const int flag = red_after | (riichi ? kRiichiFlag : 0);
+    auto known = discard_index_.find(key_of(after, flag));
+    int target;
+    if (known != discard_index_.end()) {
+        target = known->second;
+        if (!linked_.insert((std::uint64_t(source) << 32) | std::uint32_t(target)).second) return;
+    } else {
+        target = discard_state(after, flag, distance_after_draw(counts, red, tile, is_red, distance));
+        linked_.insert((std::uint64_t(source) << 32) | std::uint32_t(target));
+    }
+    edge_source_.push_back(source);
+    edge_target_.push_back(target);
+    edge_weight_.push_back(weight);
+    edge_points_.push_back(winning ? win_value(after, red_after, tile, riichi) : 0.0);
+}
+
+void Search::expand_draw(int index) {
+    const Counts counts = draw_counts_[index];
+    const int flag = draw_flag_[index];
+    const int red = flag & ~kRiichiFlag;
+    const bool riichi = (flag & kRiichiFlag) != 0;
+    const Analysis& analysis = analyse(counts);
+    const int shanten = analysis.shanten;
+    // References into the cache stay valid: an unordered_map never moves its elements.
+    const Flags& flags = analysis.flags;
+    const std::vector<std::uint8_t>& waits = analysis.waits;
+    const int distance = draw_distance_[index];
+    const bool swaps = !riichi && distance + shanten < start_shanten_ + q_.extra;
+    const bool tenpai = shanten == 0;
+    std::array<std::pair<bool, int>, 2> ways;
+    const auto consider = [&](int tile) {
+        const int copies = base_[tile] - counts[tile];
+        if (copies <= 0) return;
+        const bool winning = tenpai && flags[tile];
+        if (q_.track_red && red_bit(tile)) {
+            const int n = draws_of(counts, red, tile, ways);
+            for (int i = 0; i < n; ++i) {
+                link(index, counts, red, riichi, tile, ways[i].first, ways[i].second, winning, distance);
+            }
+        } else {
+            link(index, counts, red, riichi, tile, false, copies, winning, distance);
+        }
+    };
+    if (swaps) {
+        for (int tile = 0; tile < kKinds; ++tile) consider(tile);
+    } else {
+        for (auto tile : waits) consider(tile);
+    }
+}
+
+std::vector<Child> Search::expand_discard(int index) {
+    std::vector<Child> children;
+    const int flag = discard_flag_[index];
+    if (flag & kRiichiFlag) return children;  // a riichi hand with 3n+2 tiles is complete: it only waits
+    const Counts counts = discard_counts_[index];
+    const int red = flag;
+    const int distance = discard_distance_[index];
+    // Each discard's distance from the suit classes: only the discarded tile's suit changes.
+    const shape::Tables& t = shape::tables();
+    const shape::SuitKeys keys = shape::suit_keys(counts.data());
+    const int c_m = t.number_class[keys.m], c_p = t.number_class[keys.p], c_s = t.number_class[keys.s];
+    const int c_h = t.honor_class[keys.h];
+    const int mp = t.man_pin[c_m * t.number_classes + c_p];
+    const int sh = t.sou_honors[c_s * t.honor_classes + c_h];
+    const int wanted = melds_wanted_;
+    bool complete = t.final_[mp * t.final_stride + sh * 5 + wanted] == 0;
+    static constexpr std::uint32_t kPow5[9] = {1, 5, 25, 125, 625, 3125, 15625, 78125, 390625};
+    const auto removal_distance = [&](int tile) {
+        const int position = tile % 9;
+        switch (tile / 9) {
+            case 0: {
+                const int after = t.number_class[keys.m - kPow5[position]];
+                return int(t.final_[t.man_pin[after * t.number_classes + c_p] * t.final_stride + sh * 5 + wanted]);
+            }
+            case 1: {
+                const int after = t.number_class[keys.p - kPow5[position]];
+                return int(t.final_[t.man_pin[c_m * t.number_classes + after] * t.final_stride + sh * 5 + wanted]);
+            }
+            case 2: {
+                const int after = t.number_class[keys.s - kPow5[position]];
+                return int(t.final_[mp * t.final_stride + t.sou_honors[after * t.honor_classes + c_h] * 5 + wanted]);
+            }
+            default: {
+                const int after = t.honor_class[keys.h - kPow5[position]];
+                return int(t.final_[mp * t.final_stride + t.sou_honors[c_s * t.honor_classes + after] * 5 + wanted]);
+            }
+        }
+    };
+    int kinds = 0, pairs = 0, orphan_kinds = 0, orphan_pairs = 0;
+    for (int tile = 0; tile < kKinds; ++tile) {
+        kinds += counts[tile] > 0;
+        pairs += counts[tile] >= 2;
+        if (shape::is_orphan(tile)) {
+            orphan_kinds += counts[tile] > 0;
+            orphan_pairs += counts[tile] >= 2;
+        }
+    }
+    if (seven_pairs_ && pairs == 7) complete = true;
+    if (orphans_ && orphan_kinds == 13 && orphan_pairs) complete = true;
+    const int other_after = 14 - orphan_kinds - (orphan_pairs > 0);
+    int held_tiles[kKinds];
+    int shantens[kKinds];
+    int n_held = 0;
+    int lowest = 1 << 20;
+    for (int tile = 0; tile < kKinds; ++tile) {
+        const int held = counts[tile];
+        if (!held) continue;
+        int best = removal_distance(tile);
+        if (seven_pairs_) {
+            // The seven-pairs distance after throwing one of `held` copies.
+            const int after = 7 - (pairs - (held == 2)) + std::max(0, 7 - (kinds - (held == 1)));
+            best = std::min(best, after);
+        }
+        if (orphans_) {
+            const int after = shape::is_orphan(tile)
+                                  ? 14 - (orphan_kinds - (held == 1)) - ((orphan_pairs - (held == 2)) > 0)
+                                  : other_after;
+            best = std::min(best, after);
+        }
+        held_tiles[n_held] = tile;
+        shantens[n_held] = best - 1;
+        lowest = std::min(lowest, best - 1);
+        ++n_held;
+    }
+    // Complete: every discard raises the shanten, so each one is a step back.
+    const int shanten_here = complete ? -1 : lowest;
+    const bool steps_back = distance + shanten_here < start_shanten_ + q_.extra;
+    const bool closed_tenpai = q_.closed && shanten_here == 0;
+    std::array<std::pair<bool, int>, 2> ways;
+    for (int i = 0; i < n_held; ++i) {
+        const int tile = held_tiles[i];
+        const int shanten = shantens[i];
+        const bool keeps = shanten == shanten_here;
+        if (!(keeps || steps_back)) continue;
+        const bool riichi = closed_tenpai && keeps;
+        const int held = counts[tile];
+        Counts rest = counts;
+        rest[tile] -= 1;
+        bool reds[2] = {false, false};
+        int n_reds = 1;
+        if (q_.track_red && (red & red_bit(tile))) {
+            reds[0] = true;
+            if (held > 1) n_reds = 2;  // then the plain five
+        }
+        for (int r = 0; r < n_reds; ++r) {
+            const bool is_red = reds[r];
+            const int red_after = is_red ? (red & ~red_bit(tile)) : red;
+            const int child_flag = red_after | (riichi ? kRiichiFlag : 0);
+            auto known = draw_index_.find(key_of(rest, child_flag));
+            const int child = known != draw_index_.end()
+                                  ? known->second
+                                  : draw_state(rest, child_flag,
+                                               distance_after_discard(counts, red, tile, is_red, distance));
+            children.push_back({tile, is_red, shanten, child});
+            // Drawing the discarded tile again leads back here, whatever the child's riichi flag.
+            if (!linked_.insert((std::uint64_t(child) << 32) | std::uint32_t(index)).second) continue;
+            int copies = 0;
+            if (q_.track_red && red_bit(tile)) {
+                const int n = draws_of(rest, red_after, tile, ways);
+                for (int w = 0; w < n; ++w) {
+                    if (ways[w].first == is_red) copies = ways[w].second;
+                }
+            } else {
+                copies = base_[tile] - rest[tile];
+            }
+            edge_source_.push_back(child);
+            edge_target_.push_back(index);
+            edge_weight_.push_back(copies);
+            edge_points_.push_back(complete ? win_value(counts, red, tile, false) : 0.0);
+        }
+    }
+    return children;
+}
+
+bool Search::cancelled() {
+    if (cancelled_.is_none()) return false;
+    py::gil_scoped_acquire gil;
+    return cancelled_().cast<bool>();
+}
+
+bool Search::out_of_budget() {
+    if (states_ >= q_.max_states) {
+        stopped_by_ = Stop::States;
+        return true;
+    }
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    // The caller's cancel callable needs the GIL: ask it every 2,048 states (about a millisecond).
+    if ((q_.seconds >= 0 && elapsed >= q_.seconds) || ((states_ & 2047) == 1 && cancelled())) {
+        stopped_by_ = Stop::Time;
+        return true;
+    }
+    return false;
+}
+
+void Search::build() {
+    const int root = discard_state(q_.start, q_.start_red, 0);
+    // The start's shanten: its best discard's (or -1 when complete).
+    int best = 1 << 20;
+    for (int tile = 0; tile < kKinds; ++tile) {
+        if (!q_.start[tile]) continue;
+        Counts after = q_.start;
+        after[tile] -= 1;
+        const Analysis& analysis = analyse(after);
+        best = std::min(best, analysis.shanten == 0 && analysis.flags[tile] ? -1 : analysis.shanten);
+    }
+    start_shanten_ = best;
+    std::size_t draw_done = 0, discard_done = 0;
+    while (draw_done < draw_counts_.size() || discard_done < discard_counts_.size()) {
+        if ((states_ & 127) == 1 && out_of_budget()) break;  // the start is always expanded
+        if (discard_done < discard_counts_.size()) {
+            std::vector<Child> children = expand_discard(int(discard_done));
+            if (int(discard_done) == root) root_children_ = std::move(children);
+            ++discard_done;
+        } else {
+            expand_draw(int(draw_done));
+            ++draw_done;
+        }
+        ++states_;
+    }
+    states_ = int(draw_counts_.size() + discard_counts_.size());
+}
+
+std::vector<double> Search::values(int first_turn, int last_turn) const {
+    const std::size_t draws = draw_counts_.size();
+    const std::size_t discards = discard_counts_.size();
+    const std::size_t edges = edge_source_.size();
+    std::vector<std::uint8_t> tenpai(draws);
+    for (std::size_t d = 0; d < draws; ++d) {
+        auto found = analysis_.find(key_of(draw_counts_[d], 0));
+        // Every draw state expanded was analysed; one never expanded (a stopped search) is now.
+        tenpai[d] = found != analysis_.end() ? found->second.shanten == 0
+                                             : const_cast<Search*>(this)->analyse(draw_counts_[d]).shanten == 0;
+    }
+    // A discard state chooses among the draw states that lead to it (mahjong-cpp's selection):
+    // its own discards, each linked back, and every draw state that draws into it.
+    std::vector<std::size_t> order(edges);
+    for (std::size_t e = 0; e < edges; ++e) order[e] = e;
+    std::stable_sort(order.begin(), order.end(),
+                     [this](std::size_t a, std::size_t b) { return edge_target_[a] < edge_target_[b]; });
+    std::vector<int> choices(edges);
+    for (std::size_t e = 0; e < edges; ++e) choices[e] = edge_source_[order[e]];
+    std::vector<std::size_t> offsets(discards + 1, edges);
+    {
+        std::size_t e = 0;
+        for (std::size_t x = 0; x < discards; ++x) {
+            while (e < edges && std::size_t(edge_target_[order[e]]) < x) ++e;
+            offsets[x] = e;
+        }
+    }
+    std::vector<double> won(draws, 0.0), total_weight(draws, 0.0);
+    for (std::size_t e = 0; e < edges; ++e) {
+        total_weight[edge_source_[e]] += double(edge_weight_[e]);
+        if (edge_points_[e] > 0) won[edge_source_[e]] += double(edge_weight_[e]);
+    }
+    const std::size_t roots = root_children_.size();
+    const int turns = last_turn - first_turn + 1;
+    std::vector<double> out(roots * turns * 3, 0.0);
+    std::vector<double> tenpai_now(draws), win_now(draws, 0.0), score_now(draws, 0.0);
+    for (std::size_t d = 0; d < draws; ++d) tenpai_now[d] = tenpai[d] ? 1.0 : 0.0;
+    std::vector<double> chosen_tenpai(discards), chosen_win(discards), chosen_score(discards);
+    const auto choose = [&](const std::vector<double>& values, std::vector<double>& chosen) {
+        for (std::size_t x = 0; x < discards; ++x) {
+            const std::size_t begin = offsets[x], end = offsets[x + 1];
+            // An empty choice takes its first entry, as numpy's maximum.reduceat does.
+            double best = begin < edges ? values[choices[begin]] : 0.0;
+            for (std::size_t e = begin + 1; e < end; ++e) best = std::max(best, values[choices[e]]);
+            chosen[x] = best;
+        }
+    };
+    const auto record = [&](int turn) {
+        for (std::size_t r = 0; r < roots; ++r) {
+            const int state = root_children_[r].state;
+            double* row = &out[(r * turns + (turn - first_turn)) * 3];
+            row[0] = tenpai_now[state];
+            row[1] = win_now[state];
+            row[2] = score_now[state];
+        }
+    };
+    record(last_turn);
+    choose(tenpai_now, chosen_tenpai);
+    choose(win_now, chosen_win);
+    choose(score_now, chosen_score);
+    std::vector<double> reached_tenpai(draws), reached_win(draws), reached_play(draws), reached_won(draws);
+    for (int turn = last_turn - 1; turn >= first_turn; --turn) {
+        const int left = wall_size_ - turn;
+        if (left > 0) {
+            std::fill(reached_tenpai.begin(), reached_tenpai.end(), 0.0);
+            std::fill(reached_win.begin(), reached_win.end(), 0.0);
+            std::fill(reached_play.begin(), reached_play.end(), 0.0);
+            std::fill(reached_won.begin(), reached_won.end(), 0.0);
+            for (std::size_t e = 0; e < edges; ++e) {
+                const int source = edge_source_[e], target = edge_target_[e];
+                const double weight = double(edge_weight_[e]);
+                if (edge_points_[e] > 0) {
+                    reached_won[source] += weight * std::max(edge_points_[e], chosen_score[target]);
+                } else {
+                    reached_tenpai[source] += weight * chosen_tenpai[target];
+                    reached_win[source] += weight * chosen_win[target];
+                    reached_play[source] += weight * chosen_score[target];
+                }
+            }
+            for (std::size_t d = 0; d < draws; ++d) {
+                tenpai_now[d] = tenpai[d] ? 1.0
+                                          : tenpai_now[d] +
+                                                (reached_tenpai[d] + won[d] - total_weight[d] * tenpai_now[d]) / left;
+                win_now[d] = win_now[d] + (reached_win[d] + won[d] - total_weight[d] * win_now[d]) / left;
+                const double reached_score = reached_play[d] + reached_won[d];
+                score_now[d] = score_now[d] + (reached_score - total_weight[d] * score_now[d]) / left;
+            }
+            choose(tenpai_now, chosen_tenpai);
+            choose(win_now, chosen_win);
+            choose(score_now, chosen_score);
+        }
+        record(turn);
+    }
+    return out;
+}
+
+Counts counts_of(const std::string& raw, const char* name) {
+    if (raw.size() != kKinds) throw std::invalid_argument(std::string(name) + ": expected 34 counts");
+    Counts counts{};
+    for (int tile = 0; tile < kKinds; ++tile) {
+        const auto c = static_cast<std::uint8_t>(raw[tile]);
+        if (c > 4) throw std::invalid_argument(std::string(name) + ": more than 4 copies");
+        counts[tile] = c;
+    }
+    return counts;
+}
+
+// The riichi options in riichi::Options' order (see riichi_options in expected_score.py).
+riichi::Options options_from(const py::tuple& values) {
+    if (values.size() != 11) throw std::invalid_argument("options: 11 values in riichi::Options' order");
+    riichi::Options o;
+    o.seven_pairs = values[0].cast<bool>();
+    o.thirteen_orphans = values[1].cast<bool>();
+    o.double_yakuman = values[2].cast<bool>();
+    o.open_tanyao = values[3].cast<bool>();
+    o.kazoe_yakuman = values[4].cast<bool>();
+    o.kiriage = values[5].cast<bool>();
+    o.yakuman_stacking = values[6].cast<bool>();
+    o.red_fives = values[7].cast<bool>();
+    o.seats = values[8].cast<int>();
+    o.tsumo_loss = values[9].cast<bool>();
+    const std::string dora_of = values[10].cast<std::string>();
+    if (o.seats < 3 || o.seats > 4 || dora_of.size() != kKinds) throw std::invalid_argument("options: seats or dora_of");
+    for (int tile = 0; tile < kKinds; ++tile) {
+        const auto dora = static_cast<std::uint8_t>(dora_of[tile]);
+        if (dora >= kKinds) throw std::invalid_argument("options: dora_of holds tiles 0-33");
+        o.dora_of[tile] = dora;
+    }
+    return o;
+}
+
+const Binding bind_expected{"expected", [](py::module_& m) {
+    m.def(
+        "expected_scores",
+        [](const py::bytes& start, const py::bytes& unseen, const std::vector<std::pair<int, int>>& melds,
+           int start_red, const std::vector<int>& dora_indicators, int round_wind, int seat_wind, bool seven_pairs,
+           bool quad_as_two, bool thirteen_orphans, const py::tuple& rule_options, int extra, int max_states,
+           double seconds, const py::object& cancelled, int first_turn, int last_turn) {
+            Query q;
+            q.start = counts_of(start, "start");
+            q.unseen = counts_of(unseen, "unseen");
+            for (const auto& [kind, tile] : melds) {
+                if (kind < 0 || kind > 4 || tile < 0 || tile >= kKinds || (kind == 0 && (tile >= 27 || tile % 9 > 6))) {
+                    throw std::invalid_argument("melds: (kind 0-4, first tile)");
+                }
+                q.melds.push_back({static_cast<riichi::MeldKind>(kind), static_cast<std::uint8_t>(tile)});
+                if (kind == 0) {
+                    for (int i = 0; i < 3; ++i) q.meld_tiles.push_back(static_cast<std::uint8_t>(tile + i));
+                } else {
+                    for (int i = 0; i < (kind == 1 ? 3 : 4); ++i) q.meld_tiles.push_back(static_cast<std::uint8_t>(tile));
+                }
+                if (kind != 3) q.closed = false;
+            }
+            int tiles = 0;
+            for (int tile = 0; tile < kKinds; ++tile) {
+                tiles += q.start[tile];
+                // A state's counts never pass the copies the hand and the wall hold together.
+                if (q.start[tile] + q.unseen[tile] > 4) throw std::invalid_argument("unseen: more than 4 copies with the hand");
+            }
+            if (melds.size() > 4 || tiles + 3 * int(melds.size()) != 14) {
+                throw std::invalid_argument("start: a hand that discards, 14 tiles with each meld counted as 3");
+            }
+            if (start_red < 0 || start_red > 7) throw std::invalid_argument("start_red: three bits");
+            for (int suit = 0; suit < 3; ++suit) {
+                if (((start_red >> suit) & 1) && !q.start[kFives[suit]]) {
+                    throw std::invalid_argument("start_red: a red five the hand does not hold");
+                }
+            }
+            for (int indicator : dora_indicators) {
+                if (indicator < 0 || indicator >= kKinds) throw std::invalid_argument("dora_indicators: tiles 0-33");
+                q.dora_indicators.push_back(static_cast<std::uint8_t>(indicator));
+            }
+            if (q.dora_indicators.size() > 5) throw std::invalid_argument("dora_indicators: at most 5");
+            if (round_wind < kEast || round_wind > kEast + 3 || seat_wind < kEast || seat_wind > kEast + 3) {
+                throw std::invalid_argument("winds: 27-30");
+            }
+            if (first_turn < 1 || last_turn < first_turn || last_turn > 200) {
+                throw std::invalid_argument("turns: 1 <= first_turn <= last_turn <= 200");
+            }
+            q.start_red = start_red;
+            q.round_wind = round_wind;
+            q.seat_wind = seat_wind;
+            q.seven_pairs = seven_pairs;
+            q.quad_as_two = quad_as_two;
+            q.orphans = thirteen_orphans;
+            q.options = options_from(rule_options);
+            q.track_red = q.options.red_fives;
+            q.extra = extra;
+            q.max_states = max_states;
+            q.seconds = seconds;
+            q.first_turn = first_turn;
+            q.last_turn = last_turn;
+            shape::tables();  // installed, or a clean error before the GIL is released
+            std::vector<double> values;
+            int states = 0;
+            Stop stopped = Stop::None;
+            std::vector<Child> children;
+            {
+                py::gil_scoped_release released;
+                Search search(q, cancelled);
+                search.build();
+                values = search.values(first_turn, last_turn);
+                states = search.states();
+                stopped = search.stopped_by();
+                children = search.root_children();
+            }
+            py::list discards;
+            const int turns = last_turn - first_turn + 1;
+            for (std::size_t r = 0; r < children.size(); ++r) {
+                py::list rows;
+                for (int k = 0; k < turns; ++k) {
+                    const double* row = &values[(r * turns + k) * 3];
+                    rows.append(py::make_tuple(row[0], row[1], row[2]));
+                }
+                discards.append(py::make_tuple(children[r].tile, children[r].red, children[r].shanten, rows));
+            }
+            return py::make_tuple(discards, states, int(stopped));
+        },
+        py::arg("start"), py::arg("unseen"), py::arg("melds"), py::arg("start_red"), py::arg("dora_indicators"),
+        py::arg("round_wind"), py::arg("seat_wind"), py::arg("seven_pairs"), py::arg("quad_as_two"),
+        py::arg("thirteen_orphans"), py::arg("options"), py::arg("extra"), py::arg("max_states"), py::arg("seconds"),
+        py::arg("cancelled"), py::arg("first_turn"), py::arg("last_turn"),
+        "The expected-score search of app/core/advice/expected_score.py: ([(tile, red, shanten, [(tenpai, win, "
+        "score) per turn])], states, stop 0 none / 1 states / 2 time).");
+}};
+
+}  // namespace
+}  // namespace tenpai::expected
