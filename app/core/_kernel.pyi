@@ -1,5 +1,9 @@
 """Types of the compiled kernel (app/core/kernel/*.cpp); see registry.hpp for how parts join."""
 
+from app.core.shape.hand import Hand, MeldKind
+from app.core.value.riichi_scoring import FuPart, Group, Reading, RiichiScore, YakuHan
+from app.core.value.scoring_context import WinContext
+
 def install_shape_tables(
     number_class: bytes,
     number_next: bytes,
@@ -13,3 +17,39 @@ def install_shape_tables(
     final_stride: int,
 ) -> None: ...
 def regular_draws(counts: bytes, melds_wanted: int) -> tuple[int, bytes]: ...
+
+# riichi.cpp: riichi scoring.
+class RiichiOptions:
+    """A rule profile's riichi scoring options (app.core.value.riichi_scoring._kernel_options)."""
+
+    def __init__(
+        self,
+        *,
+        seven_pairs: bool,
+        seven_pairs_quad_as_two: bool,
+        thirteen_orphans: bool,
+        double_yakuman: bool,
+        open_tanyao: bool,
+        kazoe_yakuman: bool,
+        kiriage: bool,
+        yakuman_stacking: bool,
+        red_fives: bool,
+        seats: int,
+        tsumo_loss: bool,
+        dora_of: bytes,
+    ) -> None: ...
+
+def install_riichi_answers(
+    score_type: type[RiichiScore],
+    reading_type: type[Reading],
+    yaku_han_type: type[YakuHan],
+    fu_part_type: type[FuPart],
+    group_type: type[Group],
+    meld_kinds: tuple[MeldKind, ...],
+    context_fields: tuple[str, ...],
+) -> None: ...
+def riichi_score(hand: Hand, win_tile: int, options: RiichiOptions, context: WinContext) -> RiichiScore | int: ...
+def riichi_payments(
+    base: int, winner: int, dealer: int, discarder: int | None, honba: int, seats: int, tsumo_loss: bool
+) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]: ...
+def riichi_limit(han: int, fu: int, kazoe_yakuman: bool, kiriage: bool) -> tuple[str | None, int]: ...

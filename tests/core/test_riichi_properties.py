@@ -9,8 +9,8 @@ Each holds by the rules, whatever the hand:
   into a win, while a situational yaku (riichi) always does;
 * the scored reading is the best of every reading, enumerated here by brute
   force over the splits of the concealed tiles (each reading valued with the
-  scorer's own ``_yaku`` (and its ``_Held`` tile summary), ``_fu`` and ``_limit_of``, the situation and dora
-  counted here).
+  plain-Python reference scorer's ``_yaku`` (and its ``_Held`` tile summary) and ``_fu``
+  (``riichi_reference``), the scorer's ``_limit_of``, the situation and dora counted here).
 
 Hypothesis is derandomized so CI sees the same examples on every run.
 """
@@ -23,23 +23,13 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from riichi_reference import _fu, _Held, _Table, _yaku
 from riichi_situations import EAST, Situation, random_situation
 
 from app.core.shape.hand import Hand
 from app.core.shape.rules import rule_profile
 from app.core.shape.tiles import dora_from_indicator
-from app.core.value.riichi_scoring import (
-    Group,
-    NoYaku,
-    Reading,
-    RiichiScore,
-    _fu,
-    _Held,
-    _limit_of,
-    _Table,
-    _yaku,
-    score_riichi,
-)
+from app.core.value.riichi_scoring import Group, NoYaku, Reading, RiichiScore, _limit_of, score_riichi
 from app.core.value.scoring_context import WinContext
 
 RULES = rule_profile("riichi")
