@@ -15,7 +15,7 @@ from app.api.schemas.discard import (
     DISCARD_RESPONSE_REQUEST,
     DiscardResponse,
 )
-from app.core.advice.discard import DEAL_IN_POINTS
+from app.core.advice.discard import DEAL_IN_POINTS, MAX_VALUE_SHANTEN
 from app.core.advice.expected_score import expected_scores
 from app.core.shape.engine import Checker
 from app.core.shape.hand import Hand
@@ -110,7 +110,7 @@ def test_properties_on_random_hands(client: TestClient) -> None:
         scores = [c["score"] for c in candidates]
         assert scores == sorted(scores, reverse=True)
         valued = answer["model"] == "expected_score"
-        assert valued == (now <= 2) and (answer["model_note"] is None) == valued
+        assert valued == (now <= MAX_VALUE_SHANTEN) and (answer["model_note"] is None) == valued
         for candidate in candidates:
             assert math.isclose(sum(candidate["components"].values()), candidate["linear_score"], abs_tol=1e-5)
             assert candidate["safety"] == 1.0 and candidate["safety_by_opponent"] == []

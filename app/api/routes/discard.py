@@ -101,7 +101,7 @@ async def discard(
     probability by turn 18 from an exact search over the unseen tiles that also swaps tiles at
     equal shanten and steps back once, riichi declared at tenpai, every win valued by the riichi
     scorer (yaku, dora, red fives, expected ura dora), less the expected cost of dealing in when
-    opponents are given. Hands more than two from tenpai, other rules, and `model: linear` are
+    opponents are given. Hands more than three from tenpai, other rules, and `model: linear` are
     ranked by the linear score. The search runs off the event loop within TENPAI_HEAVY_SECONDS;
     a bound that cut it short is flagged in `value_search`. It is a heavy request: with
     TENPAI_MAX_HEAVY_REQUESTS already running, the linear score ranks at once (`model: linear`,

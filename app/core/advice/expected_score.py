@@ -75,6 +75,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from enum import StrEnum
+from functools import partial
 from typing import Final, NamedTuple
 
 from app.core import _kernel
@@ -89,8 +90,10 @@ LAST_TURN: Final = 18
 """mahjong-cpp's horizon: a player draws about 18 times in a hand."""
 DEFAULT_EXTRA: Final = 1
 """Detours (tegawari or a step back) allowed per path, as mahjong-cpp's default ``extra``."""
-DEFAULT_MAX_STATES: Final = 60_000
-"""States one search may build (a two-shanten hand needs about 5,000 to 40,000)."""
+DEFAULT_MAX_STATES: Final = 500_000
+"""States one search may build: a two-shanten hand needs about 5,000 to 40,000, a three-shanten
+one 40,000 to 210,000 (``bench/run_expected.py``'s hands); a state costs about 260 bytes, so a
+search holds at most about 130 MB."""
 FIVES: Final = (4, 13, 22)
 _MELD_KINDS: Final = (MeldKind.CHI, MeldKind.PON, MeldKind.OPEN_KAN, MeldKind.CLOSED_KAN, MeldKind.ADDED_KAN)
 """The kernel's meld kinds (riichi.hpp's MeldKind), in order."""
@@ -138,6 +141,10 @@ class TurnValue(NamedTuple):
     tenpai_probability: float
     win_probability: float
     expected_score: float
+
+
+_turn_value: Final = partial(tuple.__new__, TurnValue)
+"""A :class:`TurnValue` from the kernel's (turn, tenpai, win, score) row, without a Python frame."""
 
 
 class DiscardValue(NamedTuple):
@@ -252,7 +259,7 @@ def expected_scores(
     )
     discards = []
     for tile, red, shanten, rows in found:
-        by_turn = tuple(TurnValue(first_turn + k, *row) for k, row in enumerate(rows))
+        by_turn = tuple(map(_turn_value, rows))
         first = by_turn[0]
         discards.append(
             DiscardValue(

@@ -11,12 +11,12 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
+#include "flat_map.hpp"
 #include "registry.hpp"
 #include "riichi.hpp"
 #include "shape.hpp"
@@ -50,12 +50,7 @@ struct Key {
 };
 
 struct KeyHash {
-    std::size_t operator()(const Key& key) const {
-        std::uint64_t h = key.low * 0x9E3779B97F4A7C15ULL ^ (key.high + 0x632BE59BD9B4E019ULL + (key.low >> 29));
-        h ^= h >> 31;
-        h *= 0xBF58476D1CE4E5B9ULL;
-        return static_cast<std::size_t>(h ^ (h >> 29));
-    }
+    std::size_t operator()(const Key& key) const { return static_cast<std::size_t>(mix64(key.low ^ mix64(key.high))); }
 };
 
 Key key_of(const Counts& counts, int flag, int extra = 0) {
@@ -77,9 +72,10 @@ std::int64_t comb(int n, int k) {
 }
 
 struct Analysis {
-    int shanten;
-    Flags flags;
-    std::vector<std::uint8_t> waits;
+    int shanten = 0;
+    Flags flags{};
+    int wait_count = 0;
+    std::array<std::uint8_t, kKinds> waits{};
 };
 
 struct Child {
@@ -174,31 +170,35 @@ class Search {
     int states_ = 0;
     std::vector<Child> root_children_;
 
-    std::unordered_map<Key, Analysis, KeyHash> analysis_;
-    std::unordered_map<Key, double, KeyHash> win_values_;
-    std::unordered_map<int, int> points_;
+    FlatMap<Key, int, KeyHash> analysis_index_{1024};
+    std::deque<Analysis> analyses_;  // a deque: references to an analysis stay valid as it grows
+    FlatMap<Key, double, KeyHash> win_values_{256};
+    FlatMap<std::uint64_t, int, Mix64> points_{64};
 
     std::vector<Counts> draw_counts_;
     std::vector<std::uint8_t> draw_flag_;
     std::vector<int> draw_distance_;
-    std::unordered_map<Key, int, KeyHash> draw_index_;
+    FlatMap<Key, int, KeyHash> draw_index_{1024};
     std::vector<Counts> discard_counts_;
     std::vector<std::uint8_t> discard_flag_;
     std::vector<int> discard_distance_;
-    std::unordered_map<Key, int, KeyHash> discard_index_;
+    FlatMap<Key, int, KeyHash> discard_index_{1024};
 
     std::vector<int> edge_source_;
     std::vector<int> edge_target_;
     std::vector<int> edge_weight_;
     std::vector<double> edge_points_;
-    std::unordered_set<std::uint64_t> linked_;
+    FlatMap<std::uint64_t, char, Mix64> linked_{4096};
+    bool link_once(int draw, int discard) {
+        return linked_.emplace((std::uint64_t(draw) << 32) | std::uint32_t(discard), 1).second;
+    }
 };
 
 const Analysis& Search::analyse(const Counts& counts) {
     const Key key = key_of(counts, 0);
-    auto found = analysis_.find(key);
-    if (found != analysis_.end()) return found->second;
-    Analysis result;
+    if (const int* known = analysis_index_.find(key)) return analyses_[*known];
+    Analysis& result = analyses_.emplace_back();
+    analysis_index_.emplace(key, int(analyses_.size() - 1));
     const int distance = shape::regular_draws(counts.data(), melds_wanted_, result.flags.data());
     int best = distance;
     Flags other{};
@@ -226,15 +226,14 @@ const Analysis& Search::analyse(const Counts& counts) {
     }
     result.shanten = best - 1;
     for (int tile = 0; tile < kKinds; ++tile) {
-        if (result.flags[tile]) result.waits.push_back(static_cast<std::uint8_t>(tile));
+        if (result.flags[tile]) result.waits[result.wait_count++] = static_cast<std::uint8_t>(tile);
     }
-    return analysis_.emplace(key, std::move(result)).first->second;
+    return result;
 }
 
 double Search::win_value(const Counts& counts, int red, int win_tile, bool riichi) {
     const Key key = key_of(counts, red | (riichi ? kRiichiFlag : 0), win_tile + 1);
-    auto found = win_values_.find(key);
-    if (found != win_values_.end()) return found->second;
+    if (const double* known = win_values_.find(key)) return *known;
     riichi::Situation situation;
     situation.winner = seat_;
     situation.dealer = 0;
@@ -316,9 +315,8 @@ double Search::with_ura(const Counts& counts, int han, int fu) {
 }
 
 int Search::points_of(int han, int fu) {
-    const int key = han * 1024 + fu;
-    auto found = points_.find(key);
-    if (found != points_.end()) return found->second;
+    const std::uint64_t key = std::uint64_t(han) * 1024 + std::uint64_t(fu);
+    if (const int* known = points_.find(key)) return *known;
     const int base = riichi::base_points(han, fu, q_.options);
     const int points = riichi::payments(base, seat_, 0, -1, 0, q_.options)[seat_];
     points_.emplace(key, points);
@@ -372,24 +370,24 @@ int Search::draws_of(const Counts& counts, int red, int tile, std::array<std::pa
 
 int Search::draw_state(const Counts& counts, int flag, int distance) {
     const Key key = key_of(counts, flag);
-    auto [it, added] = draw_index_.emplace(key, int(draw_counts_.size()));
+    auto [index, added] = draw_index_.emplace(key, int(draw_counts_.size()));
     if (added) {
         draw_counts_.push_back(counts);
         draw_flag_.push_back(static_cast<std::uint8_t>(flag));
         draw_distance_.push_back(distance);
     }
-    return it->second;
+    return *index;
 }
 
 int Search::discard_state(const Counts& counts, int flag, int distance) {
     const Key key = key_of(counts, flag);
-    auto [it, added] = discard_index_.emplace(key, int(discard_counts_.size()));
+    auto [index, added] = discard_index_.emplace(key, int(discard_counts_.size()));
     if (added) {
         discard_counts_.push_back(counts);
         discard_flag_.push_back(static_cast<std::uint8_t>(flag));
         discard_distance_.push_back(distance);
     }
-    return it->second;
+    return *index;
 }
 
 void Search::link(int source, const Counts& counts, int red, bool riichi, int tile, bool is_red, int weight,
@@ -401,14 +399,14 @@ void Search::link(int source, const Counts& counts, int red, bool riichi, int ti
     after[tile] += 1;
     const int red_after = is_red ? (red | red_bit(tile)) : red;
     const int flag = red_after | (riichi ? kRiichiFlag : 0);
-    auto known = discard_index_.find(key_of(after, flag));
+    const int* known = discard_index_.find(key_of(after, flag));
     int target;
-    if (known != discard_index_.end()) {
-        target = known->second;
-        if (!linked_.insert((std::uint64_t(source) << 32) | std::uint32_t(target)).second) return;
+    if (known != nullptr) {
+        target = *known;
+        if (!link_once(source, target)) return;
     } else {
         target = discard_state(after, flag, distance_after_draw(counts, red, tile, is_red, distance));
-        linked_.insert((std::uint64_t(source) << 32) | std::uint32_t(target));
+        link_once(source, target);
     }
     edge_source_.push_back(source);
     edge_target_.push_back(target);
@@ -423,9 +421,8 @@ void Search::expand_draw(int index) {
     const bool riichi = (flag & kRiichiFlag) != 0;
     const Analysis& analysis = analyse(counts);
     const int shanten = analysis.shanten;
-    // References into the cache stay valid: an unordered_map never moves its elements.
+    // A reference into the analyses stays valid: they live in a deque.
     const Flags& flags = analysis.flags;
-    const std::vector<std::uint8_t>& waits = analysis.waits;
     const int distance = draw_distance_[index];
     const bool swaps = !riichi && distance + shanten < start_shanten_ + q_.extra;
     const bool tenpai = shanten == 0;
@@ -446,7 +443,7 @@ void Search::expand_draw(int index) {
     if (swaps) {
         for (int tile = 0; tile < kKinds; ++tile) consider(tile);
     } else {
-        for (auto tile : waits) consider(tile);
+        for (int w = 0; w < analysis.wait_count; ++w) consider(analysis.waits[w]);
     }
 }
 
@@ -548,14 +545,13 @@ std::vector<Child> Search::expand_discard(int index) {
             const bool is_red = reds[r];
             const int red_after = is_red ? (red & ~red_bit(tile)) : red;
             const int child_flag = red_after | (riichi ? kRiichiFlag : 0);
-            auto known = draw_index_.find(key_of(rest, child_flag));
-            const int child = known != draw_index_.end()
-                                  ? known->second
-                                  : draw_state(rest, child_flag,
-                                               distance_after_discard(counts, red, tile, is_red, distance));
+            const int* known = draw_index_.find(key_of(rest, child_flag));
+            const int child = known != nullptr ? *known
+                                               : draw_state(rest, child_flag,
+                                                            distance_after_discard(counts, red, tile, is_red, distance));
             children.push_back({tile, is_red, shanten, child});
             // Drawing the discarded tile again leads back here, whatever the child's riichi flag.
-            if (!linked_.insert((std::uint64_t(child) << 32) | std::uint32_t(index)).second) continue;
+            if (!link_once(child, index)) continue;
             int copies = 0;
             if (q_.track_red && red_bit(tile)) {
                 const int n = draws_of(rest, red_after, tile, ways);
@@ -628,10 +624,8 @@ std::vector<double> Search::values(int first_turn, int last_turn) const {
     const std::size_t edges = edge_source_.size();
     std::vector<std::uint8_t> tenpai(draws);
     for (std::size_t d = 0; d < draws; ++d) {
-        auto found = analysis_.find(key_of(draw_counts_[d], 0));
         // Every draw state expanded was analysed; one never expanded (a stopped search) is now.
-        tenpai[d] = found != analysis_.end() ? found->second.shanten == 0
-                                             : const_cast<Search*>(this)->analyse(draw_counts_[d]).shanten == 0;
+        tenpai[d] = const_cast<Search*>(this)->analyse(draw_counts_[d]).shanten == 0;
     }
     // A discard state chooses among the draw states that lead to it (mahjong-cpp's selection):
     // its own discards, each linked back, and every draw state that draws into it.
@@ -834,7 +828,7 @@ const Binding bind_expected{"expected", [](py::module_& m) {
                 py::list rows;
                 for (int k = 0; k < turns; ++k) {
                     const double* row = &values[(r * turns + k) * 3];
-                    rows.append(py::make_tuple(row[0], row[1], row[2]));
+                    rows.append(py::make_tuple(first_turn + k, row[0], row[1], row[2]));
                 }
                 discards.append(py::make_tuple(children[r].tile, children[r].red, children[r].shanten, rows));
             }
@@ -844,8 +838,8 @@ const Binding bind_expected{"expected", [](py::module_& m) {
         py::arg("round_wind"), py::arg("seat_wind"), py::arg("seven_pairs"), py::arg("quad_as_two"),
         py::arg("thirteen_orphans"), py::arg("options"), py::arg("extra"), py::arg("max_states"), py::arg("seconds"),
         py::arg("cancelled"), py::arg("first_turn"), py::arg("last_turn"),
-        "The expected-score search of app/core/advice/expected_score.py: ([(tile, red, shanten, [(tenpai, win, "
-        "score) per turn])], states, stop 0 none / 1 states / 2 time).");
+        "The expected-score search of app/core/advice/expected_score.py: ([(tile, red, shanten, [(turn, tenpai, "
+        "win, score) per turn])], states, stop 0 none / 1 states / 2 time).");
 }};
 
 }  // namespace
