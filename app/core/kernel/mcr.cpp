@@ -126,13 +126,6 @@ void sort_small(int* first, int n) {
     }
 }
 
-Mask present_of(const std::uint8_t* counts) {
-    Mask m = 0;
-    for (int t = 0; t < kKinds; ++t)
-        if (counts[t]) m |= bit(t);
-    return m;
-}
-
 // ----------------------------------------------------------------------------- exclusions
 
 // 不计: what each fan's definition says it does not count.  Every excluded fan comes later in
@@ -140,48 +133,47 @@ Mask present_of(const std::uint8_t* counts) {
 // excludes (a fan removed by an earlier one excludes nothing).
 struct Exclusion {
     int fan;
-    std::vector<int> excluded;
+    std::array<int, 6> excluded;  // padded with -1
 };
 const Exclusion kExclusions[] = {
-    {BIG_FOUR_WINDS, {BIG_THREE_WINDS, ALL_PUNGS, PREVALENT_WIND, SEAT_WIND, PUNG_OF_TERMINALS_OR_HONORS}},
-    {BIG_THREE_DRAGONS, {TWO_DRAGONS_PUNGS, DRAGON_PUNG}},
-    {ALL_GREEN, {HALF_FLUSH}},
-    {NINE_GATES, {FULL_FLUSH, FULLY_CONCEALED_HAND, CONCEALED_HAND, NO_HONORS}},
-    {FOUR_KONGS, {ALL_PUNGS, SINGLE_WAIT}},
+    {BIG_FOUR_WINDS, {BIG_THREE_WINDS, ALL_PUNGS, PREVALENT_WIND, SEAT_WIND, PUNG_OF_TERMINALS_OR_HONORS, -1}},
+    {BIG_THREE_DRAGONS, {TWO_DRAGONS_PUNGS, DRAGON_PUNG, -1, -1, -1, -1}},
+    {ALL_GREEN, {HALF_FLUSH, -1, -1, -1, -1, -1}},
+    {NINE_GATES, {FULL_FLUSH, FULLY_CONCEALED_HAND, CONCEALED_HAND, NO_HONORS, -1, -1}},
+    {FOUR_KONGS, {ALL_PUNGS, SINGLE_WAIT, -1, -1, -1, -1}},
     {SEVEN_SHIFTED_PAIRS, {FULL_FLUSH, SEVEN_PAIRS, FULLY_CONCEALED_HAND, CONCEALED_HAND, NO_HONORS, SINGLE_WAIT}},
-    {THIRTEEN_ORPHANS, {ALL_TERMINALS_AND_HONORS, ALL_TYPES, FULLY_CONCEALED_HAND, CONCEALED_HAND, SINGLE_WAIT}},
-    {ALL_TERMINALS,
-     {ALL_TERMINALS_AND_HONORS, ALL_PUNGS, OUTSIDE_HAND, DOUBLE_PUNG, PUNG_OF_TERMINALS_OR_HONORS, NO_HONORS}},
-    {LITTLE_FOUR_WINDS, {BIG_THREE_WINDS, PUNG_OF_TERMINALS_OR_HONORS}},
-    {LITTLE_THREE_DRAGONS, {TWO_DRAGONS_PUNGS, DRAGON_PUNG}},
-    {ALL_HONORS, {ALL_TERMINALS_AND_HONORS, ALL_PUNGS, OUTSIDE_HAND, PUNG_OF_TERMINALS_OR_HONORS}},
-    {FOUR_CONCEALED_PUNGS, {ALL_PUNGS, FULLY_CONCEALED_HAND, CONCEALED_HAND}},
-    {PURE_TERMINAL_CHOWS, {SEVEN_PAIRS, FULL_FLUSH, ALL_CHOWS, NO_HONORS}},
-    {QUADRUPLE_CHOW, {SEVEN_PAIRS, TILE_HOG}},
-    {FOUR_PURE_SHIFTED_PUNGS, {ALL_PUNGS}},
-    {ALL_TERMINALS_AND_HONORS, {ALL_PUNGS, OUTSIDE_HAND, PUNG_OF_TERMINALS_OR_HONORS}},
-    {SEVEN_PAIRS, {FULLY_CONCEALED_HAND, CONCEALED_HAND, SINGLE_WAIT}},
-    {GREATER_HONORS_AND_KNITTED, {LESSER_HONORS_AND_KNITTED, ALL_TYPES, FULLY_CONCEALED_HAND, CONCEALED_HAND}},
-    {ALL_EVEN_PUNGS, {ALL_PUNGS, ALL_SIMPLES, NO_HONORS}},
-    {FULL_FLUSH, {NO_HONORS}},
-    {UPPER_TILES, {UPPER_FOUR, NO_HONORS}},
-    {MIDDLE_TILES, {ALL_SIMPLES, NO_HONORS}},
-    {LOWER_TILES, {LOWER_FOUR, NO_HONORS}},
-    {THREE_SUITED_TERMINAL_CHOWS, {ALL_CHOWS, NO_HONORS}},
-    {ALL_FIVE, {ALL_SIMPLES, NO_HONORS}},
-    {LESSER_HONORS_AND_KNITTED, {ALL_TYPES, FULLY_CONCEALED_HAND, CONCEALED_HAND}},
-    {UPPER_FOUR, {NO_HONORS}},
-    {LOWER_FOUR, {NO_HONORS}},
-    {LAST_TILE_DRAW, {SELF_DRAWN}},
-    {OUT_WITH_REPLACEMENT_TILE, {SELF_DRAWN}},
-    {ROBBING_THE_KONG, {LAST_TILE}},
-    {MELDED_HAND, {SINGLE_WAIT}},
-    {TWO_CONCEALED_KONGS, {TWO_CONCEALED_PUNGS}},
-    {TWO_DRAGONS_PUNGS, {DRAGON_PUNG}},
-    {FULLY_CONCEALED_HAND, {SELF_DRAWN}},
-    {ALL_CHOWS, {NO_HONORS}},
-    {ALL_SIMPLES, {NO_HONORS}},
-    {REVERSIBLE_TILES, {ONE_VOIDED_SUIT}},
+    {THIRTEEN_ORPHANS, {ALL_TERMINALS_AND_HONORS, ALL_TYPES, FULLY_CONCEALED_HAND, CONCEALED_HAND, SINGLE_WAIT, -1}},
+    {ALL_TERMINALS, {ALL_TERMINALS_AND_HONORS, ALL_PUNGS, OUTSIDE_HAND, DOUBLE_PUNG, PUNG_OF_TERMINALS_OR_HONORS, NO_HONORS}},
+    {LITTLE_FOUR_WINDS, {BIG_THREE_WINDS, PUNG_OF_TERMINALS_OR_HONORS, -1, -1, -1, -1}},
+    {LITTLE_THREE_DRAGONS, {TWO_DRAGONS_PUNGS, DRAGON_PUNG, -1, -1, -1, -1}},
+    {ALL_HONORS, {ALL_TERMINALS_AND_HONORS, ALL_PUNGS, OUTSIDE_HAND, PUNG_OF_TERMINALS_OR_HONORS, -1, -1}},
+    {FOUR_CONCEALED_PUNGS, {ALL_PUNGS, FULLY_CONCEALED_HAND, CONCEALED_HAND, -1, -1, -1}},
+    {PURE_TERMINAL_CHOWS, {SEVEN_PAIRS, FULL_FLUSH, ALL_CHOWS, NO_HONORS, -1, -1}},
+    {QUADRUPLE_CHOW, {SEVEN_PAIRS, TILE_HOG, -1, -1, -1, -1}},
+    {FOUR_PURE_SHIFTED_PUNGS, {ALL_PUNGS, -1, -1, -1, -1, -1}},
+    {ALL_TERMINALS_AND_HONORS, {ALL_PUNGS, OUTSIDE_HAND, PUNG_OF_TERMINALS_OR_HONORS, -1, -1, -1}},
+    {SEVEN_PAIRS, {FULLY_CONCEALED_HAND, CONCEALED_HAND, SINGLE_WAIT, -1, -1, -1}},
+    {GREATER_HONORS_AND_KNITTED, {LESSER_HONORS_AND_KNITTED, ALL_TYPES, FULLY_CONCEALED_HAND, CONCEALED_HAND, -1, -1}},
+    {ALL_EVEN_PUNGS, {ALL_PUNGS, ALL_SIMPLES, NO_HONORS, -1, -1, -1}},
+    {FULL_FLUSH, {NO_HONORS, -1, -1, -1, -1, -1}},
+    {UPPER_TILES, {UPPER_FOUR, NO_HONORS, -1, -1, -1, -1}},
+    {MIDDLE_TILES, {ALL_SIMPLES, NO_HONORS, -1, -1, -1, -1}},
+    {LOWER_TILES, {LOWER_FOUR, NO_HONORS, -1, -1, -1, -1}},
+    {THREE_SUITED_TERMINAL_CHOWS, {ALL_CHOWS, NO_HONORS, -1, -1, -1, -1}},
+    {ALL_FIVE, {ALL_SIMPLES, NO_HONORS, -1, -1, -1, -1}},
+    {LESSER_HONORS_AND_KNITTED, {ALL_TYPES, FULLY_CONCEALED_HAND, CONCEALED_HAND, -1, -1, -1}},
+    {UPPER_FOUR, {NO_HONORS, -1, -1, -1, -1, -1}},
+    {LOWER_FOUR, {NO_HONORS, -1, -1, -1, -1, -1}},
+    {LAST_TILE_DRAW, {SELF_DRAWN, -1, -1, -1, -1, -1}},
+    {OUT_WITH_REPLACEMENT_TILE, {SELF_DRAWN, -1, -1, -1, -1, -1}},
+    {ROBBING_THE_KONG, {LAST_TILE, -1, -1, -1, -1, -1}},
+    {MELDED_HAND, {SINGLE_WAIT, -1, -1, -1, -1, -1}},
+    {TWO_CONCEALED_KONGS, {TWO_CONCEALED_PUNGS, -1, -1, -1, -1, -1}},
+    {TWO_DRAGONS_PUNGS, {DRAGON_PUNG, -1, -1, -1, -1, -1}},
+    {FULLY_CONCEALED_HAND, {SELF_DRAWN, -1, -1, -1, -1, -1}},
+    {ALL_CHOWS, {NO_HONORS, -1, -1, -1, -1, -1}},
+    {ALL_SIMPLES, {NO_HONORS, -1, -1, -1, -1, -1}},
+    {REVERSIBLE_TILES, {ONE_VOIDED_SUIT, -1, -1, -1, -1, -1}},
 };
 
 // The rules sorted by fan (table order), built once at static initialisation.
@@ -196,14 +188,19 @@ const std::vector<const Exclusion*> kExclusionOrder = sorted_exclusions();
 void apply_exclusions(FanCounts& table) {
     for (const Exclusion* rule : kExclusionOrder) {
         if (!table[rule->fan]) continue;
-        for (const int other : rule->excluded) table[other] = 0;
+        for (const int other : rule->excluded) {
+            if (other < 0) break;
+            table[other] = 0;
+        }
     }
 }
 
 // The fans of ``table`` summed; an empty table becomes 无番和 (8).
 int table_total(FanCounts& table) {
     int total = 0;
-    for (int fan = 0; fan < FAN_COUNT; ++fan) total += kFanValue[fan] * table[fan];
+    for (int fan = 0; fan < FAN_COUNT; ++fan) {
+        if (table[fan]) total += kFanValue[fan] * table[fan];
+    }
     if (!total) {
         table[CHICKEN_HAND] = 1;
         total = kFanValue[CHICKEN_HAND];
@@ -218,10 +215,6 @@ struct Reading {
     int pair = -1;
     int size = 0;
     std::array<int, 4> sets{};
-    void add(int s) {
-        if (size < 4) sets[size] = s;
-        ++size;  // more than four sets cannot happen in 14 tiles; counted so it is noticed
-    }
 };
 
 bool split_less(const Reading& a, const Reading& b) {
@@ -233,32 +226,59 @@ bool split_equal(const Reading& a, const Reading& b) {
     return a.pair == b.pair && a.size == b.size && std::equal(a.sets.begin(), a.sets.begin() + a.size, b.sets.begin());
 }
 
+// Readings held in place.  One suit of at most 14 tiles splits at most 4 ways (11122233344455;
+// an exhaustive count over every suit of 0..4 copies per tile), and only one suit of a
+// 14-tile hand can have more than one split (that takes 8 tiles or more), so a whole hand
+// reads at most 4 ways: the capacity is twice that, and anything past it is dropped rather
+// than written out of bounds.
+struct Readings {
+    static constexpr int kCapacity = 8;
+    std::array<Reading, kCapacity> items;
+    int size = 0;
+    const Reading* begin() const { return items.data(); }
+    const Reading* end() const { return items.data() + size; }
+    bool empty() const { return size == 0; }
+    void push(const Reading& r) {
+        if (size < kCapacity) items[size++] = r;
+    }
+    // Insert keeping (pair, sets) order, once.
+    void insert_sorted(const Reading& r) {
+        int at = 0;
+        while (at < size && split_less(items[at], r)) ++at;
+        if (at < size && split_equal(items[at], r)) return;
+        if (size == kCapacity) return;
+        for (int i = size; i > at; --i) items[i] = items[i - 1];
+        items[at] = r;
+        ++size;
+    }
+};
+
 struct SplitWalk {
     std::uint8_t work[9];
     int width;
     bool numbered;
-    std::vector<Reading>* found;
-    int sets[5];
+    Readings* found;
+    int sets[4];
     int size = 0;
 
     void walk(int start, int pair) {
         int index = start;
         while (index < width && !work[index]) ++index;
         if (index == width) {
-            if (size > 4) return;
             Reading r;
             r.pair = pair;
-            for (int i = 0; i < size; ++i) r.add(sets[i]);
+            r.size = size;
+            std::copy(sets, sets + size, r.sets.begin());
             sort_small(r.sets.data(), r.size);
-            found->push_back(r);
+            found->insert_sorted(r);
             return;
         }
-        if (size >= 5) return;
         if (pair < 0 && work[index] >= 2) {
             work[index] -= 2;
             walk(index, index);
             work[index] += 2;
         }
+        if (size == 4) return;  // no fifth set in 14 tiles
         if (work[index] >= 3) {
             work[index] -= 3;
             sets[size++] = kPung + index;
@@ -278,8 +298,8 @@ struct SplitWalk {
 
 // Every split of one suit (tiles low .. low + width) into sets and at most one pair, sorted
 // as (pair, sets) and placed at the suit's tiles.
-std::vector<Reading> suit_splits(const std::uint8_t* counts, int low, int width) {
-    std::vector<Reading> found;
+Readings suit_splits(const std::uint8_t* counts, int low, int width) {
+    Readings found;
     SplitWalk w;
     int total = 0;
     for (int i = 0; i < width; ++i) {
@@ -291,9 +311,8 @@ std::vector<Reading> suit_splits(const std::uint8_t* counts, int low, int width)
     w.numbered = low < kHonorStart;
     w.found = &found;
     w.walk(0, -1);
-    std::sort(found.begin(), found.end(), split_less);
-    found.erase(std::unique(found.begin(), found.end(), split_equal), found.end());
-    for (Reading& r : found) {
+    for (int k = 0; k < found.size; ++k) {
+        Reading& r = found.items[k];
         if (r.pair >= 0) r.pair += low;
         for (int i = 0; i < r.size; ++i) r.sets[i] += low;
     }
@@ -304,63 +323,63 @@ constexpr int kSuitRanges[4][2] = {{0, 9}, {9, 18}, {18, 27}, {27, 34}};
 
 // Every (pair, concealed sets) reading of ``counts`` as sets plus exactly one pair, suit by
 // suit: each suit's splits in order, the earlier suits' choice varying slowest.
-std::vector<Reading> regular_readings(const std::uint8_t* counts) {
-    std::vector<Reading> partial(1);
-    std::vector<Reading> next;
+Readings regular_readings(const std::uint8_t* counts) {
+    Readings partial;
+    partial.push(Reading{});
     for (const auto& range : kSuitRanges) {
         const int low = range[0], width = range[1] - range[0];
         bool any = false;
         for (int i = 0; i < width; ++i) any = any || counts[low + i];
         if (!any) continue;
-        const std::vector<Reading> splits = suit_splits(counts, low, width);
+        const Readings splits = suit_splits(counts, low, width);
         if (splits.empty()) return {};
-        next.clear();
+        Readings next;
         for (const Reading& base : partial) {
             for (const Reading& split : splits) {
                 if (split.pair >= 0 && base.pair >= 0) continue;
                 if (base.size + split.size > 4) continue;  // not in 14 tiles
                 Reading joined = base;
                 if (split.pair >= 0) joined.pair = split.pair;
-                for (int i = 0; i < split.size; ++i) joined.add(split.sets[i]);
-                next.push_back(joined);
+                for (int i = 0; i < split.size; ++i) joined.sets[joined.size++] = split.sets[i];
+                next.push(joined);
             }
         }
-        partial.swap(next);
+        partial = next;
     }
-    std::vector<Reading> readings;
+    Readings readings;
     for (const Reading& r : partial)
-        if (r.pair >= 0) readings.push_back(r);
+        if (r.pair >= 0) readings.push(r);
     return readings;
 }
 
 // The regular readings in PyMahjongGB's order: concealed sets compared in its tile order.
-std::vector<Reading> ordered_readings(const std::uint8_t* counts) {
-    std::vector<Reading> readings = regular_readings(counts);
-    if (readings.size() < 2) return readings;
-    struct Keyed {
-        std::array<int, 4> key;
-        int size;
-        const Reading* reading;
-    };
-    std::vector<Keyed> keyed;
-    keyed.reserve(readings.size());
-    for (const Reading& r : readings) {
-        Keyed k{{}, r.size, &r};
+Readings ordered_readings(const std::uint8_t* counts) {
+    Readings readings = regular_readings(counts);
+    if (readings.size < 2) return readings;
+    std::array<std::array<int, 4>, Readings::kCapacity> keys;
+    for (int k = 0; k < readings.size; ++k) {
+        const Reading& r = readings.items[k];
         for (int i = 0; i < r.size; ++i) {
             const int s = r.sets[i];
-            k.key[i] = s >= kPung ? oracle_position(s - kPung) * 2 : oracle_position(s) * 2 + 1;
+            keys[k][i] = s >= kPung ? oracle_position(s - kPung) * 2 : oracle_position(s) * 2 + 1;
         }
-        sort_small(k.key.data(), k.size);
-        keyed.push_back(k);
+        sort_small(keys[k].data(), r.size);
     }
-    std::stable_sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) {
-        return std::lexicographical_compare(a.key.begin(), a.key.begin() + a.size, b.key.begin(),
-                                            b.key.begin() + b.size);
-    });
-    std::vector<Reading> ordered;
-    ordered.reserve(readings.size());
-    for (const Keyed& k : keyed) ordered.push_back(*k.reading);
-    return ordered;
+    // Insertion sort on the keys (stable; the readings of one hand have as many sets each).
+    for (int i = 1; i < readings.size; ++i) {
+        const Reading r = readings.items[i];
+        const std::array<int, 4> key = keys[i];
+        int j = i;
+        for (; j > 0 && std::lexicographical_compare(key.begin(), key.begin() + r.size, keys[j - 1].begin(),
+                                                     keys[j - 1].begin() + readings.items[j - 1].size);
+             --j) {
+            readings.items[j] = readings.items[j - 1];
+            keys[j] = keys[j - 1];
+        }
+        readings.items[j] = r;
+        keys[j] = key;
+    }
+    return readings;
 }
 
 // Whether ``work`` (one suit, from ``start`` on) splits into sets, plus a pair if needs_pair.
@@ -393,7 +412,7 @@ bool is_complete(std::uint8_t* work, int width, int start, bool numbered, bool n
 // Every tile that completes the regular form (counted formally: a fifth copy counts), as a
 // mask.  One tile mends one suit: the others must already be complete, with one pair among
 // all the suits once the tile is in.
-Mask regular_waits(const std::uint8_t* counts) {
+Mask regular_waits(const std::uint8_t* counts, bool stop_at_two) {
     struct Part {
         int low, width, remainder;
         bool numbered, complete;
@@ -438,6 +457,7 @@ Mask regular_waits(const std::uint8_t* counts) {
             ++work[offset];
             if (is_complete(work, p.width, 0, p.numbered, wants_pair)) found |= bit(p.low + offset);
             --work[offset];
+            if (stop_at_two && (found & (found - 1))) return found;  // more than one is all the caller asks
         }
     }
     return found;
@@ -450,7 +470,7 @@ bool is_unique_wait(const std::uint8_t* counts, int win_tile) {
     std::uint8_t work[kKinds];
     std::copy(counts, counts + kKinds, work);
     --work[win_tile];
-    Mask waits = regular_waits(work);
+    Mask waits = regular_waits(work, true);
     if (waits & (waits - 1)) return false;
     int total = 0, kinds = 0, odd = -1, odds = 0;
     for (int t = 0; t < kKinds; ++t) {
@@ -782,7 +802,6 @@ struct Win {
 
     Win(const std::uint8_t* counts, const Meld* melds, int meld_count, int win, const Situation& s)
         : concealed(counts), discard(s.discard), seat(s.seat_wind), prevalent(s.round_wind), win_tile(win) {
-        concealed_present = present_of(counts);
         std::copy(counts, counts + kKinds, all_counts);
         for (int i = 0; i < meld_count; ++i) {
             const Meld& meld = melds[i];
@@ -812,7 +831,14 @@ struct Win {
     // Fans of the tiles as a whole (no reading needed).
     void tile_fans() {
         FanCounts& table = hand_fans;
-        const Mask present = present_of(all_counts);
+        Mask present = 0;
+        int fours = 0;
+        concealed_present = 0;
+        for (int t = 0; t < kKinds; ++t) {
+            present |= Mask{all_counts[t] != 0} << t;
+            concealed_present |= Mask{concealed[t] != 0} << t;
+            fours += all_counts[t] == 4;
+        }
         const int suits = ((present & kManMask) != 0) + ((present & kPinMask) != 0) + ((present & kSouMask) != 0);
         const bool has_wind = present & kWindMask, has_dragon = present & kDragonMask;
         if (!has_wind && !has_dragon) table[NO_HONORS] = 1;
@@ -841,8 +867,7 @@ struct Win {
         } else if (!(present & ~kMiddleMask)) {
             table[MIDDLE_TILES] = 1;
         }
-        int hogs = -kongs;
-        for (int t = 0; t < kKinds; ++t) hogs += all_counts[t] == 4;
+        const int hogs = fours - kongs;
         if (hogs > 0) table[TILE_HOG] = static_cast<std::uint8_t>(hogs);
     }
 
@@ -1068,9 +1093,9 @@ bool knitted_straight_table(const Win& win, int melds, FanCounts& table) {
     std::uint8_t rest[kKinds];
     std::copy(win.concealed, win.concealed + kKinds, rest);
     for (int t : held->tiles) --rest[t];
-    const std::vector<Reading> readings = regular_readings(rest);
+    const Readings readings = regular_readings(rest);
     if (readings.empty()) return false;
-    const Reading& reading = readings[0];
+    const Reading& reading = readings.items[0];
     const int pair = reading.pair;
     table = win.hand_fans;
     table[KNITTED_STRAIGHT] = 1;
@@ -1169,8 +1194,75 @@ Counted count_fans(const std::uint8_t* concealed, const Meld* melds, int meld_co
 
 namespace {
 
-// The arguments as the Python wrapper sends them, checked so that no input reads outside
-// an array (the wrapper has validated the win already; these only fail on a misuse).
+// ----------------------------------------------------------------------------- Python
+
+// The bindings read the Hand and the WinContext themselves (attribute by attribute, with the
+// CPython API and METH_FASTCALL) and answer with mcr_scoring's own Fan objects: the count is
+// about a microsecond, so coding the win in Python and decoding the answer there would cost
+// more than the counting.  app/core/value/mcr_scoring.py validates the win before calling
+// (every check and error of the scorer lives there); what is checked here only keeps a
+// misuse from reading outside an array, and fails with TypeError or ValueError.
+//
+// The GIL is held throughout: the work is too short to gain from releasing it, and a thread
+// that releases the GIL for a microsecond may wait a whole switch interval to get it back.
+
+// Attribute names, interned once at import; never changed afterwards.
+struct Names {
+    PyObject *counts, *melds, *kind, *tiles, *winner, *dealer, *discarder, *seat_wind, *round_wind,
+        *kong_replacement, *robbed_kong, *last_tile, *last_copy;
+};
+Names names{};
+
+PyObject* intern(const char* text) {
+    PyObject* name = PyUnicode_InternFromString(text);
+    if (!name) throw py::error_already_set();
+    return name;  // kept for the life of the process
+}
+
+// The Fan objects the answers are made of: ``fans[fan][count]``, installed by mcr_scoring at
+// import (under the GIL) and only read afterwards.  A second install replaces the first and
+// keeps it alive, so nothing handed out loses its table.  Never destroyed: Python objects
+// cannot be released after the interpreter has finalised, when static destructors run.
+std::vector<py::object>& every_fan_table() {
+    static auto* installs = new std::vector<py::object>();
+    return *installs;
+}
+PyObject* fan_table = nullptr;
+
+struct Held {  // a new reference, released on every path
+    PyObject* object;
+    explicit Held(PyObject* o) : object(o) {
+        if (!o) throw py::error_already_set();
+    }
+    ~Held() { Py_XDECREF(object); }
+    Held(const Held&) = delete;
+    Held& operator=(const Held&) = delete;
+};
+
+long read_int(PyObject* value, const char* what) {
+    const long number = PyLong_AsLong(value);
+    if (number == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        throw py::type_error(std::string(what) + ": expected an int");
+    }
+    return number;
+}
+
+bool read_flag(PyObject* owner, PyObject* name) {
+    Held value(PyObject_GetAttr(owner, name));
+    const int truth = PyObject_IsTrue(value.object);
+    if (truth < 0) throw py::error_already_set();
+    return truth;
+}
+
+int meld_code(PyObject* kind) {
+    if (!PyUnicode_Check(kind)) throw py::type_error("meld kind: expected a MeldKind");
+    static const char* const kinds[] = {"chi", "pon", "open_kan", "closed_kan", "added_kan"};
+    for (int code = CHI; code <= ADDED_KAN; ++code)
+        if (PyUnicode_CompareWithASCIIString(kind, kinds[code]) == 0) return code;
+    throw py::value_error("meld kind: not a meld kind");
+}
+
 struct Arguments {
     std::uint8_t concealed[kKinds];
     Meld melds[4];
@@ -1179,85 +1271,161 @@ struct Arguments {
     Situation situation;
 };
 
-Arguments read_arguments(const py::bytes& counts, const py::bytes& melds, int win_tile, bool discard, int seat_wind,
-                         int round_wind, int flags) {
+Arguments read_arguments(PyObject* const* args, Py_ssize_t nargs) {
+    if (nargs != 3) throw py::type_error("expected (hand, win_tile, context)");
+    PyObject* hand = args[0];
+    PyObject* context = args[2];
     Arguments a;
-    char* data = nullptr;
-    Py_ssize_t size = 0;
-    if (PyBytes_AsStringAndSize(counts.ptr(), &data, &size) != 0) throw py::error_already_set();
-    if (size != kKinds) throw std::invalid_argument("counts: expected 34 bytes");
-    int tiles = 0;
-    for (int t = 0; t < kKinds; ++t) {
-        a.concealed[t] = static_cast<std::uint8_t>(data[t]);
-        tiles += a.concealed[t];
+    {
+        Held counts(PyObject_GetAttr(hand, names.counts));
+        if (!PyBytes_Check(counts.object) || PyBytes_GET_SIZE(counts.object) != kKinds)
+            throw py::type_error("hand.counts: expected 34 bytes");
+        std::copy_n(reinterpret_cast<const std::uint8_t*>(PyBytes_AS_STRING(counts.object)), kKinds, a.concealed);
     }
-    if (PyBytes_AsStringAndSize(melds.ptr(), &data, &size) != 0) throw py::error_already_set();
-    if (size % 2 != 0 || size > 8) throw std::invalid_argument("melds: expected (kind, tile) byte pairs, at most 4");
-    a.meld_count = static_cast<int>(size / 2);
     std::uint8_t all[kKinds];
     std::copy(a.concealed, a.concealed + kKinds, all);
-    for (int i = 0; i < a.meld_count; ++i) {
-        const int kind = static_cast<std::uint8_t>(data[2 * i]);
-        const int tile = static_cast<std::uint8_t>(data[2 * i + 1]);
-        if (kind > ADDED_KAN || tile >= kKinds || (kind == CHI && (tile >= kHonorStart || tile % 9 > 6)))
-            throw std::invalid_argument("melds: a meld kind or tile out of range");
-        a.melds[i] = {kind, tile};
-        if (kind == CHI) {
-            for (int k = 0; k < 3; ++k) ++all[tile + k];
-        } else {
-            all[tile] += kind == PON ? 3 : 4;
+    int tiles = 0;
+    for (int t = 0; t < kKinds; ++t) tiles += a.concealed[t];
+    {
+        Held melds(PyObject_GetAttr(hand, names.melds));
+        if (!PyTuple_Check(melds.object)) throw py::type_error("hand.melds: expected a tuple");
+        const Py_ssize_t count = PyTuple_GET_SIZE(melds.object);
+        if (count > 4) throw py::value_error("hand.melds: at most 4");
+        a.meld_count = static_cast<int>(count);
+        for (int i = 0; i < a.meld_count; ++i) {
+            PyObject* meld = PyTuple_GET_ITEM(melds.object, i);
+            Held kind(PyObject_GetAttr(meld, names.kind));
+            Held meld_tiles(PyObject_GetAttr(meld, names.tiles));
+            if (!PyTuple_Check(meld_tiles.object) || PyTuple_GET_SIZE(meld_tiles.object) < 1)
+                throw py::type_error("meld.tiles: expected a tuple of tiles");
+            const int code = meld_code(kind.object);
+            const long tile = read_int(PyTuple_GET_ITEM(meld_tiles.object, 0), "meld tile");
+            if (tile < 0 || tile >= kKinds || (code == CHI && (tile >= kHonorStart || tile % 9 > 6)))
+                throw py::value_error("meld: a tile out of range");
+            a.melds[i] = {code, static_cast<int>(tile)};
+            if (code == CHI) {
+                for (int k = 0; k < 3; ++k) ++all[tile + k];
+            } else {
+                all[tile] += code == PON ? 3 : 4;
+            }
         }
     }
-    if (tiles + 3 * a.meld_count != 14) throw std::invalid_argument("a win has 14 tiles, each meld counted as 3");
+    if (tiles + 3 * a.meld_count != 14) throw py::value_error("a win has 14 tiles, each meld counted as 3");
     for (int t = 0; t < kKinds; ++t)
-        if (all[t] > 4) throw std::invalid_argument("a tile is held more than 4 times");
+        if (all[t] > 4) throw py::value_error("a tile is held more than 4 times");
+    const long win_tile = read_int(args[1], "win_tile");
     if (win_tile < 0 || win_tile >= kKinds || !a.concealed[win_tile])
-        throw std::invalid_argument("win_tile: not among the concealed tiles");
-    a.win_tile = win_tile;
-    a.situation.discard = discard;
-    a.situation.seat_wind = seat_wind;
-    a.situation.round_wind = round_wind;
-    a.situation.kong_replacement = flags & 1;
-    a.situation.robbed_kong = flags & 2;
-    a.situation.last_tile = flags & 4;
-    a.situation.last_copy = flags & 8;
+        throw py::value_error("win_tile: not among the concealed tiles");
+    a.win_tile = static_cast<int>(win_tile);
+
+    Situation& s = a.situation;
+    {
+        Held discarder(PyObject_GetAttr(context, names.discarder));
+        s.discard = discarder.object != Py_None;
+    }
+    {
+        Held seat(PyObject_GetAttr(context, names.seat_wind));
+        if (seat.object != Py_None) {
+            s.seat_wind = static_cast<int>(read_int(seat.object, "seat_wind"));
+        } else {
+            // The seat follows from winner and dealer, as in riichi.
+            Held winner(PyObject_GetAttr(context, names.winner));
+            Held dealer(PyObject_GetAttr(context, names.dealer));
+            const long offset = read_int(winner.object, "winner") - read_int(dealer.object, "dealer");
+            s.seat_wind = 27 + static_cast<int>(((offset % 4) + 4) % 4);
+        }
+    }
+    {
+        Held round(PyObject_GetAttr(context, names.round_wind));
+        s.round_wind = static_cast<int>(read_int(round.object, "round_wind"));
+    }
+    s.kong_replacement = read_flag(context, names.kong_replacement);
+    s.robbed_kong = read_flag(context, names.robbed_kong);
+    s.last_tile = read_flag(context, names.last_tile);
+    s.last_copy = read_flag(context, names.last_copy);
     return a;
 }
 
+// Runs ``body`` and turns a C++ or pybind11 exception into the Python error it stands for.
+template <typename Body>
+PyObject* guarded(Body body) {
+    try {
+        return body();
+    } catch (py::error_already_set& e) {
+        e.restore();
+    } catch (py::builtin_exception& e) {
+        e.set_error();
+    } catch (const std::exception& e) {
+        PyErr_SetString(PyExc_RuntimeError, e.what());
+    }
+    return nullptr;
+}
+
+PyObject* mcr_count(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+    return guarded([&]() -> PyObject* {
+        if (!fan_table) throw std::logic_error("the MCR fan table is not installed (app.core.value.mcr_scoring)");
+        const Arguments a = read_arguments(args, nargs);
+        const Counted counted = count_fans(a.concealed, a.melds, a.meld_count, a.win_tile, a.situation);
+        if (!counted.wins) Py_RETURN_NONE;
+        Held total(PyLong_FromLong(counted.total));
+        Py_ssize_t listed = 0;
+        for (int fan = 0; fan < FAN_COUNT; ++fan) listed += counted.fans[fan] != 0;
+        Held answer(PyTuple_New(listed));
+        Py_ssize_t at = 0;
+        for (int fan = 0; fan < FAN_COUNT; ++fan) {
+            const int count = counted.fans[fan];
+            if (!count) continue;
+            PyObject* row = PyTuple_GET_ITEM(fan_table, fan);
+            if (count >= PyTuple_GET_SIZE(row)) throw std::logic_error("a fan counted more often than its table row holds");
+            PyObject* item = PyTuple_GET_ITEM(row, count);
+            Py_INCREF(item);
+            PyTuple_SET_ITEM(answer.object, at++, item);
+        }
+        PyObject* result = PyTuple_Pack(2, total.object, answer.object);
+        if (!result) throw py::error_already_set();
+        return result;
+    });
+}
+
+PyObject* mcr_fan_total(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+    return guarded([&]() -> PyObject* {
+        const Arguments a = read_arguments(args, nargs);
+        return PyLong_FromLong(count_fans(a.concealed, a.melds, a.meld_count, a.win_tile, a.situation).total);
+    });
+}
+
+PyMethodDef count_def = {
+    "mcr_count", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(mcr_count)), METH_FASTCALL,
+    "mcr_count(hand, win_tile, context): (total, fans) of the best reading of an MCR win, flowers aside: the\n"
+    "total fan and the installed Fan objects in table order; None when no MCR form completes."};
+PyMethodDef fan_total_def = {
+    "mcr_fan_total", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(mcr_fan_total)), METH_FASTCALL,
+    "mcr_fan_total(hand, win_tile, context): total fans of the best reading (flowers aside), 0 when no MCR\n"
+    "form completes."};
+
 const Binding bind_mcr{"mcr", [](py::module_& m) {
+    names = {intern("counts"),    intern("melds"),      intern("kind"),           intern("tiles"),
+             intern("winner"),    intern("dealer"),     intern("discarder"),      intern("seat_wind"),
+             intern("round_wind"), intern("kong_replacement"), intern("robbed_kong"), intern("last_tile"),
+             intern("last_copy")};
+    for (PyMethodDef* def : {&count_def, &fan_total_def}) {
+        PyObject* function = PyCFunction_NewEx(def, nullptr, m.ptr());
+        if (!function) throw py::error_already_set();
+        m.add_object(def->ml_name, py::reinterpret_steal<py::object>(function));
+    }
     m.def(
-        "mcr_count_fans",
-        [](const py::bytes& counts, const py::bytes& melds, int win_tile, bool discard, int seat_wind, int round_wind,
-           int flags) -> py::object {
-            const Arguments a = read_arguments(counts, melds, win_tile, discard, seat_wind, round_wind, flags);
-            const Counted counted = count_fans(a.concealed, a.melds, a.meld_count, a.win_tile, a.situation);
-            if (!counted.wins) return py::none();
-            int listed = 0;
-            for (int fan = 0; fan < FAN_COUNT; ++fan) listed += counted.fans[fan] != 0;
-            py::tuple codes(listed);
-            int i = 0;
-            for (int fan = 0; fan < FAN_COUNT; ++fan) {
-                if (counted.fans[fan]) codes[i++] = py::int_(fan * 16 + counted.fans[fan]);
+        "mcr_install_fans",
+        [](const py::tuple& table) {
+            if (static_cast<int>(table.size()) != FAN_COUNT) throw py::value_error("expected one row per fan");
+            for (const py::handle row : table) {
+                if (!PyTuple_Check(row.ptr()) || PyTuple_GET_SIZE(row.ptr()) < 2)
+                    throw py::type_error("each row: a tuple of the fan's objects by count, from 0");
             }
-            return std::move(codes);
+            every_fan_table().push_back(table);
+            fan_table = table.ptr();
         },
-        py::arg("counts"), py::arg("melds"), py::arg("win_tile"), py::arg("discard"), py::arg("seat_wind"),
-        py::arg("round_wind"), py::arg("flags"),
-        "The fans of the best reading of an MCR win, flowers aside: fan index * 16 + count per fan, in table\n"
-        "order; None when no MCR form completes.  counts: the 34 concealed counts, winning tile included;\n"
-        "melds: (kind, first tile) byte pairs, kinds chi 0 pon 1 open_kan 2 closed_kan 3 added_kan 4;\n"
-        "flags: kong_replacement 1, robbed_kong 2, last_tile 4, last_copy 8.");
-    m.def(
-        "mcr_fan_total",
-        [](const py::bytes& counts, const py::bytes& melds, int win_tile, bool discard, int seat_wind, int round_wind,
-           int flags) {
-            const Arguments a = read_arguments(counts, melds, win_tile, discard, seat_wind, round_wind, flags);
-            return count_fans(a.concealed, a.melds, a.meld_count, a.win_tile, a.situation).total;
-        },
-        py::arg("counts"), py::arg("melds"), py::arg("win_tile"), py::arg("discard"), py::arg("seat_wind"),
-        py::arg("round_wind"), py::arg("flags"),
-        "Total fans of the best reading (flowers aside), or 0 when no MCR form completes; arguments as\n"
-        "mcr_count_fans.");
+        py::arg("table"),
+        "Install the objects mcr_count answers with: table[fan][count], one row per fan in table order.");
     m.def(
         "mcr_fan_values",
         [] {

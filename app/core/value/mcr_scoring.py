@@ -43,7 +43,7 @@ from typing import Final, NamedTuple
 
 from app.core import _kernel
 from app.core.errors import BelowMinimumFan, InvalidRuleOption, NotAWinningHand, WrongTileCount
-from app.core.shape.hand import Hand, MeldKind
+from app.core.shape.hand import Hand
 from app.core.shape.rules import RuleProfile
 from app.core.shape.tiles import EAST, NORTH, NUM_TILE_KINDS, Tile, counted, format_tile
 from app.core.value.scoring_context import InvalidWinContext, WinContext, check_seats, check_win_tile
@@ -170,40 +170,24 @@ FLOWER_TILES: Final = OFFICIAL_FAN_COUNT - 1
 _FANS: Final = tuple(
     tuple(Fan(name, chinese, value, count) for count in range(MAX_FLOWERS + 1)) for name, chinese, value in FAN_TABLE
 )
-#: The kernel answers ``fan * 16 + count`` per fan counted; this maps that code to its Fan.
-_FAN_OF_CODE: Final = tuple(
-    _FANS[code >> 4][code & 15] if code & 15 <= MAX_FLOWERS else None for code in range(len(FAN_TABLE) << 4)
-)
-#: The kernel's meld kinds.
-_MELD_CODE: Final = {
-    MeldKind.CHI: 0,
-    MeldKind.PON: 1,
-    MeldKind.OPEN_KAN: 2,
-    MeldKind.CLOSED_KAN: 3,
-    MeldKind.ADDED_KAN: 4,
-}
+#: The seats that pay a winner, in seat order.
+_OTHER_SEATS: Final = tuple(tuple(seat for seat in range(SEATS) if seat != winner) for winner in range(SEATS))
+# The kernel answers with these very objects (no Fan is built per call).
+_kernel.mcr_install_fans(_FANS)
 
 
 def _not_a_win() -> NotAWinningHand:
     return NotAWinningHand("the hand does not complete any MCR form", field="hand")
 
 
-def _kernel_arguments(hand: Hand, win_tile: Tile, context: WinContext) -> tuple[bytes, bytes, int, bool, int, int, int]:
-    """The win as the kernel takes it; raises :class:`NotAWinningHand` where no form can complete."""
-    melds = hand.melds
-    if hand.tile_count + 3 * len(melds) != 14 or not 0 <= win_tile < NUM_TILE_KINDS or not hand.counts[win_tile]:
+def _count(hand: Hand, win_tile: Tile, context: WinContext) -> tuple[int, tuple[Fan, ...]]:
+    """(total, fans) of the best reading, from the kernel; raises :class:`NotAWinningHand`."""
+    if hand.tile_count + 3 * len(hand.melds) != 14 or not 0 <= win_tile < NUM_TILE_KINDS or not hand.counts[win_tile]:
         raise _not_a_win()
-    seat = context.seat_wind
-    if seat is None:
-        seat = EAST + (context.winner - context.dealer) % 4
-    flags = (
-        (1 if context.kong_replacement else 0)
-        | (2 if context.robbed_kong else 0)
-        | (4 if context.last_tile else 0)
-        | (8 if context.last_copy else 0)
-    )
-    coded = bytes([code for meld in melds for code in (_MELD_CODE[meld.kind], meld.tiles[0])]) if melds else b""
-    return hand.counts, coded, win_tile, context.discarder is not None, seat, context.round_wind, flags
+    counted = _kernel.mcr_count(hand, win_tile, context)
+    if counted is None:
+        raise _not_a_win()
+    return counted
 
 
 def count_fans(hand: Hand, win_tile: Tile, context: WinContext) -> tuple[Fan, ...]:
@@ -220,10 +204,7 @@ def count_fans(hand: Hand, win_tile: Tile, context: WinContext) -> tuple[Fan, ..
     >>> [f.name for f in count_fans(hand, 0, WinContext(winner=1, dealer=0, discarder=2))]
     ['Thirteen Orphans']
     """
-    codes = _kernel.mcr_count_fans(*_kernel_arguments(hand, win_tile, context))
-    if codes is None:
-        raise _not_a_win()
-    return tuple([_FAN_OF_CODE[code] for code in codes])  # type: ignore[misc]
+    return _count(hand, win_tile, context)[1]
 
 
 def fan_total(hand: Hand, win_tile: Tile, context: WinContext) -> int:
@@ -235,7 +216,9 @@ def fan_total(hand: Hand, win_tile: Tile, context: WinContext) -> int:
     >>> fan_total(chicken, 24, WinContext(winner=0, dealer=0, discarder=1))
     8
     """
-    total = _kernel.mcr_fan_total(*_kernel_arguments(hand, win_tile, context))
+    if hand.tile_count + 3 * len(hand.melds) != 14 or not 0 <= win_tile < NUM_TILE_KINDS or not hand.counts[win_tile]:
+        raise _not_a_win()
+    total = _kernel.mcr_fan_total(hand, win_tile, context)
     if not total:
         raise _not_a_win()
     return total
@@ -317,8 +300,7 @@ def score_mcr(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinContex
         raise InvalidRuleOption(
             f"MCR scoring has no wildcards; {rules.name} with wildcards cannot be scored", field="rules.wildcards"
         )
-    fans = count_fans(hand, win_tile, context)
-    total = sum(f.fan * f.count for f in fans)
+    total, fans = _count(hand, win_tile, context)
     if total < MINIMUM_FAN:
         raise BelowMinimumFan(
             f"the hand is worth {counted(total, 'fan')} (flowers not counted); a win needs at least {MINIMUM_FAN}",
@@ -327,14 +309,13 @@ def score_mcr(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinContex
     flowers = context.flowers
     if flowers:
         fans += (_FANS[FLOWER_TILES][flowers],)
-    worth = total + flowers
+    owed = total + flowers + BASE_PAYMENT
+    winner, discarder = context.winner, context.discarder
+    per_payer = tuple(
+        [(seat, owed if discarder is None or seat == discarder else BASE_PAYMENT) for seat in _OTHER_SEATS[winner]]
+    )
     payments = [0] * SEATS
-    per_payer = []
-    for seat in range(SEATS):
-        if seat == context.winner:
-            continue
-        pays = worth + BASE_PAYMENT if context.discarder is None or seat == context.discarder else BASE_PAYMENT
-        per_payer.append((seat, pays))
-        payments[seat] -= pays
-        payments[context.winner] += pays
-    return McrScore(tuple(payments), tuple(per_payer), total, fans, flowers)
+    for seat, pays in per_payer:
+        payments[seat] = -pays
+    payments[winner] = sum(pays for _, pays in per_payer)
+    return McrScore(tuple(payments), per_payer, total, fans, flowers)
