@@ -311,11 +311,13 @@ def score_mcr(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinContex
         fans += (_FANS[FLOWER_TILES][flowers],)
     owed = total + flowers + BASE_PAYMENT
     winner, discarder = context.winner, context.discarder
-    per_payer = tuple(
-        [(seat, owed if discarder is None or seat == discarder else BASE_PAYMENT) for seat in _OTHER_SEATS[winner]]
-    )
     payments = [0] * SEATS
+    if discarder is None:
+        per_payer = tuple([(seat, owed) for seat in _OTHER_SEATS[winner]])
+        payments[winner] = owed * (SEATS - 1)
+    else:
+        per_payer = tuple([(seat, owed if seat == discarder else BASE_PAYMENT) for seat in _OTHER_SEATS[winner]])
+        payments[winner] = owed + BASE_PAYMENT * (SEATS - 2)
     for seat, pays in per_payer:
         payments[seat] = -pays
-    payments[winner] = sum(pays for _, pays in per_payer)
     return McrScore(tuple(payments), per_payer, total, fans, flowers)
