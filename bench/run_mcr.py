@@ -17,8 +17,9 @@ timed.  Rows:
   (validation, fans, the 8-fan floor, payments);
 * ``MahjongFanCalculator``: PyMahjongGB (C++) on the same hands.
 
-Our calculator reads per-suit LRU caches that a running server keeps warm, so each
-round gives every row a cold pass (those caches emptied first) and then a warm pass;
+Each round gives every row a cold pass and then a warm pass over the same hands (the fan
+counting is compiled and keeps no cache of its own since the kernel took it over: any
+``functools`` cache left in the scorer's modules is still emptied before a cold pass);
 rounds interleave the rows, with the garbage collector off.  The table shows the
 median of each, in µs per hand, and the ratio to PyMahjongGB.  While timing, total fan
 is compared and disagreements are counted.

@@ -1,6 +1,9 @@
 """Types of the compiled kernel (app/core/kernel/*.cpp); see registry.hpp for how parts join."""
 
+from collections.abc import Callable
+
 from app.core.shape.hand import Hand, MeldKind
+from app.core.value.mcr_scoring import Fan
 from app.core.value.riichi_scoring import FuPart, Group, Reading, RiichiScore, YakuHan
 from app.core.value.scoring_context import WinContext
 
@@ -53,3 +56,30 @@ def riichi_payments(
     base: int, winner: int, dealer: int, discarder: int | None, honba: int, seats: int, tsumo_loss: bool
 ) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]: ...
 def riichi_limit(han: int, fu: int, kazoe_yakuman: bool, kiriage: bool) -> tuple[str | None, int]: ...
+
+# mcr.cpp: MCR fan counting.
+def mcr_count(hand: Hand, win_tile: int, context: WinContext) -> tuple[int, tuple[Fan, ...]] | None: ...
+def mcr_fan_total(hand: Hand, win_tile: int, context: WinContext) -> int: ...
+def mcr_install_fans(table: tuple[tuple[Fan, ...], ...]) -> None: ...
+def mcr_fan_values() -> tuple[int, ...]: ...
+
+# expected.cpp: the expected-score search.
+def expected_scores(
+    start: bytes,
+    unseen: bytes,
+    melds: list[tuple[int, int]],
+    start_red: int,
+    dora_indicators: list[int],
+    round_wind: int,
+    seat_wind: int,
+    seven_pairs: bool,
+    quad_as_two: bool,
+    thirteen_orphans: bool,
+    options: tuple[bool | int | bytes, ...],
+    extra: int,
+    max_states: int,
+    seconds: float,
+    cancelled: Callable[[], bool] | None,
+    first_turn: int,
+    last_turn: int,
+) -> tuple[list[tuple[int, bool, int, list[tuple[int, float, float, float]]]], int, int]: ...

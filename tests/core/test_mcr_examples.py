@@ -17,11 +17,12 @@ from pathlib import Path
 from typing import Final, NamedTuple
 
 import pytest
+from mcr_reference import _GREEN_TILES, _REVERSIBLE_TILES
 from shared_data import shared_testdata_dir
 
 from app.core.shape.hand import Hand, Meld
 from app.core.shape.tiles import EAST, GREEN, NORTH, RED, SOUTH, WEST, WHITE, Tile
-from app.core.value.mcr_scoring import _GREEN_TILES, _REVERSIBLE_TILES, FAN_TABLE, OFFICIAL_FAN_COUNT, count_fans
+from app.core.value.mcr_scoring import FAN_TABLE, OFFICIAL_FAN_COUNT, count_fans
 from app.core.value.scoring_context import WinContext
 
 DATA_FILE: Final = shared_testdata_dir() / "mcr-fan-examples" / "score_definition.xml"

@@ -12,22 +12,17 @@ from collections import Counter
 from itertools import product
 
 import pytest
+from mcr_reference import _EXCLUDES, _KNITTED, _VALUE, _regular_readings, _suit_splits, _waits
 
 from app.core.errors import BelowMinimumFan, NotAWinningHand, WrongTileCount
 from app.core.shape.hand import Hand, Meld
 from app.core.shape.rules import rule_profile
 from app.core.shape.tiles import EAST, NORTH, SOUTH, WEST, Tile, parse_mpsz
 from app.core.value.mcr_scoring import (
-    _EXCLUDES,
-    _KNITTED,
-    _VALUE,
     FAN_TABLE,
     MINIMUM_FAN,
     OFFICIAL_FAN_COUNT,
     Fan,
-    _regular_readings,
-    _suit_splits,
-    _waits,
     count_fans,
     fan_total,
     score_mcr,

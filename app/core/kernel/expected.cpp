@@ -802,6 +802,7 @@ const Binding bind_expected{"expected", [](py::module_& m) {
             q.quad_as_two = quad_as_two;
             q.orphans = thirteen_orphans;
             q.options = options_from(rule_options);
+            q.options.seven_pairs_quad_as_two = quad_as_two;
             q.track_red = q.options.red_fives;
             q.extra = extra;
             q.max_states = max_states;
