@@ -15,10 +15,11 @@ and ``WinContext`` for ours, 136-ids with ``Meld`` and ``HandConfig`` objects
 for mahjong, 136-ids with riichienv's ``Meld`` and ``Conditions``); conversion
 is not timed.
 
-Our scorer memoizes nothing keyed on the whole hand, but it reads per-suit
-tables that are LRU caches a running server keeps warm (every ``functools``
-cache in ``app.core.value.riichi_scoring`` and ``app.core.shape.decompose``, found at run
-time).  So each round gives every row a cold pass, right after the caches it
+Our scorer checks the request in Python and scores it in the compiled kernel
+(app/core/kernel/riichi.cpp), which memoizes nothing.  Every ``functools`` cache
+in ``app.core.value.riichi_scoring`` and ``app.core.shape.decompose`` (found at
+run time) is still emptied before our cold passes, and reported.  So each round
+gives every row a cold pass, right after the caches it
 reads are emptied (ours, or mahjong's own 128-entry ``divide_hand`` cache), and
 then a warm pass over the same hands; rounds interleave the rows, with the
 garbage collector off.  The table shows the best and the median cold and warm

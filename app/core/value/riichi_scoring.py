@@ -52,14 +52,25 @@ Fixed choices, all Tenhou's:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Final, NamedTuple
 
 from app.core import _kernel
 from app.core.errors import InvalidRuleOption, NotAWinningHand, NoYaku, TooManyCopies, WrongTileCount
 from app.core.shape.hand import Hand, MeldKind
 from app.core.shape.rules import RuleProfile, SevenPairs
-from app.core.shape.tiles import EAST, M5, NORTH, NUM_TILE_KINDS, P5, S5, Tile, counted, dora_table, format_tile
+from app.core.shape.tiles import (
+    EAST,
+    M5,
+    MAX_MELDS,
+    NORTH,
+    NUM_TILE_KINDS,
+    P5,
+    S5,
+    Tile,
+    counted,
+    dora_table,
+    format_tile,
+)
 from app.core.value.scoring_context import InvalidWinContext, WinContext, check_seats, check_win_tile
 
 MAX_INDICATORS: Final = 5
@@ -70,6 +81,7 @@ HONBA_EACH: Final = 100
 
 _RED_FIVE_TILES: Final = (M5, P5, S5)
 
+_MELD_KIND_FIELDS: Final = tuple(f"melds[{index}].kind" for index in range(MAX_MELDS))
 _NO_YAKU: Final = 2
 """riichi_score's answer for a complete hand without a yaku (Status::NoYaku in riichi.hpp)."""
 
@@ -144,6 +156,29 @@ class Reading(NamedTuple):
     wait: str = "tanki"
 
 
+#: WinContext's fields, in the order _check_situation unpacks them.
+_CONTEXT_FIELDS: Final = (
+    "winner",
+    "dealer",
+    "discarder",
+    "kong_replacement",
+    "robbed_kong",
+    "round_wind",
+    "dora_indicators",
+    "ura_indicators",
+    "red_fives",
+    "riichi",
+    "double_riichi",
+    "ippatsu",
+    "last_tile",
+    "first_turn",
+    "honba",
+    "riichi_sticks",
+    "nuki",
+)
+if WinContext._fields[: len(_CONTEXT_FIELDS)] != _CONTEXT_FIELDS:
+    raise ImportError("WinContext's fields moved: _check_situation unpacks them in _CONTEXT_FIELDS's order")
+
 # The kernel builds RiichiScore answers itself, from these classes and objects it makes once.
 _kernel.install_riichi_answers(
     score_type=RiichiScore,
@@ -156,10 +191,16 @@ _kernel.install_riichi_answers(
 )
 
 
-@lru_cache(maxsize=64)
 def _kernel_options(rules: RuleProfile) -> _kernel.RiichiOptions:
-    """The riichi scoring options of ``rules``, in the kernel's form (one per profile)."""
-    return _kernel.RiichiOptions(
+    """The riichi scoring options of ``rules``, in the kernel's form, made once per profile object.
+
+    Keyed by identity (a profile's hash and equality read all its fields, which costs more
+    than a score); each entry holds its profile, so the id is not reused while it is kept.
+    """
+    entry = _OPTIONS_BY_PROFILE.get(id(rules))
+    if entry is not None and entry[0] is rules:
+        return entry[1]
+    options = _kernel.RiichiOptions(
         seven_pairs=rules.seven_pairs is not SevenPairs.OFF,
         seven_pairs_quad_as_two=rules.seven_pairs is SevenPairs.QUAD_AS_TWO,
         thirteen_orphans=rules.thirteen_orphans,
@@ -173,6 +214,14 @@ def _kernel_options(rules: RuleProfile) -> _kernel.RiichiOptions:
         tsumo_loss=rules.tsumo_loss,
         dora_of=bytes(dora_table(rules.absent_tiles)),
     )
+    if len(_OPTIONS_BY_PROFILE) >= _OPTIONS_KEPT:
+        _OPTIONS_BY_PROFILE.clear()  # requests with their own overrides make a profile each
+    _OPTIONS_BY_PROFILE[id(rules)] = (rules, options)
+    return options
+
+
+_OPTIONS_KEPT: Final = 256
+_OPTIONS_BY_PROFILE: dict[int, tuple[RuleProfile, _kernel.RiichiOptions]] = {}
 
 
 # -- points ------------------------------------------------------------------
@@ -235,72 +284,92 @@ def _check_situation(
     hand: Hand, win_tile: Tile, context: WinContext, held_total: Sequence[int], rules: RuleProfile
 ) -> None:
     check_seats(context, rules.seats)
-    tsumo = context.discarder is None
-    in_riichi = context.riichi or context.double_riichi
-    if not EAST <= context.round_wind <= NORTH:
+    # Every request passes through here: the fields are read once, in one unpacking (the
+    # order is checked against WinContext's at import).
+    (
+        _,
+        _,
+        discarder,
+        kong_replacement,
+        robbed_kong,
+        round_wind,
+        dora_indicators,
+        ura_indicators,
+        red_fives,
+        riichi,
+        double_riichi,
+        ippatsu,
+        last_tile,
+        first_turn,
+        honba,
+        riichi_sticks,
+        nuki,
+        *_,
+    ) = context
+    in_riichi = riichi or double_riichi
+    if not EAST <= round_wind <= NORTH:
         raise InvalidWinContext(
-            f"round_wind must be a wind (1z..4z), got {format_tile(context.round_wind)}", field="round_wind"
+            f"round_wind must be a wind (1z..4z), got {format_tile(round_wind)}", field="round_wind"
         )
     if in_riichi and hand.has_open_meld:
-        field = "double_riichi" if context.double_riichi else "riichi"
+        field = "double_riichi" if double_riichi else "riichi"
         raise InvalidWinContext(f"{field} needs a closed hand, but the hand has an open meld", field=field)
-    if context.ippatsu and not in_riichi:
+    if ippatsu and not in_riichi:
         raise InvalidWinContext("ippatsu needs riichi (or double_riichi)", field="ippatsu")
-    if context.kong_replacement:
+    if kong_replacement:
         # Sanma: the replacement drawn after a kita is a dead-wall tile too (rinshan).
-        after_kita = rules.seats == 3 and context.nuki > 0
+        after_kita = rules.seats == 3 and nuki > 0
         if not after_kita and not any(meld.kind.size == 4 for meld in hand.melds):
             raise InvalidWinContext(
                 "kong_replacement needs a kong among the winner's melds"
                 + (" or a north set aside (nuki)" if rules.seats == 3 else ""),
                 field="kong_replacement",
             )
-        if context.ippatsu and not after_kita:
+        if ippatsu and not after_kita:
             raise InvalidWinContext(
                 "a kong ends ippatsu, so a win on a kong's replacement tile has none"
                 + (" (with no north set aside, the replacement followed a kong)" if rules.seats == 3 else ""),
                 field="ippatsu",
             )
-        if context.last_tile:
+        if last_tile:
             raise InvalidWinContext(
                 "a replacement tile (after a kong or a kita) is never the last tile (haitei)", field="last_tile"
             )
-    if context.robbed_kong:
+    if robbed_kong:
         if hand.counts[win_tile] != 1 or any(win_tile in meld.tiles for meld in hand.melds):
             raise InvalidWinContext(
                 f"robbing a kong of {format_tile(win_tile)}: its other three copies are in the kong, "
                 "so the winner holds only the robbed one",
                 field="robbed_kong",
             )
-        if context.last_tile:
+        if last_tile:
             raise InvalidWinContext("no kong can be declared on the last tile, so none is robbed", field="last_tile")
-    if context.first_turn:
-        if not tsumo:
+    if first_turn:
+        if discarder is not None:
             raise InvalidWinContext("tenhou and chiihou are self-draws: discarder must be null", field="first_turn")
         if hand.melds:
             raise InvalidWinContext("tenhou and chiihou need a hand with no melds", field="first_turn")
-        if in_riichi or context.kong_replacement or context.last_tile:
+        if in_riichi or kong_replacement or last_tile:
             raise InvalidWinContext(
                 "tenhou and chiihou are the first draw: no riichi, replacement tile or last tile", field="first_turn"
             )
-    if context.honba < 0:
-        raise InvalidWinContext(f"honba must be 0 or more, got {context.honba}", field="honba")
-    if context.riichi_sticks < 0:
-        raise InvalidWinContext(f"riichi_sticks must be 0 or more, got {context.riichi_sticks}", field="riichi_sticks")
+    if honba < 0:
+        raise InvalidWinContext(f"honba must be 0 or more, got {honba}", field="honba")
+    if riichi_sticks < 0:
+        raise InvalidWinContext(f"riichi_sticks must be 0 or more, got {riichi_sticks}", field="riichi_sticks")
     total = list(held_total)
-    if context.nuki:
+    if nuki:
         if rules.seats != 3:
             raise InvalidWinContext("nuki (north tiles set aside) exists only at a three-player table", field="nuki")
-        if not 0 < context.nuki <= 4 - total[NORTH]:
+        if not 0 < nuki <= 4 - total[NORTH]:
             raise InvalidWinContext(
-                f"nuki must be 0..{4 - total[NORTH]} (4 norths less those in hand and melds), got {context.nuki}",
+                f"nuki must be 0..{4 - total[NORTH]} (4 norths less those in hand and melds), got {nuki}",
                 field="nuki",
             )
-        total[NORTH] += context.nuki
-    if context.robbed_kong:
+        total[NORTH] += nuki
+    if robbed_kong:
         total[win_tile] += 3  # the robbed kong's other three copies are on the table
-    for field in ("dora_indicators", "ura_indicators"):
-        indicators = getattr(context, field)
+    for field, indicators in (("dora_indicators", dora_indicators), ("ura_indicators", ura_indicators)):
         if len(indicators) > MAX_INDICATORS:
             raise InvalidWinContext(
                 f"{field}: at most {MAX_INDICATORS} indicators (one, plus one a kong), got {len(indicators)}",
@@ -311,19 +380,19 @@ def _check_situation(
                 raise InvalidWinContext(f"{field}: {tile} is not a tile", field=field)
             total[tile] += 1
             if total[tile] > 4:
-                robbed = " and the robbed kong" if context.robbed_kong and tile == win_tile else ""
+                robbed = " and the robbed kong" if robbed_kong and tile == win_tile else ""
                 raise TooManyCopies(
                     f"{total[tile]} copies of {format_tile(tile)} in hand, melds{robbed} and indicators; a tile has 4",
                     field=field,
                 )
-    fives = held_total
-    for tile in set(context.red_fives):
-        if tile not in _RED_FIVE_TILES:
-            raise InvalidWinContext(f"red_fives: {format_tile(tile)} is not a five of m, p or s", field="red_fives")
-        if context.red_fives.count(tile) > fives[tile]:
-            raise InvalidWinContext(
-                f"{context.red_fives.count(tile)} red {format_tile(tile)} but {fives[tile]} held", field="red_fives"
-            )
+    if red_fives:
+        for tile in set(red_fives):
+            if tile not in _RED_FIVE_TILES:
+                raise InvalidWinContext(f"red_fives: {format_tile(tile)} is not a five of m, p or s", field="red_fives")
+            if red_fives.count(tile) > held_total[tile]:
+                raise InvalidWinContext(
+                    f"{red_fives.count(tile)} red {format_tile(tile)} but {held_total[tile]} held", field="red_fives"
+                )
 
 
 def score_riichi(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinContext) -> RiichiScore:
@@ -365,8 +434,9 @@ def score_riichi(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinCon
             rules.check_tiles_exist(meld.tiles, field=f"melds[{index}].tiles")
         rules.check_tiles_exist(context.dora_indicators, field="dora_indicators")
         rules.check_tiles_exist(context.ura_indicators, field="ura_indicators")
-    for index, meld in enumerate(hand.melds):
-        rules.check_meld_allowed(meld.kind, field=f"melds[{index}].kind")
+    if hand.melds:
+        for index, meld in enumerate(hand.melds):
+            rules.check_meld_allowed(meld.kind, field=_MELD_KIND_FIELDS[index])
     _check_situation(hand, win_tile, context, total, rules)
     scored = _kernel.riichi_score(hand, win_tile, _kernel_options(rules), context)
     if isinstance(scored, int):  # the kernel's Status: 1 not a winning hand, 2 no yaku

@@ -15,7 +15,7 @@ app.core.value.scoring_context.InvalidWinContext: the winner cannot have discard
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, NoReturn
 
 from app.core.errors import TenpaiError
 from app.core.shape.rules import DEFAULT_SEATS
@@ -81,11 +81,15 @@ def check_seats(context: WinContext, seats: int = DEFAULT_SEATS) -> None:
 
     ``seats`` is the number of players (4, or 3 in sanma).
     """
-    for name in ("winner", "dealer", "discarder"):
-        seat = getattr(context, name)
-        if seat is not None and not (type(seat) is int and 0 <= seat < seats):
-            raise InvalidWinContext(f"{name} must be a seat 0..{seats - 1}, got {seat!r}", field=name)
-    if context.discarder == context.winner:
+    winner, dealer, discarder = context.winner, context.dealer, context.discarder
+    # Written out seat by seat: every score request passes here.  (type() is int: a bool is no seat.)
+    if winner is not None and not (type(winner) is int and 0 <= winner < seats):
+        _not_a_seat("winner", winner, seats)
+    if dealer is not None and not (type(dealer) is int and 0 <= dealer < seats):
+        _not_a_seat("dealer", dealer, seats)
+    if discarder is not None and not (type(discarder) is int and 0 <= discarder < seats):
+        _not_a_seat("discarder", discarder, seats)
+    if discarder == winner:
         raise InvalidWinContext("the winner cannot have discarded the winning tile", field="discarder")
     if context.kong_replacement and context.discarder is not None:
         raise InvalidWinContext(
@@ -95,3 +99,7 @@ def check_seats(context: WinContext, seats: int = DEFAULT_SEATS) -> None:
         raise InvalidWinContext(
             "robbing a kong needs the seat that declared the kong as discarder", field="robbed_kong"
         )
+
+
+def _not_a_seat(name: str, seat: object, seats: int) -> NoReturn:
+    raise InvalidWinContext(f"{name} must be a seat 0..{seats - 1}, got {seat!r}", field=name)
