@@ -119,6 +119,8 @@ _MELD_KIND: Final = {
     "ankan": MeldKind.CLOSED_KAN,
 }
 _YAKUMAN_WITH_LIABILITY: Final = {"daisangen": DRAGONS, "daisuushii": WINDS}
+#: Each red five's table tile with its kind.
+_RED_KINDS: Final = tuple((red, kind_of(red)) for red in range(FIRST_RED, UNKNOWN))
 
 
 def _flat_payments(winner: int, discarder: int | None, seats: int) -> tuple[int, ...]:
@@ -210,11 +212,13 @@ class SeatState:
         return sum(self.counts)
 
     def kind_counts(self) -> bytes:
-        counts = bytearray(NUM_TILE_KINDS)
-        for tile in range(UNKNOWN):
-            if self.counts[tile]:
-                counts[kind_of(tile)] += self.counts[tile]
-        return bytes(counts)
+        """The concealed tiles by kind (a red five counted as its five; unknown tiles left out)."""
+        counts = self.counts
+        kinds = bytearray(counts[:NUM_TILE_KINDS])
+        for red, kind in _RED_KINDS:
+            if counts[red]:
+                kinds[kind] += counts[red]
+        return bytes(kinds)
 
     def hand(self) -> Hand:
         return Hand(self.kind_counts(), tuple(meld.as_meld() for meld in self.melds))
@@ -300,12 +304,17 @@ class TableMachine:
         #: Apply events without checking them (the referee re-applies an event it found a foul
         #: in this way, to go on judging the rest of the game).
         self.lenient = False
+        #: Answers asked at the point of the game the machine is at (legal actions, claims), kept
+        #: until the next event: a decision, the draw check and the event's own check ask the same
+        #: questions.  Every change of the state goes through :meth:`apply`, which empties it.
+        self._asked: dict[tuple[str, int], list[Event]] = {}
         self._reset_hand()
 
     # ------------------------------------------------------------------ state
 
     def _reset_hand(self) -> None:
         n = self.seats
+        self._asked.clear()
         self.players = [SeatState() for _ in range(n)]
         self.bakaze = WINDS[0]
         self.kyoku = 1
@@ -353,7 +362,11 @@ class TableMachine:
         """Apply one event, or raise :class:`Foul` (the state is then unchanged) or
         :class:`~app.core.table.mjai.MalformedEvent`."""
         handler = getattr(self, f"_on_{event.kind}")
-        handler(event)
+        try:
+            handler(event)
+        finally:
+            # Asked before the event changed the state (its own check reads them): stale now.
+            self._asked.clear()
         self.events_applied += 1
 
     def _expect(self, condition: bool, code: str, message: str) -> None:
@@ -1042,6 +1055,7 @@ class TableMachine:
         without the ``hora`` or ``ryukyoku`` before it, and the next ``start_kyoku`` brings the scores."""
         self.phase = "idle"
         self.hand_open = False
+        self._asked.clear()
 
     def _on_end_kyoku(self, event: Event) -> None:
         self._expect(self.phase == "won", "unexpected_event", f"end_kyoku while {self._waiting_for()}")
@@ -1216,6 +1230,13 @@ class TableMachine:
 
         Empty when the seat has nothing to decide; ``none`` is listed with claims (pass).
         """
+        key = ("legal", seat)
+        actions = self._asked.get(key)
+        if actions is None:
+            actions = self._asked[key] = self._legal_actions(seat)
+        return list(actions)
+
+    def _legal_actions(self, seat: int) -> list[Event]:
         player = self.players[seat]
         if not player.known:
             return []
@@ -1307,6 +1328,22 @@ class TableMachine:
             return False
         if self.live_left < RIICHI_MIN_DRAWS:
             return False
+        return self._ready_after_some_discard(seat)
+
+    def _ready_after_some_discard(self, seat: int) -> bool:
+        """Whether some discard leaves the seat's hand ready.
+
+        For a 3n+2 hand, one question answers it: the hand's own shanten is 0 or less.  The
+        shanten counts the tiles a hand lacks of its nearest complete hand (``shanten + 1``
+        of them), and a discard not in that complete hand leaves the lack as it was, while no
+        discard can shorten it; a complete hand (-1) stays ready after any discard.  So the
+        best discard's shanten is ``max(0, shanten)``, and the 14 questions of each discard
+        are one (the complete hands measured against are the same ones: same melds, caps, forms).
+        """
+        player = self.players[seat]
+        hand = player.hand()
+        if hand.tile_count % 3 == 2:
+            return self.checker.shanten_number(hand) <= 0
         return any(self.ready_after(seat, tile) for tile in range(UNKNOWN) if player.counts[tile])
 
     def ready_after(self, seat: int, discard: int | None) -> bool:
@@ -1335,7 +1372,14 @@ class TableMachine:
         return bool(waits_after) and tuple(waits_before) == tuple(waits_after)
 
     def _claims(self, seat: int) -> list[Event]:
-        """What ``seat`` may do with the claimable tile (without ``none``)."""
+        """What ``seat`` may do with the claimable tile (without ``none``); callers do not change the list."""
+        key = ("claims", seat)
+        claims = self._asked.get(key)
+        if claims is None:
+            claims = self._asked[key] = self._claims_now(seat)
+        return claims
+
+    def _claims_now(self, seat: int) -> list[Event]:
         player = self.players[seat]
         tile = self.claim_tile
         if seat == self.turn or not player.known or tile == UNKNOWN:
@@ -1437,7 +1481,7 @@ class TableMachine:
         if event.kind == "reach":
             if not player.closed:
                 return "illegal_action", f"seat {seat} cannot riichi with an open hand"
-            if not player.riichi and not any(self.ready_after(seat, t) for t in range(UNKNOWN) if player.counts[t]):
+            if not player.riichi and not self._ready_after_some_discard(seat):
                 return "not_ready", f"seat {seat} cannot riichi: no discard leaves its hand ready"
             if self.scores[seat] < RIICHI_STICK:
                 return "illegal_action", f"seat {seat} has under 1000 points and cannot riichi"
