@@ -227,11 +227,13 @@ def _turn(machine: TableMachine, seat: int, strategy: Strategy, view: SeatView, 
     for discard in _discard_order(discards, candidates):
         value, reasons = _discard_value(discard, candidates)
         ranked.append(RankedAction(discard, value, reasons))
+    listed = {id(item.action) for item in ranked}
     for action in legal:
-        if not any(item.action is action for item in ranked):
+        if id(action) not in listed:
             ranked.append(RankedAction(action, None, ("not chosen",)))
     assert chosen is not None  # a turn always offers a discard or a win
-    ranked.sort(key=lambda item: action_key(item.action) != action_key(chosen))
+    chosen_key = action_key(chosen)
+    ranked.sort(key=lambda item: action_key(item.action) != chosen_key)
     return Decision(chosen, tuple(ranked))
 
 

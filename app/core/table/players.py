@@ -122,7 +122,7 @@ class SeatView(NamedTuple):
 
 def shanten_after_discards(hand: Hand, checker: Checker) -> list[tuple[Tile, int]]:
     """Each distinct discard of a 3n+2 hand with the shanten it leaves, in tile order."""
-    return [(tile, checker.shanten_number(hand.without((tile,)))) for tile, count in enumerate(hand.counts) if count]
+    return checker.discard_shanten_numbers(hand)
 
 
 class ShantenCaller:
