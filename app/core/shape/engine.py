@@ -53,14 +53,16 @@ from app.core.shape.shanten import (
     regular_distance,
     regular_draws_from_keys,
     seven_pairs_distance,
+    seven_pairs_from_profile,
     seven_pairs_improving_draws,
     shanten_from_distance,
     suit_keys,
     thirteen_orphans_distance,
+    thirteen_orphans_from_profile,
     thirteen_orphans_improving_draws,
 )
 from app.core.shape.tables import tables
-from app.core.shape.tiles import NUM_TILE_KINDS, Tile, counted, format_tile
+from app.core.shape.tiles import NUM_TILE_KINDS, ORPHANS, Tile, counted, format_tile
 
 REGULAR: Final = "regular"
 SEVEN_PAIRS: Final = "seven_pairs"
@@ -476,7 +478,7 @@ class Checker:
         melds_wanted = n // 3
         closed = n >= 13 and not hand.melds
         caps = self.caps(hand)
-        if caps is _FULL and self._plain_rules and not self._knitted:
+        if caps is _FULL and self._plain_rules and not self._knitted and max(counts) <= 4:
             return self._plain_discard_shanten_numbers(counts, melds_wanted, closed)
         # As in discards: a discard moves one suit key by 5**i, the other three stay.
         keys = suit_keys(counts) if caps is self._base_caps and not self._wild_tiles else None
@@ -508,6 +510,12 @@ class Checker:
         with_man_pin = man_pin[c_m * number_classes + c_p] * stride + melds_wanted
         seven_pairs, orphans = self._seven_pairs and closed, self._thirteen_orphans and closed
         quad_as_two = self._quad_as_two
+        # The closed forms' distances depend on how many kinds are held once, twice, ... (seven
+        # pairs) and how many orphans once or at all: a discard moves one kind down by one.
+        profile = [0, counts.count(1), counts.count(2), counts.count(3), counts.count(4)]
+        held_orphans = _orphan_counts(counts)
+        orphan_kinds = 13 - held_orphans.count(0)
+        orphan_singles = held_orphans.count(1)
         options = []
         for tile in range(NUM_TILE_KINDS):
             count = counts[tile]
@@ -522,16 +530,26 @@ class Checker:
                 best = final[with_man_pin + sou_honors[class_of[key_s - offset] * honor_classes + c_h] * 5]
             else:
                 best = final[with_man_pin + sou_honors[c_s * honor_classes + honor_class_of[key_h - offset]] * 5]
-            if seven_pairs or orphans:
-                after = counts[:tile] + _LESS_ONE[count] + counts[tile + 1 :]
-                if seven_pairs:
-                    pairs = seven_pairs_distance(after, quad_as_two=quad_as_two)
-                    if pairs < best:
-                        best = pairs
-                if orphans:
-                    far = thirteen_orphans_distance(after)
-                    if far < best:
-                        best = far
+            if seven_pairs:
+                profile[count] -= 1
+                profile[count - 1] += 1
+                pairs = seven_pairs_from_profile(profile[1], profile[2], profile[3], profile[4], quad_as_two)
+                profile[count] += 1
+                profile[count - 1] -= 1
+                if pairs < best:
+                    best = pairs
+            if orphans:
+                if tile in _ORPHAN_SET and count <= 2:
+                    # One held: one kind fewer (and one single fewer); two held: one single more.
+                    far = (
+                        thirteen_orphans_from_profile(orphan_kinds - 1, orphan_singles - 1)
+                        if count == 1
+                        else thirteen_orphans_from_profile(orphan_kinds, orphan_singles + 1)
+                    )
+                else:
+                    far = thirteen_orphans_from_profile(orphan_kinds, orphan_singles)
+                if far < best:
+                    best = far
             options.append((tile, best - 1))  # no wildcards: shanten is the distance less one
         return options
 
@@ -713,6 +731,8 @@ _make_tile_count = partial(tuple.__new__, TileCount)
 _make_shanten = ShantenResult._make
 _make_option = partial(tuple.__new__, DiscardOption)
 _NO_FLAGS: Final = bytes(NUM_TILE_KINDS)
+_orphan_counts: Final = itemgetter(*ORPHANS)
+_ORPHAN_SET: Final = frozenset(ORPHANS)
 #: For each tile: its suit's position in :func:`suit_keys` and ``5**(index in suit)``.
 _SUIT_AND_POWER: Final = tuple(
     (min(tile // 9, 3), 5 ** (tile - 9 * min(tile // 9, 3))) for tile in range(NUM_TILE_KINDS)

@@ -38,7 +38,7 @@ from app.core.errors import TenpaiError
 from app.core.shape.hand import Meld
 from app.core.shape.rules import RuleProfile
 from app.core.shape.tiles import DRAGONS, NORTH, NUM_TILE_KINDS, format_tile
-from app.core.table.machine import TableMachine
+from app.core.table.machine import SeatState, TableMachine
 from app.core.table.mjai import (
     MJAI_NAMES,
     UNKNOWN,
@@ -93,23 +93,7 @@ def seat_view(machine: TableMachine, seat: int, stop: Callable[[], bool] | None 
     """What ``seat`` knows, in the form the strategies read."""
     player = machine.players[seat]
     n = machine.seats
-    opponents = []
-    for offset in range(1, n):
-        other = machine.players[(seat + offset) % n]
-        # The river as it lies: a called discard sits in the caller's meld instead.
-        lying = [i for i in range(len(other.river)) if i not in other.called_away]
-        declared = other.riichi_turn
-        riichi_turn = None
-        if other.riichi == 2 and declared is not None and declared - 1 not in other.called_away:
-            riichi_turn = sum(1 for i in lying if i < declared)
-        opponents.append(
-            Opponent(
-                river=tuple(kind_of(other.river[i]) for i in lying),
-                riichi=other.riichi == 2,
-                riichi_turn=riichi_turn,
-                melds=tuple(meld.as_meld() for meld in other.melds),
-            )
-        )
+    opponents = [_opponent(machine, machine.players[(seat + offset) % n]) for offset in range(1, n)]
     visible = None
     norths = sum(p.kita for p in machine.players)
     if norths:
@@ -137,6 +121,29 @@ def seat_view(machine: TableMachine, seat: int, stop: Callable[[], bool] | None 
         MINIMUM_FANS.get(machine.rules.name, 0),
         stop,
     )
+
+
+def _opponent(machine: TableMachine, other: SeatState) -> Opponent:
+    """What every other seat sees of ``other``; read again only once it has changed (see
+    :attr:`~app.core.table.machine.SeatState.opponent_cache`)."""
+    state = (len(other.river), len(other.called_away), other.riichi, other.riichi_turn, len(other.melds), machine.kans)
+    cached = other.opponent_cache
+    if cached is not None and cached[0] == state:
+        return cached[1]
+    # The river as it lies: a called discard sits in the caller's meld instead.
+    lying = [i for i in range(len(other.river)) if i not in other.called_away]
+    declared = other.riichi_turn
+    riichi_turn = None
+    if other.riichi == 2 and declared is not None and declared - 1 not in other.called_away:
+        riichi_turn = sum(1 for i in lying if i < declared)
+    opponent = Opponent(
+        river=tuple(kind_of(other.river[i]) for i in lying),
+        riichi=other.riichi == 2,
+        riichi_turn=riichi_turn,
+        melds=tuple(meld.as_meld() for meld in other.melds),
+    )
+    other.opponent_cache = (state, opponent)
+    return opponent
 
 
 def decide(machine: TableMachine, seat: int, strategy: Strategy, *, stop: Callable[[], bool] | None = None) -> Decision:
@@ -233,7 +240,7 @@ def _turn(machine: TableMachine, seat: int, strategy: Strategy, view: SeatView, 
             ranked.append(RankedAction(action, None, ("not chosen",)))
     assert chosen is not None  # a turn always offers a discard or a win
     chosen_key = action_key(chosen)
-    ranked.sort(key=lambda item: action_key(item.action) != chosen_key)
+    ranked.sort(key=lambda item: item.action is not chosen and action_key(item.action) != chosen_key)
     return Decision(chosen, tuple(ranked))
 
 

@@ -54,7 +54,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from app.core.errors import TenpaiError
 from app.core.shape.engine import Checker
@@ -103,6 +103,9 @@ from app.core.value.mcr_scoring import McrScore
 from app.core.value.riichi_scoring import RiichiScore
 from app.core.value.scoring import REFUSALS, ScoreResult, score
 from app.core.value.scoring_context import WinContext
+
+if TYPE_CHECKING:
+    from app.core.advice.safety import Opponent
 
 #: Tiles in the dead wall: the replacement draws and the dora indicators.
 DEAD_WALL: Final = 14
@@ -202,6 +205,12 @@ class SeatState:
     liable: dict[str, int] = field(default_factory=dict)
     #: The waits of the concealed hand (kinds), while it is 3n+1 tiles and known.
     waits_cache: frozenset[int] | None = None
+    #: :meth:`hand` until the concealed tiles or the melds change (the machine empties it then).
+    hand_cache: Hand | None = None
+    #: What the other seats see of this one (:func:`app.core.table.decide.seat_view`), with the
+    #: state it was read at: the lengths of the river, the called discards and the melds, the
+    #: riichi and its turn, and the table's kans (an added kan grows a meld in place).
+    opponent_cache: tuple[tuple[int | None, ...], Opponent] | None = None
 
     @property
     def known(self) -> bool:
@@ -221,7 +230,10 @@ class SeatState:
         return bytes(kinds)
 
     def hand(self) -> Hand:
-        return Hand(self.kind_counts(), tuple(meld.as_meld() for meld in self.melds))
+        hand = self.hand_cache
+        if hand is None:
+            hand = self.hand_cache = Hand(self.kind_counts(), tuple(meld.as_meld() for meld in self.melds))
+        return hand
 
     @property
     def closed(self) -> bool:
@@ -440,6 +452,7 @@ class TableMachine:
                         field=f"tehais[{seat}][{place}]",
                     )
                 self.players[seat].counts[tile] += 1
+                self.players[seat].hand_cache = None
                 self._see(tile)
         for seat, flowers in enumerate(dealt_flowers):
             for flower in flowers:
@@ -492,7 +505,9 @@ class TableMachine:
 
     def _take(self, seat: int, tile: int) -> None:
         """Remove ``tile`` from the seat's concealed tiles (an unknown tile stands for any)."""
-        counts = self.players[seat].counts
+        player = self.players[seat]
+        player.hand_cache = None
+        counts = player.counts
         if counts[tile] > 0:
             counts[tile] -= 1
         elif counts[UNKNOWN] > 0:
@@ -520,6 +535,7 @@ class TableMachine:
         self._see(event.pai)
         player = self.players[seat]
         player.counts[event.pai] += 1
+        player.hand_cache = None
         player.drawn = event.pai
         player.forbidden = frozenset()
         self.turn = seat
@@ -688,6 +704,7 @@ class TableMachine:
         discarder.called_away.add(len(discarder.river) - 1)
         meld = TableMeld(event.kind, (*event.consumed, tile), target, tile)
         caller.melds.append(meld)
+        caller.hand_cache = None
         self._note_liability(seat, target, meld)
         caller.waits_cache = None
         self._interrupt()
@@ -750,6 +767,7 @@ class TableMachine:
         self._take(seat, tile)
         pon.kind = "kakan"
         pon.tiles = (*pon.tiles, tile)
+        player.hand_cache = None
         player.drawn = None
         player.waits_cache = None
         # The kan stands (and ends every ippatsu) only once nobody robs it: chankan keeps ippatsu.
@@ -780,6 +798,7 @@ class TableMachine:
         for tile in event.consumed:
             self._take(seat, tile)
         player.melds.append(TableMeld("ankan", tuple(event.consumed)))
+        player.hand_cache = None
         player.drawn = None
         player.waits_cache = None
         self._interrupt()
@@ -1074,11 +1093,8 @@ class TableMachine:
     def _hand_with(self, seat: int, target: int, tile: int) -> Hand:
         """The seat's hand as it would win: its tiles (a self-draw's tile among them), plus
         ``tile`` when it comes from ``target``'s discard or kan."""
-        player = self.players[seat]
-        counts = bytearray(player.kind_counts())
-        if seat != target:
-            counts[kind_of(tile)] += 1
-        return Hand(bytes(counts), tuple(m.as_meld() for m in player.melds))
+        hand = self.players[seat].hand()
+        return hand if seat == target else hand.with_tile(kind_of(tile))
 
     def _score(self, seat: int, target: int, tile: int, ura: tuple[int, ...]) -> Win:
         player = self.players[seat]
@@ -1184,7 +1200,9 @@ class TableMachine:
             hand = player.hand()
             if hand.tile_count % 3 != 1:
                 return frozenset()
-            player.waits_cache = frozenset(self.checker.waits(hand).shape_waits)
+            # Most hands are not ready: their shanten alone (no draws, no unseen copies) says so.
+            ready = self.checker.shanten_number(hand) == 0
+            player.waits_cache = frozenset(self.checker.waits(hand).shape_waits) if ready else frozenset()
         return player.waits_cache
 
     def _furiten(self, seat: int) -> bool:
@@ -1391,7 +1409,14 @@ class TableMachine:
             if self._can_rob_closed_kan(seat, kind) and not self._furiten(seat):
                 actions.append(Event("hora", seat, target, tile))
             return actions
-        if not self.ron_closed and self._wins(seat, target, tile) and not self._furiten(seat):
+        # A tile that completes the hand is one of its waits (it lowers the distance from one to
+        # none): the waits, asked anyway for furiten, spare the win check of every other discard.
+        if (
+            not self.ron_closed
+            and kind in self._waits(seat)
+            and self._wins(seat, target, tile)
+            and not self._furiten(seat)
+        ):
             actions.append(Event("hora", seat, target, tile))
         if self.claim_source != "dahai" or player.riichi or self.live_left == 0 or not self._callable(kind):
             return actions
