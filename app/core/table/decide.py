@@ -146,20 +146,32 @@ def _opponent(machine: TableMachine, other: SeatState) -> Opponent:
     return opponent
 
 
-def decide(machine: TableMachine, seat: int, strategy: Strategy, *, stop: Callable[[], bool] | None = None) -> Decision:
-    """The strategy's pick among ``seat``'s legal actions, and all of them ranked."""
+def decide(
+    machine: TableMachine,
+    seat: int,
+    strategy: Strategy,
+    *,
+    stop: Callable[[], bool] | None = None,
+    rank: bool = True,
+) -> Decision:
+    """The strategy's pick among ``seat``'s legal actions, and all of them ranked.
+
+    Without ``rank`` the pick alone (``ranked`` is empty): the same action, for a caller that
+    only plays it (self-play), spared the values and reasons of the others.
+    """
     legal = machine.legal_actions(seat)
     if not legal:
         none = Event("none")
-        return Decision(none, (RankedAction(none, None, ("nothing to decide",)),))
+        return Decision(none, (RankedAction(none, None, ("nothing to decide",)),) if rank else ())
     view = seat_view(machine, seat, stop)
-    kinds = {action.kind for action in legal}
-    if "none" in kinds:
-        return _claim(machine, seat, strategy, view, legal)
-    return _turn(machine, seat, strategy, view, legal)
+    if legal[-1].kind == "none":  # a claim: ``none`` comes last (legal_actions)
+        return _claim(machine, seat, strategy, view, legal, rank)
+    return _turn(machine, seat, strategy, view, legal, rank)
 
 
-def _claim(machine: TableMachine, seat: int, strategy: Strategy, view: SeatView, legal: list[Event]) -> Decision:
+def _claim(
+    machine: TableMachine, seat: int, strategy: Strategy, view: SeatView, legal: list[Event], rank: bool
+) -> Decision:
     ranked: list[RankedAction] = []
     wins = [a for a in legal if a.kind == "hora"]
     calls = [a for a in legal if a.kind in ("chi", "pon", "daiminkan")]
@@ -167,6 +179,8 @@ def _claim(machine: TableMachine, seat: int, strategy: Strategy, view: SeatView,
     chosen = none
     if wins:
         chosen = wins[0]
+        if not rank:
+            return Decision(chosen, ())
         ranked.append(RankedAction(wins[0], float(machine.win_value(seat, wins[0])), ("a win is always taken",)))
     wanted: Meld | None = None
     if calls and not wins:
@@ -175,6 +189,8 @@ def _claim(machine: TableMachine, seat: int, strategy: Strategy, view: SeatView,
         wanted = strategy.call(view, tile, list(options))
         if wanted is not None:
             chosen = options[wanted]
+    if not rank:
+        return Decision(chosen, ())
     before = view.checker.shanten_number(view.hand)
     for call in calls:
         reason = f"shanten {before} before the call"
@@ -194,7 +210,9 @@ def _call_melds(calls: Sequence[Event], tile: int) -> dict[Meld, Event]:
     return out
 
 
-def _turn(machine: TableMachine, seat: int, strategy: Strategy, view: SeatView, legal: list[Event]) -> Decision:
+def _turn(
+    machine: TableMachine, seat: int, strategy: Strategy, view: SeatView, legal: list[Event], rank: bool
+) -> Decision:
     by_kind: dict[str, list[Event]] = {}
     for action in legal:
         by_kind.setdefault(action.kind, []).append(action)
@@ -202,10 +220,12 @@ def _turn(machine: TableMachine, seat: int, strategy: Strategy, view: SeatView, 
     chosen: Event | None = None
     if "flower" in by_kind:  # a drawn flower goes aside before anything else
         flower = by_kind["flower"][0]
-        return Decision(flower, (RankedAction(flower, None, ("a flower is set aside and replaced",)),))
+        return Decision(flower, (RankedAction(flower, None, ("a flower is set aside and replaced",)),) if rank else ())
     if "hora" in by_kind:
         win = by_kind["hora"][0]
         chosen = win
+        if not rank:
+            return Decision(chosen, ())
         ranked.append(RankedAction(win, float(machine.win_value(seat, win)), ("a win is always taken",)))
     if chosen is None and "ryukyoku" in by_kind:
         chosen = by_kind["ryukyoku"][0]
@@ -231,6 +251,9 @@ def _turn(machine: TableMachine, seat: int, strategy: Strategy, view: SeatView, 
         if reach and machine.ready_after(seat, pick.pai) and strategy.declare_riichi(view, kind_of(pick.pai or 0)):
             chosen = reach[0]
             ranked.append(RankedAction(chosen, None, (f"riichi with {format_tile(kind_of(pick.pai or 0))}",)))
+    assert chosen is not None  # a turn always offers a discard or a win
+    if not rank:
+        return Decision(chosen, ())
     for discard in _discard_order(discards, candidates):
         value, reasons = _discard_value(discard, candidates)
         ranked.append(RankedAction(discard, value, reasons))
@@ -238,7 +261,6 @@ def _turn(machine: TableMachine, seat: int, strategy: Strategy, view: SeatView, 
     for action in legal:
         if id(action) not in listed:
             ranked.append(RankedAction(action, None, ("not chosen",)))
-    assert chosen is not None  # a turn always offers a discard or a win
     chosen_key = action_key(chosen)
     ranked.sort(key=lambda item: item.action is not chosen and action_key(item.action) != chosen_key)
     return Decision(chosen, tuple(ranked))

@@ -402,7 +402,7 @@ class _Game:
                 return ended
 
     def _decide(self, seat: int) -> Event:
-        return decide(self.machine, seat, self.strategies[seat], stop=self.stop).action
+        return decide(self.machine, seat, self.strategies[seat], stop=self.stop, rank=False).action
 
     def _emit_action(self, action: Event) -> None:
         """Play a seat's legal action: its mjai object, and the action as read from it."""

@@ -1267,17 +1267,18 @@ class TableMachine:
 
     def _discard_actions(self, seat: int) -> list[Event]:
         player = self.players[seat]
+        forbidden = player.forbidden
+        drawn = player.drawn
         actions = []
-        for tile in range(UNKNOWN):
-            count = player.counts[tile]
-            if not count or kind_of(tile) in player.forbidden:
+        for tile, count in enumerate(player.counts[:UNKNOWN]):
+            if not count or (forbidden and kind_of(tile) in forbidden):
                 continue
-            if tile == player.drawn:
-                actions.append(Event("dahai", seat, pai=tile, tsumogiri=True))
+            if tile == drawn:
+                actions.append(Event("dahai", seat, None, tile, (), True))
                 if count > 1:
-                    actions.append(Event("dahai", seat, pai=tile, tsumogiri=False))
+                    actions.append(Event("dahai", seat, None, tile, (), False))
             else:
-                actions.append(Event("dahai", seat, pai=tile, tsumogiri=False))
+                actions.append(Event("dahai", seat, None, tile, (), False))
         return actions
 
     def _turn_actions(self, seat: int) -> list[Event]:
@@ -1306,8 +1307,8 @@ class TableMachine:
         if self._may_riichi(seat):
             actions.append(Event("reach", seat))
         if kan_room:
-            kinds = player.kind_counts()
-            for kind in range(NUM_TILE_KINDS):
+            kinds = player.hand().counts
+            for kind in range(NUM_TILE_KINDS) if COPIES in kinds else ():
                 if kinds[kind] == COPIES and self._callable(kind):
                     actions.append(Event("ankan", seat, consumed=self._kan_tiles(seat, kind)))
             for meld in player.melds:
@@ -1337,7 +1338,7 @@ class TableMachine:
         player = self.players[seat]
         if not self.play.abortive_draws or player.discarded or self.interrupted or self.after != "tsumo":
             return False
-        kinds = player.kind_counts()
+        kinds = player.hand().counts
         return sum(1 for tile in ORPHANS if kinds[tile]) >= 9
 
     def _may_riichi(self, seat: int) -> bool:
