@@ -516,6 +516,13 @@ class Checker:
         held_orphans = _orphan_counts(counts)
         orphan_kinds = 13 - held_orphans.count(0)
         orphan_singles = held_orphans.count(1)
+        # A distance never shrinks as a tile goes (the complete hands lack as much or more), so a
+        # form whose distance with every tile held is no shorter than a discard's best cannot
+        # lower it: the usual case, where the regular form is nearest.
+        pairs_floor = (
+            seven_pairs_from_profile(profile[1], profile[2], profile[3], profile[4], quad_as_two) if seven_pairs else 0
+        )
+        orphans_floor = thirteen_orphans_from_profile(orphan_kinds, orphan_singles) if orphans else 0
         options = []
         for tile in range(NUM_TILE_KINDS):
             count = counts[tile]
@@ -530,7 +537,7 @@ class Checker:
                 best = final[with_man_pin + sou_honors[class_of[key_s - offset] * honor_classes + c_h] * 5]
             else:
                 best = final[with_man_pin + sou_honors[c_s * honor_classes + honor_class_of[key_h - offset]] * 5]
-            if seven_pairs:
+            if seven_pairs and pairs_floor < best:
                 profile[count] -= 1
                 profile[count - 1] += 1
                 pairs = seven_pairs_from_profile(profile[1], profile[2], profile[3], profile[4], quad_as_two)
@@ -538,7 +545,7 @@ class Checker:
                 profile[count - 1] -= 1
                 if pairs < best:
                     best = pairs
-            if orphans:
+            if orphans and orphans_floor < best:
                 if tile in _ORPHAN_SET and count <= 2:
                     # One held: one kind fewer (and one single fewer); two held: one single more.
                     far = (
