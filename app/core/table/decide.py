@@ -128,8 +128,21 @@ def _opponent(machine: TableMachine, other: SeatState) -> Opponent:
     :attr:`~app.core.table.machine.SeatState.opponent_cache`)."""
     state = (len(other.river), len(other.called_away), other.riichi, other.riichi_turn, len(other.melds), machine.kans)
     cached = other.opponent_cache
-    if cached is not None and cached[0] == state:
-        return cached[1]
+    if cached is not None:
+        seen, opponent = cached
+        if seen == state:
+            return opponent
+        if seen[1:] == state[1:] and seen[0] + 1 == state[0]:
+            # One discard more and nothing else: it lies in the river (a called one is counted
+            # in called_away), and the declaration's place among the earlier tiles stands.
+            opponent = Opponent(
+                river=(*opponent.river, kind_of(other.river[-1])),
+                riichi=opponent.riichi,
+                riichi_turn=opponent.riichi_turn,
+                melds=opponent.melds,
+            )
+            other.opponent_cache = (state, opponent)
+            return opponent
     # The river as it lies: a called discard sits in the caller's meld instead.
     lying = [i for i in range(len(other.river)) if i not in other.called_away]
     declared = other.riichi_turn
@@ -281,19 +294,20 @@ def _ranked_discards(strategy: Strategy, view: SeatView, discards: Sequence[Even
 def _pick_discard(
     strategy: Strategy, view: SeatView, discards: Sequence[Event], candidates: list[Candidate] | None
 ) -> Event:
-    allowed = {kind_of(d.pai or 0) for d in discards}
+    kinds = [kind_of(d.pai or 0) for d in discards]
     if candidates:
         kind = candidates[0].tile
     else:
         kind = strategy.discard(view)
-        if kind not in allowed:
-            kind = min(allowed)
-    return _physical_discard(discards, kind)
+        if kind not in kinds:
+            kind = min(kinds)
+    return _physical_discard(discards, kinds, kind)
 
 
-def _physical_discard(discards: Sequence[Event], kind: int) -> Event:
-    """The discard of ``kind``: the drawn tile when it is one (tsumogiri), a plain five before a red."""
-    options = [d for d in discards if kind_of(d.pai or 0) == kind]
+def _physical_discard(discards: Sequence[Event], kinds: Sequence[int], kind: int) -> Event:
+    """The discard of ``kind`` (``kinds``: each discard's): the drawn tile when it is one
+    (tsumogiri), a plain five before a red."""
+    options = [d for d, of in zip(discards, kinds, strict=True) if of == kind]
     options.sort(key=lambda d: (not d.tsumogiri, is_red(d.pai or 0)))
     return options[0]
 

@@ -331,10 +331,7 @@ class _Game:
             start["wildcards"] = [tile_name(tile) for tile in self.rules.wildcards]
         self._emit(start)
         for seat in range(n):
-            if (
-                machine.players[seat].size == HAND_SIZE
-                and machine.checker.shanten_number(machine.players[seat].hand()) == 0
-            ):
+            if machine.players[seat].size == HAND_SIZE and machine.hand_shanten(seat) == 0:
                 self.tenpai_turn[seat] = 0
         outcome = self._turns()
         self._emit({"type": "end_kyoku"})
@@ -431,7 +428,7 @@ class _Game:
 
     def _note_shanten(self, seat: int) -> None:
         machine = self.machine
-        shanten = machine.checker.shanten_number(machine.players[seat].hand())
+        shanten = machine.hand_shanten(seat)
         self.shanten[seat].append(shanten)
         if shanten == 0 and self.tenpai_turn[seat] is None:
             self.tenpai_turn[seat] = len(self.shanten[seat])

@@ -122,6 +122,11 @@ _MELD_KIND: Final = {
     "ankan": MeldKind.CLOSED_KAN,
 }
 _YAKUMAN_WITH_LIABILITY: Final = {"daisangen": DRAGONS, "daisuushii": WINDS}
+#: Per seat, the discard of each tile from the hand and as the tile just drawn (tsumogiri).
+_DISCARDS: Final = tuple(
+    tuple(tuple(Event("dahai", seat, None, tile, (), drawn) for tile in range(UNKNOWN)) for drawn in (False, True))
+    for seat in range(4)
+)
 #: Each red five's table tile with its kind.
 _RED_KINDS: Final = tuple((red, kind_of(red)) for red in range(FIRST_RED, UNKNOWN))
 
@@ -207,6 +212,8 @@ class SeatState:
     waits_cache: frozenset[int] | None = None
     #: :meth:`hand` until the concealed tiles or the melds change (the machine empties it then).
     hand_cache: Hand | None = None
+    #: The shanten of a :meth:`hand` (:meth:`TableMachine.hand_shanten`), with that hand.
+    shanten_cache: tuple[Hand, int] | None = None
     #: What the other seats see of this one (:func:`app.core.table.decide.seat_view`), with the
     #: state it was read at: the lengths of the river, the called discards and the melds, the
     #: riichi and its turn, and the table's kans (an added kan grows a meld in place).
@@ -358,6 +365,19 @@ class TableMachine:
 
     def seat_wind(self, seat: int) -> int:
         return WINDS[(seat - self.oya) % self.seats]
+
+    def hand_shanten(self, seat: int) -> int:
+        """The shanten of the seat's known hand (:meth:`Checker.shanten_number
+        <app.core.shape.engine.Checker.shanten_number>`), asked once per hand it holds: the
+        riichi check, the waits and self-play's record ask it of the same hand."""
+        player = self.players[seat]
+        hand = player.hand()
+        cached = player.shanten_cache
+        if cached is not None and cached[0] is hand:
+            return cached[1]
+        shanten = self.checker.shanten_number(hand)
+        player.shanten_cache = (hand, shanten)
+        return shanten
 
     # ------------------------------------------------------------------ events
 
@@ -570,8 +590,14 @@ class TableMachine:
         assert seat is not None
         if not self.players[seat].known or self.lenient:
             return
+        legal = self._legal(seat)
+        # The same fields (``raw`` aside) are the same action; else compare as actions, where
+        # ``consumed`` is a set.
+        fields = event[:6]
+        if any(action[:6] == fields for action in legal):
+            return
         key = action_key(event)
-        if any(action_key(action) == key for action in self.legal_actions(seat)):
+        if any(action_key(action) == key for action in legal):
             return
         raise Foul(*self._why_illegal(event))
 
@@ -1201,7 +1227,7 @@ class TableMachine:
             if hand.tile_count % 3 != 1:
                 return frozenset()
             # Most hands are not ready: their shanten alone (no draws, no unseen copies) says so.
-            ready = self.checker.shanten_number(hand) == 0
+            ready = self.hand_shanten(seat) == 0
             player.waits_cache = frozenset(self.checker.waits(hand).shape_waits) if ready else frozenset()
         return player.waits_cache
 
@@ -1248,11 +1274,15 @@ class TableMachine:
 
         Empty when the seat has nothing to decide; ``none`` is listed with claims (pass).
         """
+        return list(self._legal(seat))
+
+    def _legal(self, seat: int) -> list[Event]:
+        """:meth:`legal_actions`, kept until the next event (callers do not change the list)."""
         key = ("legal", seat)
         actions = self._asked.get(key)
         if actions is None:
             actions = self._asked[key] = self._legal_actions(seat)
-        return list(actions)
+        return actions
 
     def _legal_actions(self, seat: int) -> list[Event]:
         player = self.players[seat]
@@ -1269,16 +1299,18 @@ class TableMachine:
         player = self.players[seat]
         forbidden = player.forbidden
         drawn = player.drawn
+        # Events are values: the seat's discards are built once per process.
+        hand_discards, drawn_discards = _DISCARDS[seat]
         actions = []
         for tile, count in enumerate(player.counts[:UNKNOWN]):
             if not count or (forbidden and kind_of(tile) in forbidden):
                 continue
             if tile == drawn:
-                actions.append(Event("dahai", seat, None, tile, (), True))
+                actions.append(drawn_discards[tile])
                 if count > 1:
-                    actions.append(Event("dahai", seat, None, tile, (), False))
+                    actions.append(hand_discards[tile])
             else:
-                actions.append(Event("dahai", seat, None, tile, (), False))
+                actions.append(hand_discards[tile])
         return actions
 
     def _turn_actions(self, seat: int) -> list[Event]:
@@ -1362,7 +1394,7 @@ class TableMachine:
         player = self.players[seat]
         hand = player.hand()
         if hand.tile_count % 3 == 2:
-            return self.checker.shanten_number(hand) <= 0
+            return self.hand_shanten(seat) <= 0
         return any(self.ready_after(seat, tile) for tile in range(UNKNOWN) if player.counts[tile])
 
     def ready_after(self, seat: int, discard: int | None) -> bool:
