@@ -126,13 +126,14 @@ def seat_view(machine: TableMachine, seat: int, stop: Callable[[], bool] | None 
 def _opponent(machine: TableMachine, other: SeatState) -> Opponent:
     """What every other seat sees of ``other``; read again only once it has changed (see
     :attr:`~app.core.table.machine.SeatState.opponent_cache`)."""
-    state = (len(other.river), len(other.called_away), other.riichi, other.riichi_turn, len(other.melds), machine.kans)
+    river = len(other.river)
+    state = (len(other.called_away), other.riichi, other.riichi_turn, len(other.melds), machine.kans)
     cached = other.opponent_cache
     if cached is not None:
-        seen, opponent = cached
-        if seen == state:
+        seen_river, seen_state, opponent = cached
+        if seen_state == state and seen_river == river:
             return opponent
-        if seen[1:] == state[1:] and seen[0] + 1 == state[0]:
+        if seen_state == state and seen_river + 1 == river:
             # One discard more and nothing else: it lies in the river (a called one is counted
             # in called_away), and the declaration's place among the earlier tiles stands.
             opponent = Opponent(
@@ -141,7 +142,7 @@ def _opponent(machine: TableMachine, other: SeatState) -> Opponent:
                 riichi_turn=opponent.riichi_turn,
                 melds=opponent.melds,
             )
-            other.opponent_cache = (state, opponent)
+            other.opponent_cache = (river, state, opponent)
             return opponent
     # The river as it lies: a called discard sits in the caller's meld instead.
     lying = [i for i in range(len(other.river)) if i not in other.called_away]
@@ -155,7 +156,7 @@ def _opponent(machine: TableMachine, other: SeatState) -> Opponent:
         riichi_turn=riichi_turn,
         melds=tuple(meld.as_meld() for meld in other.melds),
     )
-    other.opponent_cache = (state, opponent)
+    other.opponent_cache = (river, state, opponent)
     return opponent
 
 

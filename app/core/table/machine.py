@@ -215,9 +215,9 @@ class SeatState:
     #: The shanten of a :meth:`hand` (:meth:`TableMachine.hand_shanten`), with that hand.
     shanten_cache: tuple[Hand, int] | None = None
     #: What the other seats see of this one (:func:`app.core.table.decide.seat_view`), with the
-    #: state it was read at: the lengths of the river, the called discards and the melds, the
-    #: riichi and its turn, and the table's kans (an added kan grows a meld in place).
-    opponent_cache: tuple[tuple[int | None, ...], Opponent] | None = None
+    #: state it was read at: the river's length, then the lengths of the called discards and the
+    #: melds, the riichi and its turn, and the table's kans (an added kan grows a meld in place).
+    opponent_cache: tuple[int, tuple[int | None, ...], Opponent] | None = None
 
     @property
     def known(self) -> bool:
