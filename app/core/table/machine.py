@@ -59,7 +59,7 @@ from typing import TYPE_CHECKING, Any, Final
 from app.core.errors import TenpaiError
 from app.core.shape.engine import Checker
 from app.core.shape.hand import Hand, Meld, MeldKind
-from app.core.shape.rules import RuleProfile
+from app.core.shape.rules import SEAT_COUNTS, RuleProfile
 from app.core.shape.tiles import (
     COPIES,
     DRAGONS,
@@ -122,10 +122,11 @@ _MELD_KIND: Final = {
     "ankan": MeldKind.CLOSED_KAN,
 }
 _YAKUMAN_WITH_LIABILITY: Final = {"daisangen": DRAGONS, "daisuushii": WINDS}
-#: Per seat, the discard of each tile from the hand and as the tile just drawn (tsumogiri).
+#: Per seat (a table seats at most four), the discard of each tile from the hand and as the
+#: tile just drawn (tsumogiri).
 _DISCARDS: Final = tuple(
     tuple(tuple(Event("dahai", seat, None, tile, (), drawn) for tile in range(UNKNOWN)) for drawn in (False, True))
-    for seat in range(4)
+    for seat in range(max(SEAT_COUNTS))
 )
 #: Each red five's table tile with its kind.
 _RED_KINDS: Final = tuple((red, kind_of(red)) for red in range(FIRST_RED, UNKNOWN))
