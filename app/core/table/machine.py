@@ -213,6 +213,8 @@ class SeatState:
     waits_cache: frozenset[int] | None = None
     #: :meth:`hand` until the concealed tiles or the melds change (the machine empties it then).
     hand_cache: Hand | None = None
+    #: The melds as :class:`Meld` values until they change (a call, a kan).
+    melds_cache: tuple[Meld, ...] | None = None
     #: The shanten of a :meth:`hand` (:meth:`TableMachine.hand_shanten`), with that hand.
     shanten_cache: tuple[Hand, int] | None = None
     #: What the other seats see of this one (:func:`app.core.table.decide.seat_view`), with the
@@ -240,7 +242,10 @@ class SeatState:
     def hand(self) -> Hand:
         hand = self.hand_cache
         if hand is None:
-            hand = self.hand_cache = Hand(self.kind_counts(), tuple(meld.as_meld() for meld in self.melds))
+            melds = self.melds_cache
+            if melds is None:
+                melds = self.melds_cache = tuple(meld.as_meld() for meld in self.melds)
+            hand = self.hand_cache = Hand(self.kind_counts(), melds)
         return hand
 
     @property
@@ -731,7 +736,7 @@ class TableMachine:
         discarder.called_away.add(len(discarder.river) - 1)
         meld = TableMeld(event.kind, (*event.consumed, tile), target, tile)
         caller.melds.append(meld)
-        caller.hand_cache = None
+        caller.hand_cache = caller.melds_cache = None
         self._note_liability(seat, target, meld)
         caller.waits_cache = None
         self._interrupt()
@@ -794,7 +799,7 @@ class TableMachine:
         self._take(seat, tile)
         pon.kind = "kakan"
         pon.tiles = (*pon.tiles, tile)
-        player.hand_cache = None
+        player.hand_cache = player.melds_cache = None
         player.drawn = None
         player.waits_cache = None
         # The kan stands (and ends every ippatsu) only once nobody robs it: chankan keeps ippatsu.
@@ -825,7 +830,7 @@ class TableMachine:
         for tile in event.consumed:
             self._take(seat, tile)
         player.melds.append(TableMeld("ankan", tuple(event.consumed)))
-        player.hand_cache = None
+        player.hand_cache = player.melds_cache = None
         player.drawn = None
         player.waits_cache = None
         self._interrupt()
