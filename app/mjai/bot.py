@@ -113,7 +113,7 @@ class Bot:
             return {"type": "none"}
         stop_at = time.monotonic() + self.decision_seconds
         stop: Callable[[], bool] = lambda: time.monotonic() >= stop_at  # noqa: E731
-        decision = decide(machine, self.seat, self.strategy, stop=stop)
+        decision = decide(machine, self.seat, self.strategy, stop=stop, rank=False)
         return action_object(decision.action)
 
     def _fallback(self) -> dict[str, Any]:

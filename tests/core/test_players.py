@@ -292,3 +292,28 @@ def test_the_advisor_charges_for_dealing_in_only_where_an_opponent_may_be_ready(
     called = (Opponent(river=rivers[0], melds=(Meld.of("pon", parse_mpsz("777z")),)), *silent[1:])
     assert not is_threat(called[0]) and is_threat(declared[0])
     assert Advisor().discard(view(called)) == eight_sou
+
+
+@pytest.mark.parametrize("rules_name", ["riichi", "sanma", "mcr"])
+def test_decide_without_the_ranking_picks_the_same_action(rules_name):
+    # Self-play asks only for the pick (rank=False); /act for the pick and every action ranked.
+    # At every decision of seeded games, each strategy (seeded alike) picks the same either way.
+    from app.core.table.decide import decide
+    from app.core.table.game import GameConfig, play_game
+    from app.core.table.machine import TableMachine
+
+    rules = rule_profile(rules_name)
+    names = ("random", "greedy", "heuristic", "linear")[: rules.seats]
+    decisions = 0
+    for game in range(2):
+        record = play_game(GameConfig(rules_name, names, seed=11, length="kyoku"), game)
+        machine = TableMachine(rules)
+        for index, event in enumerate(record.events):
+            machine.apply_object(event, index)
+            for seat in machine.decision_seats():
+                for name in names:
+                    ranked = decide(machine, seat, make_player(name, rng=random.Random(index)))
+                    pick = decide(machine, seat, make_player(name, rng=random.Random(index)), rank=False)
+                    assert pick.action == ranked.action and pick.ranked == ()
+                    decisions += 1
+    assert decisions > 100

@@ -206,3 +206,19 @@ def test_discards_agree_with_shanten(name):
         assert min(o.shanten for o in options) == max(shanten, 0)
 
     check()
+
+
+@profile_cases()
+def test_discard_shanten_numbers_agree_with_shanten_number(name):
+    # The simulations' cheap question (the regular form's look-ups shared between the discards)
+    # answers as the general one, tile for tile.
+    rules = PROFILES[name]
+    checker = Checker(rules)
+
+    @SETTINGS
+    @given(hands(rules, 2))
+    def check(hand):
+        expected = [(t, checker.shanten_number(minus(hand, t))) for t in range(34) if hand.counts[t]]
+        assert checker.discard_shanten_numbers(hand) == expected
+
+    check()

@@ -53,14 +53,16 @@ from app.core.shape.shanten import (
     regular_distance,
     regular_draws_from_keys,
     seven_pairs_distance,
+    seven_pairs_from_profile,
     seven_pairs_improving_draws,
     shanten_from_distance,
     suit_keys,
     thirteen_orphans_distance,
+    thirteen_orphans_from_profile,
     thirteen_orphans_improving_draws,
 )
 from app.core.shape.tables import tables
-from app.core.shape.tiles import NUM_TILE_KINDS, Tile, counted, format_tile
+from app.core.shape.tiles import NUM_TILE_KINDS, ORPHANS, Tile, counted, format_tile
 
 REGULAR: Final = "regular"
 SEVEN_PAIRS: Final = "seven_pairs"
@@ -462,6 +464,102 @@ class Checker:
             _check_size(hand, (1, 2))
         return self._analyse(hand.counts, n // 3, n >= 13 and not hand.melds, self.caps(hand), False)[0]
 
+    def discard_shanten_numbers(self, hand: Hand) -> list[tuple[Tile, int]]:
+        """For a 3n+2 hand: each distinct discard with the shanten it leaves (as
+        :meth:`shanten_number` of the hand without it), in tile order; no ukeire, for simulations.
+
+        >>> from app.core.shape.rules import rule_profile
+        >>> from app.core.shape.tiles import parse_mpsz
+        >>> Checker(rule_profile("riichi")).discard_shanten_numbers(Hand.from_tiles(parse_mpsz("123m456p789s11122z")))[-2:]
+        [(27, 0), (28, 0)]
+        """
+        n = _check_size(hand, (2,)) - 1
+        counts = hand.counts
+        melds_wanted = n // 3
+        closed = n >= 13 and not hand.melds
+        caps = self.caps(hand)
+        if caps is _FULL and self._plain_rules and not self._knitted and max(counts) <= 4:
+            return self._plain_discard_shanten_numbers(counts, melds_wanted, closed)
+        # As in discards: a discard moves one suit key by 5**i, the other three stay.
+        keys = suit_keys(counts) if caps is self._base_caps and not self._wild_tiles else None
+        after_keys = None
+        options = []
+        for tile in range(NUM_TILE_KINDS):
+            if counts[tile]:
+                after = counts[:tile] + _LESS_ONE[counts[tile]] + counts[tile + 1 :]
+                if keys is not None:
+                    suit, offset = _SUIT_AND_POWER[tile]
+                    after_keys = keys[:suit] + (keys[suit] - offset,) + keys[suit + 1 :]
+                options.append((tile, self._analyse(after, melds_wanted, closed, caps, False, after_keys)[0]))
+        return options
+
+    def _plain_discard_shanten_numbers(self, counts: bytes, melds_wanted: int, closed: bool) -> list[tuple[Tile, int]]:
+        """:meth:`discard_shanten_numbers` where :meth:`_analyse` reads only the regular form
+        from the shared tables, seven pairs and thirteen orphans (no wildcards, caps, knitted
+        forms): each discard changes one suit's class, so the other three are looked up once."""
+        built = tables()
+        number = built.number_suit
+        class_of = number.class_of
+        honor_class_of = built.honors.class_of
+        number_classes, honor_classes = built.number_classes, built.honor_classes
+        man_pin, sou_honors, final, stride = built.man_pin, built.sou_honors, built.final, built.final_stride
+        key_m, key_p, key_s, key_h = suit_keys(counts)
+        c_m, c_p, c_s, c_h = class_of[key_m], class_of[key_p], class_of[key_s], honor_class_of[key_h]
+        # The final row of each half as it stands, to pair with the other half's changed class.
+        with_sou_honors = sou_honors[c_s * honor_classes + c_h] * 5 + melds_wanted
+        with_man_pin = man_pin[c_m * number_classes + c_p] * stride + melds_wanted
+        seven_pairs, orphans = self._seven_pairs and closed, self._thirteen_orphans and closed
+        quad_as_two = self._quad_as_two
+        # The closed forms' distances depend on how many kinds are held once, twice, ... (seven
+        # pairs) and how many orphans once or at all: a discard moves one kind down by one.
+        profile = [0, counts.count(1), counts.count(2), counts.count(3), counts.count(4)]
+        held_orphans = _orphan_counts(counts)
+        orphan_kinds = 13 - held_orphans.count(0)
+        orphan_singles = held_orphans.count(1)
+        # A distance never shrinks as a tile goes (the complete hands lack as much or more), so a
+        # form whose distance with every tile held is no shorter than a discard's best cannot
+        # lower it: the usual case, where the regular form is nearest.
+        pairs_floor = (
+            seven_pairs_from_profile(profile[1], profile[2], profile[3], profile[4], quad_as_two) if seven_pairs else 0
+        )
+        orphans_floor = thirteen_orphans_from_profile(orphan_kinds, orphan_singles) if orphans else 0
+        options = []
+        for tile in range(NUM_TILE_KINDS):
+            count = counts[tile]
+            if not count:
+                continue
+            suit, offset = _SUIT_AND_POWER[tile]
+            if suit == 0:
+                best = final[man_pin[class_of[key_m - offset] * number_classes + c_p] * stride + with_sou_honors]
+            elif suit == 1:
+                best = final[man_pin[c_m * number_classes + class_of[key_p - offset]] * stride + with_sou_honors]
+            elif suit == 2:
+                best = final[with_man_pin + sou_honors[class_of[key_s - offset] * honor_classes + c_h] * 5]
+            else:
+                best = final[with_man_pin + sou_honors[c_s * honor_classes + honor_class_of[key_h - offset]] * 5]
+            if seven_pairs and pairs_floor < best:
+                profile[count] -= 1
+                profile[count - 1] += 1
+                pairs = seven_pairs_from_profile(profile[1], profile[2], profile[3], profile[4], quad_as_two)
+                profile[count] += 1
+                profile[count - 1] -= 1
+                if pairs < best:
+                    best = pairs
+            if orphans and orphans_floor < best:
+                if tile in _ORPHAN_SET and count <= 2:
+                    # One held: one kind fewer (and one single fewer); two held: one single more.
+                    far = (
+                        thirteen_orphans_from_profile(orphan_kinds - 1, orphan_singles - 1)
+                        if count == 1
+                        else thirteen_orphans_from_profile(orphan_kinds, orphan_singles + 1)
+                    )
+                else:
+                    far = thirteen_orphans_from_profile(orphan_kinds, orphan_singles)
+                if far < best:
+                    best = far
+            options.append((tile, best - 1))  # no wildcards: shanten is the distance less one
+        return options
+
     def waits(self, hand: Hand, visible: bytes | None = None) -> WaitResult:
         """Tiles that complete a 3n+1 hand into a win, with unseen copies.
 
@@ -640,6 +738,8 @@ _make_tile_count = partial(tuple.__new__, TileCount)
 _make_shanten = ShantenResult._make
 _make_option = partial(tuple.__new__, DiscardOption)
 _NO_FLAGS: Final = bytes(NUM_TILE_KINDS)
+_orphan_counts: Final = itemgetter(*ORPHANS)
+_ORPHAN_SET: Final = frozenset(ORPHANS)
 #: For each tile: its suit's position in :func:`suit_keys` and ``5**(index in suit)``.
 _SUIT_AND_POWER: Final = tuple(
     (min(tile // 9, 3), 5 ** (tile - 9 * min(tile // 9, 3))) for tile in range(NUM_TILE_KINDS)

@@ -76,7 +76,7 @@ def seven_pairs_distance(counts: bytes, *, quad_as_two: bool = False) -> int:
     if quad_as_two:
         triples = counts.count(3)
         quads = counts.count(4)
-        return _seven_pairs_from_profile(singles, held_twice - triples - quads, triples, quads, True)
+        return seven_pairs_from_profile(singles, held_twice - triples - quads, triples, quads, True)
     if held_twice >= 7:
         return 0
     needed = 7 - held_twice
@@ -84,7 +84,8 @@ def seven_pairs_distance(counts: bytes, *, quad_as_two: bool = False) -> int:
     return cheap + 2 * (needed - cheap)
 
 
-def _seven_pairs_from_profile(singles: int, doubles: int, triples: int, quads: int, quad_as_two: bool) -> int:
+def seven_pairs_from_profile(singles: int, doubles: int, triples: int, quads: int, quad_as_two: bool) -> int:
+    """:func:`seven_pairs_distance` from the kinds held once, twice, three and four times."""
     # Choose 7 pair slots, cheapest first: a kind held twice or more is a free
     # slot, a single costs one draw, anything else two.
     free = doubles + triples + quads + (quads if quad_as_two else 0)
@@ -105,7 +106,12 @@ def thirteen_orphans_distance(counts: bytes) -> int:
     """
     held: tuple[int, ...] = _orphan_counts(counts)
     kinds = 13 - held.count(0)
-    has_pair = kinds > held.count(1)
+    return thirteen_orphans_from_profile(kinds, held.count(1))
+
+
+def thirteen_orphans_from_profile(kinds: int, singles: int) -> int:
+    """:func:`thirteen_orphans_distance` from the orphan kinds held and those held once."""
+    has_pair = kinds > singles
     return 14 - kinds - has_pair
 
 

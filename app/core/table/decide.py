@@ -38,7 +38,7 @@ from app.core.errors import TenpaiError
 from app.core.shape.hand import Meld
 from app.core.shape.rules import RuleProfile
 from app.core.shape.tiles import DRAGONS, NORTH, NUM_TILE_KINDS, format_tile
-from app.core.table.machine import TableMachine
+from app.core.table.machine import SeatState, TableMachine
 from app.core.table.mjai import (
     MJAI_NAMES,
     UNKNOWN,
@@ -93,23 +93,7 @@ def seat_view(machine: TableMachine, seat: int, stop: Callable[[], bool] | None 
     """What ``seat`` knows, in the form the strategies read."""
     player = machine.players[seat]
     n = machine.seats
-    opponents = []
-    for offset in range(1, n):
-        other = machine.players[(seat + offset) % n]
-        # The river as it lies: a called discard sits in the caller's meld instead.
-        lying = [i for i in range(len(other.river)) if i not in other.called_away]
-        declared = other.riichi_turn
-        riichi_turn = None
-        if other.riichi == 2 and declared is not None and declared - 1 not in other.called_away:
-            riichi_turn = sum(1 for i in lying if i < declared)
-        opponents.append(
-            Opponent(
-                river=tuple(kind_of(other.river[i]) for i in lying),
-                riichi=other.riichi == 2,
-                riichi_turn=riichi_turn,
-                melds=tuple(meld.as_meld() for meld in other.melds),
-            )
-        )
+    opponents = [_opponent(machine, machine.players[(seat + offset) % n]) for offset in range(1, n)]
     visible = None
     norths = sum(p.kita for p in machine.players)
     if norths:
@@ -139,20 +123,69 @@ def seat_view(machine: TableMachine, seat: int, stop: Callable[[], bool] | None 
     )
 
 
-def decide(machine: TableMachine, seat: int, strategy: Strategy, *, stop: Callable[[], bool] | None = None) -> Decision:
-    """The strategy's pick among ``seat``'s legal actions, and all of them ranked."""
+def _opponent(machine: TableMachine, other: SeatState) -> Opponent:
+    """What every other seat sees of ``other``; read again only once it has changed (see
+    :attr:`~app.core.table.machine.SeatState.opponent_cache`)."""
+    river = len(other.river)
+    state = (len(other.called_away), other.riichi, other.riichi_turn, len(other.melds), machine.kans)
+    cached = other.opponent_cache
+    if cached is not None:
+        seen_river, seen_state, opponent = cached
+        if seen_state == state and seen_river == river:
+            return opponent
+        if seen_state == state and seen_river + 1 == river:
+            # One discard more and nothing else: it lies in the river (a called one is counted
+            # in called_away), and the declaration's place among the earlier tiles stands.
+            opponent = Opponent(
+                river=(*opponent.river, kind_of(other.river[-1])),
+                riichi=opponent.riichi,
+                riichi_turn=opponent.riichi_turn,
+                melds=opponent.melds,
+            )
+            other.opponent_cache = (river, state, opponent)
+            return opponent
+    # The river as it lies: a called discard sits in the caller's meld instead.
+    lying = [i for i in range(len(other.river)) if i not in other.called_away]
+    declared = other.riichi_turn
+    riichi_turn = None
+    if other.riichi == 2 and declared is not None and declared - 1 not in other.called_away:
+        riichi_turn = sum(1 for i in lying if i < declared)
+    opponent = Opponent(
+        river=tuple(kind_of(other.river[i]) for i in lying),
+        riichi=other.riichi == 2,
+        riichi_turn=riichi_turn,
+        melds=tuple(meld.as_meld() for meld in other.melds),
+    )
+    other.opponent_cache = (river, state, opponent)
+    return opponent
+
+
+def decide(
+    machine: TableMachine,
+    seat: int,
+    strategy: Strategy,
+    *,
+    stop: Callable[[], bool] | None = None,
+    rank: bool = True,
+) -> Decision:
+    """The strategy's pick among ``seat``'s legal actions, and all of them ranked.
+
+    Without ``rank`` the pick alone (``ranked`` is empty): the same action, for a caller that
+    only plays it (self-play), spared the values and reasons of the others.
+    """
     legal = machine.legal_actions(seat)
     if not legal:
         none = Event("none")
-        return Decision(none, (RankedAction(none, None, ("nothing to decide",)),))
+        return Decision(none, (RankedAction(none, None, ("nothing to decide",)),) if rank else ())
     view = seat_view(machine, seat, stop)
-    kinds = {action.kind for action in legal}
-    if "none" in kinds:
-        return _claim(machine, seat, strategy, view, legal)
-    return _turn(machine, seat, strategy, view, legal)
+    if legal[-1].kind == "none":  # a claim: ``none`` comes last (legal_actions)
+        return _claim(machine, seat, strategy, view, legal, rank)
+    return _turn(machine, seat, strategy, view, legal, rank)
 
 
-def _claim(machine: TableMachine, seat: int, strategy: Strategy, view: SeatView, legal: list[Event]) -> Decision:
+def _claim(
+    machine: TableMachine, seat: int, strategy: Strategy, view: SeatView, legal: list[Event], rank: bool
+) -> Decision:
     ranked: list[RankedAction] = []
     wins = [a for a in legal if a.kind == "hora"]
     calls = [a for a in legal if a.kind in ("chi", "pon", "daiminkan")]
@@ -160,6 +193,8 @@ def _claim(machine: TableMachine, seat: int, strategy: Strategy, view: SeatView,
     chosen = none
     if wins:
         chosen = wins[0]
+        if not rank:
+            return Decision(chosen, ())
         ranked.append(RankedAction(wins[0], float(machine.win_value(seat, wins[0])), ("a win is always taken",)))
     wanted: Meld | None = None
     if calls and not wins:
@@ -168,6 +203,8 @@ def _claim(machine: TableMachine, seat: int, strategy: Strategy, view: SeatView,
         wanted = strategy.call(view, tile, list(options))
         if wanted is not None:
             chosen = options[wanted]
+    if not rank:
+        return Decision(chosen, ())
     before = view.checker.shanten_number(view.hand)
     for call in calls:
         reason = f"shanten {before} before the call"
@@ -187,7 +224,9 @@ def _call_melds(calls: Sequence[Event], tile: int) -> dict[Meld, Event]:
     return out
 
 
-def _turn(machine: TableMachine, seat: int, strategy: Strategy, view: SeatView, legal: list[Event]) -> Decision:
+def _turn(
+    machine: TableMachine, seat: int, strategy: Strategy, view: SeatView, legal: list[Event], rank: bool
+) -> Decision:
     by_kind: dict[str, list[Event]] = {}
     for action in legal:
         by_kind.setdefault(action.kind, []).append(action)
@@ -195,10 +234,12 @@ def _turn(machine: TableMachine, seat: int, strategy: Strategy, view: SeatView, 
     chosen: Event | None = None
     if "flower" in by_kind:  # a drawn flower goes aside before anything else
         flower = by_kind["flower"][0]
-        return Decision(flower, (RankedAction(flower, None, ("a flower is set aside and replaced",)),))
+        return Decision(flower, (RankedAction(flower, None, ("a flower is set aside and replaced",)),) if rank else ())
     if "hora" in by_kind:
         win = by_kind["hora"][0]
         chosen = win
+        if not rank:
+            return Decision(chosen, ())
         ranked.append(RankedAction(win, float(machine.win_value(seat, win)), ("a win is always taken",)))
     if chosen is None and "ryukyoku" in by_kind:
         chosen = by_kind["ryukyoku"][0]
@@ -224,14 +265,18 @@ def _turn(machine: TableMachine, seat: int, strategy: Strategy, view: SeatView, 
         if reach and machine.ready_after(seat, pick.pai) and strategy.declare_riichi(view, kind_of(pick.pai or 0)):
             chosen = reach[0]
             ranked.append(RankedAction(chosen, None, (f"riichi with {format_tile(kind_of(pick.pai or 0))}",)))
+    assert chosen is not None  # a turn always offers a discard or a win
+    if not rank:
+        return Decision(chosen, ())
     for discard in _discard_order(discards, candidates):
         value, reasons = _discard_value(discard, candidates)
         ranked.append(RankedAction(discard, value, reasons))
+    listed = {id(item.action) for item in ranked}
     for action in legal:
-        if not any(item.action is action for item in ranked):
+        if id(action) not in listed:
             ranked.append(RankedAction(action, None, ("not chosen",)))
-    assert chosen is not None  # a turn always offers a discard or a win
-    ranked.sort(key=lambda item: action_key(item.action) != action_key(chosen))
+    chosen_key = action_key(chosen)
+    ranked.sort(key=lambda item: item.action is not chosen and action_key(item.action) != chosen_key)
     return Decision(chosen, tuple(ranked))
 
 
@@ -250,19 +295,20 @@ def _ranked_discards(strategy: Strategy, view: SeatView, discards: Sequence[Even
 def _pick_discard(
     strategy: Strategy, view: SeatView, discards: Sequence[Event], candidates: list[Candidate] | None
 ) -> Event:
-    allowed = {kind_of(d.pai or 0) for d in discards}
+    kinds = [kind_of(d.pai or 0) for d in discards]
     if candidates:
         kind = candidates[0].tile
     else:
         kind = strategy.discard(view)
-        if kind not in allowed:
-            kind = min(allowed)
-    return _physical_discard(discards, kind)
+        if kind not in kinds:
+            kind = min(kinds)
+    return _physical_discard(discards, kinds, kind)
 
 
-def _physical_discard(discards: Sequence[Event], kind: int) -> Event:
-    """The discard of ``kind``: the drawn tile when it is one (tsumogiri), a plain five before a red."""
-    options = [d for d in discards if kind_of(d.pai or 0) == kind]
+def _physical_discard(discards: Sequence[Event], kinds: Sequence[int], kind: int) -> Event:
+    """The discard of ``kind`` (``kinds``: each discard's): the drawn tile when it is one
+    (tsumogiri), a plain five before a red."""
+    options = [d for d, of in zip(discards, kinds, strict=True) if of == kind]
     options.sort(key=lambda d: (not d.tsumogiri, is_red(d.pai or 0)))
     return options[0]
 

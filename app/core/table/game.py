@@ -49,7 +49,18 @@ from app.core.table.flow import (
     tenhou_rules,
 )
 from app.core.table.machine import HAND_SIZE, TableMachine, Win
-from app.core.table.mjai import FIRST_FLOWER, TABLE_TILES, UNKNOWN, action_object, is_flower, kind_of, red_of, tile_name
+from app.core.table.mjai import (
+    FIRST_FLOWER,
+    TABLE_TILES,
+    UNKNOWN,
+    Event,
+    MalformedEvent,
+    action_object,
+    is_flower,
+    kind_of,
+    red_of,
+    tile_name,
+)
 from app.core.table.play_rules import PLAY_RULES
 from app.core.table.players import Strategy, make_player
 from app.core.value.riichi_scoring import RiichiScore
@@ -254,8 +265,17 @@ class _Game:
         self._emit({"type": "end_game", "scores": list(state.scores)})
         return self.record
 
-    def _emit(self, obj: dict[str, Any]) -> None:
-        self.machine.apply_object(obj, self.emitted)
+    def _emit(self, obj: dict[str, Any], event: Event | None = None) -> None:
+        """Apply ``obj`` and log it; ``event``, when given, is ``obj`` already read (its
+        :func:`~app.core.table.mjai.read_event`, ``raw`` and all): the dealer's own events and
+        the seats' legal actions need no second reading."""
+        if event is None:
+            self.machine.apply_object(obj, self.emitted)
+        else:
+            try:
+                self.machine.apply(event)
+            except MalformedEvent as error:
+                raise error.of_event(self.emitted) from None
         self.emitted += 1
         if self.config.record_events:
             self.record.events.append(obj)
@@ -311,10 +331,7 @@ class _Game:
             start["wildcards"] = [tile_name(tile) for tile in self.rules.wildcards]
         self._emit(start)
         for seat in range(n):
-            if (
-                machine.players[seat].size == HAND_SIZE
-                and machine.checker.shanten_number(machine.players[seat].hand()) == 0
-            ):
+            if machine.players[seat].size == HAND_SIZE and machine.hand_shanten(seat) == 0:
                 self.tenpai_turn[seat] = 0
         outcome = self._turns()
         self._emit({"type": "end_kyoku"})
@@ -357,10 +374,13 @@ class _Game:
         else:
             tile = self.wall[self.front]
             self.front += 1
-        self._emit({"type": "tsumo", "actor": seat, "pai": tile_name(tile)})
+        obj = {"type": "tsumo", "actor": seat, "pai": tile_name(tile)}
+        self._emit(obj, Event("tsumo", seat, None, tile, (), None, obj))
 
     def _show_dora(self) -> None:
-        self._emit({"type": "dora", "dora_marker": tile_name(self._indicator(self.shown))})
+        marker = self._indicator(self.shown)
+        obj = {"type": "dora", "dora_marker": tile_name(marker)}
+        self._emit(obj, Event("dora", None, None, marker, (), None, obj))
         self.shown += 1
 
     def _turns(self) -> AbortiveDraw | ExhaustiveDraw | Wins:
@@ -378,15 +398,20 @@ class _Game:
             if ended is not None:
                 return ended
 
-    def _decide(self, seat: int) -> dict[str, Any]:
-        return action_object(decide(self.machine, seat, self.strategies[seat], stop=self.stop).action)
+    def _decide(self, seat: int) -> Event:
+        return decide(self.machine, seat, self.strategies[seat], stop=self.stop, rank=False).action
+
+    def _emit_action(self, action: Event) -> None:
+        """Play a seat's legal action: its mjai object, and the action as read from it."""
+        obj = action_object(action)
+        self._emit(obj, action._replace(raw=obj))
 
     def _act(self, seat: int) -> AbortiveDraw | ExhaustiveDraw | Wins | None:
         machine = self.machine
         if machine.draw_kind() == "exhaustive":  # a flower drawn with no tile left to replace it
             return self._draw_end()
         action = self._decide(seat)
-        kind = action["type"]
+        kind = action.kind
         if kind == "hora":
             self._win([seat], target=seat)
             return Wins((seat,))
@@ -395,7 +420,7 @@ class _Game:
         if kind in ("dahai", "reach"):
             while machine.dora_later:  # an open or added kan's indicator, before the discard
                 self._show_dora()
-        self._emit(action)
+        self._emit_action(action)
         if kind == "dahai":
             self.turns += 1
             self._note_shanten(seat)
@@ -403,7 +428,7 @@ class _Game:
 
     def _note_shanten(self, seat: int) -> None:
         machine = self.machine
-        shanten = machine.checker.shanten_number(machine.players[seat].hand())
+        shanten = machine.hand_shanten(seat)
         self.shanten[seat].append(shanten)
         if shanten == 0 and self.tenpai_turn[seat] is None:
             self.tenpai_turn[seat] = len(self.shanten[seat])
@@ -412,7 +437,7 @@ class _Game:
         machine = self.machine
         discarder = machine.turn
         answers = {seat: self._decide(seat) for seat in machine.decision_seats()}
-        rons = [seat for seat, answer in answers.items() if answer["type"] == "hora"]
+        rons = [seat for seat, answer in answers.items() if answer.kind == "hora"]
         one_winner = self.table_play.head_bump or not self.table.double_ron
         if len(rons) >= 3 and self.table.triple_ron_draw and not one_winner:
             return self._draw_end()
@@ -424,15 +449,17 @@ class _Game:
             return Wins(tuple(ordered))
         source = machine.claim_source
         if source == "dahai" and machine.players[discarder].riichi == 1:
-            self._emit({"type": "reach_accepted", "actor": discarder})
+            obj = {"type": "reach_accepted", "actor": discarder}
+            self._emit(obj, Event("reach_accepted", discarder, None, None, (), None, obj))
             if machine.draw_kind() == "four_riichi":
                 return self._draw_end()
-        calls = [answer for answer in answers.values() if answer["type"] != "none"]
-        calls.sort(key=lambda answer: answer["type"] == "chi")
+        calls = [answer for answer in answers.values() if answer.kind != "none"]
+        calls.sort(key=lambda answer: answer.kind == "chi")
         if calls:
             call = calls[0]
-            self._emit(call)
-            self.calls[call["actor"]] += 1
+            self._emit_action(call)
+            assert call.actor is not None
+            self.calls[call.actor] += 1
             return None
         if source == "dahai" and machine.draw_kind() is not None:
             return self._draw_end()

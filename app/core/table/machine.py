@@ -54,12 +54,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from app.core.errors import TenpaiError
 from app.core.shape.engine import Checker
 from app.core.shape.hand import Hand, Meld, MeldKind
-from app.core.shape.rules import RuleProfile
+from app.core.shape.rules import SEAT_COUNTS, RuleProfile
 from app.core.shape.tiles import (
     COPIES,
     DRAGONS,
@@ -104,6 +104,9 @@ from app.core.value.riichi_scoring import RiichiScore
 from app.core.value.scoring import REFUSALS, ScoreResult, score
 from app.core.value.scoring_context import WinContext
 
+if TYPE_CHECKING:
+    from app.core.advice.safety import Opponent
+
 #: Tiles in the dead wall: the replacement draws and the dora indicators.
 DEAD_WALL: Final = 14
 HAND_SIZE: Final = 13
@@ -119,6 +122,14 @@ _MELD_KIND: Final = {
     "ankan": MeldKind.CLOSED_KAN,
 }
 _YAKUMAN_WITH_LIABILITY: Final = {"daisangen": DRAGONS, "daisuushii": WINDS}
+#: Per seat (a table seats at most four), the discard of each tile from the hand and as the
+#: tile just drawn (tsumogiri).
+_DISCARDS: Final = tuple(
+    tuple(tuple(Event("dahai", seat, None, tile, (), drawn) for tile in range(UNKNOWN)) for drawn in (False, True))
+    for seat in range(max(SEAT_COUNTS))
+)
+#: Each red five's table tile with its kind.
+_RED_KINDS: Final = tuple((red, kind_of(red)) for red in range(FIRST_RED, UNKNOWN))
 
 
 def _flat_payments(winner: int, discarder: int | None, seats: int) -> tuple[int, ...]:
@@ -200,6 +211,16 @@ class SeatState:
     liable: dict[str, int] = field(default_factory=dict)
     #: The waits of the concealed hand (kinds), while it is 3n+1 tiles and known.
     waits_cache: frozenset[int] | None = None
+    #: :meth:`hand` until the concealed tiles or the melds change (the machine empties it then).
+    hand_cache: Hand | None = None
+    #: The melds as :class:`Meld` values until they change (a call, a kan).
+    melds_cache: tuple[Meld, ...] | None = None
+    #: The shanten of a :meth:`hand` (:meth:`TableMachine.hand_shanten`), with that hand.
+    shanten_cache: tuple[Hand, int] | None = None
+    #: What the other seats see of this one (:func:`app.core.table.decide.seat_view`), with the
+    #: state it was read at: the river's length, then the lengths of the called discards and the
+    #: melds, the riichi and its turn, and the table's kans (an added kan grows a meld in place).
+    opponent_cache: tuple[int, tuple[int | None, ...], Opponent] | None = None
 
     @property
     def known(self) -> bool:
@@ -210,14 +231,22 @@ class SeatState:
         return sum(self.counts)
 
     def kind_counts(self) -> bytes:
-        counts = bytearray(NUM_TILE_KINDS)
-        for tile in range(UNKNOWN):
-            if self.counts[tile]:
-                counts[kind_of(tile)] += self.counts[tile]
-        return bytes(counts)
+        """The concealed tiles by kind (a red five counted as its five; unknown tiles left out)."""
+        counts = self.counts
+        kinds = bytearray(counts[:NUM_TILE_KINDS])
+        for red, kind in _RED_KINDS:
+            if counts[red]:
+                kinds[kind] += counts[red]
+        return bytes(kinds)
 
     def hand(self) -> Hand:
-        return Hand(self.kind_counts(), tuple(meld.as_meld() for meld in self.melds))
+        hand = self.hand_cache
+        if hand is None:
+            melds = self.melds_cache
+            if melds is None:
+                melds = self.melds_cache = tuple(meld.as_meld() for meld in self.melds)
+            hand = self.hand_cache = Hand(self.kind_counts(), melds)
+        return hand
 
     @property
     def closed(self) -> bool:
@@ -300,12 +329,17 @@ class TableMachine:
         #: Apply events without checking them (the referee re-applies an event it found a foul
         #: in this way, to go on judging the rest of the game).
         self.lenient = False
+        #: Answers asked at the point of the game the machine is at (legal actions, claims), kept
+        #: until the next event: a decision, the draw check and the event's own check ask the same
+        #: questions.  Every change of the state goes through :meth:`apply`, which empties it.
+        self._asked: dict[tuple[str, int], list[Event]] = {}
         self._reset_hand()
 
     # ------------------------------------------------------------------ state
 
     def _reset_hand(self) -> None:
         n = self.seats
+        self._asked.clear()
         self.players = [SeatState() for _ in range(n)]
         self.bakaze = WINDS[0]
         self.kyoku = 1
@@ -338,6 +372,19 @@ class TableMachine:
     def seat_wind(self, seat: int) -> int:
         return WINDS[(seat - self.oya) % self.seats]
 
+    def hand_shanten(self, seat: int) -> int:
+        """The shanten of the seat's known hand (:meth:`Checker.shanten_number
+        <app.core.shape.engine.Checker.shanten_number>`), asked once per hand it holds: the
+        riichi check, the waits and self-play's record ask it of the same hand."""
+        player = self.players[seat]
+        hand = player.hand()
+        cached = player.shanten_cache
+        if cached is not None and cached[0] is hand:
+            return cached[1]
+        shanten = self.checker.shanten_number(hand)
+        player.shanten_cache = (hand, shanten)
+        return shanten
+
     # ------------------------------------------------------------------ events
 
     def apply_object(self, obj: Mapping[str, Any], index: int | None = None) -> None:
@@ -353,7 +400,11 @@ class TableMachine:
         """Apply one event, or raise :class:`Foul` (the state is then unchanged) or
         :class:`~app.core.table.mjai.MalformedEvent`."""
         handler = getattr(self, f"_on_{event.kind}")
-        handler(event)
+        try:
+            handler(event)
+        finally:
+            # Asked before the event changed the state (its own check reads them): stale now.
+            self._asked.clear()
         self.events_applied += 1
 
     def _expect(self, condition: bool, code: str, message: str) -> None:
@@ -427,6 +478,7 @@ class TableMachine:
                         field=f"tehais[{seat}][{place}]",
                     )
                 self.players[seat].counts[tile] += 1
+                self.players[seat].hand_cache = None
                 self._see(tile)
         for seat, flowers in enumerate(dealt_flowers):
             for flower in flowers:
@@ -479,7 +531,9 @@ class TableMachine:
 
     def _take(self, seat: int, tile: int) -> None:
         """Remove ``tile`` from the seat's concealed tiles (an unknown tile stands for any)."""
-        counts = self.players[seat].counts
+        player = self.players[seat]
+        player.hand_cache = None
+        counts = player.counts
         if counts[tile] > 0:
             counts[tile] -= 1
         elif counts[UNKNOWN] > 0:
@@ -507,6 +561,7 @@ class TableMachine:
         self._see(event.pai)
         player = self.players[seat]
         player.counts[event.pai] += 1
+        player.hand_cache = None
         player.drawn = event.pai
         player.forbidden = frozenset()
         self.turn = seat
@@ -541,8 +596,14 @@ class TableMachine:
         assert seat is not None
         if not self.players[seat].known or self.lenient:
             return
+        legal = self._legal(seat)
+        # The same fields (``raw`` aside) are the same action; else compare as actions, where
+        # ``consumed`` is a set.
+        fields = event[:6]
+        if any(action[:6] == fields for action in legal):
+            return
         key = action_key(event)
-        if any(action_key(action) == key for action in self.legal_actions(seat)):
+        if any(action_key(action) == key for action in legal):
             return
         raise Foul(*self._why_illegal(event))
 
@@ -675,6 +736,7 @@ class TableMachine:
         discarder.called_away.add(len(discarder.river) - 1)
         meld = TableMeld(event.kind, (*event.consumed, tile), target, tile)
         caller.melds.append(meld)
+        caller.hand_cache = caller.melds_cache = None
         self._note_liability(seat, target, meld)
         caller.waits_cache = None
         self._interrupt()
@@ -737,6 +799,7 @@ class TableMachine:
         self._take(seat, tile)
         pon.kind = "kakan"
         pon.tiles = (*pon.tiles, tile)
+        player.hand_cache = player.melds_cache = None
         player.drawn = None
         player.waits_cache = None
         # The kan stands (and ends every ippatsu) only once nobody robs it: chankan keeps ippatsu.
@@ -767,6 +830,7 @@ class TableMachine:
         for tile in event.consumed:
             self._take(seat, tile)
         player.melds.append(TableMeld("ankan", tuple(event.consumed)))
+        player.hand_cache = player.melds_cache = None
         player.drawn = None
         player.waits_cache = None
         self._interrupt()
@@ -1042,6 +1106,7 @@ class TableMachine:
         without the ``hora`` or ``ryukyoku`` before it, and the next ``start_kyoku`` brings the scores."""
         self.phase = "idle"
         self.hand_open = False
+        self._asked.clear()
 
     def _on_end_kyoku(self, event: Event) -> None:
         self._expect(self.phase == "won", "unexpected_event", f"end_kyoku while {self._waiting_for()}")
@@ -1060,11 +1125,8 @@ class TableMachine:
     def _hand_with(self, seat: int, target: int, tile: int) -> Hand:
         """The seat's hand as it would win: its tiles (a self-draw's tile among them), plus
         ``tile`` when it comes from ``target``'s discard or kan."""
-        player = self.players[seat]
-        counts = bytearray(player.kind_counts())
-        if seat != target:
-            counts[kind_of(tile)] += 1
-        return Hand(bytes(counts), tuple(m.as_meld() for m in player.melds))
+        hand = self.players[seat].hand()
+        return hand if seat == target else hand.with_tile(kind_of(tile))
 
     def _score(self, seat: int, target: int, tile: int, ura: tuple[int, ...]) -> Win:
         player = self.players[seat]
@@ -1170,7 +1232,9 @@ class TableMachine:
             hand = player.hand()
             if hand.tile_count % 3 != 1:
                 return frozenset()
-            player.waits_cache = frozenset(self.checker.waits(hand).shape_waits)
+            # Most hands are not ready: their shanten alone (no draws, no unseen copies) says so.
+            ready = self.hand_shanten(seat) == 0
+            player.waits_cache = frozenset(self.checker.waits(hand).shape_waits) if ready else frozenset()
         return player.waits_cache
 
     def _furiten(self, seat: int) -> bool:
@@ -1216,6 +1280,17 @@ class TableMachine:
 
         Empty when the seat has nothing to decide; ``none`` is listed with claims (pass).
         """
+        return list(self._legal(seat))
+
+    def _legal(self, seat: int) -> list[Event]:
+        """:meth:`legal_actions`, kept until the next event (callers do not change the list)."""
+        key = ("legal", seat)
+        actions = self._asked.get(key)
+        if actions is None:
+            actions = self._asked[key] = self._legal_actions(seat)
+        return actions
+
+    def _legal_actions(self, seat: int) -> list[Event]:
         player = self.players[seat]
         if not player.known:
             return []
@@ -1228,17 +1303,20 @@ class TableMachine:
 
     def _discard_actions(self, seat: int) -> list[Event]:
         player = self.players[seat]
+        forbidden = player.forbidden
+        drawn = player.drawn
+        # Events are values: the seat's discards are built once per process.
+        hand_discards, drawn_discards = _DISCARDS[seat]
         actions = []
-        for tile in range(UNKNOWN):
-            count = player.counts[tile]
-            if not count or kind_of(tile) in player.forbidden:
+        for tile, count in enumerate(player.counts[:UNKNOWN]):
+            if not count or (forbidden and kind_of(tile) in forbidden):
                 continue
-            if tile == player.drawn:
-                actions.append(Event("dahai", seat, pai=tile, tsumogiri=True))
+            if tile == drawn:
+                actions.append(drawn_discards[tile])
                 if count > 1:
-                    actions.append(Event("dahai", seat, pai=tile, tsumogiri=False))
+                    actions.append(hand_discards[tile])
             else:
-                actions.append(Event("dahai", seat, pai=tile, tsumogiri=False))
+                actions.append(hand_discards[tile])
         return actions
 
     def _turn_actions(self, seat: int) -> list[Event]:
@@ -1267,8 +1345,8 @@ class TableMachine:
         if self._may_riichi(seat):
             actions.append(Event("reach", seat))
         if kan_room:
-            kinds = player.kind_counts()
-            for kind in range(NUM_TILE_KINDS):
+            kinds = player.hand().counts
+            for kind in range(NUM_TILE_KINDS) if COPIES in kinds else ():
                 if kinds[kind] == COPIES and self._callable(kind):
                     actions.append(Event("ankan", seat, consumed=self._kan_tiles(seat, kind)))
             for meld in player.melds:
@@ -1298,7 +1376,7 @@ class TableMachine:
         player = self.players[seat]
         if not self.play.abortive_draws or player.discarded or self.interrupted or self.after != "tsumo":
             return False
-        kinds = player.kind_counts()
+        kinds = player.hand().counts
         return sum(1 for tile in ORPHANS if kinds[tile]) >= 9
 
     def _may_riichi(self, seat: int) -> bool:
@@ -1307,6 +1385,22 @@ class TableMachine:
             return False
         if self.live_left < RIICHI_MIN_DRAWS:
             return False
+        return self._ready_after_some_discard(seat)
+
+    def _ready_after_some_discard(self, seat: int) -> bool:
+        """Whether some discard leaves the seat's hand ready.
+
+        For a 3n+2 hand, one question answers it: the hand's own shanten is 0 or less.  The
+        shanten counts the tiles a hand lacks of its nearest complete hand (``shanten + 1``
+        of them), and a discard not in that complete hand leaves the lack as it was, while no
+        discard can shorten it; a complete hand (-1) stays ready after any discard.  So the
+        best discard's shanten is ``max(0, shanten)``, and the 14 questions of each discard
+        are one (the complete hands measured against are the same ones: same melds, caps, forms).
+        """
+        player = self.players[seat]
+        hand = player.hand()
+        if hand.tile_count % 3 == 2:
+            return self.hand_shanten(seat) <= 0
         return any(self.ready_after(seat, tile) for tile in range(UNKNOWN) if player.counts[tile])
 
     def ready_after(self, seat: int, discard: int | None) -> bool:
@@ -1335,7 +1429,14 @@ class TableMachine:
         return bool(waits_after) and tuple(waits_before) == tuple(waits_after)
 
     def _claims(self, seat: int) -> list[Event]:
-        """What ``seat`` may do with the claimable tile (without ``none``)."""
+        """What ``seat`` may do with the claimable tile (without ``none``); callers do not change the list."""
+        key = ("claims", seat)
+        claims = self._asked.get(key)
+        if claims is None:
+            claims = self._asked[key] = self._claims_now(seat)
+        return claims
+
+    def _claims_now(self, seat: int) -> list[Event]:
         player = self.players[seat]
         tile = self.claim_tile
         if seat == self.turn or not player.known or tile == UNKNOWN:
@@ -1347,7 +1448,14 @@ class TableMachine:
             if self._can_rob_closed_kan(seat, kind) and not self._furiten(seat):
                 actions.append(Event("hora", seat, target, tile))
             return actions
-        if not self.ron_closed and self._wins(seat, target, tile) and not self._furiten(seat):
+        # A tile that completes the hand is one of its waits (it lowers the distance from one to
+        # none): the waits, asked anyway for furiten, spare the win check of every other discard.
+        if (
+            not self.ron_closed
+            and kind in self._waits(seat)
+            and self._wins(seat, target, tile)
+            and not self._furiten(seat)
+        ):
             actions.append(Event("hora", seat, target, tile))
         if self.claim_source != "dahai" or player.riichi or self.live_left == 0 or not self._callable(kind):
             return actions
@@ -1437,7 +1545,7 @@ class TableMachine:
         if event.kind == "reach":
             if not player.closed:
                 return "illegal_action", f"seat {seat} cannot riichi with an open hand"
-            if not player.riichi and not any(self.ready_after(seat, t) for t in range(UNKNOWN) if player.counts[t]):
+            if not player.riichi and not self._ready_after_some_discard(seat):
                 return "not_ready", f"seat {seat} cannot riichi: no discard leaves its hand ready"
             if self.scores[seat] < RIICHI_STICK:
                 return "illegal_action", f"seat {seat} has under 1000 points and cannot riichi"

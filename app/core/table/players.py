@@ -122,7 +122,7 @@ class SeatView(NamedTuple):
 
 def shanten_after_discards(hand: Hand, checker: Checker) -> list[tuple[Tile, int]]:
     """Each distinct discard of a 3n+2 hand with the shanten it leaves, in tile order."""
-    return [(tile, checker.shanten_number(hand.without((tile,)))) for tile, count in enumerate(hand.counts) if count]
+    return checker.discard_shanten_numbers(hand)
 
 
 class ShantenCaller:
@@ -378,10 +378,10 @@ class Heuristic(ShantenCaller):
 
     def discard(self, view: SeatView) -> Tile:
         """The tile with the best ``-100 * shanten - value``; ties go to the lower tile."""
-        hand = view.hand
+        counts = view.hand.counts
         best_tile, best_score = -1, float("-inf")
-        for tile, shanten in shanten_after_discards(hand, view.checker):
-            after = hand.without((tile,)).counts
+        for tile, shanten in shanten_after_discards(view.hand, view.checker):
+            after = counts[:tile] + bytes((counts[tile] - 1,)) + counts[tile + 1 :]
             score = -100 * shanten - tile_value(tile, after)
             if score > best_score:
                 best_tile, best_score = tile, score
