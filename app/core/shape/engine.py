@@ -623,6 +623,8 @@ class Checker:
         quad_as_two = self._quad_as_two
         pairs_after: dict[int, int] = {}
         orphans_after: dict[tuple[bool, int], int] = {}
+        # Each tile's ukeire entry, built once: the unseen counts do not change between discards.
+        entries = list(map(_TILE_COUNTS.__getitem__, zip(range(NUM_TILE_KINDS), left, strict=True)))
         options = []
         for tile in range(NUM_TILE_KINDS):
             held = counts[tile]
@@ -658,9 +660,8 @@ class Checker:
                     merged |= int.from_bytes(thirteen_orphans_improving_draws(after), "little")
                 flags = merged.to_bytes(NUM_TILE_KINDS, "little")
             improving = flagged_tiles(flags)
-            copies = list(map(left.__getitem__, improving))
-            ukeire = tuple(map(_make_tile_count, zip(improving, copies, strict=True)))
-            options.append(_make_option((tile, best - 1, ukeire, sum(copies))))
+            ukeire = tuple(map(entries.__getitem__, improving))
+            options.append(_make_option((tile, best - 1, ukeire, sum(map(left.__getitem__, improving)))))
         return options
 
 
@@ -696,6 +697,8 @@ def _plus(counts: bytes, tile: Tile) -> bytes:
 _make_tile_count = partial(tuple.__new__, TileCount)
 _make_shanten = ShantenResult._make
 _make_option = partial(tuple.__new__, DiscardOption)
+#: Every (tile, unseen copies) entry, built once: TileCount(tile, n) at key (tile, n).
+_TILE_COUNTS: Final = {(tile, n): TileCount(tile, n) for tile in range(NUM_TILE_KINDS) for n in range(5)}
 _NO_FLAGS: Final = bytes(NUM_TILE_KINDS)
 _ORPHANS: Final = frozenset(ORPHANS)
 #: (regular distance, 34 flag bytes of the draws that lower it) of 34 counts, compiled.
