@@ -156,6 +156,7 @@ class Checker:
         "_thirteen_orphans",
         "_knitted",
         "_plain_rules",
+        "_plain_shapes",
         "_complete_number",
         "_complete_honors",
         "_absent",
@@ -173,6 +174,8 @@ class Checker:
         self._thirteen_orphans = rules.thirteen_orphans
         self._knitted = rules.knitted_forms
         self._plain_rules = not rules.wildcards and not rules.win_requires_meld
+        # Shapes the shared tables judge alone (with caps of four): no wildcards, no knitted forms.
+        self._plain_shapes = not rules.wildcards and not rules.knitted_forms
         built = tables()
         self._complete_number = built.number_suit.complete
         self._complete_honors = built.honors.complete
@@ -459,7 +462,23 @@ class Checker:
         n = hand.tile_count
         if n % 3 == 0 or n > 14:
             _check_size(hand, (1, 2))
-        return self._analyse(hand.counts, n // 3, n >= 13 and not hand.melds, self.caps(hand), False)[0]
+        caps = self.caps(hand)
+        closed = n >= 13 and not hand.melds
+        if caps is not _FULL or not self._plain_shapes or n > 14:
+            return self._analyse(hand.counts, n // 3, closed, caps, False)[0]
+        # The shared tables judge the hand alone: _analyse's answer without its general steps.
+        counts = hand.counts
+        best = _regular_draws(counts, n // 3)[0]
+        if closed:
+            if self._seven_pairs:
+                pairs = seven_pairs_distance(counts, quad_as_two=self._quad_as_two)
+                if pairs < best:
+                    best = pairs
+            if self._thirteen_orphans:
+                orphans = thirteen_orphans_distance(counts)
+                if orphans < best:
+                    best = orphans
+        return best - 1 if best > 0 else -1
 
     def waits(self, hand: Hand, visible: bytes | None = None) -> WaitResult:
         """Tiles that complete a 3n+1 hand into a win, with unseen copies.
@@ -589,7 +608,7 @@ class Checker:
         melds_wanted = (n - 1) // 3
         closed = n - 1 >= 13 and not hand.melds
         caps = self.caps(hand)
-        if caps is _FULL and not self._wild_tiles and not self._knitted:
+        if caps is _FULL and self._plain_shapes:
             return self._plain_discards(counts, melds_wanted, closed, left)
         options = []
         # Without wildcards, a discard moves one suit key by 5**i: reuse the other three.
