@@ -6,13 +6,14 @@ Each holds by definition, whatever the rule profile:
 * every wait completes the hand and no other drawable tile does;
 * ukeire tiles lower the shanten and no other drawable tile does;
 * ``discards`` agrees with ``shanten`` of the hand minus each tile;
+* ``shanten_number`` (the cheap question) is ``shanten``'s shanten;
 * one tile more or less moves the shanten by at most one, in the right direction.
 """
 
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from app.core.shape.engine import Checker
@@ -178,6 +179,21 @@ def test_ukeire_lowers_shanten_and_nothing_else_does(name):
             assert (after < result.shanten) == (tile in ukeire), tile
         assert [u.remaining for u in result.ukeire] == [left[u.tile] - visible[u.tile] for u in result.ukeire]
         assert result.ukeire_count == sum(u.remaining for u in result.ukeire)
+
+    check()
+
+
+@profile_cases()
+@pytest.mark.parametrize("remainder", [1, 2])
+def test_shanten_number_is_the_shanten(name, remainder):
+    rules = PROFILES[name]
+    checker = Checker(rules)
+
+    @SETTINGS
+    @given(hands(rules, remainder))
+    @example(Hand.from_tiles([0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33, 33][: 12 + remainder]))  # orphans
+    def check(hand):
+        assert checker.shanten_number(hand) == checker.shanten(hand).shanten
 
     check()
 

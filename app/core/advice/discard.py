@@ -401,12 +401,14 @@ def score_terms(
     ([-10.0, 4.8, 1.2, 1.5, 0.9], -1.6)
     """
     w_shanten, w_ukeire, w_safety, w_dora, w_honors = weights
-    return ScoreComponents(
-        -w_shanten * shanten,
-        w_ukeire / UKEIRE_UNIT * ukeire_count,
-        w_safety * safety_score(safety),
-        w_dora * dora,
-        w_honors * honors,
+    return _make_components(
+        (
+            -w_shanten * shanten,
+            w_ukeire / UKEIRE_UNIT * ukeire_count,
+            w_safety * safety_score(safety),
+            w_dora * dora,
+            w_honors * honors,
+        )
     )
 
 
@@ -694,15 +696,17 @@ def _rank_by_value(candidates: list[Candidate], found: ExpectedScores, counts: C
         danger = 1.0 - candidate.safety
         cost = danger * (detail.expected_score + DEAL_IN_POINTS) if danger > 0 else 0.0
         value = detail.expected_score - cost
-        expected = ExpectedValue(
-            detail.tenpai_probability,
-            detail.win_probability,
-            detail.expected_score,
-            cost,
-            value,
-            found.first_turn,
-            found.last_turn,
-            detail,
+        expected = _make_expected(
+            (
+                detail.tenpai_probability,
+                detail.win_probability,
+                detail.expected_score,
+                cost,
+                value,
+                found.first_turn,
+                found.last_turn,
+                detail,
+            )
         )
         key = (
             -round(value * _VALUE_SCALE),
@@ -714,7 +718,7 @@ def _rank_by_value(candidates: list[Candidate], found: ExpectedScores, counts: C
             -candidate.ukeire_count,
             candidate.tile,
         )
-        ranked.append((key, candidate._replace(expected=expected)))
+        ranked.append((key, _make_candidate((*candidate[:_EXPECTED], expected, *candidate[_EXPECTED + 1 :]))))
     ranked.sort(key=_FIRST)
     return [candidate for _, candidate in ranked]
 
@@ -811,7 +815,7 @@ def _safety_by_tile(
         assess(opponent, held, unseen=unseen, rules=defence, turn=turn, passed=passed_after_riichi(opponents, index))
         for index, opponent in enumerate(opponents)
     ]
-    return {tile: tuple(column[i] for column in columns) for i, tile in enumerate(held)}
+    return dict(zip(held, zip(*columns, strict=True), strict=True))
 
 
 # --- optional extras ------------------------------------------------------------------
@@ -943,3 +947,7 @@ _VALUE_SCALE: Final = 1e6
 _FIRST: Final = itemgetter(0)
 #: ``Candidate._make`` without its length check (the hot loop always passes every field).
 _make_candidate: Final = partial(tuple.__new__, Candidate)
+_make_components: Final = partial(tuple.__new__, ScoreComponents)
+_make_expected: Final = partial(tuple.__new__, ExpectedValue)
+#: Where ``expected`` sits in a Candidate (set without ``_replace``'s Python-level rebuild).
+_EXPECTED: Final = Candidate._fields.index("expected")

@@ -102,6 +102,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache, partial
 from typing import Final, NamedTuple
 
 from app.core.advice.safety_tables import (
@@ -116,7 +117,7 @@ from app.core.advice.safety_tables import (
 from app.core.errors import TenpaiError
 from app.core.shape.hand import Meld
 from app.core.shape.rules import RuleProfile
-from app.core.shape.tiles import DRAGONS, Counts, Tile, counted, is_honor
+from app.core.shape.tiles import DRAGONS, EAST, Counts, Tile, counted, is_honor
 
 GENBUTSU_LEAK: Final = 0.5
 """Without furiten: share of a tile's danger left when it is in the opponent's river (ours)."""
@@ -283,7 +284,7 @@ def assess(
     if defence.win_requires_meld and not any(m.kind.value in defence.win_requires_meld for m in opponent.melds):
         verdict = TileSafety(1.0, 0.0, 0.0, context.ready, (Reason.CANNOT_WIN.value,))
         return tuple(verdict for _ in tiles)
-    return tuple(context.verdict(tile) for tile in tiles)
+    return context.verdicts(tiles)
 
 
 # --- the model ------------------------------------------------------------------
@@ -332,7 +333,92 @@ _TWO_SIDED: Final = {
     5: (_C.NO_SUJI_5, _C.HALF_SUJI_5, _C.HALF_SUJI_5, _C.DOUBLE_SUJI_5),
     6: (_C.NO_SUJI_46, _C.HALF_SUJI_46_INNER, _C.HALF_SUJI_46_OUTER, _C.DOUBLE_SUJI_46),
 }
-_HONOR_REASONS: Final = (Reason.ALL_COPIES_VISIBLE, Reason.HONOR_TWO_SEEN, Reason.HONOR_ONE_SEEN, Reason.HONOR_FRESH)
+_HONOR_REASONS: Final = tuple(
+    reason.value
+    for reason in (Reason.ALL_COPIES_VISIBLE, Reason.HONOR_TWO_SEEN, Reason.HONOR_ONE_SEEN, Reason.HONOR_FRESH)
+)
+# The reason codes as plain strings: a verdict carries ``str`` codes, and reading an enum
+# member's ``value`` is a descriptor call on the advisor's hot path (tens per discard).
+_GENBUTSU: Final = Reason.GENBUTSU.value
+_PASSED_AFTER_RIICHI: Final = Reason.PASSED_AFTER_RIICHI.value
+_NO_FURITEN: Final = Reason.NO_FURITEN.value
+_NO_SUJI: Final = Reason.NO_SUJI.value
+_HALF_SUJI: Final = Reason.HALF_SUJI.value
+_SUJI: Final = Reason.SUJI.value
+_DOUBLE_SUJI: Final = Reason.DOUBLE_SUJI.value
+_NO_CHANCE: Final = Reason.NO_CHANCE.value
+_ONE_CHANCE: Final = Reason.ONE_CHANCE.value
+_ALL_COPIES_VISIBLE: Final = Reason.ALL_COPIES_VISIBLE.value
+_EARLY_OUTSIDE: Final = Reason.EARLY_OUTSIDE.value
+_WILDCARD_RISK: Final = Reason.WILDCARD_RISK.value
+_NOT_DECLARED: Final = Reason.NOT_DECLARED.value
+_SINGLE_WAIT_COLUMN: Final = int(_C.SUJI_19)
+
+
+class _NumberShape(NamedTuple):
+    """What a number tile's danger reads that does not depend on the opponent (one per tile)."""
+
+    #: The ryanmen sides that hit the tile, the lower first: (suji partner, the two tiles the shape needs).
+    sides: tuple[tuple[Tile, Tile, Tile], ...]
+    #: Table columns of the corners: (side open, side closed), or for two sides
+    #: (both open, lower closed, upper closed, both closed).
+    corners: tuple[int, ...]
+    #: The kanchan's two tiles (the tile's neighbours), None for a 1 or 9.
+    kanchan: tuple[Tile, Tile] | None
+    #: The penchan's two tiles (12 for a 3, 89 for a 7), else None.
+    penchan: tuple[Tile, Tile] | None
+
+
+def _number_shape(tile: Tile) -> _NumberShape:
+    """The fixed facts of number tile ``tile`` (see :class:`_NumberShape`).
+
+    >>> _number_shape(3)  # 4m: hit by 23m (partner 1m) and by 56m (partner 7m)
+    _NumberShape(sides=((0, 2, 1), (6, 4, 5)), corners=(1, 6, 7, 12), kanchan=(2, 4), penchan=None)
+    """
+    n = tile % 9 + 1
+    first = tile - n + 1
+    sides = []
+    if n >= 4:
+        sides.append((first + n - 4, first + n - 2, first + n - 3))
+    if n <= 6:
+        sides.append((first + n + 2, first + n, first + n + 1))
+    corners = _ONE_SIDED[n] if n in _ONE_SIDED else _TWO_SIDED[n]
+    penchan = None
+    if n in (3, 7):
+        low = first if n == 3 else first + 7  # penchan 12 waits on 3, 89 on 7
+        penchan = (low, low + 1)
+    return _NumberShape(
+        tuple(sides),
+        tuple(int(column) for column in corners),
+        (tile - 1, tile + 1) if 2 <= n <= 8 else None,
+        penchan,
+    )
+
+
+_NUMBER_SHAPES: Final = tuple(_number_shape(tile) for tile in range(EAST))
+#: Per honour (East first): the table column of a fresh copy (dragons: value honours, winds: guest winds).
+_FRESH_HONOR_COLUMN: Final = tuple(
+    int(_C.VALUE_HONOR_LEFT_3 if tile in DRAGONS else _C.GUEST_WIND_LEFT_3) for tile in range(EAST, EAST + 7)
+)
+#: ``TileSafety._make`` without its length check (a verdict always has every field).
+_make_safety: Final = partial(tuple.__new__, TileSafety)
+
+
+@lru_cache(maxsize=1024)
+def _keep_table(concealed: int, total_unseen: int) -> tuple[float, tuple[float, ...]]:
+    """(share, keep(0..4)) for an opponent holding ``concealed`` tiles among ``total_unseen``.
+
+    ``share`` is their concealed tiles over all unseen tiles; ``keep(u)`` the chance that
+    they hold one of ``u`` unseen copies, relative to ``KEEP_REFERENCE_COPIES`` and capped at 1.
+    Few pairs of counts occur, so each is worked out once.
+
+    >>> share, keep = _keep_table(13, 100)
+    >>> share, [round(k, 3) for k in keep]
+    (0.13, [0.0, 0.381, 0.712, 1.0, 1.0])
+    """
+    share = min(1.0, concealed / total_unseen) if total_unseen else 1.0
+    reference = 1 - (1 - share) ** KEEP_REFERENCE_COPIES
+    return share, tuple(min(1.0, (1 - (1 - share) ** u) / reference) for u in range(5))
 
 
 class _Context:
@@ -340,13 +426,17 @@ class _Context:
 
     __slots__ = (
         "declared",
-        "defence",
         "early_outside",
+        "evident",
+        "furiten",
         "genbutsu",
+        "genbutsu_leak",
         "keep",
-        "passed",
         "ready",
         "row",
+        "safe_genbutsu",
+        "safe_passed",
+        "suji_leak",
         "unseen",
         "wild_share",
     )
@@ -354,115 +444,137 @@ class _Context:
     def __init__(
         self, opponent: Opponent, unseen: Counts, defence: DefenceRules, turn: int | None, passed: frozenset[Tile]
     ) -> None:
-        self.defence = defence
+        self.furiten = defence.furiten
+        self.genbutsu_leak = defence.genbutsu_leak
+        self.suji_leak = defence.suji_leak
         self.unseen = unseen
         own_turn = turn if turn is not None else (len(opponent.river) or POOLED_TURN)
         self.row = _row(own_turn)
         self.genbutsu = frozenset(opponent.river)
-        self.passed = passed - self.genbutsu if (defence.furiten and opponent.riichi) else frozenset()
-        self.early_outside = _early_outside(opponent.river[:EARLY_DISCARDS])
+        # Tiles that passed after the declaration count only under furiten (then they are safe).
+        after = passed - self.genbutsu if (defence.furiten and opponent.riichi) else frozenset()
+        #: Tiles the opponent cannot want a ryanmen for: in their river, or passed after the declaration.
+        self.evident = self.genbutsu | after if after else self.genbutsu
+        self.early_outside = _early_outside(tuple(opponent.river[:EARLY_DISCARDS]))
         # keep(u): chance the opponent holds one of u unseen copies, relative to 3 copies.
-        concealed = max(1, HAND_SIZE - 3 * len(opponent.melds))
-        total_unseen = sum(unseen)
-        share = min(1.0, concealed / total_unseen) if total_unseen else 1.0
-        reference = 1 - (1 - share) ** KEEP_REFERENCE_COPIES
-        self.keep = tuple(min(1.0, (1 - (1 - share) ** u) / reference) for u in range(5))
+        share, self.keep = _keep_table(max(1, HAND_SIZE - 3 * len(opponent.melds)), sum(unseen))
         wild_unseen = sum(unseen[t] for t in defence.wildcards)
         self.wild_share = 1 - (1 - share) ** wild_unseen if wild_unseen else 0.0
         self.declared = opponent.riichi
         self.ready = 1.0 if opponent.riichi else _ready_probability(own_turn, opponent.melds)
+        self.safe_genbutsu = _make_safety((1.0, 0.0, 0.0, self.ready, (_GENBUTSU,)))
+        self.safe_passed = _make_safety((1.0, 0.0, 0.0, self.ready, (_PASSED_AFTER_RIICHI,)))
 
-    def verdict(self, tile: Tile) -> TileSafety:
-        reasons: list[str] = []
-        leak = 1.0
-        if tile in self.genbutsu or tile in self.passed:
-            reasons.append(Reason.GENBUTSU.value if tile in self.genbutsu else Reason.PASSED_AFTER_RIICHI.value)
-            if self.defence.furiten:
-                return TileSafety(1.0, 0.0, 0.0, self.ready, tuple(reasons))
-            reasons.append(Reason.NO_FURITEN.value)
-            leak = self.defence.genbutsu_leak
-        structured, plain = self._honor(tile, reasons) if is_honor(tile) else self._number(tile, reasons)
-        if self.wild_share:
-            reasons.append(Reason.WILDCARD_RISK.value)
-            structured = (1 - self.wild_share) * structured + self.wild_share * plain
-        if_ready = min(1.0, max(0.0, structured * leak))
-        if not self.declared:
-            reasons.append(Reason.NOT_DECLARED.value)
-        danger = if_ready * self.ready
-        return TileSafety(1.0 - danger, danger, if_ready, self.ready, tuple(reasons))
+    def verdicts(self, tiles: Iterable[Tile]) -> tuple[TileSafety, ...]:
+        """The verdict on each of ``tiles``, in order.
 
-    def _honor(self, tile: Tile, reasons: list[str]) -> tuple[float, float]:
-        """(danger if ready, plain danger) of an honour: by copies left unseen."""
-        left = min(self.unseen[tile], 3)
-        reasons.append(_HONOR_REASONS[left].value)
-        fresh = _C.VALUE_HONOR_LEFT_3 if tile in DRAGONS else _C.GUEST_WIND_LEFT_3
-        return (0.0 if left == 0 else self.row[fresh + 3 - left]), self.row[fresh]
+        One loop with the opponent's facts in locals: the advisor asks for about thirty
+        verdicts a decision, and a call per tile (and per number tile) was most of their cost.
+        """
+        furiten, genbutsu_leak, suji_leak = self.furiten, self.genbutsu_leak, self.suji_leak
+        unseen, keep, row, evident, genbutsu = self.unseen, self.keep, self.row, self.evident, self.genbutsu
+        early_outside, wild_share, declared, ready = self.early_outside, self.wild_share, self.declared, self.ready
+        single_cap = row[_SINGLE_WAIT_COLUMN]
+        found = []
+        for tile in tiles:
+            leak = 1.0
+            if tile in evident:
+                in_river = tile in genbutsu
+                if furiten:
+                    found.append(self.safe_genbutsu if in_river else self.safe_passed)
+                    continue
+                reasons = [_GENBUTSU if in_river else _PASSED_AFTER_RIICHI, _NO_FURITEN]
+                leak = genbutsu_leak
+            else:
+                reasons = []
+            held_unseen = unseen[tile]
+            if tile >= EAST:
+                # An honour: by copies left unseen.
+                left = held_unseen if held_unseen < 3 else 3
+                reasons.append(_HONOR_REASONS[left])
+                fresh = _FRESH_HONOR_COLUMN[tile - EAST]
+                structured = 0.0 if left == 0 else row[fresh + 3 - left]
+                plain = row[fresh]
+            else:
+                sides, corners, kanchan, penchan = _NUMBER_SHAPES[tile]
+                weights = []
+                by_evidence = 0
+                fewest = 4  # fewest unseen copies of a tile that an open side needs
+                for partner, a, b in sides:
+                    copies_a = unseen[a]
+                    copies_b = unseen[b]
+                    physical = keep[copies_a] * keep[copies_b]
+                    if partner in evident:
+                        by_evidence += 1
+                        physical *= suji_leak
+                    else:
+                        least = copies_a if copies_a < copies_b else copies_b
+                        if least < fewest:
+                            fewest = least
+                    weights.append(physical)
+                if len(weights) == 1:
+                    (weight,) = weights
+                    open_corner, closed_corner = corners
+                    all_closed, plain = row[closed_corner], row[open_corner]
+                    mix = plain * weight + all_closed * (1 - weight)
+                else:
+                    both_open, lower_closed, upper_closed, both_closed = corners
+                    both, all_closed = row[both_open], row[both_closed]
+                    down_closed, up_closed = row[lower_closed], row[upper_closed]
+                    down, up = weights
+                    plain = both
+                    mix = (
+                        both * down * up
+                        + down_closed * (1 - down) * up
+                        + up_closed * down * (1 - up)
+                        + all_closed * (1 - down) * (1 - up)
+                    )
+                if by_evidence == 0:
+                    reasons.append(_NO_SUJI)
+                else:
+                    if by_evidence < len(sides):
+                        reasons.append(_HALF_SUJI)
+                    else:
+                        reasons.append(_SUJI if len(sides) == 1 else _DOUBLE_SUJI)
+                    if not furiten and _NO_FURITEN not in reasons:
+                        reasons.append(_NO_FURITEN)
+                if fewest == 0:
+                    reasons.append(_NO_CHANCE)
+                elif fewest == 1:
+                    reasons.append(_ONE_CHANCE)
+                # The rest of the rate: single-tile waits (need a copy of the tile itself),
+                # then kanchan and penchan (need their two neighbours).
+                single = single_cap if single_cap < all_closed else all_closed
+                gapped = all_closed - single
+                if not held_unseen:
+                    reasons.append(_ALL_COPIES_VISIBLE)
+                gapped_weight = 0.0
+                if gapped:
+                    if kanchan is not None:
+                        gapped_weight = keep[unseen[kanchan[0]]] * keep[unseen[kanchan[1]]]
+                    if penchan is not None:
+                        gapped_weight = (gapped_weight + keep[unseen[penchan[0]]] * keep[unseen[penchan[1]]]) / 2
+                structured = mix - all_closed + (single if held_unseen else 0.0) + gapped * gapped_weight
+                if tile in early_outside:
+                    reasons.append(_EARLY_OUTSIDE)
+                    structured *= EARLY_OUTSIDE_FACTOR
+            if wild_share:
+                reasons.append(_WILDCARD_RISK)
+                structured = (1 - wild_share) * structured + wild_share * plain
+            # Clamped to 0..1 (as min(1.0, max(0.0, x)) would, without two calls).
+            if_ready = structured * leak
+            if not if_ready > 0.0:
+                if_ready = 0.0
+            elif not if_ready < 1.0:
+                if_ready = 1.0
+            if not declared:
+                reasons.append(_NOT_DECLARED)
+            danger = if_ready * ready
+            found.append(_make_safety((1.0 - danger, danger, if_ready, ready, tuple(reasons))))
+        return tuple(found)
 
-    def _number(self, tile: Tile, reasons: list[str]) -> tuple[float, float]:
-        """(danger if ready, plain no-suji danger) of a number tile."""
-        n = tile % 9 + 1
-        first = tile - n + 1
-        unseen, keep, row = self.unseen, self.keep, self.row
-        # Ryanmen sides that hit n: (partner, the two tiles the shape needs).
-        sides = ([(n - 3, n - 1, n - 2)] if n >= 4 else []) + ([(n + 3, n + 1, n + 2)] if n <= 6 else [])
-        weights = []
-        by_evidence = 0
-        fewest = 4  # fewest unseen copies of a tile that an open side needs
-        for partner, a, b in sides:
-            partner_tile = first + partner - 1
-            evidence = partner_tile in self.genbutsu or partner_tile in self.passed
-            by_evidence += evidence
-            least = min(unseen[first + a - 1], unseen[first + b - 1])
-            if not evidence:
-                fewest = min(fewest, least)
-            physical = keep[unseen[first + a - 1]] * keep[unseen[first + b - 1]]
-            weights.append(physical * (self.defence.suji_leak if evidence else 1.0))
-        if len(sides) == 1:
-            open_corner, closed_corner = _ONE_SIDED[n]
-            (weight,) = weights
-            all_closed, plain = row[closed_corner], row[open_corner]
-            mix = plain * weight + all_closed * (1 - weight)
-        else:
-            both, down_closed, up_closed, all_closed_corner = (row[c] for c in _TWO_SIDED[n])
-            down, up = weights
-            all_closed, plain = all_closed_corner, both
-            mix = (
-                both * down * up
-                + down_closed * (1 - down) * up
-                + up_closed * down * (1 - up)
-                + all_closed * (1 - down) * (1 - up)
-            )
-        if by_evidence == 0:
-            reasons.append(Reason.NO_SUJI.value)
-        elif by_evidence < len(sides):
-            reasons.append(Reason.HALF_SUJI.value)
-        else:
-            reasons.append(Reason.SUJI.value if len(sides) == 1 else Reason.DOUBLE_SUJI.value)
-        if by_evidence and not self.defence.furiten and Reason.NO_FURITEN.value not in reasons:
-            reasons.append(Reason.NO_FURITEN.value)
-        if fewest == 0:
-            reasons.append(Reason.NO_CHANCE.value)
-        elif fewest == 1:
-            reasons.append(Reason.ONE_CHANCE.value)
-        # The rest of the rate: single-tile waits (need a copy of the tile itself),
-        # then kanchan and penchan (need their two neighbours).
-        single = min(all_closed, row[_C.SUJI_19])
-        gapped = all_closed - single
-        if not unseen[tile]:
-            reasons.append(Reason.ALL_COPIES_VISIBLE.value)
-        gapped_weight = 0.0
-        if gapped:
-            gapped_weight = keep[unseen[tile - 1]] * keep[unseen[tile + 1]] if 2 <= n <= 8 else 0.0
-            if n in (3, 7):
-                low = first if n == 3 else first + 7  # penchan 12 waits on 3, 89 on 7
-                gapped_weight = (gapped_weight + keep[unseen[low]] * keep[unseen[low + 1]]) / 2
-        rate = mix - all_closed + (single if unseen[tile] else 0.0) + gapped * gapped_weight
-        if tile in self.early_outside:
-            reasons.append(Reason.EARLY_OUTSIDE.value)
-            rate *= EARLY_OUTSIDE_FACTOR
-        return rate, plain
 
-
+@lru_cache(maxsize=4096)
 def _early_outside(early: Sequence[Tile]) -> frozenset[Tile]:
     """Number tiles outside an early 2-4 or 6-8 of their suit.
 

@@ -50,8 +50,6 @@ from app.core.shape.shanten import (
     honors_and_knitted_improving_draws,
     knitted_forms_distances,
     knitted_straight_improving_draws,
-    regular_distance,
-    regular_draws_from_keys,
     seven_pairs_distance,
     seven_pairs_from_profile,
     seven_pairs_improving_draws,
@@ -61,7 +59,7 @@ from app.core.shape.shanten import (
     thirteen_orphans_from_profile,
     thirteen_orphans_improving_draws,
 )
-from app.core.shape.tables import tables
+from app.core.shape.tables import compiled_regular_draws, tables
 from app.core.shape.tiles import NUM_TILE_KINDS, ORPHANS, Tile, counted, format_tile
 
 REGULAR: Final = "regular"
@@ -160,6 +158,7 @@ class Checker:
         "_thirteen_orphans",
         "_knitted",
         "_plain_rules",
+        "_plain_shapes",
         "_complete_number",
         "_complete_honors",
         "_absent",
@@ -177,6 +176,8 @@ class Checker:
         self._thirteen_orphans = rules.thirteen_orphans
         self._knitted = rules.knitted_forms
         self._plain_rules = not rules.wildcards and not rules.win_requires_meld
+        # Shapes the shared tables judge alone (with caps of four): no wildcards, no knitted forms.
+        self._plain_shapes = not rules.wildcards and not rules.knitted_forms
         built = tables()
         self._complete_number = built.number_suit.complete
         self._complete_honors = built.honors.complete
@@ -206,9 +207,10 @@ class Checker:
     ) -> tuple[int, bytes | None]:
         """The regular distance and, when ``draws`` and cheap, its improving draws as flags (else None)."""
         if caps is _FULL:
+            # The compiled look-up reads the same tables (app/core/shape/tables.py installs them).
             if draws:
-                return regular_draws_from_keys(*(keys or suit_keys(plain)), melds_wanted)
-            return regular_distance(plain, melds_wanted), None
+                return _regular_draws(plain, melds_wanted)
+            return _regular_draws(plain, melds_wanted)[0], None
         if caps is self._base_caps and self._absent is not None:
             found = absent_regular_draws(plain, melds_wanted, self._absent, keys)
             if found is not None:
@@ -462,7 +464,23 @@ class Checker:
         n = hand.tile_count
         if n % 3 == 0 or n > 14:
             _check_size(hand, (1, 2))
-        return self._analyse(hand.counts, n // 3, n >= 13 and not hand.melds, self.caps(hand), False)[0]
+        caps = self.caps(hand)
+        closed = n >= 13 and not hand.melds
+        if caps is not _FULL or not self._plain_shapes or n > 14:
+            return self._analyse(hand.counts, n // 3, closed, caps, False)[0]
+        # The shared tables judge the hand alone: _analyse's answer without its general steps.
+        counts = hand.counts
+        best = _regular_draws(counts, n // 3)[0]
+        if closed:
+            if self._seven_pairs:
+                pairs = seven_pairs_distance(counts, quad_as_two=self._quad_as_two)
+                if pairs < best:
+                    best = pairs
+            if self._thirteen_orphans:
+                orphans = thirteen_orphans_distance(counts)
+                if orphans < best:
+                    best = orphans
+        return best - 1 if best > 0 else -1
 
     def discard_shanten_numbers(self, hand: Hand) -> list[tuple[Tile, int]]:
         """For a 3n+2 hand: each distinct discard with the shanten it leaves (as
@@ -688,6 +706,8 @@ class Checker:
         melds_wanted = (n - 1) // 3
         closed = n - 1 >= 13 and not hand.melds
         caps = self.caps(hand)
+        if caps is _FULL and self._plain_shapes:
+            return self._plain_discards(counts, melds_wanted, closed, left)
         options = []
         # Without wildcards, a discard moves one suit key by 5**i: reuse the other three.
         keys = suit_keys(counts) if caps is self._base_caps and not self._wild_tiles else None
@@ -702,6 +722,63 @@ class Checker:
                 copies = list(map(left.__getitem__, improving))
                 ukeire = tuple(map(_make_tile_count, zip(improving, copies, strict=True)))
                 options.append(_make_option((tile, shanten, ukeire, sum(copies))))
+        return options
+
+    def _plain_discards(self, counts: bytes, melds_wanted: int, closed: bool, left: bytes) -> list[DiscardOption]:
+        """:meth:`discards` of a hand the shared tables judge alone (no wildcards, no knitted forms,
+        every tile up to four copies): :meth:`_analyse`'s answer, with less work per discard.
+
+        The regular form's distance and draws are one compiled look-up.  Seven pairs and thirteen
+        orphans are measured once per kind of removal, not once per discard: after taking one copy
+        from a tile held ``c`` times, the seven-pairs distance depends only on ``c`` (it reads how
+        many kinds hold each count), the thirteen-orphans distance only on ``c`` and whether the
+        tile is an orphan.  Their draws, which name tiles, are still found per discard, and only
+        where the form ties for the best distance.
+        """
+        pairs_on = closed and self._seven_pairs
+        orphans_on = closed and self._thirteen_orphans
+        quad_as_two = self._quad_as_two
+        pairs_after: dict[int, int] = {}
+        orphans_after: dict[tuple[bool, int], int] = {}
+        # Each tile's ukeire entry, built once: the unseen counts do not change between discards.
+        entries = list(map(_TILE_COUNTS.__getitem__, zip(range(NUM_TILE_KINDS), left, strict=True)))
+        options = []
+        for tile in range(NUM_TILE_KINDS):
+            held = counts[tile]
+            if not held:
+                continue
+            after = counts[:tile] + _LESS_ONE[held] + counts[tile + 1 :]
+            regular, flags = _regular_draws(after, melds_wanted)
+            best = regular
+            pairs = orphans = None
+            if pairs_on:
+                pairs = pairs_after.get(held)
+                if pairs is None:
+                    pairs = pairs_after[held] = seven_pairs_distance(after, quad_as_two=quad_as_two)
+                if pairs < best:
+                    best = pairs
+            if orphans_on:
+                kind = (tile in _ORPHANS, held)
+                orphans = orphans_after.get(kind)
+                if orphans is None:
+                    orphans = orphans_after[kind] = thirteen_orphans_distance(after)
+                if orphans < best:
+                    best = orphans
+            if best == 0:  # cannot happen to a 3n+1 hand; kept as _analyse has it
+                options.append(_make_option((tile, -1, (), 0)))
+                continue
+            if regular != best:
+                flags = _NO_FLAGS
+            if pairs == best or orphans == best:
+                merged = int.from_bytes(flags, "little")
+                if pairs == best:
+                    merged |= int.from_bytes(seven_pairs_improving_draws(after, quad_as_two=quad_as_two), "little")
+                if orphans == best:
+                    merged |= int.from_bytes(thirteen_orphans_improving_draws(after), "little")
+                flags = merged.to_bytes(NUM_TILE_KINDS, "little")
+            improving = flagged_tiles(flags)
+            ukeire = tuple(map(entries.__getitem__, improving))
+            options.append(_make_option((tile, best - 1, ukeire, sum(map(left.__getitem__, improving)))))
         return options
 
 
@@ -737,9 +814,14 @@ def _plus(counts: bytes, tile: Tile) -> bytes:
 _make_tile_count = partial(tuple.__new__, TileCount)
 _make_shanten = ShantenResult._make
 _make_option = partial(tuple.__new__, DiscardOption)
+#: Every (tile, unseen copies) entry, built once: TileCount(tile, n) at key (tile, n).
+_TILE_COUNTS: Final = {(tile, n): TileCount(tile, n) for tile in range(NUM_TILE_KINDS) for n in range(5)}
 _NO_FLAGS: Final = bytes(NUM_TILE_KINDS)
 _orphan_counts: Final = itemgetter(*ORPHANS)
 _ORPHAN_SET: Final = frozenset(ORPHANS)
+_ORPHANS: Final = frozenset(ORPHANS)
+#: (regular distance, 34 flag bytes of the draws that lower it) of 34 counts, compiled.
+_regular_draws: Final = compiled_regular_draws
 #: For each tile: its suit's position in :func:`suit_keys` and ``5**(index in suit)``.
 _SUIT_AND_POWER: Final = tuple(
     (min(tile // 9, 3), 5 ** (tile - 9 * min(tile // 9, 3))) for tile in range(NUM_TILE_KINDS)

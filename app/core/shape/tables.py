@@ -359,3 +359,15 @@ def tables() -> Tables:
                 _install_in_kernel(built)
                 _TABLES = built
     return _TABLES
+
+
+compiled_regular_draws: Final = _kernel.regular_draws
+"""(regular distance, 34 flag bytes of the draws that lower it) of 34 counts and a meld count: the
+compiled look-up into the tables :func:`tables` installs (call :func:`tables` first).
+
+>>> from app.core.shape.tiles import counts_from_tiles, parse_mpsz
+>>> _ = tables()
+>>> distance, flags = compiled_regular_draws(counts_from_tiles(parse_mpsz("123m456p789s1112z")), 4)
+>>> distance, [tile for tile, flag in enumerate(flags) if flag]
+(1, [28])
+"""
