@@ -26,10 +26,11 @@ RUN /opt/tenpai/bin/pip install --no-cache-dir --require-hashes --no-deps -r req
 COPY pyproject.toml setup.py README.md ./
 COPY app ./app
 # The build backend and pybind11 come from the lock as well (no isolated build fetching an
-# unpinned one); this step compiles the kernel. The backend is removed afterwards, with pip
+# unpinned one); this step compiles the kernel (imported with -I, so /src/app cannot stand in
+# for the installed package). The backend is removed afterwards, with pip
 # and pybind11, which the running service does not need.
 RUN /opt/tenpai/bin/pip install --no-cache-dir --no-deps --no-build-isolation . \
-    && /opt/tenpai/bin/python -c "import app.core._kernel" \
+    && /opt/tenpai/bin/python -I -c "import app.core._kernel" \
     && /opt/tenpai/bin/pip uninstall --yes setuptools wheel pybind11 pip \
     && /opt/tenpai/bin/python -m compileall -q /opt/tenpai/lib
 

@@ -116,7 +116,8 @@ def test_any_legal_search_answers_probabilities(arguments: dict[str, Any]) -> No
     for tile, red, shanten, rows in discards:
         assert arguments["start"][tile] > 0 and isinstance(red, bool) and shanten >= -1
         assert len(rows) == turns
-        for tenpai, win, score in rows:
+        for turn, tenpai, win, score in rows:
+            assert arguments["first_turn"] <= turn <= arguments["last_turn"]
             assert 0.0 <= win <= 1.0 + 1e-9 and 0.0 <= tenpai <= 1.0 + 1e-9
             assert math.isfinite(score) and score >= 0.0
 
