@@ -132,6 +132,10 @@ def test_the_container_answers_through_the_published_port(kit_env: dict[str, str
         assert response.status_code == 200, response.text
         assert response.json()["shanten"] == 0 and response.headers["x-request-id"] == "container-1"
         assert "tenpai_http_requests_total" in http.get("/metrics").text
+        # /discard's default ranking is the compiled expected-score search (a three-shanten hand).
+        advice = http.post("/discard", json={"hand": "123m46p1479s13577z", "rules": "riichi"})
+        assert advice.status_code == 200, advice.text
+        assert advice.json()["model"] == "expected_score" and advice.json()["value_search"]["complete"], advice.text
     # SIGTERM: uvicorn drains and exits by itself well within podman's 10 s.
     stop = _run(["podman", "stop", "--time", "10", container_id], kit_env, 60)
     assert stop.returncode == 0, _explain(stop)
