@@ -358,14 +358,14 @@ def test_a_client_that_leaves_stops_its_lookahead() -> None:
     assert _limiter(app).running == 0
 
 
-#: A two-shanten hand whose expected-score search runs about a second and a half of CPU
-#: (to its state budget) on this machine: long enough to leave in the middle of it.
-SLOW_VALUE_SEARCH: Final = {"hand": "789m134567p1348s9s"}
+#: A three-shanten hand whose compiled expected-score search runs about 0.8 s of CPU (328,462
+#: states) on this machine: long enough to leave in the middle of it.
+SLOW_VALUE_SEARCH: Final = {"hand": "567m1138p67799s16z"}
 
 
 def test_a_client_that_leaves_stops_its_value_search() -> None:
     app = create_app(Settings(heavy_seconds=60.0))
-    left = _leaving_call(app, "/discard", SLOW_VALUE_SEARCH, leave_after=0.3)
+    left = _leaving_call(app, "/discard", SLOW_VALUE_SEARCH, leave_after=0.2)
     print(f"value search: {left.cpu_before_leaving:.2f} CPU-s before leaving, {left.cpu_after_leaving:.3f} after")
     assert left.cpu_before_leaving > 0.1  # the search was running when it left
     assert left.cpu_after_leaving < CPU_AFTER_LEAVING

@@ -104,17 +104,18 @@ def test_stop_ends_a_run_with_the_games_finished() -> None:
 
 
 def test_a_stop_heard_inside_a_search_abandons_the_game_in_play() -> None:
-    # The stop answers True once, the first time the advisor's expected-score search asks it,
-    # then False again: the cut search's discard is never played, the game never finished.
+    # The stop answers True once, the first time the advisor's expected-score search asks it
+    # (the compiled search calls it from inside expected_scores), then False again: the cut
+    # search's discard is never played, the game never finished.
     asked_by: list[str] = []
 
     def fickle() -> bool:
         caller = sys._getframe(2)  # past the table's latch, which remembers a True
         asked_by.append(caller.f_code.co_name)
-        return asked_by.count("out_of_budget") == 1 and asked_by[-1] == "out_of_budget"
+        return asked_by.count("expected_scores") == 1 and asked_by[-1] == "expected_scores"
 
     assert run_games(ADVISORS, 3, stop=fickle) == []
-    assert asked_by[-1] == "out_of_budget"  # nothing asked after the game was abandoned
+    assert asked_by[-1] == "expected_scores"  # nothing asked after the game was abandoned
     assert "_heed_stop" in asked_by  # the table asks too, between turns and after discards
 
 

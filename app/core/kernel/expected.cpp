@@ -775,8 +775,10 @@ const Binding bind_expected{"expected", [](py::module_& m) {
                 // A state's counts never pass the copies the hand and the wall hold together.
                 if (q.start[tile] + q.unseen[tile] > 4) throw std::invalid_argument("unseen: more than 4 copies with the hand");
             }
-            if (melds.size() > 4 || tiles + 3 * int(melds.size()) != 14) {
-                throw std::invalid_argument("start: a hand that discards, 14 tiles with each meld counted as 3");
+            // A hand that discards: 3n+2 tiles, at most 14 with each meld counted as 3 (a shorter
+            // hand is searched too; it never completes, as in the Python search before it).
+            if (melds.size() > 4 || tiles % 3 != 2 || tiles + 3 * int(melds.size()) > 14) {
+                throw std::invalid_argument("start: a hand that discards, 3n+2 tiles, at most 14 with each meld as 3");
             }
             if (start_red < 0 || start_red > 7) throw std::invalid_argument("start_red: three bits");
             for (int suit = 0; suit < 3; ++suit) {
