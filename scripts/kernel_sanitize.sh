@@ -17,7 +17,8 @@ find "$work/app" -name '*.so' -delete
 (cd "$work" && TENPAI_KERNEL_SANITIZE=1 "$python" setup.py build_ext --inplace -q >/dev/null)
 
 if [ $# -eq 0 ]; then
-  set -- tests/core/test_kernel_fuzz.py tests/core/test_expected_kernel.py
+  set -- tests/core/test_kernel_fuzz.py tests/core/test_expected_kernel.py tests/core/test_riichi_kernel.py \
+    tests/core/test_mcr_kernel.py
 fi
 runtime="$(g++ -print-file-name=libasan.so) $(g++ -print-file-name=libubsan.so)"
 testdata="${TENPAI_TESTDATA:-$root/../shared/testdata}"
