@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 from oracle_sample import scaled
 
 from app.core import _kernel
-from app.core.advice.expected_score import ExpectedScores, expected_scores, riichi_options
+from app.core.advice.expected_score import DEFAULT_MAX_STATES, ExpectedScores, expected_scores, riichi_options
 from app.core.shape.engine import Checker
 from app.core.shape.hand import Hand, Meld
 from app.core.shape.rules import rule_profile
@@ -70,6 +70,8 @@ def assert_same(old: ExpectedScores, new: ExpectedScores, label: str) -> None:
 
 
 def both(hand: Hand, rules: Any = RIICHI, **situation: Any) -> tuple[ExpectedScores, ExpectedScores]:
+    # The same budget on both sides (the reference keeps the Python search's old default).
+    situation.setdefault("max_states", DEFAULT_MAX_STATES)
     return reference.expected_scores(hand, rules, **situation), expected_scores(hand, rules, **situation)
 
 
