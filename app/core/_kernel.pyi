@@ -23,7 +23,7 @@ def regular_draws(counts: bytes, melds_wanted: int) -> tuple[int, bytes]: ...
 
 # riichi.cpp: riichi scoring.
 class RiichiOptions:
-    """A rule profile's riichi scoring options (app.core.value.riichi_scoring._kernel_options)."""
+    """A rule profile's riichi scoring options (app.core.value.riichi_scoring.kernel_options)."""
 
     def __init__(
         self,
@@ -72,10 +72,7 @@ def expected_scores(
     dora_indicators: list[int],
     round_wind: int,
     seat_wind: int,
-    seven_pairs: bool,
-    quad_as_two: bool,
-    thirteen_orphans: bool,
-    options: tuple[bool | int | bytes, ...],
+    options: RiichiOptions,
     extra: int,
     max_states: int,
     seconds: float,

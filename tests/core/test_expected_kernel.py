@@ -31,11 +31,12 @@ from hypothesis import strategies as st
 from oracle_sample import scaled
 
 from app.core import _kernel
-from app.core.advice.expected_score import DEFAULT_MAX_STATES, ExpectedScores, expected_scores, riichi_options
+from app.core.advice.expected_score import DEFAULT_MAX_STATES, ExpectedScores, expected_scores
 from app.core.shape.engine import Checker
 from app.core.shape.hand import Hand, Meld
 from app.core.shape.rules import rule_profile
 from app.core.shape.tiles import NUM_TILE_KINDS
+from app.core.value.riichi_scoring import kernel_options
 
 ROOT = Path(__file__).resolve().parents[2]
 RIICHI = rule_profile("riichi")
@@ -187,17 +188,15 @@ BAD_CALLS = [
     ({"dora_indicators": [1] * 6}, "at most 5"),
     ({"round_wind": 3}, "winds"),
     ({"first_turn": 0}, "turns"),
-    ({"options": (True,) * 3}, "11 values"),
 ]
 
 
-@pytest.mark.parametrize(("change", "says"), BAD_CALLS)
-def test_the_kernel_refuses_bad_arguments(change: dict[str, Any], says: str) -> None:
-    """Python validates first; the kernel still refuses what would read outside its tables."""
+def _good_arguments() -> dict[str, Any]:
+    """A legal search's arguments: a closed hand one from tenpai, the riichi scorer's options."""
     counts = bytearray(NUM_TILE_KINDS)
     for tile in [0, 1, 2, 9, 10, 11, 18, 19, 20, 27, 27, 27, 28, 28]:
         counts[tile] += 1
-    arguments: dict[str, Any] = {
+    return {
         "start": bytes(counts),
         "unseen": bytes(4 - c for c in counts),
         "melds": [],
@@ -205,10 +204,7 @@ def test_the_kernel_refuses_bad_arguments(change: dict[str, Any], says: str) -> 
         "dora_indicators": [],
         "round_wind": 27,
         "seat_wind": 28,
-        "seven_pairs": True,
-        "quad_as_two": False,
-        "thirteen_orphans": True,
-        "options": riichi_options(RIICHI),
+        "options": kernel_options(RIICHI),
         "extra": 1,
         "max_states": 1000,
         "seconds": -1.0,
@@ -216,6 +212,18 @@ def test_the_kernel_refuses_bad_arguments(change: dict[str, Any], says: str) -> 
         "first_turn": 1,
         "last_turn": 18,
     }
+
+
+@pytest.mark.parametrize(("change", "says"), BAD_CALLS)
+def test_the_kernel_refuses_bad_arguments(change: dict[str, Any], says: str) -> None:
+    """Python validates first; the kernel still refuses what would read outside its tables."""
+    arguments = _good_arguments()
     arguments.update(change)
     with pytest.raises(ValueError, match=says):
         _kernel.expected_scores(**arguments)
+
+
+def test_the_kernel_takes_only_the_scorers_options() -> None:
+    """The rules reach the search as the riichi scorer's own options object, nothing else."""
+    with pytest.raises(TypeError):
+        _kernel.expected_scores(**{**_good_arguments(), "options": (True,) * 3})

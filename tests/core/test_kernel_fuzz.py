@@ -10,6 +10,7 @@ where any out-of-bounds read or undefined behaviour stops the run.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -17,11 +18,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.core import _kernel
-from app.core.advice.expected_score import riichi_options
-from app.core.shape.rules import rule_profile
+from app.core.shape.rules import SevenPairs, rule_profile
 from app.core.shape.shanten import regular_improving_draws
 from app.core.shape.tables import tables
 from app.core.shape.tiles import NUM_TILE_KINDS
+from app.core.value.riichi_scoring import kernel_options
 
 RIICHI = rule_profile("riichi")
 FIVES = (4, 13, 22)
@@ -93,10 +94,14 @@ def searches(draw: st.DrawFn) -> dict[str, Any]:
         "dora_indicators": draw(st.lists(st.integers(0, NUM_TILE_KINDS - 1), max_size=5)),
         "round_wind": draw(st.integers(27, 30)),
         "seat_wind": draw(st.integers(27, 30)),
-        "seven_pairs": draw(st.booleans()),
-        "quad_as_two": draw(st.booleans()),
-        "thirteen_orphans": draw(st.booleans()),
-        "options": riichi_options(RIICHI),
+        "options": kernel_options(
+            replace(
+                RIICHI,
+                seven_pairs=draw(st.sampled_from(list(SevenPairs))),
+                thirteen_orphans=draw(st.booleans()),
+                red_fives=draw(st.booleans()),
+            )
+        ),
         "extra": draw(st.integers(0, 3)),
         "max_states": draw(st.integers(0, 3_000)),
         "seconds": -1.0,

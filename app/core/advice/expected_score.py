@@ -81,9 +81,10 @@ from typing import Final, NamedTuple
 from app.core import _kernel
 from app.core.errors import TenpaiError, WrongTileCount
 from app.core.shape.hand import Hand, MeldKind
-from app.core.shape.rules import RuleProfile, SevenPairs
+from app.core.shape.rules import RuleProfile
 from app.core.shape.tables import tables
-from app.core.shape.tiles import EAST, SOUTH, Counts, Tile, dora_table, format_tile
+from app.core.shape.tiles import EAST, SOUTH, Counts, Tile, format_tile
+from app.core.value.riichi_scoring import kernel_options
 
 FIRST_TURN: Final = 1
 LAST_TURN: Final = 18
@@ -97,28 +98,6 @@ search holds at most about 130 MB."""
 FIVES: Final = (4, 13, 22)
 _MELD_KINDS: Final = (MeldKind.CHI, MeldKind.PON, MeldKind.OPEN_KAN, MeldKind.CLOSED_KAN, MeldKind.ADDED_KAN)
 """The kernel's meld kinds (riichi.hpp's MeldKind), in order."""
-
-
-def riichi_options(rules: RuleProfile) -> tuple[bool | int | bytes, ...]:
-    """The scoring options of ``rules`` in the order of the kernel's ``riichi::Options``.
-
-    >>> from app.core.shape.rules import rule_profile
-    >>> riichi_options(rule_profile("riichi"))[:10]
-    (True, True, True, True, True, False, True, True, 4, True)
-    """
-    return (
-        rules.seven_pairs is not SevenPairs.OFF,
-        rules.thirteen_orphans,
-        rules.double_yakuman,
-        rules.open_tanyao,
-        rules.kazoe_limit == "yakuman",
-        rules.kiriage,
-        rules.yakuman_stacking,
-        rules.red_fives,
-        rules.seats,
-        rules.tsumo_loss,
-        bytes(dora_table(rules.absent_tiles)),
-    )
 
 
 class SearchStop(StrEnum):
@@ -246,10 +225,7 @@ def expected_scores(
         list(dora_indicators),
         round_wind,
         seat_wind,
-        rules.seven_pairs is not SevenPairs.OFF,
-        rules.seven_pairs is SevenPairs.QUAD_AS_TWO,
-        rules.thirteen_orphans,
-        riichi_options(rules),
+        kernel_options(rules),
         extra,
         max_states,
         -1.0 if deadline is None else max(0.0, deadline - time.monotonic()),

@@ -97,11 +97,7 @@ struct Query {
     std::vector<std::uint8_t> dora_indicators;
     int round_wind = kEast;
     int seat_wind = kEast + 1;
-    bool seven_pairs = true;
-    bool quad_as_two = false;
-    bool orphans = true;
-    bool track_red = true;
-    riichi::Options options;
+    riichi::Options options;  // the scorer's, and the forms and red fives the shape follows
     int extra = 1;
     int max_states = 60000;
     double seconds = -1;  // wall-clock budget from the call; negative: none
@@ -115,14 +111,14 @@ class Search {
     Search(const Query& query, const py::object& cancelled) : q_(query), cancelled_(cancelled) {
         melds_wanted_ = 4 - int(q_.melds.size());
         const bool concealed_only = q_.melds.empty();
-        seven_pairs_ = concealed_only && q_.seven_pairs;
-        orphans_ = concealed_only && q_.orphans;
+        seven_pairs_ = concealed_only && q_.options.seven_pairs;
+        orphans_ = concealed_only && q_.options.thirteen_orphans;
         for (int tile = 0; tile < kKinds; ++tile) {
             base_[tile] = q_.unseen[tile] + q_.start[tile];
             wall_size_ += q_.unseen[tile];
         }
         for (int suit = 0; suit < 3; ++suit) {
-            red_base_[suit] = ((q_.start_red >> suit) & 1) || (q_.track_red && q_.unseen[kFives[suit]] > 0) ? 1 : 0;
+            red_base_[suit] = ((q_.start_red >> suit) & 1) || (q_.options.red_fives && q_.unseen[kFives[suit]] > 0) ? 1 : 0;
         }
         for (int indicator = 0; indicator < kKinds; ++indicator) indicator_of_[q_.options.dora_of[indicator]] = indicator;
         seat_ = q_.seat_wind - kEast;
@@ -203,13 +199,13 @@ const Analysis& Search::analyse(const Counts& counts) {
     int best = distance;
     Flags other{};
     if (seven_pairs_) {
-        const int pairs = shape::seven_pairs_distance(counts.data(), q_.quad_as_two);
+        const int pairs = shape::seven_pairs_distance(counts.data(), q_.options.seven_pairs_quad_as_two);
         if (pairs < best) {
             best = pairs;
             result.flags.fill(0);
         }
         if (pairs == best) {
-            shape::seven_pairs_draws(counts.data(), q_.quad_as_two, other.data());
+            shape::seven_pairs_draws(counts.data(), q_.options.seven_pairs_quad_as_two, other.data());
             for (int tile = 0; tile < kKinds; ++tile) result.flags[tile] |= other[tile];
         }
     }
@@ -356,7 +352,7 @@ int Search::distance_after_discard(const Counts& counts, int red, int tile, bool
 int Search::draws_of(const Counts& counts, int red, int tile, std::array<std::pair<bool, int>, 2>& ways) const {
     const int copies = base_[tile] - counts[tile];
     if (copies <= 0) return 0;
-    if (q_.track_red && red_bit(tile)) {
+    if (q_.options.red_fives && red_bit(tile)) {
         const int suit = suit_of_five(tile);
         const int red_copies = red_base_[suit] - ((red >> suit) & 1);
         int n = 0;
@@ -431,7 +427,7 @@ void Search::expand_draw(int index) {
         const int copies = base_[tile] - counts[tile];
         if (copies <= 0) return;
         const bool winning = tenpai && flags[tile];
-        if (q_.track_red && red_bit(tile)) {
+        if (q_.options.red_fives && red_bit(tile)) {
             const int n = draws_of(counts, red, tile, ways);
             for (int i = 0; i < n; ++i) {
                 link(index, counts, red, riichi, tile, ways[i].first, ways[i].second, winning, distance);
@@ -537,7 +533,7 @@ std::vector<Child> Search::expand_discard(int index) {
         rest[tile] -= 1;
         bool reds[2] = {false, false};
         int n_reds = 1;
-        if (q_.track_red && (red & red_bit(tile))) {
+        if (q_.options.red_fives && (red & red_bit(tile))) {
             reds[0] = true;
             if (held > 1) n_reds = 2;  // then the plain five
         }
@@ -553,7 +549,7 @@ std::vector<Child> Search::expand_discard(int index) {
             // Drawing the discarded tile again leads back here, whatever the child's riichi flag.
             if (!link_once(child, index)) continue;
             int copies = 0;
-            if (q_.track_red && red_bit(tile)) {
+            if (q_.options.red_fives && red_bit(tile)) {
                 const int n = draws_of(rest, red_after, tile, ways);
                 for (int w = 0; w < n; ++w) {
                     if (ways[w].first == is_red) copies = ways[w].second;
@@ -723,36 +719,12 @@ Counts counts_of(const std::string& raw, const char* name) {
     return counts;
 }
 
-// The riichi options in riichi::Options' order (see riichi_options in expected_score.py).
-riichi::Options options_from(const py::tuple& values) {
-    if (values.size() != 11) throw std::invalid_argument("options: 11 values in riichi::Options' order");
-    riichi::Options o;
-    o.seven_pairs = values[0].cast<bool>();
-    o.thirteen_orphans = values[1].cast<bool>();
-    o.double_yakuman = values[2].cast<bool>();
-    o.open_tanyao = values[3].cast<bool>();
-    o.kazoe_yakuman = values[4].cast<bool>();
-    o.kiriage = values[5].cast<bool>();
-    o.yakuman_stacking = values[6].cast<bool>();
-    o.red_fives = values[7].cast<bool>();
-    o.seats = values[8].cast<int>();
-    o.tsumo_loss = values[9].cast<bool>();
-    const std::string dora_of = values[10].cast<std::string>();
-    if (o.seats < 3 || o.seats > 4 || dora_of.size() != kKinds) throw std::invalid_argument("options: seats or dora_of");
-    for (int tile = 0; tile < kKinds; ++tile) {
-        const auto dora = static_cast<std::uint8_t>(dora_of[tile]);
-        if (dora >= kKinds) throw std::invalid_argument("options: dora_of holds tiles 0-33");
-        o.dora_of[tile] = dora;
-    }
-    return o;
-}
-
 const Binding bind_expected{"expected", [](py::module_& m) {
     m.def(
         "expected_scores",
         [](const py::bytes& start, const py::bytes& unseen, const std::vector<std::pair<int, int>>& melds,
-           int start_red, const std::vector<int>& dora_indicators, int round_wind, int seat_wind, bool seven_pairs,
-           bool quad_as_two, bool thirteen_orphans, const py::tuple& rule_options, int extra, int max_states,
+           int start_red, const std::vector<int>& dora_indicators, int round_wind, int seat_wind,
+           const riichi::Options& options, int extra, int max_states,
            double seconds, const py::object& cancelled, int first_turn, int last_turn) {
             Query q;
             q.start = counts_of(start, "start");
@@ -800,12 +772,7 @@ const Binding bind_expected{"expected", [](py::module_& m) {
             q.start_red = start_red;
             q.round_wind = round_wind;
             q.seat_wind = seat_wind;
-            q.seven_pairs = seven_pairs;
-            q.quad_as_two = quad_as_two;
-            q.orphans = thirteen_orphans;
-            q.options = options_from(rule_options);
-            q.options.seven_pairs_quad_as_two = quad_as_two;
-            q.track_red = q.options.red_fives;
+            q.options = options;
             q.extra = extra;
             q.max_states = max_states;
             q.seconds = seconds;
@@ -838,8 +805,7 @@ const Binding bind_expected{"expected", [](py::module_& m) {
             return py::make_tuple(discards, states, int(stopped));
         },
         py::arg("start"), py::arg("unseen"), py::arg("melds"), py::arg("start_red"), py::arg("dora_indicators"),
-        py::arg("round_wind"), py::arg("seat_wind"), py::arg("seven_pairs"), py::arg("quad_as_two"),
-        py::arg("thirteen_orphans"), py::arg("options"), py::arg("extra"), py::arg("max_states"), py::arg("seconds"),
+        py::arg("round_wind"), py::arg("seat_wind"), py::arg("options"), py::arg("extra"), py::arg("max_states"), py::arg("seconds"),
         py::arg("cancelled"), py::arg("first_turn"), py::arg("last_turn"),
         "The expected-score search of app/core/advice/expected_score.py: ([(tile, red, shanten, [(turn, tenpai, "
         "win, score) per turn])], states, stop 0 none / 1 states / 2 time).");

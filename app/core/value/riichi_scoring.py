@@ -191,7 +191,7 @@ _kernel.install_riichi_answers(
 )
 
 
-def _kernel_options(rules: RuleProfile) -> _kernel.RiichiOptions:
+def kernel_options(rules: RuleProfile) -> _kernel.RiichiOptions:
     """The riichi scoring options of ``rules``, in the kernel's form, made once per profile object.
 
     Keyed by identity (a profile's hash and equality read all its fields, which costs more
@@ -438,7 +438,7 @@ def score_riichi(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinCon
         for index, meld in enumerate(hand.melds):
             rules.check_meld_allowed(meld.kind, field=_MELD_KIND_FIELDS[index])
     _check_situation(hand, win_tile, context, total, rules)
-    scored = _kernel.riichi_score(hand, win_tile, _kernel_options(rules), context)
+    scored = _kernel.riichi_score(hand, win_tile, kernel_options(rules), context)
     if isinstance(scored, int):  # the kernel's Status: 1 not a winning hand, 2 no yaku
         if scored == _NO_YAKU:
             raise NoYaku("the hand is complete but has no yaku, so it cannot be declared a win", field="hand")
