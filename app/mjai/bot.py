@@ -61,6 +61,49 @@ class Bot:
         self.log = log if log is not None else sys.stderr
         self.machine: TableMachine | None = None
         self.pending: list[Event] = []
+        self.warmed = False
+
+    def _warm_up(self) -> None:
+        """Build the tables every decision reads (shape, safety, the kernel's) at ``start_game``,
+        which mjai.app gives 10 s, so that the first real decision is as fast as the others.
+
+        A scratch table is dealt a hand and the strategy decides its first discard, a call on a
+        discard and a riichi; the answers are thrown away.
+        """
+        self.warmed = True
+        hands = [["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "E", "E", "S", "N", "C"]] + [["?"] * 13] * 3
+        events: list[dict[str, Any]] = [
+            {
+                "type": "start_kyoku",
+                "bakaze": "E",
+                "dora_marker": "1p",
+                "kyoku": 1,
+                "honba": 0,
+                "kyotaku": 0,
+                "oya": 0,
+                "scores": [25000] * 4,
+                "tehais": hands,
+            },
+            {"type": "tsumo", "actor": 0, "pai": "9s"},
+        ]
+        try:
+            machine = TableMachine(rule_profile("riichi"))
+            machine.game_started = True
+            for index, obj in enumerate(events):
+                machine.apply(read_event(obj, index, machine.seats))
+            decide(machine, 0, self.strategy, rank=False)
+            for index, obj in enumerate(
+                [
+                    {"type": "dahai", "actor": 0, "pai": "C", "tsumogiri": False},
+                    {"type": "tsumo", "actor": 1, "pai": "?"},
+                    {"type": "dahai", "actor": 1, "pai": "E", "tsumogiri": False},
+                ],
+                start=len(events),
+            ):
+                machine.apply(read_event(obj, index, machine.seats))
+            decide(machine, 0, self.strategy, rank=False)
+        except Exception as error:  # a warm-up that fails costs only time: the game goes on
+            self._complain(f"warm-up failed: {type(error).__name__}: {error}")
 
     def react(self, line: str) -> str:
         """The answer to one message line (a JSON action, compact)."""
@@ -83,6 +126,8 @@ class Bot:
             if type(seat) is int:
                 self.seat = seat
             self.machine = None
+            if not self.warmed:
+                self._warm_up()
             return
         if kind == "start_kyoku" and self.machine is None:
             scores = obj.get("scores")

@@ -151,9 +151,12 @@ def _judged(
 async def act_now(body: Annotated[ActRequest, Body(openapi_examples=ACT_EXAMPLES)], request: Request) -> Response:
     """`legal` is every action the rules allow `seat` after the last event, each once, in mjai form;
     `action` is the one the service picks, and `ranked` orders them all best first with the value it
-    gives each. A win is always taken and nine terminals declared; discards are ranked by today's
-    `/discard` model (expected score near tenpai under riichi, else the linear score), riichi is
-    declared when the chosen discard keeps the hand ready; calls and kans follow simple rules.
+    gives each, in points, and the reasons. Under four-player riichi every decision is valued
+    (docs/table.md, "The advisor's decisions"): discards by today's `/discard` model, folding to
+    the safest tile when no discard is worth the risk against a riichi; a chi, pon or open kan by
+    the expected score after it against passing; riichi against dama; a win on a discard is passed
+    at all-last when it would end the game in last place and another win of the hand would not.
+    Under other rules calls and kans follow simple rules and every win is taken.
 
     The answer depends only on what the seat sees: the other seats' dealt and drawn tiles are hidden
     before the replay, so they may be sent as `?` or shown. The events must end where the seat acts

@@ -490,7 +490,7 @@ _ACT_ANSWER_EXAMPLE: Final[JsonDict] = {
     "action": _HORA_ACTION,
     "legal": [_HORA_ACTION, {"type": "none"}],
     "ranked": [
-        {"action": _HORA_ACTION, "value": 1300.0, "reasons": ["a win is always taken"]},
+        {"action": _HORA_ACTION, "value": 1300.0, "reasons": ["a win is taken"]},
         {"action": {"type": "none"}, "value": None, "reasons": ["pass"]},
     ],
     "complete": True,

@@ -6,11 +6,18 @@ The table machine says what a seat may do (:meth:`TableMachine.legal_actions
 two, so that ``/act``, the bot process and the self-play simulator all answer with an
 action the rules allow, chosen the same way:
 
-* a win (hora) is always taken;
-* nine terminals are declared (the hand is far from anything);
-* sanma's kita, a kan, a call: as the strategy says;
-* otherwise the strategy's discard; riichi when the strategy declares with it and the
-  discard keeps the hand ready.
+* a win (hora) is taken, but the advisor passes a win on a discard that would end the game
+  with it last when the same hand could win otherwise and not be last (:func:`declined_win`);
+* nine terminals are declared (the hand is far from anything), but the advisor plays on
+  for thirteen orphans from :data:`THIRTEEN_ORPHANS_KINDS` kinds;
+* sanma's kita, a kan, a call: as the strategy says (the advisor values calls against
+  passing by the expected-score search);
+* otherwise the strategy's discard; riichi when the strategy declares with it (the advisor:
+  when riichi is worth more than dama) and the discard keeps the hand ready.
+
+Every ranked action carries the value the strategy gives it, in points (expected points at
+the end of the hand for discards, calls, passing and riichi; the win's points for a win),
+and the reasons.
 
 Where the strategy's wish is not legal (a discard kuikae forbids, a riichi discard that
 breaks the wait), the best legal discard by the strategy's own ranking is taken, or the
@@ -32,12 +39,13 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
+from app.core.advice.actions import CallValues
 from app.core.advice.discard import Candidate
 from app.core.advice.safety import Opponent
 from app.core.errors import TenpaiError
 from app.core.shape.hand import Meld
 from app.core.shape.rules import RuleProfile
-from app.core.shape.tiles import DRAGONS, NORTH, NUM_TILE_KINDS, format_tile
+from app.core.shape.tiles import DRAGONS, NORTH, NUM_TILE_KINDS, ORPHANS, format_tile
 from app.core.table.machine import SeatState, TableMachine
 from app.core.table.mjai import (
     MJAI_NAMES,
@@ -191,35 +199,108 @@ def _claim(
     calls = [a for a in legal if a.kind in ("chi", "pon", "daiminkan")]
     none = next(a for a in legal if a.kind == "none")
     chosen = none
+    declined: str | None = None
     if wins:
-        chosen = wins[0]
-        if not rank:
-            return Decision(chosen, ())
-        ranked.append(RankedAction(wins[0], float(machine.win_value(seat, wins[0])), ("a win is always taken",)))
-    wanted: Meld | None = None
+        declined = declined_win(machine, seat, wins[0]) if _plays_for_placement(strategy) else None
+        if declined is None:
+            chosen = wins[0]
+            if not rank:
+                return Decision(chosen, ())
+        if rank:
+            reason = declined or "a win is taken"
+            ranked.append(RankedAction(wins[0], float(machine.win_value(seat, wins[0])), (reason,)))
+    options: dict[Meld, Event] = {}
+    appraisal: CallValues | None = None
     if calls and not wins:
         tile = kind_of(machine.claim_tile)
         options = _call_melds(calls, tile)
-        wanted = strategy.call(view, tile, list(options))
+        wanted, appraisal = strategy_call(strategy, view, tile, list(options))
         if wanted is not None:
             chosen = options[wanted]
     if not rank:
         return Decision(chosen, ())
+    valued = {} if appraisal is None else {value.meld: value for value in appraisal.calls}
     before = view.checker.shanten_number(view.hand)
     for call in calls:
-        reason = f"shanten {before} before the call"
-        ranked.append(RankedAction(call, None, (reason, "the strategy's call" if call is chosen else "not called")))
-    ranked.append(RankedAction(none, None, ("pass",)))
-    ranked.sort(key=lambda item: item.action is not chosen)
+        meld = Meld.of(_MELD_OF_CALL[call.kind], [*(kind_of(t) for t in call.consumed), kind_of(machine.claim_tile)])
+        value = valued.get(meld)
+        taken = "the call is taken" if call is chosen else "not called"
+        if call is chosen and appraisal is not None and appraisal.verdict:
+            taken = appraisal.verdict
+        if value is not None:
+            ranked.append(
+                RankedAction(call, round(value.value, 6), ("expected score after the call", *value.reasons, taken))
+            )
+        else:
+            ranked.append(RankedAction(call, None, (f"shanten {before} before the call", taken)))
+    if appraisal is not None:
+        passing: tuple[str, ...] = (f"expected score if passed (win {appraisal.passing_win_probability:.1%})",)
+        if chosen is none and appraisal.verdict:
+            passing = (*passing, appraisal.verdict)
+        ranked.append(RankedAction(none, round(appraisal.passing, 6), passing))
+    else:
+        ranked.append(RankedAction(none, None, ("pass",) if declined is None else ("pass", declined)))
+    ranked.sort(key=lambda item: (item.action is not chosen, -(item.value if item.value is not None else -1e18)))
     return Decision(chosen, tuple(ranked))
+
+
+#: Kinds of terminals and honours from which the advisor plays on for thirteen orphans
+#: rather than declare nine terminals (three-shanten at worst for the thirteen orphans).
+THIRTEEN_ORPHANS_KINDS: Final = 10
+
+_MELD_OF_CALL: Final = {"chi": "chi", "pon": "pon", "daiminkan": "open_kan"}
+
+
+def strategy_call(
+    strategy: Strategy, view: SeatView, tile: int, options: list[Meld]
+) -> tuple[Meld | None, CallValues | None]:
+    """The strategy's call among ``options`` and, where it values them, the values."""
+    with_values = getattr(strategy, "call_with_values", None)
+    if with_values is not None:
+        answer: tuple[Meld | None, CallValues | None] = with_values(view, tile, options)
+        return answer
+    return strategy.call(view, tile, options), None
+
+
+def _plays_for_placement(strategy: Strategy) -> bool:
+    return bool(getattr(strategy, "values_every_decision", False)) and isinstance(strategy, Advisor)
+
+
+def declined_win(machine: TableMachine, seat: int, win: Event) -> str | None:
+    """Why ``seat`` should pass on the ron ``win``, or None to take it.
+
+    At all-last (a hand after which the game may end), a win on a discard that ends the game
+    with the seat last is passed when the same hand could win otherwise and not be last: by
+    self-draw on any of its waits, or on a discard of another seat (not in riichi: after a
+    pass, a riichi hand is furiten for discards).  Self-draws are always taken (the hand is
+    worth the same later), as is every win before all-last.
+    """
+    if win.target is None or win.target == seat or machine.play.scoring != "riichi":
+        return None
+    outcome = machine.standing_after_win(seat, win.target, kind_of(win.pai or 0))
+    if outcome is None or outcome != machine.seats - 1:
+        return None
+    if machine.live_left <= 0:
+        return None
+    player = machine.players[seat]
+    others = [s for s in range(machine.seats) if s not in (seat, win.target)] if not player.riichi else []
+    for wait in sorted(machine.waits_of(seat)):
+        for target in (seat, *others):
+            place = machine.standing_after_win(seat, target, wait)
+            if place is not None and place < machine.seats - 1:
+                how = "a self-draw" if target == seat else f"a win on seat {target}'s discard"
+                return (
+                    f"this win ends the game with seat {seat} last; {how} on {format_tile(wait)} would not: "
+                    "the win is passed"
+                )
+    return None
 
 
 def _call_melds(calls: Sequence[Event], tile: int) -> dict[Meld, Event]:
     """The calls as melds of kinds (a red five is its five), the first event of each meld kept."""
-    kinds = {"chi": "chi", "pon": "pon", "daiminkan": "open_kan"}
     out: dict[Meld, Event] = {}
     for call in sorted(calls, key=lambda c: sum(is_red(t) for t in c.consumed)):
-        meld = Meld.of(kinds[call.kind], [*(kind_of(t) for t in call.consumed), tile])
+        meld = Meld.of(_MELD_OF_CALL[call.kind], [*(kind_of(t) for t in call.consumed), tile])
         out.setdefault(meld, call)
     return out
 
@@ -240,10 +321,16 @@ def _turn(
         chosen = win
         if not rank:
             return Decision(chosen, ())
-        ranked.append(RankedAction(win, float(machine.win_value(seat, win)), ("a win is always taken",)))
+        ranked.append(RankedAction(win, float(machine.win_value(seat, win)), ("a win is taken",)))
     if chosen is None and "ryukyoku" in by_kind:
-        chosen = by_kind["ryukyoku"][0]
-        ranked.append(RankedAction(chosen, None, ("nine kinds of terminals and honours: the hand is declared a draw",)))
+        kinds = sum(1 for tile in ORPHANS if view.hand.counts[tile])
+        if _plays_for_placement(strategy) and kinds >= THIRTEEN_ORPHANS_KINDS:
+            reason = f"{kinds} kinds of terminals and honours: thirteen orphans is near, the hand plays on"
+            ranked.append(RankedAction(by_kind["ryukyoku"][0], None, (reason,)))
+        else:
+            chosen = by_kind["ryukyoku"][0]
+            reason = f"{kinds} kinds of terminals and honours: the hand is declared a draw"
+            ranked.append(RankedAction(chosen, None, (reason,)))
     if chosen is None and "kita" in by_kind:
         kita = by_kind["kita"][0]
         if strategy.kita(view, NORTH):
@@ -262,9 +349,18 @@ def _turn(
         pick = _pick_discard(strategy, view, discards, candidates)
         chosen = pick
         reach = by_kind.get("reach")
-        if reach and machine.ready_after(seat, pick.pai) and strategy.declare_riichi(view, kind_of(pick.pai or 0)):
-            chosen = reach[0]
-            ranked.append(RankedAction(chosen, None, (f"riichi with {format_tile(kind_of(pick.pai or 0))}",)))
+        if reach and machine.ready_after(seat, pick.pai):
+            thrown = kind_of(pick.pai or 0)
+            choice = strategy.riichi_choice(view, thrown) if isinstance(strategy, Advisor) else None
+            declare = choice.riichi if choice is not None else strategy.declare_riichi(view, thrown)
+            if declare:
+                chosen = reach[0]
+            if choice is not None:
+                verdict = "riichi is worth more than dama" if declare else "dama is worth more than riichi"
+                reasons = (f"riichi with {format_tile(thrown)}", verdict, *choice.reasons)
+                ranked.append(RankedAction(reach[0], round(choice.riichi_value, 6), reasons))
+            elif declare:
+                ranked.append(RankedAction(chosen, None, (f"riichi with {format_tile(thrown)}",)))
     assert chosen is not None  # a turn always offers a discard or a win
     if not rank:
         return Decision(chosen, ())

@@ -74,10 +74,14 @@ from app.core.table.flow import (
     AbortiveDraw,
     AbortiveDrawKind,
     ExhaustiveDraw,
+    GameEnd,
     HandOutcome,
+    RoundWind,
     TableRules,
+    TableState,
     Wins,
     exhaustive_draw_payments,
+    next_hand,
     tenhou_rules,
     with_liability,
 )
@@ -1203,6 +1207,39 @@ class TableMachine:
         """The points a legal ``hora`` brings ``seat`` (its delta; no ura dora counted)."""
         assert win.target is not None and win.pai is not None
         return self._score(seat, win.target, win.pai, ()).deltas[seat]
+
+    def standing_after_win(self, seat: int, target: int, kind: int) -> int | None:
+        """``seat``'s place (0 first) when the game ends right after it wins on ``kind`` (a tile
+        kind) from ``target`` (itself: a self-draw, as if it drew the tile now), or None when the
+        game goes on, or the win is not one the hand can make (no yaku, not complete).  No ura
+        dora are counted; the table's rules of the game's end decide (:func:`next_hand`).
+        """
+        player = self.players[seat]
+        hand = player.hand()
+        if seat == target and hand.tile_count % 3 == 2:
+            hand = hand.without((kind_of(self.players[seat].drawn or 0),))
+        whole = hand.with_tile(kind)
+        if not self.checker.is_win(whole):
+            return None
+        context = self._context(seat, target, kind, (), True)
+        try:
+            result = score(whole, kind, self.rules, context)
+        except REFUSALS:
+            return None
+        scores = [a + b for a, b in zip(self.scores, result.payments, strict=True)]
+        scores[seat] += RIICHI_STICK * self.kyotaku
+        state = TableState(
+            RoundWind("ESWN"[self.bakaze - WINDS[0]]), self.kyoku, self.honba, 0, self.oya, tuple(scores)
+        )
+        try:
+            after = next_hand(state, Wins((seat,)), self.table)
+        except ValueError:  # a table the flow rules do not know (a replayed fragment)
+            return None
+        return after.placements.index(seat) if isinstance(after, GameEnd) else None
+
+    def waits_of(self, seat: int) -> frozenset[int]:
+        """The tile kinds that complete ``seat``'s 3n+1 hand (empty when it is not ready)."""
+        return self._waits(seat)
 
     def _face_up(self, kind: int, *, discard_won: bool) -> int:
         """Copies of ``kind`` face up: in the rivers (not called) and the melds shown (a closed kan

@@ -59,6 +59,20 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Final, NamedTuple
 
+from app.core.advice.actions import (
+    DEFAULT_PARAMETERS,
+    ActionParameters,
+    CallValues,
+    RiichiChoice,
+    Situation,
+    call_values,
+    contested,
+    push_value,
+    riichi_or_dama,
+    safest,
+    threat_costs,
+    waiting_value,
+)
 from app.core.advice.discard import (
     DEAL_IN_POINTS,
     DEFAULT_VALUE_BUDGET,
@@ -156,6 +170,12 @@ class ShantenCaller:
                 best = (after, meld)
         return None if best is None else best[1]
 
+    def call_with_values(
+        self, view: SeatView, tile: Tile, options: Sequence[Meld]
+    ) -> tuple[Meld | None, CallValues | None]:
+        """:meth:`call`'s answer and the values behind it (None: the rule has no figures)."""
+        return self.call(view, tile, options), None
+
     def kan(self, view: SeatView, options: Sequence[Meld]) -> Meld | None:
         """A closed or added kong to declare (one of ``options``), or None."""
         checker, hand = view.checker, view.hand
@@ -195,60 +215,150 @@ VALUE_BUDGET: Final = DEFAULT_VALUE_BUDGET
 
 
 class Advisor(ShantenCaller):
-    """The discard advisor, told what the seat sees.
+    """The advisor: every decision of a seat valued on one scale, told what the seat sees.
 
-    Under rules the expected-score model values (four-player riichi), a hand
-    :data:`VALUE_SHANTEN` or closer to tenpai is ranked by expected score less the
-    expected cost of dealing in (``DiscardModel.EXPECTED_SCORE``, ``POST /discard``'s
-    default), valued with this seat's wind and the round wind; a hand farther away by
-    the linear model with ``weights``.  Three choices make it fit this table:
+    Under rules the expected-score model values (four-player riichi,
+    :func:`~app.core.advice.expected_score.supports`), each decision is valued in points at
+    the end of the hand (:mod:`app.core.advice.actions` has the formulas):
 
-    * **Where.**  The cut at one-shanten is the model's cost: with the compiled search,
-      four advisors play about 16 hands a second on one core this way, 3.6 with the cut at
-      two-shanten (a search of 5,000 to 40,000 states, where a seat spends about a third
-      of its discards) and 0.4 at three-shanten (measured on seed 1, 2026-12-04).  Far from
-      tenpai, value counts least anyway; the shape comes first.  The search is bounded by :data:`VALUE_BUDGET` states (no search
-      at one-shanten came near it) and never by a clock, so a game stays a function
-      of its seed on any machine.
-    * **Who can deal a loss.**  The deal-in charge counts only opponents in riichi
-      (:func:`best_against_threats`, :func:`is_threat`): charged for silent closed
-      hands too, the advisor won a fifth less often than the ``linear`` one.
-    * **No points in sight.**  When no discard is worth any points (no win the model
-      reaches by its last turn, or an open hand without a yaku), the linear model
-      ranks: equal values fall to a tie-break that puts safety before shanten.
+    * **Discards.**  A hand :data:`VALUE_SHANTEN` or closer to tenpai is ranked by expected
+      score (``DiscardModel.EXPECTED_SCORE``, ``POST /discard``'s default), valued with this
+      seat's wind and the round wind; a hand farther away by the linear model with ``weights``.
+    * **Push or fold.**  Against opponents in riichi (:func:`is_threat`) each discard is valued
+      by :func:`~app.core.advice.actions.push_value`: its expected score where the hand
+      survives, less the cost of dealing in (a dealer's costs half as much again).  When no
+      discard is worth more than folding (0), or the hand is farther than
+      :data:`VALUE_SHANTEN` from tenpai, the advisor folds: it throws the tile least likely to
+      deal in (genbutsu first), ties broken by the model's order.
+    * **Calls.**  A chi, pon or open kan that brings the hand nearer (as
+      :class:`ShantenCaller` finds them) is valued by the search against passing
+      (:func:`~app.core.advice.actions.call_values`), when the hand is :data:`CALL_SHANTEN` or
+      closer to tenpai; the open hand counts its yaku (none: no win), fu and dora and loses
+      riichi.  Farther away, the rule of :class:`ShantenCaller` (a yaku in sight) decides.
+      Against a threat a call is made only when it leaves the hand ready.
+    * **Riichi or dama** (:func:`~app.core.advice.actions.riichi_or_dama`).
+    * **Kans** as :class:`ShantenCaller`, but never a closed or added kan while an opponent
+      is in riichi and the hand is not ready: the new dora serves the threat, and the kan gives
+      away a tile's worth of defence.
+    * **Wins** and nine terminals are the table's decisions (:mod:`app.core.table.decide`:
+      a win that ends the game in last place when a later one would not is declined).
 
-    It declares riichi whenever it may, as the model assumes, and calls as
-    :class:`ShantenCaller`.  The search leaves red fives out (``_without_red_fives``): it was
-    built for the one-hand table before the table machine, which dealt none.  Over 2,000 riichi
-    hands (seed 42, advisor, heuristic, advisor, linear) it took 317 points a hand more
-    than the heuristic (95% CI +65 to +568) and 251 more than ``linear`` (+20 to +481),
-    dealing in 12.7% of hands against the heuristic's 18.4% (seed 7: +552, +299 to +805;
-    +282, +48 to +516; 11.8% against 19.0%), at about 0.15 s of CPU per advisor seat a
-    hand.
+    Under other rules (sanma, whose three-seat scoring the model does not value, Qiqihar,
+    Chinese) it is the ``linear`` advisor.  Where a win needs fans (``view.minimum_fan``: MCR),
+    the fan planner (:class:`~app.core.advice.mcr_targets.FanPlanner`) decides its discards,
+    calls and kongs.
 
-    Where a win needs fans (``view.minimum_fan``: MCR), the fan planner
-    (:class:`~app.core.advice.mcr_targets.FanPlanner`) decides its discards, calls and kongs
-    instead.
+    Choices that make it fit the table:
+
+    * **Where the search runs.**  The cut at one-shanten for discards is the model's cost:
+      with the compiled search, four advisors play about 16 hands a second on one core this
+      way, 3.6 with the cut at two-shanten and 0.4 at three-shanten (measured on seed 1,
+      2026-12-04).  The search is bounded by :data:`VALUE_BUDGET` states and never by a
+      clock, so a game stays a function of its seed on any machine.
+    * **Who can deal a loss.**  Only opponents in riichi (:func:`is_threat`): charged for
+      silent closed hands too, the advisor won a fifth less often than the ``linear`` one.
+    * **No points in sight.**  When no discard is worth any points (no win the model reaches
+      by its last turn, or an open hand without a yaku), the linear model ranks.
+    * The search leaves red fives out (``_without_red_fives``): it was built for the one-hand
+      table before the table machine, which dealt none.
     """
 
     name = "advisor"
     #: Whether hands near tenpai are ranked by expected score (where the rules have the model).
     ranks_by_value = True
+    #: Whether calls, riichi, kans, folding and wins are valued (the ``linear`` advisor: the rules of thumb).
+    values_every_decision = True
 
-    def __init__(self, weights: Weights = DEFAULT_WEIGHTS, rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        weights: Weights = DEFAULT_WEIGHTS,
+        rng: random.Random | None = None,
+        parameters: ActionParameters = DEFAULT_PARAMETERS,
+    ) -> None:
         self.weights = weights
+        self.parameters = parameters
+
+    def _valued(self, view: SeatView) -> bool:
+        return self.values_every_decision and not view.minimum_fan and supports(view.rules)
 
     def call(self, view: SeatView, tile: Tile, options: Sequence[Meld]) -> Meld | None:
-        """A meld that brings the hand nearer a fan target (MCR), else as :class:`ShantenCaller`."""
+        """The call worth more than passing (see the class notes), or None."""
+        return self.call_with_values(view, tile, options)[0]
+
+    def call_with_values(
+        self, view: SeatView, tile: Tile, options: Sequence[Meld]
+    ) -> tuple[Meld | None, CallValues | None]:
+        """:meth:`call`'s answer and, where the search valued the calls, every value."""
         if view.minimum_fan:
-            return fan_planner(view).call(view.hand, tile, options)
-        return super().call(view, tile, options)
+            return fan_planner(view).call(view.hand, tile, options), None
+        if not self._valued(view):
+            return super().call(view, tile, options), None
+        checker, hand = view.checker, view.hand
+        before = checker.shanten_number(hand)
+        helping = []
+        for meld in options:
+            used = list(meld.tiles)
+            used.remove(tile)
+            after = checker.shanten_number(hand.without(used, meld))
+            if after < before or (meld.kind.size == 4 and after <= before):
+                helping.append((after, meld))
+        if not helping:
+            return None, None
+        if before > CALL_SHANTEN:
+            return super().call(view, tile, options), None
+        if any(is_threat(opponent) for opponent in view.opponents) and min(after for after, _ in helping) > 0:
+            return None, None  # against a declared hand, a call that does not make the hand ready only weakens it
+        found = call_values(hand, tile, [meld for _, meld in helping], self.situation(view), parameters=self.parameters)
+        best = found.best()
+        if best is not None:
+            return best.meld, found._replace(verdict="the call is worth more than passing")
+        # The search plays alone against the wall, and the other seats end a hand sooner than its
+        # contested horizon allows; a call the rule of thumb approves (a yaku in sight) that can
+        # win and wins more often than passing is taken for its speed.
+        ruled = super().call(view, tile, [meld for _, meld in helping])
+        line = next((call for call in found.calls if call.meld == ruled), None)
+        if line is not None and line.value > 0 and line.win_probability > found.passing_win_probability:
+            return line.meld, found._replace(verdict="the call wins more often than passing, with a yaku")
+        return None, found._replace(verdict="passing is worth more than any call")
+
+    def situation(self, view: SeatView) -> Situation:
+        """The searches' view of the table from ``view``."""
+        return Situation(
+            _without_red_fives(view.rules),
+            unseen_tiles(view),
+            view.dora_indicators,
+            view.round_wind,
+            view.seat_wind,
+            view.turn,
+            VALUE_BUDGET,
+            view.stop,
+        )
+
+    def declare_riichi(self, view: SeatView, discard: Tile) -> bool:
+        """Riichi when it is worth more than dama (see :meth:`riichi_choice`)."""
+        choice = self.riichi_choice(view, discard)
+        return True if choice is None else choice.riichi
+
+    def riichi_choice(self, view: SeatView, discard: Tile) -> RiichiChoice | None:
+        """Riichi against dama after ``discard`` (None: the rules have no value model: riichi)."""
+        if not self._valued(view):
+            return None
+        hand = view.hand.without((discard,))
+        situation = self.situation(view)
+        waiting = waiting_value(hand, situation, self.parameters)
+        return riichi_or_dama(hand, situation, win_probability=waiting.win_probability, parameters=self.parameters)
 
     def kan(self, view: SeatView, options: Sequence[Meld]) -> Meld | None:
-        """A kong that keeps the hand as near a fan target (MCR), else as :class:`ShantenCaller`."""
+        """A kong as :class:`ShantenCaller`, none against a threat unless the hand is ready (MCR: the planner's)."""
         if view.minimum_fan:
             return fan_planner(view).kong(view.hand, options)
-        return super().kan(view, options)
+        wanted = super().kan(view, options)
+        if wanted is None or not self._valued(view):
+            return wanted
+        if any(is_threat(opponent) for opponent in view.opponents):
+            if view.checker.shanten_number(view.hand.with_kong(wanted)) > 0:
+                return None
+        return wanted
 
     def discard(self, view: SeatView) -> Tile:
         """The advisor's best discard."""
@@ -258,6 +368,7 @@ class Advisor(ShantenCaller):
 
     def rank(self, view: SeatView) -> list[Candidate]:
         """Every distinct discard, the advisor's pick first, then in the model's order."""
+        threats = [is_threat(opponent) for opponent in view.opponents]
         if self.values(view):
             valued = evaluate_discards(
                 view.hand,
@@ -277,9 +388,12 @@ class Advisor(ShantenCaller):
             # open hand without a yaku): the values cannot tell the discards apart, and their
             # tie-break puts safety and shape before shanten; the linear model keeps the shape.
             if any(candidate.expected and candidate.expected.expected_score > 0 for candidate in valued):
-                best = best_against_threats(valued, view.opponents)
+                if any(threats) and self.values_every_decision:
+                    best = self._push_or_fold(view, valued, threats)
+                else:
+                    best = best_against_threats(valued, view.opponents)
                 return [best, *(candidate for candidate in valued if candidate is not best)]
-        return evaluate_discards(
+        ranked = evaluate_discards(
             view.hand,
             view.rules,
             dora_indicators=view.dora_indicators,
@@ -288,17 +402,58 @@ class Advisor(ShantenCaller):
             weights=self.weights,
             visible=view.visible,
         )
+        if any(threats) and self._valued(view):
+            best = self._fold(ranked, threats)
+            return [best, *(candidate for candidate in ranked if candidate is not best)]
+        return ranked
+
+    def _push_or_fold(self, view: SeatView, valued: Sequence[Candidate], threats: Sequence[bool]) -> Candidate:
+        costs = threat_costs(threats, _dealer_offsets(view), DEAL_IN_POINTS, self.parameters)
+
+        def value(candidate: Candidate) -> float:
+            expected = contested(candidate.expected.detail.by_turn, self.parameters) if candidate.expected else None
+            return push_value(
+                expected.expected_score if expected else 0.0,
+                candidate.shanten,
+                candidate.safety_by_opponent,
+                costs,
+                self.parameters,
+            )
+
+        best = min(valued, key=lambda candidate: -round(value(candidate) * _VALUE_SCALE))
+        if value(best) > 0:
+            return best
+        return self._fold(valued, threats)
+
+    @staticmethod
+    def _fold(ranked: Sequence[Candidate], threats: Sequence[bool]) -> Candidate:
+        """The candidate least likely to deal into a threat, the first of ``ranked`` among equals."""
+        least = set(safest([(c.tile, c.safety_by_opponent) for c in ranked], threats))
+        return next(candidate for candidate in ranked if candidate.tile in least)
 
     def values(self, view: SeatView) -> bool:
         """Whether this discard is ranked by expected score (else by the linear model)."""
         return self.ranks_by_value and supports(view.rules) and view.checker.shanten_number(view.hand) <= VALUE_SHANTEN
 
 
+#: Farthest from tenpai a hand whose calls the advisor values by the search.
+CALL_SHANTEN: Final = 2
+
+
+def _dealer_offsets(view: SeatView) -> list[bool]:
+    """Which opponent (in ``view.opponents``' order) deals."""
+    seats = len(view.opponents) + 1
+    mine = view.seat_wind - EAST  # 0 when this seat deals
+    return [(offset + mine) % seats == 0 for offset in range(1, seats)]
+
+
 class LinearAdvisor(Advisor):
-    """The advisor before the expected-score model: the linear model ranks every discard."""
+    """The advisor before the expected-score model: the linear model ranks every discard, and
+    calls, riichi and kans follow :class:`ShantenCaller`'s rules of thumb."""
 
     name = "linear"
     ranks_by_value = False
+    values_every_decision = False
 
 
 def is_threat(opponent: Opponent) -> bool:

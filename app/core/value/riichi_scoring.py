@@ -237,6 +237,16 @@ def _limit_of(han: int, fu: int, rules: RuleProfile) -> tuple[str | None, int]:
     return _kernel.riichi_limit(han, fu, rules.kazoe_limit == "yakuman", rules.kiriage)
 
 
+def base_points_of(han: int, fu: int, rules: RuleProfile) -> int:
+    """The base points of ``han`` and ``fu`` under ``rules`` (limits and kazoe included).
+
+    >>> from app.core.shape.rules import rule_profile
+    >>> base_points_of(4, 30, rule_profile("riichi")), base_points_of(6, 30, rule_profile("riichi"))
+    (1920, 3000)
+    """
+    return _limit_of(han, fu, rules)[1]
+
+
 def riichi_payments(
     base: int,
     winner: int,

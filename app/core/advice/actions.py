@@ -1,0 +1,531 @@
+"""What a seat's decisions other than the discard are worth: calls, riichi or dama, pushing or folding.
+
+:mod:`~app.core.advice.discard` values a discard by its expected score (the search of
+:mod:`~app.core.advice.expected_score`) less the expected cost of dealing in.  This module puts
+the seat's other decisions on the same scale, points at the end of the hand, so that a table
+strategy (:class:`app.core.table.players.Advisor`) can compare every legal action and say why:
+
+**A call against passing** (:func:`call_values`).  Passing keeps the 3n+1 hand waiting for its
+next draw; its value is the search's value of that draw state (:func:`waiting_value`).  A chi or
+pon makes a 3n+2 open hand that discards at once; its value is the best discard the search finds
+after the call, the tiles kuikae forbids left out.  An open kan makes a 3n+1 hand, valued as a
+waiting one.  The search scores an open hand with its yaku (none: it can never win), its fu and
+dora, and without riichi, so a call that opens a hand without a yaku is worth nothing, and one
+that gives up riichi's value is worth less.  Not modelled: the defence a shorter hand gives up,
+the rinshan draw and new dora of a kan.
+
+**Riichi or dama** (:func:`riichi_or_dama`) for a ready closed hand and the discard that keeps it
+ready.  With ``p`` the search's probability of winning by the last turn (self-draws only),
+``V_r`` and ``V_d`` the mean win in points over the waits' unseen copies (a share ``r``,
+:attr:`ActionParameters.ron_share`, won on a discard, the rest self-drawn), and ``p`` the
+search's chance of winning by self-draw over ``1 - r`` (the search counts self-draws only)::
+
+    riichi = p * f * V_r - (1 - p * f) * stick        dama = p * V_d
+
+``V_r`` counts riichi's han and the ura dora as an expectation over the unseen tiles; ``V_d``
+counts no win on a discard for a hand without a yaku (it wins only by menzen tsumo).
+``f`` (:attr:`~ActionParameters.riichi_win_factor`) is how much a declaration lowers the
+chance of winning (opponents stop throwing dangerous tiles), and the stick is lost when the
+hand does not win.  What the formula leaves out is said in the reasons: ippatsu, and dama's
+freedom to change the wait or fold.
+
+**Push or fold** (:func:`push_value`, :func:`fold_pick`): a discard's value against the
+opponents who threaten (in riichi) is its expected score where the hand survives, less the
+deal-in cost where it does not.  The hand survives this discard with the safety the danger
+model gives and each discard it still needs to get ready with ``1 -``
+:attr:`~ActionParameters.pushed_discard_danger`; a dealer's threat costs
+:attr:`~ActionParameters.dealer_deal_in_factor` times as much.  Folding (the safest tile, no
+value kept) is worth 0, so a hand pushes only while its value outweighs the risk.
+
+>>> from app.core.shape.rules import rule_profile
+>>> from app.core.shape.tiles import parse_mpsz
+>>> rules = rule_profile("riichi", red_fives=False)
+>>> hand = Hand.from_tiles(parse_mpsz("23m456p789s255s11z"))  # a pon of 5s brings it to one-shanten
+>>> situation = Situation.of(hand, rules, turn=6, seat_wind=SOUTH)
+>>> found = call_values(hand, 22, [Meld.of("pon", [22, 22, 22])], situation)
+>>> found.calls[0].value < found.passing  # open, the hand has no yaku: it can never win
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Final, NamedTuple
+
+from app.core.advice.expected_score import DEFAULT_MAX_STATES, ExpectedScores, TurnValue, expected_scores
+from app.core.advice.safety import TileSafety
+from app.core.errors import TenpaiError
+from app.core.shape.engine import Checker
+from app.core.shape.hand import Hand, Meld, MeldKind
+from app.core.shape.rules import RuleProfile
+from app.core.shape.tiles import COPIES, EAST, HONORS, SOUTH, Tile, dora_from_indicator, format_tile
+from app.core.value.riichi_scoring import RiichiScore, base_points_of, riichi_payments
+from app.core.value.scoring import REFUSALS, score
+from app.core.value.scoring_context import WinContext, check_win_tile
+
+RIICHI_STICK: Final = 1000
+"""Points a riichi declaration puts on the table."""
+
+
+@dataclass(frozen=True)
+class ActionParameters:
+    """The figures the decision values rest on that no source fixes; each is an option.
+
+    >>> ActionParameters().riichi_win_factor
+    0.75
+    """
+
+    #: How much a riichi declaration lowers the chance of winning, against dama: opponents who
+    #: see a declaration throw fewer dangerous tiles, and it stands for what dama keeps besides,
+    #: a wait that may still change and a hand that may still fold.  Chosen (not measured
+    #: here); at a table of players who never fold the first part would be 1.
+    riichi_win_factor: float = 0.75
+    #: The share of a ready hand's wins made on a discard (the rest self-drawn).  Chosen: in the
+    #: project's self-play about half of the wins are on a discard.
+    ron_share: float = 0.5
+    #: The chance of dealing in with each further discard a hand pushes to get ready against
+    #: a declared opponent.  Chosen: about the danger of an unseen middle tile that is neither
+    #: suji nor genbutsu in the danger model's tables at mid-game.
+    pushed_discard_danger: float = 0.06
+    #: A dealer's win costs this times a non-dealer's (Tenhou's payments: x6 against x4).
+    dealer_deal_in_factor: float = 1.5
+    #: The chance another seat ends the hand by winning in a turn: 0 before turn
+    #: ``hazard_from_turn``, then ``hazard_per_turn`` more each turn, at most ``hazard_cap``.
+    #: Measured on the 549 hands of the 54 Tenhou games in the shared test data
+    #: (``scripts/measure_hand_ends.py``: 0.037 at turn 6, 0.089 at 9, 0.14 at 12, 0.12-0.14 after).
+    hazard_from_turn: int = 4
+    hazard_per_turn: float = 0.013
+    hazard_cap: float = 0.13
+
+    def others_win_hazard(self, turn: int) -> float:
+        """The chance another seat wins in ``turn`` when the hand is still on.
+
+        >>> [round(DEFAULT_PARAMETERS.others_win_hazard(turn), 3) for turn in (3, 6, 9, 12, 15)]
+        [0.0, 0.026, 0.065, 0.104, 0.13]
+        """
+        return min(self.hazard_cap, max(0.0, (turn - self.hazard_from_turn) * self.hazard_per_turn))
+
+
+DEFAULT_PARAMETERS: Final = ActionParameters()
+
+
+class Contested(NamedTuple):
+    """A line's value when the other seats may end the hand first."""
+
+    expected_score: float
+    win_probability: float
+
+
+def contested(rows: Sequence[TurnValue], parameters: ActionParameters = DEFAULT_PARAMETERS) -> Contested:
+    """The search's per-turn measures of one line (``rows``: its ``by_turn``, from the first turn
+    to the last), each draw counted with the chance that the hand is still on when it comes.
+
+    The search plays alone against the wall.  Its value from a later turn is the value of the
+    same hand with fewer draws left, so the difference between two consecutive turns' values is
+    what one more draw adds.  Each draw's addition is weighted by the chance that no other seat
+    has won before it (:meth:`ActionParameters.others_win_hazard`).  This favours a fast line
+    over a slow one of the same value, which the search alone does not.
+
+    >>> from app.core.advice.expected_score import TurnValue
+    >>> rows = [TurnValue(t, 1.0, 0.1 * (19 - t), 100.0 * (19 - t)) for t in range(10, 19)]
+    >>> found = contested(rows)
+    >>> round(found.expected_score, 1), round(found.win_probability, 3)
+    (540.0, 0.54)
+    """
+    expected = win = 0.0
+    alive = 1.0
+    for index, row in enumerate(rows):
+        later = rows[index + 1] if index + 1 < len(rows) else None
+        alive *= 1.0 - parameters.others_win_hazard(row.turn)
+        expected += alive * (row.expected_score - (later.expected_score if later else 0.0))
+        win += alive * (row.win_probability - (later.win_probability if later else 0.0))
+    return Contested(expected, win)
+
+
+class Situation(NamedTuple):
+    """The seat's view the searches need: the wall it cannot see and the round's winds."""
+
+    rules: RuleProfile
+    #: Copies of each tile kind the seat has not seen.
+    unseen: bytes
+    dora_indicators: tuple[Tile, ...] = ()
+    round_wind: Tile = EAST
+    seat_wind: Tile = SOUTH
+    #: The seat's turn: its discards so far plus one.
+    turn: int = 1
+    max_states: int = DEFAULT_MAX_STATES
+    cancelled: Callable[[], bool] | None = None
+
+    @classmethod
+    def of(
+        cls,
+        hand: Hand,
+        rules: RuleProfile,
+        *,
+        dora_indicators: Sequence[Tile] = (),
+        seen: Sequence[Tile] = (),
+        **fields: object,
+    ) -> Situation:
+        """A situation where the seat has seen its hand, the indicators and ``seen`` only."""
+        held = bytearray(hand.all_counts())
+        for tile in (*dora_indicators, *seen):
+            held[tile] += 1
+        unseen = bytes(max(0, COPIES - count) for count in held)
+        return cls(rules, unseen, tuple(dora_indicators), **fields)  # type: ignore[arg-type]
+
+
+class WaitingValue(NamedTuple):
+    """A 3n+1 hand's value before its next draw, by the expected-score search."""
+
+    expected_score: float
+    win_probability: float
+    tenpai_probability: float
+    complete: bool
+
+
+class CallValue(NamedTuple):
+    """One call's value: the best line after it."""
+
+    meld: Meld
+    #: Expected points after the call (the best discard's, or the waiting hand's after a kan).
+    value: float
+    win_probability: float
+    #: The discard the value is for (None after an open kan).
+    discard: Tile | None
+    shanten: int
+    reasons: tuple[str, ...]
+
+
+class CallValues(NamedTuple):
+    """Passing and each call, on the same scale."""
+
+    passing: float
+    passing_win_probability: float
+    calls: tuple[CallValue, ...]
+    complete: bool
+    #: Why the caller chose as it did (set by the caller; empty: not said).
+    verdict: str = ""
+
+    def best(self) -> CallValue | None:
+        """The call worth more than passing (the most valuable), or None to pass."""
+        best = max(self.calls, key=lambda call: call.value, default=None)
+        return best if best is not None and best.value > self.passing else None
+
+
+def _search(hand: Hand, situation: Situation, unseen: bytes) -> ExpectedScores:
+    return expected_scores(
+        hand,
+        situation.rules,
+        unseen=unseen,
+        dora_indicators=situation.dora_indicators,
+        round_wind=situation.round_wind,
+        seat_wind=situation.seat_wind,
+        first_turn=situation.turn,
+        max_states=situation.max_states,
+        cancelled=situation.cancelled,
+    )
+
+
+def waiting_value(hand: Hand, situation: Situation, parameters: ActionParameters = DEFAULT_PARAMETERS) -> WaitingValue:
+    """The expected-score search's value of a 3n+1 ``hand`` waiting for its draw at
+    ``situation.turn``, contested (:func:`contested`).
+
+    The search values discards of a 3n+2 hand, so a placeholder is added and its discard read:
+    an honour the hand does not hold, with a copy unseen (which the placeholder takes off the
+    unseen, so the wall is the same).  Such a tile joins no group, so the hand with it is as far
+    from ready as without it.
+
+    >>> from app.core.shape.rules import rule_profile
+    >>> from app.core.shape.tiles import parse_mpsz
+    >>> hand = Hand.from_tiles(parse_mpsz("123456789m1134p"))  # ready on 2p and 5p
+    >>> found = waiting_value(hand, Situation.of(hand, rule_profile("riichi", red_fives=False)))
+    >>> found.tenpai_probability, 0 < found.win_probability < 1
+    (1.0, True)
+    """
+    counts = hand.all_counts()
+    placeholder = next(
+        (tile for tile in HONORS if counts[tile] == 0 and situation.unseen[tile] > 0),
+        next((tile for tile in HONORS if counts[tile] == 0), HONORS[-1]),
+    )
+    unseen = bytearray(situation.unseen)
+    if unseen[placeholder]:
+        unseen[placeholder] -= 1
+    found = _search(hand.with_tile(placeholder), situation, bytes(unseen))
+    entry = next(d for d in found.discards if d.tile == placeholder and not d.red)
+    value = contested(entry.by_turn, parameters)
+    return WaitingValue(value.expected_score, value.win_probability, entry.tenpai_probability, found.complete)
+
+
+def kuikae_tiles(meld: Meld, claimed: Tile) -> frozenset[Tile]:
+    """The tiles a call forbids discarding at once (kuikae): the tile called and, after a chi
+    that waits on both ends, the tile at the other end.
+
+    >>> sorted(kuikae_tiles(Meld.of("chi", [3, 4, 5]), 3))  # 4m5m called 3m: 3m and 6m are forbidden
+    [3, 6]
+    >>> sorted(kuikae_tiles(Meld.of("pon", [30, 30, 30]), 30))
+    [30]
+    """
+    forbidden = {claimed}
+    if meld.kind is MeldKind.CHI:
+        low = meld.tiles[0]
+        if claimed == low and (low + 3) % 9 > low % 9:
+            forbidden.add(low + 3)
+        elif claimed == low + 2 and low % 9 > 0:
+            forbidden.add(low - 1)
+    return frozenset(forbidden)
+
+
+def call_values(
+    hand: Hand,
+    claimed: Tile,
+    options: Sequence[Meld],
+    situation: Situation,
+    *,
+    passing: WaitingValue | None = None,
+    parameters: ActionParameters = DEFAULT_PARAMETERS,
+) -> CallValues:
+    """Passing on ``claimed`` against each call in ``options`` (melds that take it), by the search.
+
+    ``hand`` is the seat's 3n+1 hand before the call; ``passing`` may give its value when it is
+    known already.
+    """
+    rules = situation.rules
+    if passing is None:
+        passing = waiting_value(hand, situation, parameters)
+    complete = passing.complete
+    values = []
+    checker = Checker(rules)
+    for meld in options:
+        used = list(meld.tiles)
+        used.remove(claimed)
+        after = hand.without(used, meld)
+        if meld.kind is MeldKind.OPEN_KAN:
+            waiting = waiting_value(after, situation, parameters)
+            complete = complete and waiting.complete
+            reasons = [f"the kan's hand: win {waiting.win_probability:.1%}"]
+            values.append(
+                CallValue(
+                    meld, waiting.expected_score, waiting.win_probability, None, checker.shanten_number(after), ()
+                )
+            )
+            values[-1] = values[-1]._replace(reasons=tuple(reasons))
+            continue
+        found = _search(after, situation, situation.unseen)
+        complete = complete and found.complete
+        forbidden = kuikae_tiles(meld, claimed)
+        allowed = [d for d in found.discards if d.tile not in forbidden]
+        if not allowed:  # every tile left is forbidden: the call cannot be made
+            continue
+        lines = [(contested(d.by_turn, parameters), d) for d in allowed]
+        value, best = max(lines, key=lambda line: (line[0].expected_score, line[0].win_probability, -line[1].tile))
+        reasons = [f"then {format_tile(best.tile)}: shanten {best.shanten}, win {value.win_probability:.1%}"]
+        if best.win_probability == 0.0:
+            reasons.append("the open hand has no yaku it can reach")
+        values.append(
+            CallValue(meld, value.expected_score, value.win_probability, best.tile, best.shanten, tuple(reasons))
+        )
+    return CallValues(passing.expected_score, passing.win_probability, tuple(values), complete)
+
+
+class RiichiChoice(NamedTuple):
+    """Riichi against dama for one ready hand."""
+
+    riichi: bool
+    riichi_value: float
+    dama_value: float
+    #: Mean points of a win with riichi (ura dora expected) and without, over the waits.
+    riichi_points: float
+    dama_points: float
+    #: The search's chance of winning by the last turn (self-draws only).
+    win_probability: float
+    reasons: tuple[str, ...]
+
+
+class NotReady(TenpaiError):
+    """Riichi or dama was asked of a hand that is not ready after its discard."""
+
+    code = "not_ready"
+
+
+def riichi_or_dama(
+    hand: Hand,
+    situation: Situation,
+    *,
+    win_probability: float,
+    parameters: ActionParameters = DEFAULT_PARAMETERS,
+) -> RiichiChoice:
+    """Riichi or dama for the ready closed 3n+1 ``hand`` (after the discard), valued as the module
+    says; ``win_probability`` is the search's (self-draws only).
+
+    >>> from app.core.shape.rules import rule_profile
+    >>> from app.core.shape.tiles import parse_mpsz
+    >>> rules = rule_profile("riichi", red_fives=False)
+    >>> cheap = Hand.from_tiles(parse_mpsz("234m567p2399s666z"))  # 1s-4s, hatsu: 1 han
+    >>> riichi_or_dama(cheap, Situation.of(cheap, rules), win_probability=0.5).riichi
+    True
+    >>> big = Hand.from_tiles(parse_mpsz("1112345678999m"))  # chinitsu: 6 han dama on every wait
+    >>> riichi_or_dama(big, Situation.of(big, rules), win_probability=0.5).riichi
+    False
+    """
+    rules = situation.rules
+    waits = [t for t in Checker(rules).waits(hand).shape_waits if situation.unseen[t] > 0]
+    if hand.has_open_meld or not Checker(rules).waits(hand).shape_waits:
+        raise NotReady("riichi or dama is a choice of a ready closed hand", field="hand")
+    dealer = (-(situation.seat_wind - EAST)) % rules.seats
+    weights = riichi_points = dama_points = 0.0
+    dama_ron_wins = 0
+    for tile in waits:
+        whole = hand.with_tile(tile)
+        copies = situation.unseen[tile]
+        ron_riichi = _win_points(whole, tile, situation, dealer, riichi=True, self_draw=False)
+        tsumo_riichi = _win_points(whole, tile, situation, dealer, riichi=True, self_draw=True)
+        ron_dama = _win_points(whole, tile, situation, dealer, riichi=False, self_draw=False)
+        tsumo_dama = _win_points(whole, tile, situation, dealer, riichi=False, self_draw=True)
+        share = parameters.ron_share
+        riichi_points += copies * (share * ron_riichi + (1 - share) * tsumo_riichi)
+        dama_points += copies * (share * ron_dama + (1 - share) * tsumo_dama)
+        dama_ron_wins += copies * (ron_dama > 0)
+        weights += copies
+    if weights == 0:  # every wait is held or seen: no win either way, riichi only risks its stick
+        return RiichiChoice(False, -RIICHI_STICK, 0.0, 0.0, 0.0, 0.0, ("no copy of the waits is left",))
+    riichi_points /= weights
+    dama_points /= weights
+    # The search counts self-draws only: with a share of the wins made on discards, the hand
+    # wins that much more often.
+    win_probability = min(1.0, win_probability / (1.0 - parameters.ron_share))
+    declared = win_probability * parameters.riichi_win_factor
+    riichi_value = declared * riichi_points - (1 - declared) * RIICHI_STICK
+    dama_value = win_probability * dama_points
+    riichi = riichi_value > dama_value
+    reasons = [
+        f"win {win_probability:.1%} by the last turn (riichi {declared:.1%}: opponents defend)",
+        f"riichi: {riichi_points:,.0f} a win with ura dora expected, less the stick unless it wins",
+        f"dama: {dama_points:,.0f} a win"
+        + ("" if dama_ron_wins else ", by self-draw only (no yaku on a discard)")
+        + "; the wait can still change and the hand can fold",
+    ]
+    return RiichiChoice(riichi, riichi_value, dama_value, riichi_points, dama_points, win_probability, tuple(reasons))
+
+
+def _win_points(whole: Hand, tile: Tile, situation: Situation, dealer: int, *, riichi: bool, self_draw: bool) -> float:
+    """Points the seat (0) takes winning ``whole`` on ``tile`` (0 where it has no yaku); with
+    riichi, the ura dora as an expectation over the unseen tiles."""
+    rules = situation.rules
+    context = WinContext(
+        winner=0,
+        dealer=dealer,
+        discarder=None if self_draw else 1,
+        round_wind=situation.round_wind,
+        dora_indicators=situation.dora_indicators,
+        riichi=riichi,
+    )
+    check_win_tile(whole.counts, tile)
+    try:
+        result = score(whole, tile, rules, context)
+    except REFUSALS:
+        return 0.0
+    points = float(result.payments[0])
+    if not riichi or not situation.dora_indicators or not isinstance(result, RiichiScore) or result.yakuman_count:
+        return points
+    han, fu = result.han, result.fu
+    expected = 0.0
+    for ura, chance in _ura_distribution(whole, situation).items():
+        expected += chance * _points(han + ura, fu, dealer, self_draw, rules)
+    return expected
+
+
+def _ura_distribution(whole: Hand, situation: Situation) -> dict[int, float]:
+    """The chance of each number of ura dora: one indicator per dora indicator, each an unseen
+    tile (taken as independent draws)."""
+    counts = whole.all_counts()
+    total = sum(situation.unseen)
+    single: dict[int, float] = {}
+    for indicator, copies in enumerate(situation.unseen):
+        if copies:
+            gain = counts[dora_from_indicator(indicator, absent_tiles=situation.rules.absent_tiles)]
+            single[gain] = single.get(gain, 0.0) + copies / total
+    spread = {0: 1.0}
+    for _ in situation.dora_indicators:
+        spread = {
+            a + b: sum(pa * pb for (x, pa) in spread.items() for (y, pb) in single.items() if x + y == a + b)
+            for a in spread
+            for b in single
+        }
+    return spread
+
+
+def _points(han: int, fu: int, dealer: int, self_draw: bool, rules: RuleProfile) -> float:
+    base = base_points_of(min(han, 13), fu, rules)
+    net, _ = riichi_payments(base, 0, dealer, None if self_draw else 1, 0, seats=rules.seats)
+    return float(net[0])
+
+
+# ------------------------------------------------------------------ push or fold
+
+
+def threat_costs(
+    threats: Sequence[bool], dealer_offsets: Sequence[bool], deal_in_points: float, parameters: ActionParameters
+) -> tuple[float, ...]:
+    """What dealing into each opponent costs (0 for one who is no threat).
+
+    >>> threat_costs([True, False, True], [False, False, True], 5500, DEFAULT_PARAMETERS)
+    (5500, 0.0, 8250.0)
+    """
+    return tuple(
+        (deal_in_points * (parameters.dealer_deal_in_factor if dealer else 1)) if threat else 0.0
+        for threat, dealer in zip(threats, dealer_offsets, strict=True)
+    )
+
+
+def push_value(
+    expected: float,
+    shanten: int,
+    safety: Sequence[TileSafety],
+    costs: Sequence[float],
+    parameters: ActionParameters = DEFAULT_PARAMETERS,
+) -> float:
+    """A discard's value against the threats (``costs``: a deal-in's cost per opponent, 0: none).
+
+    The hand keeps ``expected`` where it survives this discard and the ``shanten`` more it needs
+    to get ready; where it deals in, it loses that opponent's cost.
+
+    >>> from app.core.advice.safety import TileSafety
+    >>> safe, risky = TileSafety(1.0, 0.0, 0.0, 1.0, ()), TileSafety(0.9, 0.1, 0.1, 1.0, ())
+    >>> round(push_value(2000, 1, [safe], [8250]), 1)  # genbutsu now, one more discard to push
+    1385.0
+    >>> round(push_value(2000, 1, [risky], [8250]), 1)
+    421.5
+    """
+    survive = 1.0
+    loss = 0.0
+    later = (1 - parameters.pushed_discard_danger) ** max(shanten, 0)
+    for verdict, cost in zip(safety, costs, strict=True):
+        if cost <= 0:
+            continue
+        dealt_now = verdict.danger
+        dealt_later = (1 - dealt_now) * (1 - later)
+        loss += (dealt_now + dealt_later) * cost
+        survive *= 1 - dealt_now - dealt_later
+    return survive * expected - loss
+
+
+def safest(safety_of: Sequence[tuple[Tile, Sequence[TileSafety]]], threats: Sequence[bool]) -> list[Tile]:
+    """The tiles whose chance of dealing into a threat is the least (to 1e-9), in the given order.
+
+    >>> from app.core.advice.safety import TileSafety
+    >>> safe, risky = TileSafety(1.0, 0.0, 0.0, 1.0, ()), TileSafety(0.9, 0.1, 0.1, 1.0, ())
+    >>> safest([(3, [risky, safe]), (7, [safe, risky]), (9, [safe, safe])], [True, False])
+    [7, 9]
+    """
+
+    def danger(verdicts: Sequence[TileSafety]) -> float:
+        kept = 1.0
+        for verdict, threat in zip(verdicts, threats, strict=True):
+            if threat:
+                kept *= verdict.safety
+        return 1.0 - kept
+
+    least = min((danger(v) for _, v in safety_of), default=0.0)
+    return [tile for tile, verdicts in safety_of if math.isclose(danger(verdicts), least, abs_tol=1e-9)]

@@ -1,0 +1,158 @@
+"""Decisions a strong player would not argue about, pinned one by one with the reason behind each.
+
+Each test also plays the other side of the decision (the same hand where the reason is gone),
+so that a strategy that always folds, never calls or never declares fails it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.core.advice.safety import Opponent
+from app.core.shape.engine import Checker
+from app.core.shape.hand import Hand, Meld
+from app.core.shape.rules import rule_profile
+from app.core.shape.tiles import EAST, SOUTH, format_tile, parse_mpsz
+from app.core.table.decide import act
+from app.core.table.players import Advisor, LinearAdvisor, SeatView
+
+RIICHI = rule_profile("riichi")
+
+
+def _view(tiles: str, *, opponents: tuple[Opponent, ...] = (Opponent(),) * 3, turn: int = 9, **fields: Any) -> SeatView:
+    hand = Hand.from_tiles(parse_mpsz(tiles), fields.pop("melds", ()))
+    fields.setdefault("seat_wind", SOUTH)
+    return SeatView(
+        1, hand, None, turn, opponents, (EAST,), 50, RIICHI, Checker(RIICHI), True, (31, 32, 33, SOUTH, EAST), **fields
+    )
+
+
+# ------------------------------------------------------------------ folding
+
+#: One-shanten: 23m, 46p, 234s, 678s and the 99m pair; 5m and 8m are the loose tiles.
+ONE_SHANTEN = "235899m46p234678s"
+
+
+def _dealer_riichi(river: str) -> tuple[Opponent, ...]:
+    """Seat 1 (South) sees seats 2, 3 and 0; seat 0 deals, and has declared with its last discard."""
+    tiles = tuple(parse_mpsz(river))
+    return (Opponent(), Opponent(), Opponent(river=tiles, riichi=True, riichi_turn=len(tiles)))
+
+
+def test_a_one_shanten_hand_folds_against_a_dealers_riichi_with_a_genbutsu():
+    # The dealer threw 9m before declaring: 9m is genbutsu (it cannot deal in).  Keeping the
+    # shape means throwing 5m or 8m, each live against the dealer; a cheap one-shanten hand is
+    # not worth a dealer's hand at 1.5 times a non-dealer's.
+    view = _view(ONE_SHANTEN, opponents=_dealer_riichi("1z9m2z7z1p"))
+    assert Checker(RIICHI).shanten_number(view.hand) == 1
+    ranked = Advisor().rank(view)
+    assert format_tile(ranked[0].tile) == "9m"
+    # Nobody declared: the same hand keeps its shape (throws a loose tile).
+    assert format_tile(Advisor().rank(_view(ONE_SHANTEN))[0].tile) in ("5m", "8m")
+    # The old advisor pushes (it charges a riichi only one discard's danger).
+    assert format_tile(LinearAdvisor().rank(view)[0].tile) != "9m"
+
+
+def test_far_from_ready_the_advisor_throws_the_safest_tile_against_a_riichi():
+    view = _view("1379m2468p13579s5z", opponents=_dealer_riichi("1z9m2z7z3s"))
+    pick = Advisor().rank(view)[0]
+    assert format_tile(pick.tile) == "9m"  # the one genbutsu held
+    assert pick.safety_by_opponent[2].danger == 0.0
+
+
+# ------------------------------------------------------------------ calls
+
+
+def test_a_call_that_leaves_an_open_hand_without_a_yaku_is_refused():
+    # The pon of 9p lowers the shanten, but leaves terminals and a north pair (no value honour
+    # for a South seat in an East round): the open hand can never win, so it is worth nothing.
+    pon = Meld.of("pon", parse_mpsz("999p"))
+    view = _view("123m99p456s78s1m44z")
+    meld, values = Advisor().call_with_values(view, 17, [pon])
+    assert meld is None
+    assert values is not None and values.calls[0].value == 0.0 < values.passing
+    assert "the open hand has no yaku it can reach" in values.calls[0].reasons
+    # A pon of haku (a yaku by itself) from the same kind of hand is called.
+    haku = Meld.of("pon", parse_mpsz("555z"))
+    meld, values = Advisor().call_with_values(_view("123m19p456s78s55z9m"), 31, [haku])
+    assert meld == haku
+    # Closed, the hand is worth more when it wins (riichi, menzen tsumo), but the pon wins more
+    # often: with a yaku in sight, the faster line is taken.
+    assert values is not None and 0 < values.calls[0].value
+    assert values.calls[0].win_probability > values.passing_win_probability
+
+
+# ------------------------------------------------------------------ riichi or dama
+
+
+def test_a_ready_hand_that_already_has_a_mangan_stays_dama():
+    # Honitsu (3 han closed) and haku (1), 40 fu, waiting on 4m-7m (a mangan) and 1m (ittsu
+    # too: a haneman) without riichi.  Riichi adds a han that changes nothing on a discard of
+    # 4m or 7m (5 han is a mangan too), costs the stick and lowers the chance of winning.
+    view = _view("234m56m789m555z11m9p")
+    choice = Advisor().riichi_choice(view, parse_mpsz("9p")[0])
+    assert choice is not None and not choice.riichi
+    assert choice.dama_points == (6 * 8000 + 2 * 12000) / 8  # three 4m and 7m unseen each, two 1m
+    assert choice.dama_value > choice.riichi_value
+    # A ready hand worth 1,000 (hatsu only) declares: riichi more than doubles it.
+    cheap = Advisor().riichi_choice(_view("234m567p2399s666z9p"), parse_mpsz("9p")[0])
+    assert cheap is not None and cheap.riichi
+
+
+# ------------------------------------------------------------------ wins and standings
+
+
+def _all_last(discarder: int, scores: list[int]) -> list[dict[str, Any]]:
+    """South 4 (seat 3 deals); seat 1 waits on 3m-6m with tanyao and pinfu (2,000 on a discard)."""
+    hands = [
+        parse_names("111999m111999p1s"),
+        parse_names("234m567p345s66s45m"),
+        parse_names("111999s222888p5z"),
+        parse_names("7777z6666z5555z4z"),
+    ]
+    events: list[dict[str, Any]] = [
+        {"type": "start_game"},
+        {
+            "type": "start_kyoku",
+            "bakaze": "S",
+            "dora_marker": "E",
+            "kyoku": 4,
+            "honba": 0,
+            "kyotaku": 0,
+            "oya": 3,
+            "scores": scores,
+            "tehais": hands,
+        },
+        {"type": "tsumo", "actor": 3, "pai": "E"},
+        {"type": "dahai", "actor": 3, "pai": "E", "tsumogiri": True},
+    ]
+    # Play goes 3, 0, 1, 2: each throws what it drew, the discarder a 3m.
+    for seat in (0, 1, 2)[: discarder + 1]:
+        drawn = "3m" if seat == discarder else {0: "S", 1: "9s"}[seat]
+        events.append({"type": "tsumo", "actor": seat, "pai": drawn})
+        events.append({"type": "dahai", "actor": seat, "pai": drawn, "tsumogiri": True})
+    return events
+
+
+def parse_names(text: str) -> list[str]:
+    names = {27: "E", 28: "S", 29: "W", 30: "N", 31: "P", 32: "F", 33: "C"}
+    return [names.get(tile, format_tile(tile)) for tile in parse_mpsz(text)]
+
+
+def test_at_all_last_a_win_that_leaves_the_seat_fourth_is_passed_when_another_would_not():
+    # Seat 1 has 18,000 and seat 2 21,000; the dealer (seat 3) has 34,000, so any win by
+    # seat 1 ends the game.  2,000 from seat 0 leaves seat 1 on 20,000, fourth; the same win
+    # from seat 2 (a direct hit) or a self-draw (700/1,300) lifts it to third.
+    scores = [27000, 18000, 21000, 34000]
+    answer = act(_all_last(0, scores), 1, RIICHI, strategy=Advisor())
+    assert answer.action == {"type": "none"}
+    win = next(item for item in answer.ranked if item[0]["type"] == "hora")
+    assert win[1] == 2000.0 and "ends the game with seat 1 last" in win[2][0]
+    # From seat 2 the win lifts seat 1 out of last place: taken.
+    assert act(_all_last(2, scores), 1, RIICHI, strategy=Advisor()).action["type"] == "hora"
+    # Before all-last nothing is decided: the win is taken.
+    events = _all_last(0, scores)
+    events[1] = {**events[1], "bakaze": "E"}
+    assert act(events, 1, RIICHI, strategy=Advisor()).action["type"] == "hora"
+    # The old advisor takes every win.
+    assert act(_all_last(0, scores), 1, RIICHI, strategy=LinearAdvisor()).action["type"] == "hora"
