@@ -6,7 +6,7 @@
 #   bench/run_arena.sh [SETS [SEED]] [-- more tests/tools/arena.py options]   (defaults 10 and 1000)
 #   bench/run_arena.sh 40 1000 -- --workers 2
 #
-# Environment: BOT_PYTHON (default .venv/bin/python, else /work/main/.venv/bin/python) runs
+# Environment: BOT_PYTHON (default .venv/bin/python, a Python with tenpai's dependencies) runs
 # the bot (python -m app.mjai SEAT, in the repository root); OUT (default a new folder under
 # /tmp) gets the logs and summary.json.
 set -euo pipefail
@@ -18,9 +18,10 @@ if [[ "${1:-}" =~ ^[0-9]+$ ]]; then sets=$1; shift; fi
 if [[ "${1:-}" =~ ^[0-9]+$ ]]; then seed=$1; shift; fi
 if [ "${1:-}" = "--" ]; then shift; fi
 
-if [ -z "${BOT_PYTHON:-}" ]; then
-  BOT_PYTHON=.venv/bin/python
-  [ -x "$BOT_PYTHON" ] || BOT_PYTHON=/work/main/.venv/bin/python
+BOT_PYTHON=${BOT_PYTHON:-.venv/bin/python}
+if [ ! -x "$BOT_PYTHON" ]; then
+  echo "no $BOT_PYTHON: set BOT_PYTHON to a Python with tenpai's dependencies (the project's .venv)" >&2
+  exit 2
 fi
 out=${OUT:-$(mktemp -d /tmp/tenpai-arena.XXXXXX)}
 mjai_python=$(bash scripts/mjai_venv.sh)
@@ -62,4 +63,6 @@ gates = [
 print(f"\n{stats['games']} games on {stats['walls']} walls, {stats['hands']} hands; issue 24's gates:")
 for name, value, passed in gates:
     print(f"  {'pass' if passed else 'FAIL'}  {name}: {value}")
+warm = stats["reply_time_after_first"]
+print(f"  (each game's first decision aside: median {warm['median_s']} s, p99 {warm['p99_s']} s, max {warm['max_s']} s)")
 EOF

@@ -83,6 +83,7 @@ def test_the_package_bot_through_the_pipe_plays_a_hanchan_without_a_fault(
     times = statistics["reply_time"]
     assert times["decisions"] == bot["decisions"]
     assert 0 < times["median_s"] <= times["p95_s"] <= times["p99_s"] <= times["max_s"] <= bot["slowest_s"]
+    assert statistics["reply_time_after_first"]["decisions"] == bot["decisions"] - 1
     assert statistics["faulty_replies"] == dict.fromkeys(
         ("malformed", "rejected", "not_legal", "timeouts", "crashes"), 0
     )
@@ -123,7 +124,7 @@ def test_games_in_worker_processes_come_back_in_order_and_the_same(
 
     assert [game["game"] for game in runs[1]["per_game"]] == [0, 1, 2]
     assert [untimed(game) for game in runs[0]["per_game"]] == [untimed(game) for game in runs[1]["per_game"]]
-    one, two = ({key: v for key, v in run["statistics"].items() if key != "reply_time"} for run in runs)
+    one, two = ({key: v for key, v in run["statistics"].items() if not key.startswith("reply_time")} for run in runs)
     assert one == two and one["rank_points"] == [50, 10, -10, -50]
     # Wall 5 from seats 0 and 1, wall 6 from seat 0 only: uneven, so the game figures are over games.
     assert (one["walls"], one["seats_per_wall"], one["average_rank"]["interval"]) == (2, [1, 2], "t over 3 games")

@@ -148,7 +148,7 @@ def fabricated_games() -> list[Record]:
 
 
 def test_average_rank_and_rank_points_have_t_intervals_over_the_walls_means() -> None:
-    block = stats.bot_statistics(fabricated_games(), [])
+    block = stats.bot_statistics(fabricated_games(), [[]])
     # Wall means of rank 2.5, 1.75, 2.25: mean 2.1667, sd 0.381881, se 0.220479, t(2) 4.302653.
     assert block["average_rank"]["value"] == pytest.approx(13 / 6, abs=1e-4)
     assert block["average_rank"]["ci95"] == pytest.approx([13 / 6 - 0.948646, 13 / 6 + 0.948646], abs=1e-4)
@@ -162,7 +162,7 @@ def test_average_rank_and_rank_points_have_t_intervals_over_the_walls_means() ->
 
 
 def test_per_hand_rates_have_the_cluster_interval_by_wall() -> None:
-    block = stats.bot_statistics(fabricated_games(), [])
+    block = stats.bot_statistics(fabricated_games(), [[]])
     # 30 wins in 120 hands; residuals 12 - 10, 8 - 11, 10 - 9; se sqrt(3 / 2 * 14) / 120 = 0.038188.
     win_rate = block["win_rate"]
     assert win_rate["value"] == 0.25
@@ -181,7 +181,7 @@ def test_the_cluster_interval_of_equal_walls_is_the_t_interval_of_their_rates() 
 
 def test_a_wall_played_from_fewer_seats_turns_the_game_intervals_to_games() -> None:
     games = fabricated_games()[:10]  # the last wall from two seats only
-    block = stats.bot_statistics(games, [])
+    block = stats.bot_statistics(games, [[]])
     assert block["seats_per_wall"] == [2, 4]
     ranks = [game["rank"] for game in games]
     assert block["average_rank"] == stats.t_mean(ranks, "games")
@@ -190,7 +190,7 @@ def test_a_wall_played_from_fewer_seats_turns_the_game_intervals_to_games() -> N
 
 
 def test_one_wall_gives_no_game_interval_and_wilson_for_the_rates() -> None:
-    block = stats.bot_statistics(fabricated_games()[:4], [])
+    block = stats.bot_statistics(fabricated_games()[:4], [[]])
     assert block["average_rank"] == {"value": 2.5, "ci95": None, "n": 1, "interval": None}
     assert block["win_rate"]["interval"] == "wilson over 40 hands"
     assert block["win_rate"]["ci95"] == pytest.approx(list(stats.wilson(12, 40)), abs=1e-4)
@@ -198,8 +198,8 @@ def test_one_wall_gives_no_game_interval_and_wilson_for_the_rates() -> None:
 
 def test_rank_points_are_one_per_place() -> None:
     with pytest.raises(ValueError, match="one per place"):
-        stats.bot_statistics(fabricated_games(), [], (90, 0, -90))
-    custom = stats.bot_statistics(fabricated_games(), [], (1, 0, 0, 0))
+        stats.bot_statistics(fabricated_games(), [[]], (90, 0, -90))
+    custom = stats.bot_statistics(fabricated_games(), [[]], (1, 0, 0, 0))
     assert custom["rank_points_per_game"]["value"] == pytest.approx(4 / 12, abs=1e-4)
 
 
@@ -210,3 +210,9 @@ def test_reply_times_are_nearest_rank_percentiles() -> None:
     assert (times["median_s"], times["p95_s"], times["p99_s"], times["max_s"]) == pytest.approx((0.5, 0.95, 0.99, 1.0))
     assert times["over_1s"] == 0
     assert stats.reply_times([])["median_s"] is None
+
+
+def test_the_reply_times_after_the_first_leave_out_each_games_first_decision() -> None:
+    block = stats.bot_statistics(fabricated_games(), [[1.5, 0.01, 0.02], [1.2], [0.9, 0.03]])
+    assert (block["reply_time"]["decisions"], block["reply_time"]["max_s"]) == (6, 1.5)
+    assert (block["reply_time_after_first"]["decisions"], block["reply_time_after_first"]["max_s"]) == (3, 0.03)

@@ -46,7 +46,8 @@ points per game (``--rank-points``, places 1-4; default 90,45,0,-135, Tenhou-lik
 project's self-play report), place rates and final score, with intervals over walls (the
 four games of a duplicate set are one unit); win, deal-in, self-draw, riichi and call rates
 per hand and points per hand, win and deal-in, with intervals clustered by wall; the
-decisions' reply times (median, p95, p99, max); and the faulty replies of every game.
+decisions' reply times (median, p95, p99, max; and again without each game's first
+decision, where the bot process may still be warming up); and the faulty replies of every game.
 ``--workers N`` plays N games at once, each in a process of its own (``spawn``); the games
 and the summary are the same whatever N (the reply times aside, which a busier machine
 lengthens).
@@ -421,7 +422,7 @@ def bot_statistics(games: list[dict[str, Any]], rank_points: list[float]) -> dic
         for g in games
         if g["completed"]
     ]
-    seconds = [s for g in games for s in g["decision_seconds"]]
+    seconds = [g["decision_seconds"] for g in games]
     statistics = arena_stats.bot_statistics(completed, seconds, rank_points)
     statistics["games_not_completed"] = len(games) - len(completed)
     statistics["faulty_replies"] = {

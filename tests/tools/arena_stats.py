@@ -334,23 +334,31 @@ def reply_times(seconds: Sequence[float]) -> Record:
 
 
 def bot_statistics(
-    games: Sequence[Mapping[str, Any]], decision_seconds: Sequence[float], rank_points: Sequence[float] = RANK_POINTS
+    games: Sequence[Mapping[str, Any]],
+    decision_seconds: Sequence[Sequence[float]],
+    rank_points: Sequence[float] = RANK_POINTS,
 ) -> Record:
     """The bot's statistics over ``games``: each ``{"wall", "seat", "rank", "final_score", "tally"}``
     (``tally`` :func:`game_tally`'s), the completed games only; ``decision_seconds`` the reply
-    times of every decision.
+    times of the decisions, a list per game.
+
+    ``reply_time`` is over every decision; ``reply_time_after_first`` leaves out each game's
+    first, where a bot process may still be warming up (its message starts with
+    ``start_kyoku``, which mjai.app allows 10 s).
 
     >>> def game(wall, seat, rank, wins, deal_ins):
     ...     tally = {key: 0 for key in TALLY_KEYS} | {"hands": 10, "wins": wins, "deal_ins": deal_ins}
     ...     return {"wall": wall, "seat": seat, "rank": rank, "final_score": 25000, "tally": tally}
     >>> games = [game(0, 0, 1, 3, 1), game(0, 1, 2, 2, 1), game(1, 0, 4, 1, 2), game(1, 1, 1, 2, 0)]
-    >>> block = bot_statistics(games, [0.05, 0.07])
+    >>> block = bot_statistics(games, [[0.9, 0.05, 0.07], [0.8, 0.06]])
     >>> block["average_rank"]  # wall means 1.5 and 2.5
     {'value': 2.0, 'ci95': [-4.3531, 8.3531], 'n': 2, 'interval': 't over 2 walls'}
     >>> block["rank_points_per_game"]["value"], block["place_rates"][0]["value"]  # (90 + 45 - 135 + 90) / 4
     (22.5, 0.5)
     >>> block["win_rate"]  # (3 + 2) / 20 and (1 + 2) / 20: se .05, t(1) 12.706
     {'value': 0.2, 'ci95': [0.0, 0.8353], 'n': 2, 'interval': 't over 2 walls'}
+    >>> block["reply_time"]["max_s"], block["reply_time_after_first"]["max_s"]
+    (0.9, 0.07)
     """
     if len(rank_points) != 4:
         raise ValueError(f"rank points are one per place, four of them, not {list(rank_points)}")
@@ -386,5 +394,6 @@ def bot_statistics(
         "points_per_hand": per_hand("points", proportion=False),
         "points_per_win": per_hand("win_points", "wins", proportion=False),
         "points_per_deal_in": per_hand("deal_in_points", "deal_ins", proportion=False),
-        "reply_time": reply_times(decision_seconds),
+        "reply_time": reply_times([s for of_game in decision_seconds for s in of_game]),
+        "reply_time_after_first": reply_times([s for of_game in decision_seconds for s in of_game[1:]]),
     }
