@@ -61,6 +61,73 @@ def test_the_package_bot_through_the_pipe_plays_a_hanchan_without_a_fault(
     assert all(
         hand == ["?"] * 13 for e in sent if e["type"] == "start_kyoku" for i, hand in enumerate(e["tehais"]) if i != 2
     )
+    # The seat's hands as the log tells them, and the statistics over the one game.
+    tally = game["tally"]
+    assert tally["hands"] == game["hands"] == sum(1 for e in log if e["type"] == "start_kyoku")
+    assert tally["wins"] == len({i for i, e in enumerate(log) if e["type"] == "hora" and e["actor"] == 2})
+    assert tally["riichi"] == sum(1 for e in log if e["type"] == "reach_accepted" and e["actor"] == 2)
+    assert tally["calls"] == sum(1 for e in log if e["type"] in ("chi", "pon", "daiminkan") and e["actor"] == 2)
+    # The hands' points add up to the final score, but for deposits the top seat collects at the end.
+    left_on_table = game["final_scores"][2] - 25_000 - tally["points"]
+    assert left_on_table == 0 or (game["rank"] == 1 and left_on_table % 1000 == 0), left_on_table
+    statistics = summary["statistics"]
+    assert (statistics["games"], statistics["walls"], statistics["hands"]) == (1, 1, game["hands"])
+    assert statistics["average_rank"] == {"value": game["rank"], "ci95": None, "n": 1, "interval": None}
+    points = statistics["rank_points"][game["rank"] - 1]
+    assert statistics["rank_points"] == [90, 45, 0, -135] and statistics["rank_points_per_game"]["value"] == points
+    assert statistics["average_final_score"]["value"] == game["final_scores"][2]
+    assert [rate["value"] for rate in statistics["place_rates"]] == [float(p == game["rank"]) for p in (1, 2, 3, 4)]
+    for rate, count in [("win_rate", "wins"), ("deal_in_rate", "deal_ins"), ("riichi_rate", "riichi")]:
+        assert statistics[rate]["value"] == round(tally[count] / tally["hands"], 4)
+        assert statistics[rate]["interval"] == f"wilson over {tally['hands']} hands"
+    times = statistics["reply_time"]
+    assert times["decisions"] == bot["decisions"]
+    assert 0 < times["median_s"] <= times["p95_s"] <= times["p99_s"] <= times["max_s"] <= bot["slowest_s"]
+    assert statistics["reply_time_after_first"]["decisions"] == bot["decisions"] - 1
+    assert statistics["faulty_replies"] == dict.fromkeys(
+        ("malformed", "rejected", "not_legal", "timeouts", "crashes"), 0
+    )
+    assert statistics["games_not_completed"] == 0
+
+
+def test_games_in_worker_processes_come_back_in_order_and_the_same(
+    run_tool: RunTool, mjai_python: Path, tmp_path: Path
+) -> None:
+    command = f"{mjai_python} tests/tools/mjai_pkg_bot.py {{seat}}"
+    runs = []
+    for workers in ("1", "2"):
+        out = tmp_path / workers
+        arena = (
+            "--games",
+            "3",
+            "--seed",
+            "5",
+            "--bot-cmd",
+            command,
+            "--out",
+            str(out),
+            "--seats",
+            "0,1",
+            "--workers",
+            workers,
+        )
+        done = run_tool("arena", *arena, "--rank-points", "50,10,-10,-50")
+        assert done.returncode == 0, done.stderr
+        runs.append(json.loads(done.stdout))
+    timing = ("seconds", "slowest_s", "slowest_after")
+
+    def untimed(game: dict[str, Any]) -> dict[str, Any]:
+        return {key: value for key, value in game.items() if key not in (*timing, "bot", "package_bots")} | {
+            side: {key: value for key, value in game[side].items() if key not in timing}
+            for side in ("bot", "package_bots")
+        }
+
+    assert [game["game"] for game in runs[1]["per_game"]] == [0, 1, 2]
+    assert [untimed(game) for game in runs[0]["per_game"]] == [untimed(game) for game in runs[1]["per_game"]]
+    one, two = ({key: v for key, v in run["statistics"].items() if not key.startswith("reply_time")} for run in runs)
+    assert one == two and one["rank_points"] == [50, 10, -10, -50]
+    # Wall 5 from seats 0 and 1, wall 6 from seat 0 only: uneven, so the game figures are over games.
+    assert (one["walls"], one["seats_per_wall"], one["average_rank"]["interval"]) == (2, [1, 2], "t over 3 games")
 
 
 def test_a_discard_the_arena_lets_through_is_still_not_legal(

@@ -39,6 +39,18 @@ per game, ``game-NNN.mjai.jsonl`` (the arena's log: the oracle's input as it is)
 ``game-NNN.stderr.txt`` (the bot's), ``game-NNN.arena.txt`` (what the arena printed: its
 error), with ``--legal`` ``game-NNN.legal.jsonl`` (libriichi's legal actions at every point
 of the game, for comparing ``/act``), and ``summary.json``, which is also printed.
+
+The summary's ``statistics`` block is the bot's record over the completed games
+(``arena_stats.py`` says how each figure and its 95% interval is made): average rank, rank
+points per game (``--rank-points``, places 1-4; default 90,45,0,-135, Tenhou-like uma, as the
+project's self-play report), place rates and final score, with intervals over walls (the
+four games of a duplicate set are one unit); win, deal-in, self-draw, riichi and call rates
+per hand and points per hand, win and deal-in, with intervals clustered by wall; the
+decisions' reply times (median, p95, p99, max; and again without each game's first
+decision, where the bot process may still be warming up); and the faulty replies of every game.
+``--workers N`` plays N games at once, each in a process of its own (``spawn``); the games
+and the summary are the same whatever N (the reply times aside, which a busier machine
+lengthens).
 """
 
 from __future__ import annotations
@@ -47,6 +59,7 @@ import argparse
 import contextlib
 import gzip
 import json
+import multiprocessing
 import os
 import selectors
 import shlex
@@ -58,6 +71,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
+import arena_stats
 import libriichi_oracle as oracle
 from loguru import logger
 from mjai.bot.riichibot import RiichiBot
@@ -376,6 +390,7 @@ def play_game(
             f.write(json.dumps(record, separators=(",", ":")) + "\n")
     error = next((e for e in events if e["type"] == "ryukyoku" and e.get("reason") == "error"), None)
     final = seats[seat].final_scores
+    decisions = [r for r in seats[seat].exchanges if r["decision"] and "seconds" in r]
     return {
         "game": number,
         "seed": [wall, SEED_KEY],
@@ -386,6 +401,8 @@ def play_game(
         "arena_error": stem.with_suffix(".arena.txt").read_text().strip()[:2000] or arena_exception,
         "final_scores": final,
         "rank": rank_of(final, seat) if final else None,
+        "tally": arena_stats.game_tally(arena_stats.seat_hands(events, seat)),
+        "decision_seconds": [r["seconds"] for r in decisions],
         "seconds": round(seconds, 3),
         "bot": {**tally(seats[seat].exchanges), "exit_code": exit_code},
         "package_bots": tally([r for s in seats if s.seat != seat for r in s.exchanges]),
@@ -393,20 +410,58 @@ def play_game(
     }
 
 
-def summarize(games: list[dict[str, Any]]) -> dict[str, Any]:
+def bot_statistics(games: list[dict[str, Any]], rank_points: list[float]) -> dict[str, Any]:
+    """``arena_stats.bot_statistics`` over the completed games, the reply times of every game's decisions.
+
+    A game the arena ended early has no rank, so its hands are left out with it; its replies
+    are not (a timeout is a reply time too), nor its faults, counted beside the statistics.
+    """
+    completed = [
+        {"wall": g["seed"][0], "seat": g["seat"], "rank": g["rank"], "final_score": g["final_scores"][g["seat"]]}
+        | {"tally": g["tally"]}
+        for g in games
+        if g["completed"]
+    ]
+    seconds = [g["decision_seconds"] for g in games]
+    statistics = arena_stats.bot_statistics(completed, seconds, rank_points)
+    statistics["games_not_completed"] = len(games) - len(completed)
+    statistics["faulty_replies"] = {
+        key: sum(g["bot"][key] for g in games) for key in ("malformed", "rejected", "not_legal", "timeouts", "crashes")
+    }
+    return statistics
+
+
+def summarize(games: list[dict[str, Any]], rank_points: list[float]) -> dict[str, Any]:
+    """The run's summary: the counts, the bot's statistics, and each game's record (reply times aside)."""
     counts = ("decisions", "malformed", "rejected", "timeouts", "crashes", "not_legal", "over_2s")
     slowest = [g["bot"]["slowest_s"] for g in games if g["bot"]["slowest_s"] is not None]
     return {
         "games": len(games),
         "completed": sum(g["completed"] for g in games),
+        "statistics": bot_statistics(games, rank_points),
         "bot": {key: sum(g["bot"][key] for g in games) for key in counts}
         | {"slowest_s": max(slowest, default=None), "nonzero_exits": sum(1 for g in games if g["bot"]["exit_code"])},
         "package_bots": {key: sum(g["package_bots"][key] for g in games) for key in counts},
         "point_count_mismatches": sum(len(g["point_count_mismatch"]) for g in games),
         "ranks": [g["rank"] for g in games],
         "seconds": round(sum(g["seconds"] for g in games), 3),
-        "per_game": games,
+        "per_game": [{key: value for key, value in g.items() if key != "decision_seconds"} for g in games],
     }
+
+
+def quiet_worker() -> None:
+    """A worker process: the package's bots log every discard."""
+    logger.remove()
+
+
+def play_games(tasks: list[tuple[Any, ...]], workers: int) -> list[dict[str, Any]]:
+    """``play_game(*task)`` for every task, in ``workers`` processes (one game a task); in task order."""
+    if workers <= 1:
+        return [play_game(*task) for task in tasks]
+    # spawn, not fork: each worker starts clean rather than copying a process that holds libriichi.
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(workers, initializer=quiet_worker) as pool:
+        return pool.starmap(play_game, tasks, chunksize=1)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -427,7 +482,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--legal", action="store_true", help="also write libriichi's legal actions of every game")
     parser.add_argument("--cwd", type=Path, default=ROOT, help="where the bot starts (default: the project root)")
+    parser.add_argument(
+        "--rank-points",
+        default=",".join(str(p) for p in arena_stats.RANK_POINTS),
+        help="points for places 1-4 (default: Tenhou-like uma, as the project's self-play report)",
+    )
+    parser.add_argument("--workers", type=int, default=1, help="games played at once, each in a process of its own")
     args = parser.parse_args(argv)
+    try:
+        rank_points = [float(p) for p in args.rank_points.split(",")]
+    except ValueError:
+        parser.error(f"--rank-points wants four numbers, not {args.rank_points!r}")
+    if len(rank_points) != 4:
+        parser.error(f"--rank-points wants four numbers, one per place, not {args.rank_points!r}")
     seats = [int(s) for s in args.seats.split(",")]
     opponents = args.opponents.split(",")
     unknown = sorted(set(opponents) - set(PACKAGE_BOTS)) + [str(s) for s in seats if s not in range(4)]
@@ -435,14 +502,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown opponents or seats: {unknown}")
     logger.remove()  # the package's bots log every discard
     args.out.mkdir(parents=True, exist_ok=True)
-    games = []
-    for number in range(args.games):
-        seat = seats[number % len(seats)]
-        wall = args.seed + number // len(seats)
-        games.append(
-            play_game(number, wall, seat, opponents, args.bot_cmd, args.out, args.timeout, args.legal, args.cwd)
-        )
-    summary = summarize(games)
+    tasks = [
+        (number, args.seed + number // len(seats), seats[number % len(seats)], opponents, args.bot_cmd)
+        + (args.out, args.timeout, args.legal, args.cwd)
+        for number in range(args.games)
+    ]
+    summary = summarize(play_games(tasks, args.workers), rank_points)
     (args.out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     print(json.dumps(summary))
     return 0
