@@ -9,8 +9,8 @@ Run from the repository root, in the bench environment (see bench/README.md)::
    that seat's client would send it (the other seats' tiles hidden, the events up to the
    point).
 2. In process: the replay of every log through the table machine (events per second), the
-   legal actions at every decision point, and ``act()`` on the recorded points (median and
-   p95 per call).
+   legal actions at every decision point, and ``act()`` on the recorded points (median, p95
+   and p99 per call: the whole answer, every legal action valued and ranked).
 3. Load: ``wrk`` cycles through the recorded bodies for ``--seconds`` against the service's
    ``POST /act`` and against ``bench/echo_app.py``'s ``/act`` (which validates the same
    body with pydantic and answers the last event), both served with the same uvicorn flags.
@@ -106,6 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     report["act_in_process_ms"] = {
         "median": round(1000 * statistics.median(timings), 2),
         "p95": round(1000 * timings[int(0.95 * (len(timings) - 1))], 2),
+        "p99": round(1000 * timings[int(0.99 * (len(timings) - 1))], 2),
         "max": round(1000 * timings[-1], 2),
         "mean_body_kb": round(statistics.mean(len(b) for b in bodies) / 1024, 1),
     }

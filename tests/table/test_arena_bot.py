@@ -20,7 +20,7 @@ from app.core.table.machine import TableMachine
 from app.core.table.mjai import action_key, read_event
 
 RunTool = Callable[..., subprocess.CompletedProcess[str]]
-FAULTS = ("malformed", "rejected", "timeouts", "crashes", "not_legal", "over_2s")
+FAULTS = ("malformed", "rejected", "timeouts", "crashes", "not_legal", "late")
 GAMES = 4  # one per seat
 
 
@@ -47,7 +47,8 @@ def test_the_bot_plays_hanchans_in_every_seat_without_a_fault_and_act_agrees_wit
     assert sorted(game["seat"] for game in summary["per_game"]) == [0, 1, 2, 3]
     assert summary["bot"]["decisions"] > 200
     assert {fault: summary["bot"][fault] for fault in FAULTS} == dict.fromkeys(FAULTS, 0)
-    assert summary["bot"]["slowest_s"] < 2.0
+    assert summary["bot"]["slowest_s"] < 10.0  # a start_game (the bot's warm-up) may take longer than a decision
+    assert max(game["bot"]["slowest_decision_s"] for game in summary["per_game"]) < 2.0
     compared = 0
     for log in sorted(tmp_path.glob("game-*.mjai.jsonl")):
         points = defaultdict(list)

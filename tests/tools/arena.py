@@ -319,12 +319,19 @@ def tally(records: list[Record]) -> dict[str, Any]:
         "idle_replies_not_none": sum(1 for r in records if r.get("idle_reply")),
         "slowest_s": slowest["seconds"] if slowest else None,
         "slowest_after": slowest["sent"][-1]["type"] if slowest else None,
-        "over_2s": sum(1 for r in timed if r["seconds"] > REPLY_TIMEOUT),
+        # Late: over mjai.app's limit for the message (2 s; 10 s for one that starts a game or hand).
+        "late": sum(1 for r in timed if r["seconds"] > limit_of(r["sent"])),
+        "slowest_decision_s": max((r["seconds"] for r in timed if r["decision"]), default=None),
         "examples": [
             {key: r.get(key) for key in ("n", "index", "fault", "detail", "reply", "legal_actions") if key in r}
             for r in (*faults["malformed"], *faults["rejected"], *faults["timeout"], *faults["crash"], *not_legal)
         ][:EXAMPLES],
     }
+
+
+def limit_of(events: list[Record]) -> float:
+    """mjai.app's time for a reply to ``events``: more for a message that starts a game or hand."""
+    return START_TIMEOUT if events and events[0].get("type") in STARTS else REPLY_TIMEOUT
 
 
 def bot_argv(command: str, seat: int) -> list[str]:
@@ -433,7 +440,7 @@ def bot_statistics(games: list[dict[str, Any]], rank_points: list[float]) -> dic
 
 def summarize(games: list[dict[str, Any]], rank_points: list[float]) -> dict[str, Any]:
     """The run's summary: the counts, the bot's statistics, and each game's record (reply times aside)."""
-    counts = ("decisions", "malformed", "rejected", "timeouts", "crashes", "not_legal", "over_2s")
+    counts = ("decisions", "malformed", "rejected", "timeouts", "crashes", "not_legal", "late")
     slowest = [g["bot"]["slowest_s"] for g in games if g["bot"]["slowest_s"] is not None]
     return {
         "games": len(games),

@@ -322,10 +322,13 @@ class Advisor(ShantenCaller):
         return None, found._replace(verdict="passing is worth more than any call")
 
     def situation(self, view: SeatView) -> Situation:
-        """The searches' view of the table from ``view``."""
+        """The searches' view of the table from ``view``: the unseen tiles less the dora indicators."""
+        unseen = bytearray(unseen_tiles(view))
+        for indicator in view.dora_indicators:
+            unseen[indicator] = max(0, unseen[indicator] - 1)
         return Situation(
             _without_red_fives(view.rules),
-            unseen_tiles(view),
+            bytes(unseen),
             view.dora_indicators,
             view.round_wind,
             view.seat_wind,
