@@ -74,14 +74,14 @@ class ActionParameters:
     """The figures the decision values rest on that no source fixes; each is an option.
 
     >>> ActionParameters().riichi_win_factor
-    0.75
+    0.8
     """
 
     #: How much a riichi declaration lowers the chance of winning, against dama: opponents who
     #: see a declaration throw fewer dangerous tiles, and it stands for what dama keeps besides,
     #: a wait that may still change and a hand that may still fold.  Chosen (not measured
     #: here); at a table of players who never fold the first part would be 1.
-    riichi_win_factor: float = 0.75
+    riichi_win_factor: float = 0.8
     #: The share of a ready hand's wins made on a discard (the rest self-drawn).  Chosen: in the
     #: project's self-play about half of the wins are on a discard.
     ron_share: float = 0.5
