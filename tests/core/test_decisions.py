@@ -87,15 +87,16 @@ def test_a_call_that_leaves_an_open_hand_without_a_yaku_is_refused():
 
 def test_a_ready_hand_that_already_has_a_mangan_stays_dama():
     # Honitsu (3 han closed) and haku (1), 40 fu, waiting on 4m-7m (a mangan) and 1m (ittsu
-    # too: a haneman) without riichi.  Riichi adds a han that changes nothing on a discard of
-    # 4m or 7m (5 han is a mangan too), costs the stick and lowers the chance of winning.
-    view = _view("234m56m789m555z11m9p")
+    # too: a haneman) without riichi, at the sixteenth turn.  Riichi adds a han that changes
+    # nothing on a discard of 4m or 7m (5 han is a mangan too), and with a few draws left the
+    # stick and the discards opponents stop throwing cost more than a self-draw's haneman brings.
+    view = _view("234m56m789m555z11m9p", turn=16)
     choice = Advisor().riichi_choice(view, parse_mpsz("9p")[0])
     assert choice is not None and not choice.riichi
     assert choice.dama_points == (6 * 8000 + 2 * 12000) / 8  # three 4m and 7m unseen each, two 1m
     assert choice.dama_value > choice.riichi_value
-    # A ready hand worth 1,000 (hatsu only) declares: riichi more than doubles it.
-    cheap = Advisor().riichi_choice(_view("234m567p2399s666z9p"), parse_mpsz("9p")[0])
+    # A ready hand worth 1,000 (hatsu only) declares at the sixth turn: riichi more than doubles it.
+    cheap = Advisor().riichi_choice(_view("234m567p2399s666z9p", turn=6), parse_mpsz("9p")[0])
     assert cheap is not None and cheap.riichi
 
 

@@ -15,21 +15,23 @@ that gives up riichi's value is worth less.  Not modelled: the defence a shorter
 the rinshan draw and new dora of a kan.
 
 **Riichi or dama** (:func:`riichi_or_dama`) for a ready closed hand and the discard that keeps it
-ready.  With ``p`` the search's probability of winning by the last turn (self-draws only),
-``V_r`` and ``V_d`` the mean win in points over the waits' unseen copies (a share ``r``,
-:attr:`ActionParameters.ron_share`, won on a discard, the rest self-drawn), and ``p`` the
-search's chance of winning by self-draw over ``1 - r`` (the search counts self-draws only)::
+ready.  ``t`` is the search's chance of winning by self-draw by the last turn (contested); with a
+share ``r`` of wins made on discards (:attr:`~ActionParameters.ron_share`), the hand has as
+many chances on discards as ``r / (1 - r)`` times its draws, so it wins in all with
+``w = 1 - (1 - t) ** (1 / (1 - r))``, ``d = w - t`` on a discard.  ``T`` and ``D`` are the mean
+points of a self-draw and of a win on a discard over the waits' unseen copies::
 
-    riichi = p * f * V_r - (1 - p * f) * stick        dama = p * V_d
+    riichi = t * T_r + f * d * D_r - (1 - t - f * d) * h * stick
+    dama   = t * T_d + d * D_d
 
-``V_r`` counts riichi's han and the ura dora as an expectation over the unseen tiles; ``V_d``
-counts no win on a discard for a hand without a yaku (it wins only by menzen tsumo).
-``f`` (:attr:`~ActionParameters.riichi_win_factor`) is how much a declaration lowers the
-chance of winning (opponents stop throwing dangerous tiles), and the stick is lost when the
-hand does not win.  What the formula leaves out is said in the reasons: ippatsu, and dama's
-freedom to change the wait or fold.
+Riichi's wins count its han and the ura dora as an expectation over the unseen tiles; a dama
+hand without a yaku wins nothing on a discard (``D_d = 0``).  ``f``
+(:attr:`~ActionParameters.riichi_win_factor`) is how much a declaration lowers the chance of a
+win on a discard (opponents stop throwing dangerous tiles); the stick is lost when another seat
+wins (``h``, :attr:`~ActionParameters.hands_won_share`: at a draw it stays on the table).  Left
+out, and said in the reasons: ippatsu, and dama's freedom to change the wait or fold.
 
-**Push or fold** (:func:`push_value`, :func:`fold_pick`): a discard's value against the
+**Push or fold** (:func:`push_value`, :func:`safest`): a discard's value against the
 opponents who threaten (in riichi) is its expected score where the hand survives, less the
 deal-in cost where it does not.  The hand survives this discard with the safety the danger
 model gives and each discard it still needs to get ready with ``1 -``
@@ -77,14 +79,17 @@ class ActionParameters:
     0.8
     """
 
-    #: How much a riichi declaration lowers the chance of winning, against dama: opponents who
-    #: see a declaration throw fewer dangerous tiles, and it stands for what dama keeps besides,
-    #: a wait that may still change and a hand that may still fold.  Chosen (not measured
-    #: here); at a table of players who never fold the first part would be 1.
+    #: How much a riichi declaration lowers the chance of winning on a discard, against dama:
+    #: opponents who see a declaration throw fewer dangerous tiles.  Chosen (not measured
+    #: here); at a table of players who never fold it would be 1.
     riichi_win_factor: float = 0.8
     #: The share of a ready hand's wins made on a discard (the rest self-drawn).  Chosen: in the
-    #: project's self-play about half of the wins are on a discard.
+    #: project's self-play about three wins in five are on a discard (the advisor's
+    #: ``self_draw_share`` 0.36-0.42 over 200 hanchans of seed 24), in the Tenhou games 264 of 456.
     ron_share: float = 0.5
+    #: The share of hands that end with a win rather than a draw: the Tenhou games of the shared
+    #: test data, 456 hands of 549 (the rest are draws, where a riichi stick stays on the table).
+    hands_won_share: float = 0.83
     #: The chance of dealing in with each further discard a hand pushes to get ready against
     #: a declared opponent.  Chosen: about the danger of an unseen middle tile that is neither
     #: suji nor genbutsu in the danger model's tables at mid-game.
@@ -336,10 +341,10 @@ class RiichiChoice(NamedTuple):
     riichi: bool
     riichi_value: float
     dama_value: float
-    #: Mean points of a win with riichi (ura dora expected) and without, over the waits.
+    #: Mean points of a win with riichi (ura dora expected, the stick not counted) and without.
     riichi_points: float
     dama_points: float
-    #: The search's chance of winning by the last turn (self-draws only).
+    #: The chance of winning by the last turn, on a discard or by self-draw, without riichi.
     win_probability: float
     reasons: tuple[str, ...]
 
@@ -371,43 +376,55 @@ def riichi_or_dama(
     False
     """
     rules = situation.rules
-    waits = [t for t in Checker(rules).waits(hand).shape_waits if situation.unseen[t] > 0]
-    if hand.has_open_meld or not Checker(rules).waits(hand).shape_waits:
+    all_waits = Checker(rules).waits(hand).shape_waits
+    if hand.has_open_meld or not all_waits:
         raise NotReady("riichi or dama is a choice of a ready closed hand", field="hand")
+    waits = [tile for tile in all_waits if situation.unseen[tile] > 0]
+    copies = sum(situation.unseen[tile] for tile in waits)
+    if copies == 0:  # every wait is held or seen: no win either way, riichi only risks its stick
+        lost = -parameters.hands_won_share * RIICHI_STICK
+        return RiichiChoice(False, lost, 0.0, 0.0, 0.0, 0.0, ("no copy of the waits is left",))
     dealer = (-(situation.seat_wind - EAST)) % rules.seats
-    weights = riichi_points = dama_points = 0.0
-    dama_ron_wins = 0
-    for tile in waits:
-        whole = hand.with_tile(tile)
-        copies = situation.unseen[tile]
-        ron_riichi = _win_points(whole, tile, situation, dealer, riichi=True, self_draw=False)
-        tsumo_riichi = _win_points(whole, tile, situation, dealer, riichi=True, self_draw=True)
-        ron_dama = _win_points(whole, tile, situation, dealer, riichi=False, self_draw=False)
-        tsumo_dama = _win_points(whole, tile, situation, dealer, riichi=False, self_draw=True)
-        share = parameters.ron_share
-        riichi_points += copies * (share * ron_riichi + (1 - share) * tsumo_riichi)
-        dama_points += copies * (share * ron_dama + (1 - share) * tsumo_dama)
-        dama_ron_wins += copies * (ron_dama > 0)
-        weights += copies
-    if weights == 0:  # every wait is held or seen: no win either way, riichi only risks its stick
-        return RiichiChoice(False, -RIICHI_STICK, 0.0, 0.0, 0.0, 0.0, ("no copy of the waits is left",))
-    riichi_points /= weights
-    dama_points /= weights
-    # The search counts self-draws only: with a share of the wins made on discards, the hand
-    # wins that much more often.
-    win_probability = min(1.0, win_probability / (1.0 - parameters.ron_share))
-    declared = win_probability * parameters.riichi_win_factor
-    riichi_value = declared * riichi_points - (1 - declared) * RIICHI_STICK
-    dama_value = win_probability * dama_points
+    # Mean points of a win over the waits' unseen copies: on a discard and by self-draw, with
+    # riichi (ura dora expected) and without (0 on a discard without a yaku).
+    mean = {
+        (declared, drawn): sum(
+            situation.unseen[tile]
+            * _win_points(hand.with_tile(tile), tile, situation, dealer, riichi=declared, self_draw=drawn)
+            for tile in waits
+        )
+        / copies
+        for declared in (True, False)
+        for drawn in (True, False)
+    }
+    # The search counts self-draws only.  A ready hand has as many chances on discards as on its
+    # draws when a share r of the wins are on discards (r = 1/2: as many), so it fails to win
+    # with the search's chance of failing to the power 1 / (1 - r).
+    self_draw = win_probability
+    won = 1.0 - (1.0 - self_draw) ** (1.0 / (1.0 - parameters.ron_share))
+    on_discard = won - self_draw
+    declared_on_discard = parameters.riichi_win_factor * on_discard
+    riichi_won = self_draw + declared_on_discard
+    # The stick is lost when another seat wins; at a draw it stays on the table.
+    riichi_value = (
+        self_draw * mean[True, True]
+        + declared_on_discard * mean[True, False]
+        - (1.0 - riichi_won) * parameters.hands_won_share * RIICHI_STICK
+    )
+    dama_value = self_draw * mean[False, True] + on_discard * mean[False, False]
+    riichi_points = riichi_value / riichi_won if riichi_won else 0.0
+    dama_points = dama_value / won if won else 0.0
     riichi = riichi_value > dama_value
     reasons = [
-        f"win {win_probability:.1%} by the last turn (riichi {declared:.1%}: opponents defend)",
-        f"riichi: {riichi_points:,.0f} a win with ura dora expected, less the stick unless it wins",
-        f"dama: {dama_points:,.0f} a win"
-        + ("" if dama_ron_wins else ", by self-draw only (no yaku on a discard)")
-        + "; the wait can still change and the hand can fold",
+        f"win {won:.1%} by the last turn, {self_draw:.1%} by self-draw (riichi {riichi_won:.1%}: "
+        "opponents stop throwing dangerous tiles)",
+        f"riichi: {mean[True, False]:,.0f} on a discard, {mean[True, True]:,.0f} by self-draw, ura dora expected; "
+        "the stick is lost when another seat wins",
+        f"dama: {mean[False, False]:,.0f} on a discard"
+        + (" (no yaku: it cannot win on one)" if mean[False, False] == 0 else "")
+        + f", {mean[False, True]:,.0f} by self-draw; the wait can still change and the hand can fold",
     ]
-    return RiichiChoice(riichi, riichi_value, dama_value, riichi_points, dama_points, win_probability, tuple(reasons))
+    return RiichiChoice(riichi, riichi_value, dama_value, riichi_points, dama_points, won, tuple(reasons))
 
 
 def _win_points(whole: Hand, tile: Tile, situation: Situation, dealer: int, *, riichi: bool, self_draw: bool) -> float:

@@ -1,0 +1,145 @@
+"""The values behind the advisor's decisions (app/core/advice/actions.py): properties and known answers."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.core.advice.actions import (
+    DEFAULT_PARAMETERS,
+    ActionParameters,
+    Situation,
+    call_values,
+    contested,
+    kuikae_tiles,
+    push_value,
+    riichi_or_dama,
+    waiting_value,
+)
+from app.core.advice.expected_score import TurnValue, expected_scores
+from app.core.advice.safety import TileSafety
+from app.core.shape.engine import Checker
+from app.core.shape.hand import Hand, Meld
+from app.core.shape.rules import rule_profile
+from app.core.shape.tiles import HONORS, parse_mpsz
+
+RULES = rule_profile("riichi", red_fives=False)
+NO_HAZARD = ActionParameters(hazard_per_turn=0.0)
+
+
+def _rows(values: list[tuple[float, float]], first: int) -> list[TurnValue]:
+    """Per-turn rows from ``(win, score)`` pairs, made non-increasing (later turns, fewer draws)."""
+    rows = []
+    win_floor = score_floor = 0.0
+    for offset, (win, score) in enumerate(reversed(values)):
+        win_floor, score_floor = max(win_floor, win), max(score_floor, score)
+        rows.append(TurnValue(first + len(values) - 1 - offset, 1.0, win_floor, score_floor))
+    return rows[::-1]
+
+
+@given(st.lists(st.tuples(st.floats(0, 1), st.floats(0, 20000)), min_size=1, max_size=18), st.integers(1, 18))
+def test_contested_never_exceeds_the_search_and_equals_it_without_a_hazard(values, first):
+    rows = _rows(values, first)
+    found = contested(rows)
+    assert -1e-9 <= found.expected_score <= rows[0].expected_score + 1e-9
+    assert -1e-12 <= found.win_probability <= rows[0].win_probability + 1e-12
+    alone = contested(rows, NO_HAZARD)
+    assert abs(alone.expected_score - rows[0].expected_score) <= 1e-6 * max(1.0, rows[0].expected_score)
+
+
+@given(st.floats(0, 20000), st.integers(0, 3), st.floats(0, 0.5), st.floats(0, 0.5))
+def test_a_more_dangerous_discard_is_never_worth_more(expected, shanten, low, extra):
+    def verdict(danger: float) -> TileSafety:
+        return TileSafety(1 - danger, danger, danger, 1.0, ())
+
+    safer = push_value(expected, shanten, [verdict(low)], [8250.0])
+    riskier = push_value(expected, shanten, [verdict(min(1.0, low + extra))], [8250.0])
+    assert riskier <= safer + 1e-9
+    # No threat: the value is the hand's.
+    assert push_value(expected, shanten, [verdict(low)], [0.0]) == expected
+
+
+def test_the_waiting_value_is_the_search_of_the_hand_with_a_placeholder_thrown():
+    hand = Hand.from_tiles(parse_mpsz("123456789m1134p"))
+    situation = Situation.of(hand, RULES, turn=5)
+    found = waiting_value(hand, situation, NO_HAZARD)
+    # The same value by another placeholder: an honour is a tile that joins nothing.
+    counts = bytearray(situation.unseen)
+    other = HONORS[3]
+    counts[other] -= 1
+    search = expected_scores(hand.with_tile(other), RULES, unseen=bytes(counts), first_turn=5)
+    entry = next(d for d in search.discards if d.tile == other)
+    assert abs(found.expected_score - entry.expected_score) < 1e-9
+    assert abs(found.win_probability - entry.win_probability) < 1e-12
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(["23m456p789s255s11z", "34m456p678s2288s2z", "123m19p456s78s55z9m", "4556m234p678s567s"]))
+def test_a_call_is_valued_by_a_discard_kuikae_allows(text):
+    hand = Hand.from_tiles(parse_mpsz(text))
+    checker = Checker(RULES)
+    situation = Situation.of(hand, RULES, turn=7)
+    for tile in range(34):
+        options = [
+            Meld.of(kind, tiles)
+            for kind, tiles in (
+                ("pon", [tile] * 3),
+                *(("chi", [low, low + 1, low + 2]) for low in range(max(0, tile - 2), tile + 1) if tile < 27),
+            )
+            if _can_call(hand, tiles, tile) and (kind != "chi" or low_ok(tiles))
+        ]
+        if not options:
+            continue
+        found = call_values(hand, tile, options, situation)
+        for value in found.calls:
+            assert value.discard is not None and value.discard not in kuikae_tiles(value.meld, tile)
+            used = list(value.meld.tiles)
+            used.remove(tile)
+            after = hand.without(used, value.meld)
+            assert value.shanten == checker.shanten_number(after.without((value.discard,)))
+            assert 0 <= value.win_probability <= 1 and value.value >= 0
+
+
+def low_ok(tiles: list[int]) -> bool:
+    return tiles[0] // 9 == tiles[2] // 9 and tiles[2] < 27
+
+
+def _can_call(hand: Hand, tiles: list[int], claimed: int) -> bool:
+    rest = list(tiles)
+    rest.remove(claimed)
+    counts = bytearray(hand.counts)
+    for tile in rest:
+        if counts[tile] == 0:
+            return False
+        counts[tile] -= 1
+    return True
+
+
+def test_riichi_or_dama_counts_no_win_on_a_discard_without_a_yaku():
+    # Waiting on 1m, 4m and 7m with a triplet of 9s: no yaku on a discard, menzen tsumo on a self-draw.
+    hand = Hand.from_tiles(parse_mpsz("23456m678p55p999s"))
+    situation = Situation.of(hand, RULES)
+    early = riichi_or_dama(hand, situation, win_probability=0.5)
+    assert early.riichi  # dama wins only by self-draw
+    assert "no yaku: it cannot win on one" in early.reasons[2]
+    # A self-draw's chance of 5% (the last draws) does not pay for the stick.
+    assert not riichi_or_dama(hand, situation, win_probability=0.05).riichi
+
+
+@given(st.floats(0.0, 1.0), st.floats(0.0, 1.0))
+def test_riichi_is_worth_more_as_the_chance_of_winning_grows_and_never_more_than_a_sure_win(low, extra):
+    hand = Hand.from_tiles(parse_mpsz("234m567p2399s666z"))
+    situation = Situation.of(hand, RULES)
+    lower = riichi_or_dama(hand, situation, win_probability=low)
+    higher = riichi_or_dama(hand, situation, win_probability=min(1.0, low + extra))
+    assert higher.riichi_value >= lower.riichi_value - 1e-9
+    assert higher.dama_value >= lower.dama_value - 1e-9
+    assert 0.0 <= lower.win_probability <= 1.0
+    assert lower.riichi_value <= max(lower.riichi_points, 0.0) + 1e-9
+
+
+def test_the_hazard_rises_from_turn_four_to_its_cap():
+    hazards = [DEFAULT_PARAMETERS.others_win_hazard(turn) for turn in range(1, 19)]
+    assert hazards[:4] == [0.0] * 4
+    assert all(a <= b for a, b in zip(hazards, hazards[1:], strict=False))
+    assert max(hazards) == DEFAULT_PARAMETERS.hazard_cap
