@@ -1,9 +1,10 @@
 """Strategies for the table: what a seat discards, calls and declares.
 
 Each strategy is an object with five decisions; the table asks only legal
-questions and checks every answer.  A win is never a decision: every
-strategy takes every win the rules allow (declining a win is not a strategy
-any of these is meant to model).
+questions and checks every answer.  Wins and nine terminals are the table's
+decisions (:mod:`app.core.table.decide`): every strategy takes every win, except
+that the advisor passes a win at all-last that would leave it last when
+another win of the hand would not.
 
 ``advisor``
     The discard advisor (:func:`app.core.advice.discard.evaluate_discards`) told everything a
@@ -13,7 +14,9 @@ any of these is meant to model).
     riichi), it ranks by that model, :class:`~app.core.advice.discard.DiscardModel`'s
     ``EXPECTED_SCORE`` (``POST /discard``'s default), whenever the hand is
     :data:`VALUE_SHANTEN` or closer to tenpai, and by the linear model with its weights
-    beyond (see :class:`Advisor` for why).  Under other rules (sanma, whose three-seat
+    beyond (see :class:`Advisor` for why); it folds against a riichi when no discard is
+    worth the risk, values calls against passing and riichi against dama by the same
+    search (:mod:`app.core.advice.actions`).  Under other rules (sanma, whose three-seat
     scoring the model does not value, Qiqihar, Chinese) it is the ``linear`` advisor.
     Where a win needs fans (``SeatView.minimum_fan``: MCR's 8), the fan planner
     (:class:`app.core.advice.mcr_targets.FanPlanner`) makes its discards, calls and
@@ -23,7 +26,8 @@ any of these is meant to model).
     that win with 8 fans by the MCR scorer's count.  The weights do not apply.
 ``linear``
     The advisor as it was before the expected-score model: seed 000's linear score with
-    its weights at every distance from tenpai (and, under MCR, the same fan planner).
+    its weights at every distance from tenpai, the rules of thumb below for calls, riichi
+    and kans, and every win (and, under MCR, the same fan planner).
 ``greedy``
     Shanten only: a discard that leaves the lowest shanten, ties broken at random.
 ``heuristic``
@@ -35,16 +39,18 @@ any of these is meant to model).
 ``random``
     Every decision at random among the legal ones.
 
-The first four call the same way (:class:`ShantenCaller`; the advisors, under MCR, as their planner): a pon or chi that
+``linear``, ``greedy`` and ``heuristic`` call the same way (:class:`ShantenCaller`; under MCR
+``linear`` as its planner), and so does the advisor where the search does not value its
+calls (farther than :data:`CALL_SHANTEN`, or rules without the model): a pon or chi that
 lowers the shanten, a kong that does not raise it, and, when the rules make an
 open meld a condition of winning (Qiqihar), the first such meld whenever it
 does not raise the shanten; and they set a north aside (sanma's kita) whenever
 that leaves the shanten of their best discard.  Where a win needs a yaku (``SeatView.needs_yaku``:
 riichi), they open a hand only with a yaku in sight (:func:`keeps_a_yaku`),
 since a closed hand can always win by riichi or self-draw and an open one
-without a yaku never wins.  All declare riichi whenever it is legal (the
-expected-score model assumes as much: it values every ready closed hand as
-declared).
+without a yaku never wins.  They declare riichi whenever it is legal (the
+expected-score model of discards assumes as much: it values every ready closed hand as
+declared); the advisor weighs riichi against dama.
 
 >>> sorted(PLAYER_KINDS)
 ['advisor', 'greedy', 'heuristic', 'linear', 'random']
