@@ -45,8 +45,13 @@ def test_a_one_shanten_hand_folds_against_a_dealers_riichi_with_a_genbutsu():
     # not worth a dealer's hand at 1.5 times a non-dealer's.
     view = _view(ONE_SHANTEN, opponents=_dealer_riichi("1z9m2z7z1p"))
     assert Checker(RIICHI).shanten_number(view.hand) == 1
-    ranked = Advisor().rank(view)
+    advisor = Advisor()
+    ranked = advisor.rank(view)
     assert format_tile(ranked[0].tile) == "9m"
+    # /act's values say why: no discard is worth more than folding (0) against the riichi.
+    values = [advisor.discard_value(view, candidate) for candidate in ranked]
+    assert all(value is not None and value[0] <= 0 for value in values)
+    assert all("against the riichi" in value[1][-1] for value in values if value is not None)
     # Nobody declared: the same hand keeps its shape (throws a loose tile).
     assert format_tile(Advisor().rank(_view(ONE_SHANTEN))[0].tile) in ("5m", "8m")
     # The old advisor pushes (it charges a riichi only one discard's danger).

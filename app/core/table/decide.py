@@ -342,7 +342,14 @@ def _turn(
         wanted = strategy.kan(view, list(options))
         if wanted is not None:
             chosen = options[wanted]
-            ranked.append(RankedAction(chosen, None, ("the kan keeps the hand as near ready",)))
+        if rank:
+            for meld, kan in options.items():
+                valued = strategy.kan_value(view, meld) if isinstance(strategy, Advisor) else None
+                verdict = "the kan keeps the hand as near ready" if kan is chosen else "not declared"
+                if valued is None:
+                    ranked.append(RankedAction(kan, None, (verdict,)))
+                else:
+                    ranked.append(RankedAction(kan, round(valued[0], 6), (*valued[1], verdict)))
     discards = by_kind.get("dahai", [])
     candidates = _ranked_discards(strategy, view, discards)
     if chosen is None and discards:
@@ -365,7 +372,7 @@ def _turn(
     if not rank:
         return Decision(chosen, ())
     for discard in _discard_order(discards, candidates):
-        value, reasons = _discard_value(discard, candidates)
+        value, reasons = _discard_value(discard, candidates, strategy, view)
         ranked.append(RankedAction(discard, value, reasons))
     listed = {id(item.action) for item in ranked}
     for action in legal:
@@ -418,11 +425,16 @@ def _discard_order(discards: Sequence[Event], candidates: list[Candidate] | None
     )
 
 
-def _discard_value(discard: Event, candidates: list[Candidate] | None) -> tuple[float | None, tuple[str, ...]]:
+def _discard_value(
+    discard: Event, candidates: list[Candidate] | None, strategy: Strategy, view: SeatView
+) -> tuple[float | None, tuple[str, ...]]:
     if not candidates:
         return None, ("the strategy ranks no discards",)
     for candidate in candidates:
         if candidate.tile == kind_of(discard.pai or 0):
+            valued = strategy.discard_value(view, candidate) if isinstance(strategy, Advisor) else None
+            if valued is not None:
+                return round(valued[0], 6), valued[1]
             reasons = [f"shanten {candidate.shanten}", f"{candidate.ukeire_count} tiles improve"]
             if candidate.expected is not None:
                 reasons.insert(0, "expected score")

@@ -369,6 +369,40 @@ class Advisor(ShantenCaller):
                 return None
         return wanted
 
+    def discard_value(self, view: SeatView, candidate: Candidate) -> tuple[float, tuple[str, ...]] | None:
+        """A discard's value on the scale of the other decisions (contested; against a riichi, what
+        is left after the risk of dealing in), with its reasons; None where the search did not value it."""
+        if candidate.expected is None or not self._valued(view):
+            return None
+        line = contested(candidate.expected.detail.by_turn, self.parameters)
+        reasons = [
+            f"expected score {line.expected_score:,.0f} with the other seats' wins "
+            f"(alone against the wall {candidate.expected.expected_score:,.0f})",
+            f"shanten {candidate.shanten}, win {line.win_probability:.1%}",
+        ]
+        threats = [is_threat(opponent) for opponent in view.opponents]
+        if not any(threats):
+            return line.expected_score, tuple(reasons)
+        costs = threat_costs(threats, _dealer_offsets(view), DEAL_IN_POINTS, self.parameters)
+        value = push_value(line.expected_score, candidate.shanten, candidate.safety_by_opponent, costs, self.parameters)
+        danger = 1.0 - combined_safety(
+            v for v, threat in zip(candidate.safety_by_opponent, threats, strict=True) if threat
+        )
+        reasons.append(f"against the riichi: deals in {danger:.1%} now; {value:,.0f} after the risk (folding: 0)")
+        return value, tuple(reasons)
+
+    def kan_value(self, view: SeatView, meld: Meld) -> tuple[float, tuple[str, ...]] | None:
+        """A closed or added kan's value: the hand after it, waiting for the replacement draw
+        (contested; the new dora indicator is not counted); None where the search does not value it."""
+        if not self._valued(view) or view.checker.shanten_number(view.hand) > CALL_SHANTEN:
+            return None
+        waiting = waiting_value(view.hand.with_kong(meld), self.situation(view), self.parameters)
+        reasons = (
+            f"expected score {waiting.expected_score:,.0f} after the kan and its replacement draw "
+            f"(win {waiting.win_probability:.1%}; its new dora not counted)",
+        )
+        return waiting.expected_score, reasons
+
     def discard(self, view: SeatView) -> Tile:
         """The advisor's best discard."""
         if view.minimum_fan:
