@@ -240,8 +240,9 @@ def waiting_value(hand: Hand, situation: Situation, parameters: ActionParameters
 
     The search values discards of a 3n+2 hand, so a placeholder is added and its discard read:
     an honour the hand does not hold, with a copy unseen (which the placeholder takes off the
-    unseen, so the wall is the same).  Such a tile joins no group, so the hand with it is as far
-    from ready as without it.
+    unseen, so the wall is the same); failing that, a tile the hand neither holds nor holds a
+    neighbour of.  Such a tile joins no group, so the hand with it is as far from ready as
+    without it.
 
     >>> from app.core.shape.rules import rule_profile
     >>> from app.core.shape.tiles import parse_mpsz
@@ -253,8 +254,10 @@ def waiting_value(hand: Hand, situation: Situation, parameters: ActionParameters
     counts = hand.all_counts()
     placeholder = next(
         (tile for tile in HONORS if counts[tile] == 0 and situation.unseen[tile] > 0),
-        next((tile for tile in HONORS if counts[tile] == 0), HONORS[-1]),
+        next((tile for tile in _LONE_FIRST if counts[tile] == 0 and not _has_neighbour(counts, tile)), None),
     )
+    if placeholder is None:  # every kind is held or beside one held: a tile the hand does not hold
+        placeholder = next(tile for tile in _LONE_FIRST if counts[tile] == 0)
     unseen = bytearray(situation.unseen)
     if unseen[placeholder]:
         unseen[placeholder] -= 1
@@ -262,6 +265,22 @@ def waiting_value(hand: Hand, situation: Situation, parameters: ActionParameters
     entry = next(d for d in found.discards if d.tile == placeholder and not d.red)
     value = contested(entry.by_turn, parameters)
     return WaitingValue(value.expected_score, value.win_probability, entry.tenpai_probability, found.complete)
+
+
+#: Placeholder candidates once no honour is free: honours, then terminals, then the rest.
+_LONE_FIRST: Final = (
+    *HONORS,
+    *(t for t in range(27) if t % 9 in (0, 8)),
+    *(t for t in range(27) if t % 9 not in (0, 8)),
+)
+
+
+def _has_neighbour(counts: bytes, tile: Tile) -> bool:
+    """Whether the hand holds a tile of ``tile``'s suit within two of it (honours have none)."""
+    if tile >= 27:
+        return False
+    start = tile - tile % 9
+    return any(counts[other] for other in range(max(start, tile - 2), min(start + 9, tile + 3)) if other != tile)
 
 
 def kuikae_tiles(meld: Meld, claimed: Tile) -> frozenset[Tile]:
