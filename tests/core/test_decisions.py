@@ -162,3 +162,30 @@ def test_at_all_last_a_win_that_leaves_the_seat_fourth_is_passed_when_another_wo
     assert act(events, 1, RIICHI, strategy=Advisor()).action["type"] == "hora"
     # The old advisor takes every win.
     assert act(_all_last(0, scores), 1, RIICHI, strategy=LinearAdvisor()).action["type"] == "hora"
+
+
+def test_act_values_riichi_and_the_same_discard_as_dama_on_one_scale():
+    # The dealer's first draw makes a hatsu hand ready on 1s-4s: riichi more than doubles it.
+    events: list[dict[str, Any]] = [
+        {"type": "start_game"},
+        {
+            "type": "start_kyoku",
+            "bakaze": "E",
+            "dora_marker": "N",
+            "kyoku": 1,
+            "honba": 0,
+            "kyotaku": 0,
+            "oya": 0,
+            "scores": [25000] * 4,
+            "tehais": [parse_names("234m567p2399s666z"), *[["?"] * 13] * 3],
+        },
+        {"type": "tsumo", "actor": 0, "pai": "9p"},
+    ]
+    answer = act(events, 0, RIICHI, strategy=Advisor())
+    assert answer.action == {"type": "reach", "actor": 0}
+    reach = next(item for item in answer.ranked if item[0]["type"] == "reach")
+    dama = next(
+        item for item in answer.ranked if item[0] == {"type": "dahai", "actor": 0, "pai": "9p", "tsumogiri": True}
+    )
+    assert reach[1] is not None and dama[1] is not None and reach[1] > dama[1]
+    assert "riichi is worth more than dama" in reach[2] and dama[2][0] == "dama"

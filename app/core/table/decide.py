@@ -39,7 +39,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
-from app.core.advice.actions import CallValues
+from app.core.advice.actions import CallValues, RiichiChoice
 from app.core.advice.discard import Candidate
 from app.core.advice.safety import Opponent
 from app.core.errors import TenpaiError
@@ -352,6 +352,7 @@ def _turn(
                     ranked.append(RankedAction(kan, round(valued[0], 6), (*valued[1], verdict)))
     discards = by_kind.get("dahai", [])
     candidates = _ranked_discards(strategy, view, discards)
+    dama: tuple[int, RiichiChoice] | None = None  # the riichi discard and its choice, where valued
     if chosen is None and discards:
         pick = _pick_discard(strategy, view, discards, candidates)
         chosen = pick
@@ -363,6 +364,7 @@ def _turn(
             if declare:
                 chosen = reach[0]
             if choice is not None:
+                dama = (thrown, choice)
                 verdict = "riichi is worth more than dama" if declare else "dama is worth more than riichi"
                 reasons = (f"riichi with {format_tile(thrown)}", verdict, *choice.reasons)
                 ranked.append(RankedAction(reach[0], round(choice.riichi_value, 6), reasons))
@@ -373,6 +375,9 @@ def _turn(
         return Decision(chosen, ())
     for discard in _discard_order(discards, candidates):
         value, reasons = _discard_value(discard, candidates, strategy, view)
+        if dama is not None and kind_of(discard.pai or 0) == dama[0]:
+            # The same discard without the declaration: dama, valued by the riichi formula's terms.
+            value, reasons = round(dama[1].dama_value, 6), ("dama", *dama[1].reasons[2:], *reasons)
         ranked.append(RankedAction(discard, value, reasons))
     listed = {id(item.action) for item in ranked}
     for action in legal:
