@@ -329,13 +329,9 @@ def call_values(
         if meld.kind is MeldKind.OPEN_KAN:
             waiting = waiting_value(after, situation, parameters)
             complete = complete and waiting.complete
-            reasons = [f"the kan's hand: win {waiting.win_probability:.1%}"]
-            values.append(
-                CallValue(
-                    meld, waiting.expected_score, waiting.win_probability, None, checker.shanten_number(after), ()
-                )
-            )
-            values[-1] = values[-1]._replace(reasons=tuple(reasons))
+            kan_reasons = (f"the kan's hand: win {waiting.win_probability:.1%}",)
+            shanten = checker.shanten_number(after)
+            values.append(CallValue(meld, waiting.expected_score, waiting.win_probability, None, shanten, kan_reasons))
             continue
         found = _search(after, situation, situation.unseen)
         complete = complete and found.complete

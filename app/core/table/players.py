@@ -383,8 +383,7 @@ class Advisor(ShantenCaller):
         threats = [is_threat(opponent) for opponent in view.opponents]
         if not any(threats):
             return line.expected_score, tuple(reasons)
-        costs = threat_costs(threats, _dealer_offsets(view), DEAL_IN_POINTS, self.parameters)
-        value = push_value(line.expected_score, candidate.shanten, candidate.safety_by_opponent, costs, self.parameters)
+        value = self._push_value(view, candidate, threats)
         danger = 1.0 - combined_safety(
             v for v, threat in zip(candidate.safety_by_opponent, threats, strict=True) if threat
         )
@@ -450,21 +449,17 @@ class Advisor(ShantenCaller):
             return [best, *(candidate for candidate in ranked if candidate is not best)]
         return ranked
 
-    def _push_or_fold(self, view: SeatView, valued: Sequence[Candidate], threats: Sequence[bool]) -> Candidate:
+    def _push_value(self, view: SeatView, candidate: Candidate, threats: Sequence[bool]) -> float:
+        """:func:`~app.core.advice.actions.push_value` of a candidate's contested line against ``threats``."""
         costs = threat_costs(threats, _dealer_offsets(view), DEAL_IN_POINTS, self.parameters)
+        line = contested(candidate.expected.detail.by_turn, self.parameters) if candidate.expected else None
+        expected = line.expected_score if line else 0.0
+        return push_value(expected, candidate.shanten, candidate.safety_by_opponent, costs, self.parameters)
 
-        def value(candidate: Candidate) -> float:
-            expected = contested(candidate.expected.detail.by_turn, self.parameters) if candidate.expected else None
-            return push_value(
-                expected.expected_score if expected else 0.0,
-                candidate.shanten,
-                candidate.safety_by_opponent,
-                costs,
-                self.parameters,
-            )
-
-        best = min(valued, key=lambda candidate: -round(value(candidate) * _VALUE_SCALE))
-        if value(best) > 0:
+    def _push_or_fold(self, view: SeatView, valued: Sequence[Candidate], threats: Sequence[bool]) -> Candidate:
+        values = {id(candidate): self._push_value(view, candidate, threats) for candidate in valued}
+        best = min(valued, key=lambda candidate: -round(values[id(candidate)] * _VALUE_SCALE))
+        if values[id(best)] > 0:
             return best
         return self._fold(valued, threats)
 
