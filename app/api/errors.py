@@ -78,6 +78,7 @@ ERROR_STATUS: Final[Mapping[str, int]] = MappingProxyType(
         "unsupported_rules": 422,
         "illegal_event": 422,
         "not_a_decision_point": 422,
+        "hand_not_ready": 422,
         "too_many_games": 422,
         "too_many_events": 422,
         "batch_too_large": 422,

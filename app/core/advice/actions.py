@@ -367,7 +367,7 @@ class RiichiChoice(NamedTuple):
 class NotReady(TenpaiError):
     """Riichi or dama was asked of a hand that is not ready after its discard."""
 
-    code = "not_ready"
+    code = "hand_not_ready"
 
 
 def riichi_or_dama(
