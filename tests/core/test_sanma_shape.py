@@ -260,7 +260,7 @@ def test_the_preset_is_data() -> None:
     assert PRESETS["sanma"] == rule_profile("sanma")
     assert (SANMA.seats, SANMA.tile_total, SANMA.chi_allowed, SANMA.furiten) == (3, 108, False, True)
     assert SANMA.thirteen_orphans and SANMA.seven_pairs.value == "distinct"
-    assert {name for name in PRESETS if PRESETS[name].absent_tiles} == {"sanma"}
+    assert {name for name in PRESETS if PRESETS[name].absent_tiles} == {"sanma", "sichuan"}
     assert rule_profile("riichi", absent_tiles="2m3m4m5m6m7m8m", seats=3).absent_tiles == SANMA.absent_tiles
 
 

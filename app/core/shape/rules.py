@@ -24,7 +24,7 @@ from typing import Any, Final, NamedTuple
 
 from app.core.errors import AbsentTile, InvalidMeld, InvalidNotation, InvalidRuleOption, UnknownRules
 from app.core.shape.hand import MeldKind
-from app.core.shape.tiles import NUM_TILE_KINDS, ORPHANS, RED, Tile, format_tile, parse_tiles, quoted
+from app.core.shape.tiles import HONORS, NUM_TILE_KINDS, RED, TERMINALS, Tile, format_tile, parse_tiles, quoted
 
 #: Seats a table may have: three-player (sanma) or four-player.
 SEAT_COUNTS: Final = (3, 4)
@@ -76,14 +76,32 @@ class RuleProfile:
     #: Several yakuman add up; off, only the largest counts.
     yakuman_stacking: bool = True
     #: Tiles the set does not have (sanma: 2m-8m): never held, never a wait or an ukeire tile,
-    #: no copies unseen.  Only simples (2-8 of a suit) may be absent: terminals and honours
-    #: always exist, which keeps thirteen orphans and seven pairs possible.
+    #: no copies unseen.  Simples (2-8 of a suit) may be absent, and honours where thirteen
+    #: orphans is off (sichuan); terminals always exist, which keeps seven pairs possible.
     absent_tiles: tuple[Tile, ...] = ()
     #: Players at the table (3: sanma); read by the table simulator and the scoring.
     seats: int = DEFAULT_SEATS
     #: Riichi scoring at three seats: a self-draw loses the missing north's share (Tenhou's
     #: sanma); off, each payer adds half of it.
     tsumo_loss: bool = True
+    # Sichuan bloody rules (app/core/value/sichuan_scoring.py and the table); other profiles ignore them.
+    #: Whether every hand declares a void suit (定缺) and wins only without a tile of it.
+    void_suit: bool = False
+    #: The fan cap: a win pays 2 ** min(fan, max_fan) times the base.
+    max_fan: int = 3
+    #: What a self-draw adds: "base" (自摸加底: one more base) or "fan" (自摸加番: one more fan).
+    self_draw_bonus: str = "base"
+    #: Three tiles of one suit passed before the void suit is declared (换三张).
+    exchange_three: bool = True
+    #: Winners stay in the hand and may win again (血流成河); off, a winner leaves it (血战到底).
+    bloody_river: bool = False
+    #: Heavenly and earthly hands (天胡, 地胡) are counted.
+    heaven_earth: bool = True
+    #: A closed hand (门清) and all simples (断幺九) are one fan each.
+    menqing_duanyao: bool = False
+    #: How a win on the replacement draw of a kong fed by a discard (点杠花) pays: "self_draw"
+    #: (every seat still in pays) or "discard" (the seat that fed the kong pays alone).
+    kong_flower: str = "self_draw"
 
     def __hash__(self) -> int:
         # Every cache key holds a profile: hashing its ~25 fields on each look-up cost a
@@ -174,12 +192,24 @@ PRESETS: Final[Mapping[str, RuleProfile]] = MappingProxyType(
         # Chinese Official rules (MCR, 国标麻将): seven pairs with a quad as two pairs, the
         # knitted forms (app/core/value/mcr_scoring.py scores the 81 fans; a win needs 8).
         "mcr": RuleProfile("mcr", seven_pairs=SevenPairs.QUAD_AS_TWO, knitted_forms=True, furiten=False),
+        # Sichuan bloody rules (血战到底): 108 tiles, no honours; pon and kong but no chi; a void
+        # suit per hand; seven pairs with a quad as two pairs (龙七对). Scoring options above.
+        "sichuan": RuleProfile(
+            "sichuan",
+            seven_pairs=SevenPairs.QUAD_AS_TWO,
+            thirteen_orphans=False,
+            chi_allowed=False,
+            furiten=False,
+            red_fives=False,
+            absent_tiles=HONORS,
+            void_suit=True,
+        ),
     }
 )
 """The named rule presets."""
 
 KAZOE_LIMITS: Final = ("yakuman", "sanbaiman")
-_ALWAYS_PRESENT: Final = frozenset(ORPHANS)
+_ALWAYS_PRESENT: Final = frozenset(TERMINALS)
 
 
 class OptionKind(NamedTuple):
@@ -245,7 +275,7 @@ def _absent_tiles(option: str, value: Any) -> tuple[Tile, ...]:
     for tile in tiles:
         if tile in _ALWAYS_PRESENT:
             raise InvalidRuleOption(
-                f"{option}: {format_tile(tile)} is a terminal or honour; only simples (2-8) may be absent",
+                f"{option}: {format_tile(tile)} is a terminal; only simples (2-8) and honours may be absent",
                 field=option,
             )
     return tiles
@@ -273,6 +303,21 @@ def _same(value: Any) -> Any:
 def _tile_names(tiles: Iterable[Tile]) -> list[str]:
     return [format_tile(tile) for tile in tiles]
 
+
+def _integer(low: int, high: int) -> Callable[[str, Any], int]:
+    def coerce(option: str, value: Any) -> int:
+        if type(value) is not int or not low <= value <= high:
+            raise InvalidRuleOption(
+                f"{option} must be an integer from {low} to {high}, got {quoted(value)}", field=option
+            )
+        return value
+
+    return coerce
+
+
+SELF_DRAW_BONUSES: Final = ("base", "fan")
+KONG_FLOWER_PAYERS: Final = ("self_draw", "discard")
+MAX_FAN_LIMIT: Final = 13
 
 _BOOLEAN: Final = OptionKind(_boolean, _same, MappingProxyType({"type": "boolean"}), bool)
 _TILE_SET: Final = OptionKind(_tiles, _tile_names, None, list)
@@ -378,8 +423,8 @@ OPTIONS: Final[tuple[RuleOption, ...]] = (
     RuleOption(
         "absent_tiles",
         OptionKind(_absent_tiles, _tile_names, None, list),
-        "Tiles the set does not have (sanma: 2m-8m, 108 tiles). Only simples (2-8 of a "
-        "suit) may be absent. They are never a wait or an ukeire tile and have no unseen copies; a hand, "
+        "Tiles the set does not have (sanma: 2m-8m, 108 tiles; sichuan: the honours). Simples (2-8 of a "
+        "suit) may be absent, and honours where thirteen_orphans is off; terminals may not. They are never a wait or an ukeire tile and have no unseen copies; a hand, "
         "meld, visible tile or wildcard holding one is refused.",
         example="2345678m",
         described_example=["2m", "3m", "4m", "5m", "6m", "7m", "8m"],
@@ -395,6 +440,57 @@ OPTIONS: Final[tuple[RuleOption, ...]] = (
         _BOOLEAN,
         "Riichi scoring with three seats (sanma): a self-draw loses the missing north's share, "
         "as Tenhou's sanma does; off, each of the two payers adds half of it (rounded up to 100).",
+    ),
+    RuleOption(
+        "void_suit",
+        _BOOLEAN,
+        "Sichuan: every hand declares a void suit (定缺: m, p or s) and wins only without a tile of it; "
+        "shanten and waits count its tiles as tiles to throw.",
+    ),
+    RuleOption(
+        "max_fan",
+        OptionKind(
+            _integer(1, MAX_FAN_LIMIT),
+            _same,
+            MappingProxyType({"type": "integer", "minimum": 1, "maximum": MAX_FAN_LIMIT}),
+            int,
+        ),
+        "Sichuan scoring: the fan cap; a win pays the base times 2 ** min(fan, max_fan).",
+        described_example=3,
+    ),
+    RuleOption(
+        "self_draw_bonus",
+        OptionKind(
+            _choice(SELF_DRAW_BONUSES),
+            _same,
+            MappingProxyType({"type": "string", "enum": list(SELF_DRAW_BONUSES)}),
+            str,
+        ),
+        "Sichuan scoring: what a self-draw adds: 'base' (自摸加底, one more base from each payer) "
+        "or 'fan' (自摸加番, one more fan).",
+        described_example="base",
+    ),
+    RuleOption("exchange_three", _BOOLEAN, "Sichuan table: three tiles of one suit are passed first (换三张)."),
+    RuleOption(
+        "bloody_river",
+        _BOOLEAN,
+        "Sichuan table: winners stay in the hand and may win again (血流成河); off, a winner leaves it (血战到底).",
+    ),
+    RuleOption("heaven_earth", _BOOLEAN, "Sichuan scoring: heavenly and earthly hands (天胡, 地胡) are counted."),
+    RuleOption(
+        "menqing_duanyao", _BOOLEAN, "Sichuan scoring: a closed hand (门清) and all simples (断幺九) are one fan each."
+    ),
+    RuleOption(
+        "kong_flower",
+        OptionKind(
+            _choice(KONG_FLOWER_PAYERS),
+            _same,
+            MappingProxyType({"type": "string", "enum": list(KONG_FLOWER_PAYERS)}),
+            str,
+        ),
+        "Sichuan scoring: how a win on the replacement draw of a kong fed by a discard (点杠花) pays: "
+        "'self_draw' (every seat still in the hand pays) or 'discard' (the seat that fed the kong pays alone).",
+        described_example="self_draw",
     ),
 )
 OPTIONS_BY_NAME: Final[Mapping[str, RuleOption]] = MappingProxyType({option.name: option for option in OPTIONS})
@@ -421,7 +517,7 @@ def rule_profile(preset: str = "riichi", **overrides: Any) -> RuleProfile:
     >>> rule_profile("mahjong")
     Traceback (most recent call last):
     ...
-    app.core.errors.UnknownRules: unknown rules preset 'mahjong'; presets are riichi, chinese, qiqihar, sanma, mcr
+    app.core.errors.UnknownRules: unknown rules preset 'mahjong'; presets are riichi, chinese, qiqihar, sanma, mcr, sichuan
     """
     try:
         base = PRESETS[preset]
@@ -434,4 +530,8 @@ def rule_profile(preset: str = "riichi", **overrides: Any) -> RuleProfile:
     changes = {option: _coerce(option, value) for option, value in overrides.items()}
     profile = replace(base, **changes)
     profile.check_tiles_exist(profile.wildcards, field="wildcards")
+    if profile.thirteen_orphans and set(profile.absent_tiles) & set(HONORS):
+        raise InvalidRuleOption(
+            "absent_tiles: honours may be absent only with thirteen_orphans off", field="absent_tiles"
+        )
     return profile
