@@ -49,6 +49,7 @@ from app.core.shape.tiles import DRAGONS, NORTH, NUM_TILE_KINDS, ORPHANS, format
 from app.core.table.machine import SeatState, TableMachine
 from app.core.table.mjai import (
     MJAI_NAMES,
+    SUIT_LETTERS,
     UNKNOWN,
     Event,
     MalformedEvent,
@@ -186,9 +187,29 @@ def decide(
         none = Event("none")
         return Decision(none, (RankedAction(none, None, ("nothing to decide",)),) if rank else ())
     view = seat_view(machine, seat, stop)
+    if legal[0].kind in ("exchange_out", "void_suit"):
+        return _before_play(strategy, view, legal, rank)
     if legal[-1].kind == "none":  # a claim: ``none`` comes last (legal_actions)
         return _claim(machine, seat, strategy, view, legal, rank)
     return _turn(machine, seat, strategy, view, legal, rank)
+
+
+def _before_play(strategy: Strategy, view: SeatView, legal: list[Event], rank: bool) -> Decision:
+    """Sichuan's choices before the first draw: the three tiles to pass (换三张), the void suit (定缺)."""
+    if legal[0].kind == "void_suit":
+        suit = strategy.void_suit(view)
+        chosen = next((action for action in legal if action.suit == suit), legal[0])
+        reason = f"void suit {SUIT_LETTERS[chosen.suit or 0]}"
+    else:
+        options = {tuple(kind_of(tile) for tile in action.consumed): action for action in legal}
+        wanted = strategy.exchange(view, list(options))
+        chosen = options.get(tuple(wanted), legal[0])
+        reason = "the three tiles passed"
+    if not rank:
+        return Decision(chosen, ())
+    ranked = [RankedAction(chosen, None, (reason,))]
+    ranked += [RankedAction(action, None, ("not chosen",)) for action in legal if action is not chosen]
+    return Decision(chosen, tuple(ranked))
 
 
 def _claim(
@@ -471,9 +492,21 @@ def seat_sees(objects: Sequence[object], seat: int) -> list[object]:
             masked = dict(obj)
             masked["pai"] = "?"
             out.append(masked)
+        elif _passes_unseen(obj, seat) and isinstance(obj.get("pais"), list):
+            masked = dict(obj)
+            masked["pais"] = [_hidden(tile) for tile in obj["pais"]]
+            out.append(masked)
         else:
             out.append(dict(obj))
     return out
+
+
+def _passes_unseen(obj: Mapping[str, Any], seat: int) -> bool:
+    """Sichuan's exchange: another seat's three tiles passed, or received from a third seat."""
+    kind = obj.get("type")
+    if kind == "exchange_out":
+        return obj.get("actor") != seat
+    return kind == "exchange_in" and seat not in (obj.get("actor"), obj.get("target"))
 
 
 def _hidden(tile: object) -> object:
@@ -504,6 +537,9 @@ def replay(objects: Sequence[object], rules: RuleProfile, *, stop: Callable[[], 
 _OWN_DECISION_POINTS: Final = frozenset({"tsumo", "chi", "pon", "reach"})
 #: Events after which the other seats have one: a discard or kan they may claim or rob.
 _CLAIM_POINTS: Final = frozenset({"dahai", "kakan", "ankan"})
+#: Events after which every seat may still have a choice before the first draw (Sichuan's
+#: exchange and void suit): the machine says whether this one has.
+_BEFORE_PLAY_POINTS: Final = frozenset({"start_kyoku", "exchange_out", "exchange_in", "void_suit"})
 
 
 def require_decision_point(objects: Sequence[object], seat: int) -> None:
@@ -541,7 +577,10 @@ def act(
     for index, obj in enumerate(objects):  # each event's form as sent, before other seats' tiles are hidden
         read_event(obj, index, rules.seats)
     machine = replay(seat_sees(objects, seat), rules, stop=stop)
-    require_decision_point(objects, seat)
+    last = objects[-1] if objects else None
+    before_play = isinstance(last, Mapping) and last.get("type") in _BEFORE_PLAY_POINTS
+    if not (before_play and machine.phase in ("exchange", "void") and machine.legal_actions(seat)):
+        require_decision_point(objects, seat)
     if machine.hand_open and machine.players[seat].counts[UNKNOWN]:
         raise NotADecisionPoint(f"seat {seat}'s own tiles are hidden (?): it cannot be advised", field="events")
     decision = decide(machine, seat, strategy or Advisor(rng=random.Random(0)), stop=stop)

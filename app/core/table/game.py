@@ -330,6 +330,7 @@ class _Game:
         if self.rules.wildcards:
             start["wildcards"] = [tile_name(tile) for tile in self.rules.wildcards]
         self._emit(start)
+        self._before_first_draw()
         for seat in range(n):
             if machine.players[seat].size == HAND_SIZE and machine.hand_shanten(seat) == 0:
                 self.tenpai_turn[seat] = 0
@@ -344,7 +345,7 @@ class _Game:
                 dealer=state.oya,
                 winner=first.winner if first else None,
                 discarder=first.target if first and first.target != first.winner else None,
-                winners=tuple(win.winner for win in result.wins),
+                winners=tuple(result.winners),
                 ending=result.kind,
                 payments=payments,
                 tenpai_turn=tuple(self.tenpai_turn),
@@ -359,6 +360,25 @@ class _Game:
             )
         )
         return outcome
+
+    def _before_first_draw(self) -> None:
+        """Sichuan: every seat passes three tiles of one suit (换三张), in one direction the dealer
+        draws at random for the hand, then declares its void suit (定缺), seat by seat from the dealer."""
+        machine = self.machine
+        order = [(machine.oya + offset) % self.seats for offset in range(self.seats)]
+        if machine.phase == "exchange":
+            for seat in order:
+                self._emit_action(self._decide(seat))
+            offset = self.rng.randrange(1, self.seats)  # from the seat after, across, or before
+            for seat in order:
+                target = (seat + offset) % self.seats
+                passed = machine.players[target].exchanged
+                assert passed is not None
+                obj = {"type": "exchange_in", "actor": seat, "target": target, "pais": [tile_name(t) for t in passed]}
+                self._emit(obj)
+        if machine.phase == "void":
+            for seat in order:
+                self._emit_action(self._decide(seat))
 
     def _indicator(self, index: int, ura: bool = False) -> int:
         dead = len(self.wall) - self.table_play.dead_wall
@@ -392,6 +412,8 @@ class _Game:
                 ended = self._act(machine.turn)
             elif machine.phase == "claim":
                 ended = self._claims()
+            elif machine.draw_kind() == "exhaustive":  # a play-on table's wall ran out after a win
+                return self._draw_end()
             else:
                 self._draw(machine.turn)
                 continue
@@ -414,7 +436,7 @@ class _Game:
         kind = action.kind
         if kind == "hora":
             self._win([seat], target=seat)
-            return Wins((seat,))
+            return self._hand_won()
         if kind == "ryukyoku":
             return self._draw_end()
         if kind in ("dahai", "reach"):
@@ -439,14 +461,20 @@ class _Game:
         answers = {seat: self._decide(seat) for seat in machine.decision_seats()}
         rons = [seat for seat, answer in answers.items() if answer.kind == "hora"]
         one_winner = self.table_play.head_bump or not self.table.double_ron
-        if len(rons) >= 3 and self.table.triple_ron_draw and not one_winner:
+        if len(rons) >= 3 and self.table.triple_ron_draw and self.table_play.abortive_draws and not one_winner:
             return self._draw_end()
         if rons:
             ordered = ron_order(discarder, rons, self.seats)
             if one_winner:
                 ordered = ordered[:1]
             self._win(list(ordered), target=discarder)
-            return Wins(tuple(ordered))
+            ended = self._hand_won()
+            if ended is not None:
+                return ended
+            if machine.draw_kind() == "exhaustive":  # the wall's last tile was won on
+                return self._draw_end()
+            self._draw(machine.next_drawer())
+            return None
         source = machine.claim_source
         if source == "dahai" and machine.players[discarder].riichi == 1:
             obj = {"type": "reach_accepted", "actor": discarder}
@@ -463,9 +491,17 @@ class _Game:
             return None
         if source == "dahai" and machine.draw_kind() is not None:
             return self._draw_end()
-        next_seat = discarder if source != "dahai" else (discarder + 1) % self.seats
-        self._draw(next_seat)
+        self._draw(machine.next_drawer())
         return None
+
+    def _hand_won(self) -> Wins | None:
+        """The hand's ending after a win, or None where play goes on (a play-on table)."""
+        result = self.machine.result
+        if self.machine.phase != "won" or result is None:
+            return None
+        if self.table_play.play_on:
+            return Wins(tuple(result.winners[:1]))  # the first winner's hand: several ended it
+        return Wins(tuple(result.winners))
 
     def _draw_end(self) -> AbortiveDraw | ExhaustiveDraw:
         machine = self.machine
@@ -473,7 +509,7 @@ class _Game:
         self._emit(event)
         result = machine.result
         assert result is not None
-        event["deltas"] = list(result.deltas)
+        event["deltas"] = list(result.deltas if result.draw_deltas is None else result.draw_deltas)
         if result.kind == "exhaustive":
             return ExhaustiveDraw(result.tenpai, result.nagashi)
         return AbortiveDraw(AbortiveDrawKind(result.kind))
@@ -484,13 +520,9 @@ class _Game:
             tile = machine.players[seat].drawn if seat == target else machine.claim_tile
             assert tile is not None
             ura = [self._indicator(i, ura=True) for i in range(self.shown)] if machine.players[seat].riichi else []
-            event: dict[str, Any] = {
-                "type": "hora",
-                "actor": seat,
-                "target": target,
-                "pai": tile_name(tile),
-                "ura_markers": [tile_name(t) for t in ura],
-            }
+            event: dict[str, Any] = {"type": "hora", "actor": seat, "target": target, "pai": tile_name(tile)}
+            if self.table_play.dora:
+                event["ura_markers"] = [tile_name(t) for t in ura]
             self._emit(event)
             result = machine.result
             assert result is not None
@@ -506,8 +538,11 @@ class _Game:
             for tile in range(TABLE_TILES):
                 if tile != UNKNOWN:
                     counts[tile] += player.counts[tile]
-            for tile in player.flowers:
+            for tile in player.flowers + player.won_tiles:
                 counts[tile] += 1
+            if player.exchanged is not None and not player.given:  # passed, not yet received
+                for tile in player.exchanged:
+                    counts[tile] += 1
             for meld in player.melds:
                 for tile in meld.tiles:
                     counts[tile] += 1

@@ -53,7 +53,8 @@ hands it knows.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from itertools import combinations
 from typing import TYPE_CHECKING, Any, Final
 
 from app.core.errors import TenpaiError
@@ -86,8 +87,10 @@ from app.core.table.flow import (
     with_liability,
 )
 from app.core.table.mjai import (
+    EXCHANGED,
     FIRST_FLOWER,
     FIRST_RED,
+    SUIT_LETTERS,
     TABLE_TILES,
     UNKNOWN,
     Event,
@@ -159,7 +162,10 @@ class Foul(TenpaiError):
     Codes: ``out_of_turn``, ``tile_not_held``, ``illegal_action`` (an action the seat is
     not offered), ``kuikae``, ``furiten``, ``not_a_win``, ``not_ready`` (riichi),
     ``missing_dora``, ``unexpected_event``, ``too_many_copies``, ``wrong_start``,
-    ``wall_exhausted``.
+    ``wall_exhausted``; Sichuan's: ``bad_exchange`` (not three tiles of one suit, or not the
+    hand's one direction), ``void_suit_first`` (a discard outside the void suit while holding
+    one of it), ``void_suit_called`` (a pon or kong of the void suit), ``seat_left`` (a seat
+    that has won and left the hand acts).
     """
 
     def __init__(self, code: str, message: str) -> None:
@@ -182,6 +188,20 @@ class TableMeld:
 
     def as_meld(self) -> Meld:
         return Meld(_MELD_KIND[self.kind], tuple(sorted(kind_of(tile) for tile in self.tiles)))
+
+
+@dataclass(slots=True)
+class KongPayment:
+    """A kong paid at once (刮风下雨): who made it and each seat's share of the payment.
+
+    ``transferred``: its income went to the winner of its seat's next discard (呼叫转移)."""
+
+    seat: int
+    kind: str
+    deltas: list[int]
+    #: An open kong's discarder (点杠: it fed the kong); None for a kong of the seat's own tiles.
+    fed_by: int | None = None
+    transferred: bool = False
 
 
 @dataclass(slots=True)
@@ -213,6 +233,21 @@ class SeatState:
     flowers: list[int] = field(default_factory=list)
     #: Seat liable for a yakuman (pao) and which one.
     liable: dict[str, int] = field(default_factory=dict)
+    #: Sichuan: the tiles this seat passed in the exchange (换三张), once it has; None before.
+    exchanged: tuple[int, ...] | None = None
+    #: Sichuan: whether the seat has received its three tiles, and whether its own were received.
+    received: bool = False
+    given: bool = False
+    #: Sichuan: the void suit declared (定缺: 0 m, 1 p, 2 s); None before.
+    void: int | None = None
+    #: Play-on tables: the seat's wins this hand.
+    wins: int = 0
+    #: Play-on tables (血战到底): the seat has won and left the hand (no more draws, discards, calls).
+    left: bool = False
+    #: Play-on tables: the tiles this seat won on by self-draw, set aside (its hand keeps 13).
+    won_tiles: list[int] = field(default_factory=list)
+    #: Kongs this seat made since its last draw from the front of the wall (杠上炮's kongs).
+    turn_kongs: list[KongPayment] = field(default_factory=list)
     #: The waits of the concealed hand (kinds), while it is 3n+1 tiles and known.
     waits_cache: frozenset[int] | None = None
     #: :meth:`hand` until the concealed tiles or the melds change (the machine empties it then).
@@ -298,6 +333,11 @@ class HandResult:
     logged_deltas: list[int] | None = None
     #: Riichi sticks on the table when the hand ended (taken by the winner, or left).
     kyotaku: int = 0
+    #: The ``ryukyoku`` event's own deltas where they are not the whole hand's (a play-on table:
+    #: the kong payments not yet logged and the draw's settlement); None: ``deltas``.
+    draw_deltas: list[int] | None = None
+    #: Play-on tables, at an exhaustive draw: the seats holding a void-suit tile (花猪).
+    flower_pigs: tuple[int, ...] = ()
 
     def outcome(self) -> HandOutcome:
         """The hand's ending in the terms of :func:`~app.core.table.flow.next_hand`."""
@@ -372,6 +412,17 @@ class TableMachine:
         self.seen = [0] * TABLE_TILES
         self.result: HandResult | None = None
         self.hora_seats: list[int] = []
+        #: Play-on tables: the seats that won the claimable tile now (一炮多响), in log order.
+        self.claim_winners: list[int] = []
+        #: Sichuan's exchange: the offset from a receiving seat to the seat it receives from.
+        self.exchange_offset: int | None = None
+        #: Kong payments of the hand, in order (刮风下雨).
+        self.kong_payments: list[KongPayment] = []
+        #: Kong payments made but not yet carried by a logged ``hora`` or ``ryukyoku``.
+        self.unlogged = [0] * n
+        #: The kongs behind the claimable discard: its seat made them since its last draw from
+        #: the front (杠上炮: a win on it takes their income).
+        self.discard_kongs: list[KongPayment] = []
 
     def seat_wind(self, seat: int) -> int:
         return WINDS[(seat - self.oya) % self.seats]
@@ -493,6 +544,8 @@ class TableMachine:
             self._see(marker)
         self.dora_markers = [] if marker is None else [marker]
         self.phase = "draw"
+        if self.rules.void_suit:
+            self.phase = "exchange" if self.rules.exchange_three else "void"
         self.turn = self.oya
         self.hand_open = True
         self.previous_scores = previous_scores if started else None
@@ -509,6 +562,97 @@ class TableMachine:
         if any(not is_flower(tile) for flowers in out for tile in flowers) or (any(out) and not self.play.flowers):
             raise MalformedEvent("only flowers (H1-H8), and only where the rules have them", field="flowers")
         return out
+
+    # ------------------------------------------------------------ before the first draw (Sichuan)
+
+    def _on_exchange_out(self, event: Event) -> None:
+        seat = event.actor
+        assert seat is not None
+        player = self.players[seat]
+        self._expect(
+            self.phase == "exchange", "out_of_turn", f"seat {seat} cannot pass tiles while {self._waiting_for()}"
+        )
+        self._expect(player.exchanged is None, "illegal_action", f"seat {seat} has already passed its three tiles")
+        self._expect(
+            self._holds(seat, event.consumed),
+            "tile_not_held",
+            f"seat {seat} does not hold {' '.join(tile_name(t) for t in event.consumed)}",
+        )
+        shown = [kind_of(tile) for tile in event.consumed if tile != UNKNOWN]
+        self._expect(
+            len({kind // 9 for kind in shown}) <= 1,
+            "bad_exchange",
+            f"seat {seat} passes {' '.join(tile_name(t) for t in event.consumed)}: the three tiles are of one suit",
+        )
+        self._require_legal(event)
+        for tile in event.consumed:
+            self._take(seat, tile)
+        player.exchanged = tuple(event.consumed)
+        player.waits_cache = None
+        if all(p.exchanged is not None for p in self.players):
+            self.phase = "exchange_in"
+
+    def _on_exchange_in(self, event: Event) -> None:
+        seat, target = event.actor, event.target
+        assert seat is not None and target is not None
+        player = self.players[seat]
+        self._expect(
+            self.phase == "exchange_in", "out_of_turn", f"seat {seat} cannot receive tiles while {self._waiting_for()}"
+        )
+        self._expect(not player.received, "illegal_action", f"seat {seat} has already received its three tiles")
+        offset = (target - seat) % self.seats
+        self._expect(offset != 0, "bad_exchange", f"seat {seat} cannot receive its own tiles")
+        self._expect(
+            self.exchange_offset in (None, offset),
+            "bad_exchange",
+            f"seat {seat} receives from seat {target}, but this hand's tiles pass "
+            f"from seat s+{self.exchange_offset} to seat s (one direction for every seat)",
+        )
+        passed = self.players[target].exchanged or ()
+        received = [tile for tile in event.consumed if tile != UNKNOWN]
+        if UNKNOWN not in passed and len(received) == EXCHANGED:
+            self._expect(
+                sorted(received) == sorted(passed),
+                "bad_exchange",
+                f"seat {seat} receives {' '.join(tile_name(t) for t in received)}, but seat {target} passed "
+                f"{' '.join(tile_name(t) for t in passed)}",
+            )
+        self.exchange_offset = offset
+        for tile in event.consumed:
+            if tile != UNKNOWN and UNKNOWN in passed:
+                self._see(tile)  # passed by a hand this view could not see: new to the table
+            player.counts[tile] += 1
+        player.received = True
+        self.players[target].given = True
+        player.hand_cache = None
+        player.waits_cache = None
+        if all(p.received for p in self.players):
+            self.phase = "void"
+
+    def _on_void_suit(self, event: Event) -> None:
+        seat = event.actor
+        assert seat is not None and event.suit is not None
+        player = self.players[seat]
+        self._expect(
+            self.phase == "void", "out_of_turn", f"seat {seat} cannot declare its void suit while {self._waiting_for()}"
+        )
+        self._expect(player.void is None, "illegal_action", f"seat {seat} has already declared its void suit")
+        player.void = event.suit
+        player.waits_cache = None
+        if all(p.void is not None for p in self.players):
+            self.phase = "draw"
+            self.turn = self.oya
+
+    def _holds_void(self, seat: int) -> bool:
+        """Whether the seat holds a tile of its void suit (concealed or melded): it cannot win."""
+        player = self.players[seat]
+        suit = player.void
+        if suit is None:
+            return False
+        kinds = player.kind_counts()
+        if any(kinds[suit * 9 : suit * 9 + 9]):
+            return True
+        return any(kind_of(tile) // 9 == suit for meld in player.melds for tile in meld.tiles)
 
     def _see(self, tile: int) -> None:
         """A tile enters the table (dealt, drawn, shown): no kind has more than four copies."""
@@ -562,6 +706,7 @@ class TableMachine:
         self._expect(seat == self.turn, "out_of_turn", f"seat {seat} draws in seat {self.turn}'s turn")
         self._expect(self.dora_now == 0, "missing_dora", "the kan's dora indicator was not shown before the draw")
         self._expect(self.live_left > 0, "wall_exhausted", "no tile is left to draw")
+        self._expect(not self.players[seat].left, "seat_left", f"seat {seat} has won and left the hand")
         self._see(event.pai)
         player = self.players[seat]
         player.counts[event.pai] += 1
@@ -571,6 +716,8 @@ class TableMachine:
         self.turn = seat
         self.live_left -= 1
         self.after = "rinshan" if self.rinshan_next and not self.flower_replacement else "tsumo"
+        if not self.rinshan_next:
+            player.turn_kongs.clear()  # a draw from the front: no kong stands behind the next discard
         self.rinshan_next = False
         self.flower_replacement = False
         self.phase = "act"
@@ -604,7 +751,7 @@ class TableMachine:
         # The same fields (``raw`` aside) are the same action; else compare as actions, where
         # ``consumed`` is a set.
         fields = event[:6]
-        if any(action[:6] == fields for action in legal):
+        if any(action[:6] == fields and action.suit == event.suit for action in legal):
             return
         key = action_key(event)
         if any(action_key(action) == key for action in legal):
@@ -659,10 +806,13 @@ class TableMachine:
         player.drawn = None
         player.forbidden = frozenset()
         player.waits_cache = None
+        self.discard_kongs = list(player.turn_kongs)
+        player.turn_kongs.clear()
         self.phase = "claim"
         self.claim_tile = tile
         self.claim_source = "dahai"
         self.ron_closed = False
+        self.claim_winners = []
 
     def _on_reach(self, event: Event) -> None:
         player = self._actor_in_turn(event)
@@ -747,6 +897,7 @@ class TableMachine:
         self.turn = seat
         if event.kind == "daiminkan":
             self._kan(seat)
+            self._pay_kong(seat, "daiminkan", target)
             self.dora_later += self.play.dora
             self.phase = "draw"
             self.rinshan_next = True
@@ -814,6 +965,7 @@ class TableMachine:
         self.claim_tile = tile
         self.claim_source = "kakan"
         self.ron_closed = False
+        self.claim_winners = []
 
     def _on_ankan(self, event: Event) -> None:
         player = self._actor_in_turn(event)
@@ -839,6 +991,7 @@ class TableMachine:
         player.waits_cache = None
         self._interrupt()
         self._kan(seat)
+        self._pay_kong(seat, "ankan")
         self.dora_now += self.dora_later + self.play.dora
         self.dora_later = 0
         kind = kind_of(event.consumed[0])
@@ -921,6 +1074,17 @@ class TableMachine:
             f"reach_accepted for seat {self.turn} must come before the next draw",
         )
         self._passed_by()
+        if self.claim_winners:
+            # Play-on: the tile was won (一炮多响: by one seat or more); play passes to the seat
+            # after the last winner in turn order from the discarder, with no replacement draw
+            # for a robbed kong.
+            last = max(self.claim_winners, key=lambda winner: (winner - self.turn) % self.seats)
+            self.turn = self._next_in(last)
+            self.phase = "draw"
+            self.rinshan_next = False
+            self.claim_winners = []
+            self._expect(self.live_left > 0, "wall_exhausted", "the wall is exhausted: the hand is a draw")
+            return
         if self.claim_source == "dahai":
             # Only at tables that have abortive draws (draw_kind's rule): elsewhere four winds
             # or four kans are no end of the hand, and play goes on.
@@ -929,14 +1093,72 @@ class TableMachine:
                 "unexpected_event",
                 "the hand is an abortive draw here",
             )
-            self.turn = (self.turn + 1) % self.seats
+            self.turn = self._next_in(self.turn)
             self.phase = "draw"
             self._expect(self.live_left > 0, "wall_exhausted", "the wall is exhausted: the hand is a draw")
         else:
             if self.claim_source == "kakan":
                 self._interrupt()
+                self._pay_kong(self.turn, "kakan")  # it stands: nobody robbed it
             self.phase = "draw"
             self.rinshan_next = True
+
+    def _next_in(self, seat: int) -> int:
+        """The first seat after ``seat`` still in the hand (every seat, but on a play-on table)."""
+        for offset in range(1, self.seats + 1):
+            after = (seat + offset) % self.seats
+            if not self.players[after].left:
+                return after
+        return (seat + 1) % self.seats
+
+    def in_hand(self) -> tuple[int, ...]:
+        """The seats still in the hand: every seat but those that won and left (血战到底)."""
+        return tuple(seat for seat, player in enumerate(self.players) if not player.left)
+
+    def next_drawer(self) -> int:
+        """Who draws once the claimable tile goes unclaimed: the next seat still in after the
+        discarder (after the last winner when it was won), or the kong's seat (its replacement)."""
+        if self.claim_winners:
+            last = max(self.claim_winners, key=lambda winner: (winner - self.turn) % self.seats)
+            return self._next_in(last)
+        return self._next_in(self.turn) if self.claim_source == "dahai" else self.turn
+
+    def _open_result(self) -> HandResult:
+        if self.result is None:
+            self.result = HandResult(
+                self.kyoku, self.bakaze, self.honba, self.oya, "hora", [0] * self.seats, kyotaku=self.kyotaku
+            )
+        return self.result
+
+    def _pay_kong(self, seat: int, kind: str, discarder: int | None = None) -> None:
+        """A kong's payment at once (刮风下雨), where the table has one: the discarder of an open
+        kong's tile, or each other seat still in; carried by the next ``hora`` or ``ryukyoku``."""
+        amount = {
+            "daiminkan": self.play.open_kong_payment,
+            "kakan": self.play.added_kong_payment,
+            "ankan": self.play.closed_kong_payment,
+        }[kind]
+        if not amount:
+            if self.play.play_on:
+                self.players[seat].turn_kongs.append(KongPayment(seat, kind, [0] * self.seats, discarder))
+            return
+        payers = [discarder] if discarder is not None else [s for s in self.in_hand() if s != seat]
+        deltas = [0] * self.seats
+        for payer in payers:
+            deltas[payer] -= amount
+            deltas[seat] += amount
+        record = KongPayment(seat, kind, deltas, discarder)
+        self.kong_payments.append(record)
+        self.players[seat].turn_kongs.append(record)
+        self._book(deltas)
+
+    def _book(self, deltas: Sequence[int], *, logged: bool = False) -> None:
+        """Add ``deltas`` to the hand's; unless ``logged``, the next hora or ryukyoku carries them."""
+        result = self._open_result()
+        for seat, delta in enumerate(deltas):
+            result.deltas[seat] += delta
+            if not logged:
+                self.unlogged[seat] += delta
 
     def _riichi_waiting(self) -> bool:
         player = self.players[self.turn]
@@ -952,6 +1174,16 @@ class TableMachine:
             tile = player.drawn
             self._expect(tile is not None, "illegal_action", f"seat {seat} has drawn no tile to win on")
             assert tile is not None
+        elif self.play.play_on:
+            self._expect(
+                self.phase == "claim" and target == self.turn,
+                "out_of_turn",
+                f"seat {seat} cannot ron seat {target} while {self._waiting_for()}",
+            )
+            self._expect(not self.ron_closed, "unexpected_event", "the discard was already let go")
+            self._expect(not self.players[seat].left, "seat_left", f"seat {seat} has won and left the hand")
+            self._expect(seat not in self.claim_winners, "illegal_action", f"seat {seat} has already won this tile")
+            tile = self.claim_tile
         else:
             self._expect(
                 self.phase in ("claim", "won") and target == self.turn,
@@ -971,14 +1203,11 @@ class TableMachine:
             )
         if not self.players[seat].known:
             # A seat's view of another's win: it cannot be scored here; the log's deltas stand.
-            if self.result is None:
-                self.result = HandResult(
-                    self.kyoku, self.bakaze, self.honba, self.oya, "hora", [0] * self.seats, kyotaku=self.kyotaku
-                )
+            result = self._open_result()
             self.hora_seats.append(seat)
-            self.result.winners.append(seat)
+            result.winners.append(seat)
             self._log_deltas(event)
-            self.phase = "won"
+            self._after_win(seat, target, tile)
             return
         if seat == target:
             legal = any(a.kind == "hora" for a in self.legal_actions(seat))
@@ -988,17 +1217,76 @@ class TableMachine:
             raise Foul(*self._why_no_win(seat, target, tile))
         ura = self._ura(event) if self.players[seat].riichi else ()
         win = self._score(seat, target, tile, ura)
-        if self.result is None:
-            self.result = HandResult(
-                self.kyoku, self.bakaze, self.honba, self.oya, "hora", [0] * self.seats, kyotaku=self.kyotaku
-            )
-        self.result.wins.append(win)
-        self.result.winners.append(seat)
-        for s, delta in enumerate(win.deltas):
-            self.result.deltas[s] += delta
+        result = self._open_result()
+        if self.play.play_on:
+            win = self._with_transfer(win)
+        result.wins.append(win)
+        result.winners.append(seat)
+        self._book(win.deltas, logged=True)
+        if self.play.play_on:
+            # The kong payments not yet logged ride on this hora's deltas (already in the hand's).
+            win = replace(win, deltas=tuple(a + b for a, b in zip(win.deltas, self.unlogged, strict=True)))
+            result.wins[-1] = win
+            self.unlogged = [0] * self.seats
         self.hora_seats.append(seat)
         self._log_deltas(event)
-        self.phase = "won"
+        self._after_win(seat, target, tile)
+
+    def _with_transfer(self, win: Win) -> Win:
+        """呼叫转移: the first win on a discard made after its seat's kong takes that kong's income."""
+        if (
+            not self.play.kong_transfer
+            or win.target == win.winner
+            or self.claim_source != "dahai"
+            or self.claim_winners
+        ):
+            return win
+        deltas = list(win.deltas)
+        for record in self.discard_kongs:
+            if record.transferred:
+                continue
+            income = record.deltas[record.seat]
+            deltas[record.seat] -= income
+            deltas[win.winner] += income
+            record.transferred = True
+        return replace(win, deltas=tuple(deltas))
+
+    def _after_win(self, seat: int, target: int, tile: int) -> None:
+        """Where play goes after a win: the hand ends, or (a play-on table) the winner leaves or,
+        in a bloody river, stays in frozen, and play passes on."""
+        if not self.play.play_on:
+            self.phase = "won"
+            return
+        player = self.players[seat]
+        player.wins += 1
+        player.waits_cache = None
+        if not self.rules.bloody_river:
+            player.left = True
+        if seat == target:
+            # The tile won on by self-draw is set aside: the hand keeps its 13 (its waits, in a
+            # bloody river), and play passes to the next seat still in.
+            self._take(seat, tile)
+            player.won_tiles.append(tile)
+            player.drawn = None
+            player.turn_kongs.clear()
+        elif self.claim_source == "kakan" and not self.claim_winners:
+            # 抢杠胡: the robbed kong stands no more (its payment was never made); its tile was won on.
+            robbed = self.players[target]
+            meld = next(m for m in robbed.melds if m.kind == "kakan" and m.kind_tile == kind_of(tile))
+            tiles = list(meld.tiles)
+            tiles.remove(tile if tile in tiles else tiles[-1])
+            meld.kind, meld.tiles = "pon", tuple(tiles)
+            robbed.hand_cache = robbed.melds_cache = None
+            robbed.river.append(tile)
+            self.kans -= 1
+        if sum(p.left for p in self.players) >= self.seats - 1:
+            self.phase = "won"
+        elif seat == target:
+            self.phase = "draw"
+            self.turn = self._next_in(seat)
+            self.rinshan_next = False
+        else:
+            self.claim_winners.append(seat)
 
     def _ura(self, event: Event) -> tuple[int, ...]:
         markers = event.raw.get("ura_markers") or []
@@ -1032,6 +1320,11 @@ class TableMachine:
             self.players[seat].riichi = 2
             self.scores[seat] -= RIICHI_STICK
             self.kyotaku += 1
+        if self.play.play_on:
+            self._settle_draw()
+            self._log_deltas(event)
+            self.phase = "won"
+            return
         deltas = [0] * self.seats
         tenpai: tuple[bool, ...] = ()
         nagashi: tuple[int, ...] = ()
@@ -1058,8 +1351,73 @@ class TableMachine:
         self._log_deltas(event)
         self.phase = "won"
 
+    def _settle_draw(self) -> None:
+        """A play-on table's exhaustive draw: the seats still in settle (see :meth:`draw_settlement`)."""
+        result = self._open_result()
+        result.kind = "exhaustive"
+        result.tenpai = tuple(self._tenpai_at_draw(seat) and not self.players[seat].left for seat in range(self.seats))
+        settlement = self.draw_settlement() if self.play.draw_settlement else [0] * self.seats
+        result.flower_pigs = tuple(seat for seat in self.in_hand() if self._holds_void(seat))
+        self._book(settlement, logged=True)
+        result.draw_deltas = [a + b for a, b in zip(self.unlogged, settlement, strict=True)]
+        self.unlogged = [0] * self.seats
+
+    def draw_settlement(self) -> list[int]:
+        """What the seats still in pay at the exhaustive draw (Sichuan), each seat's net:
+
+        * 查花猪: a seat holding a tile of its void suit (a 花猪) pays every seat that is not one
+          the capped win, ``2 ** max_fan`` points;
+        * 查大叫: a seat not ready (and no 花猪) pays each ready seat still in the most that seat's
+          hand could win on its discard (each wait scored, the seat as the discarder);
+        * 退税: a seat not ready (花猪 included) returns every kong income it still holds to
+          those who paid it (a kong whose income went on to a winner, 呼叫转移, returns nothing).
+
+        A seat that won and left the hand neither pays nor is paid 查大叫 or 退税.
+        """
+        n = self.seats
+        deltas = [0] * n
+        still_in = self.in_hand()
+        pigs = [seat for seat in still_in if self._holds_void(seat)]
+        ready = [seat for seat in still_in if seat not in pigs and self._tenpai_at_draw(seat)]
+        cap = 2**self.rules.max_fan
+        for pig in pigs:
+            for other in range(n):
+                if other not in pigs:
+                    deltas[pig] -= cap
+                    deltas[other] += cap
+        for payer in still_in:
+            if payer in pigs or payer in ready:
+                continue
+            for seat in ready:
+                owed = self.most_on_a_discard(seat, payer)
+                deltas[payer] -= owed
+                deltas[seat] += owed
+        for record in self.kong_payments:
+            if record.seat in still_in and record.seat not in ready and not record.transferred:
+                for seat, delta in enumerate(record.deltas):
+                    deltas[seat] -= delta
+        return deltas
+
+    def most_on_a_discard(self, seat: int, discarder: int) -> int:
+        """The most ``seat``'s ready hand wins on a discard of ``discarder`` (查大叫), over its waits."""
+        best = 0
+        hand = self.players[seat].hand()
+        for wait in sorted(self._waits(seat)):
+            whole = hand.with_tile(wait)
+            context = self._context(seat, discarder, wait, (), False)
+            try:
+                result = score(whole, wait, self.rules, context)
+            except REFUSALS:
+                continue
+            best = max(best, result.payments[seat])
+        return best
+
     def draw_kind(self) -> str | None:
         """The draw a ``ryukyoku`` would be now (nine terminals, an abortive or exhaustive draw), or None."""
+        if self.play.play_on and self.live_left == 0 and self.phase in ("draw", "claim"):
+            # Play goes on after wins until the wall is empty: its last tile thrown (and not
+            # claimed), or a seat's win on it.
+            return "exhaustive" if self.phase == "draw" or self.claim_source == "dahai" else None
         drawn = self.players[self.turn].drawn if self.phase == "act" else None
         if drawn is not None and is_flower(drawn) and self.live_left == 0:
             return "exhaustive"  # a flower drawn with no tile left to replace it
@@ -1165,6 +1523,19 @@ class TableMachine:
         tsumo = seat == target
         rinshan = tsumo and self.after == "rinshan"
         robbed = not tsumo and self.claim_source in ("kakan", "ankan")
+        if self.play.scoring == "sichuan":
+            return WinContext(
+                seat,
+                self.oya,
+                None if tsumo else target,
+                kong_replacement=rinshan,
+                robbed_kong=robbed,
+                first_turn=tsumo and not player.discarded and not self.interrupted and self.after == "tsumo",
+                void_suit=player.void,
+                after_kong=not tsumo and self.claim_source == "dahai" and bool(self.discard_kongs),
+                in_hand=self.in_hand(),
+                kong_feeder=player.turn_kongs[-1].fed_by if rinshan and player.turn_kongs else None,
+            )
         if self.play.scoring != "riichi":
             return WinContext(
                 seat,
@@ -1255,8 +1626,10 @@ class TableMachine:
         hand = self._hand_with(seat, target, tile)
         if hand.tile_count + 3 * len(hand.melds) != 14 or not self.checker.is_win(hand):
             return False
-        if self.play.scoring == "flat":
-            return True
+        if self._void_kind(seat, kind_of(tile)) or self._holds_void(seat):
+            return False  # a hand with a tile of its void suit never wins
+        if self.play.scoring in ("flat", "sichuan"):
+            return True  # every complete hand scores (Sichuan's 平胡 is the base)
         try:
             score(hand, kind_of(tile), self.rules, self._context(seat, target, tile, (), not self.hora_seats))
         except REFUSALS:
@@ -1270,8 +1643,11 @@ class TableMachine:
             if hand.tile_count % 3 != 1:
                 return frozenset()
             # Most hands are not ready: their shanten alone (no draws, no unseen copies) says so.
-            ready = self.hand_shanten(seat) == 0
-            player.waits_cache = frozenset(self.checker.waits(hand).shape_waits) if ready else frozenset()
+            ready = self.hand_shanten(seat) == 0 and not self._holds_void(seat)
+            waits = frozenset(self.checker.waits(hand).shape_waits) if ready else frozenset()
+            if player.void is not None:
+                waits = frozenset(wait for wait in waits if wait // 9 != player.void)
+            player.waits_cache = waits
         return player.waits_cache
 
     def _furiten(self, seat: int) -> bool:
@@ -1305,7 +1681,10 @@ class TableMachine:
         return [action_object(action) for action in self.legal_actions(seat)]
 
     def decision_seats(self) -> list[int]:
-        """Seats with a choice to make now (the seat in turn, or the seats that may claim)."""
+        """Seats with a choice to make now (the seat in turn, the seats that may claim, or, before
+        Sichuan's first draw, those still to pass their tiles or declare their void suit)."""
+        if self.phase in ("exchange", "void"):
+            return [seat for seat in range(self.seats) if self._legal(seat)]
         if self.phase == "act":
             return [self.turn]
         if self.phase == "claim":
@@ -1331,12 +1710,28 @@ class TableMachine:
         player = self.players[seat]
         if not player.known:
             return []
+        if self.phase == "exchange":
+            return self._exchange_actions(seat) if player.exchanged is None else []
+        if self.phase == "void":
+            if player.void is not None:
+                return []
+            return [Event("void_suit", seat, suit=suit) for suit in range(len(SUIT_LETTERS))]
         if self.phase == "act" and seat == self.turn:
             return self._turn_actions(seat)
         if self.phase == "claim" and seat != self.turn:
             claims = self._claims(seat)
             return [*claims, Event("none")] if claims else []
         return []
+
+    def _exchange_actions(self, seat: int) -> list[Event]:
+        """Every choice of three tiles of one suit the seat holds (换三张), each multiset once."""
+        counts = self.players[seat].counts
+        actions = []
+        for suit in range(len(SUIT_LETTERS)):
+            kinds = [kind for kind in range(suit * 9, suit * 9 + 9) for _ in range(min(counts[kind], EXCHANGED))]
+            for chosen in sorted(set(combinations(kinds, EXCHANGED))):
+                actions.append(Event("exchange_out", seat, consumed=chosen))
+        return actions
 
     def _discard_actions(self, seat: int) -> list[Event]:
         player = self.players[seat]
@@ -1345,9 +1740,14 @@ class TableMachine:
         # Events are values: the seat's discards are built once per process.
         hand_discards, drawn_discards = _DISCARDS[seat]
         actions = []
+        void = player.void
+        if void is not None and not any(player.kind_counts()[void * 9 : void * 9 + 9]):
+            void = None  # nothing of the void suit left: any tile may go
         for tile, count in enumerate(player.counts[:UNKNOWN]):
             if not count or (forbidden and kind_of(tile) in forbidden):
                 continue
+            if void is not None and kind_of(tile) // 9 != void:
+                continue  # a seat holding a tile of its void suit throws one of those first
             if tile == drawn:
                 actions.append(drawn_discards[tile])
                 if count > 1:
@@ -1371,6 +1771,18 @@ class TableMachine:
         if self._wins(seat, seat, drawn):
             actions.append(Event("hora", seat, seat, drawn))
         kan_room = self.live_left > 0 and self.kans < MAX_KANS
+        if player.wins:
+            # A bloody river's winner plays on frozen: it throws what it draws, unless it wins
+            # again or makes a kong that leaves its waits as they are.
+            actions.append(Event("dahai", seat, pai=drawn, tsumogiri=True))
+            kind = kind_of(drawn)
+            if kan_room and not self._void_kind(seat, kind):
+                if self._riichi_ankan_keeps_waits(seat, drawn):
+                    actions.append(Event("ankan", seat, consumed=self._kan_tiles(seat, kind)))
+                pon = next((m for m in player.melds if m.kind == "pon" and m.kind_tile == kind), None)
+                if pon is not None:
+                    actions.append(Event("kakan", seat, pai=drawn, consumed=tuple(pon.tiles)))
+            return actions
         if player.riichi:
             actions.append(Event("dahai", seat, pai=drawn, tsumogiri=True))
             if kan_room and self._riichi_ankan_keeps_waits(seat, drawn):
@@ -1384,7 +1796,7 @@ class TableMachine:
         if kan_room:
             kinds = player.hand().counts
             for kind in range(NUM_TILE_KINDS) if COPIES in kinds else ():
-                if kinds[kind] == COPIES and self._callable(kind):
+                if kinds[kind] == COPIES and self._callable(kind) and not self._void_kind(seat, kind):
                     actions.append(Event("ankan", seat, consumed=self._kan_tiles(seat, kind)))
             for meld in player.melds:
                 if meld.kind == "pon" and kinds[meld.kind_tile]:
@@ -1481,6 +1893,8 @@ class TableMachine:
         kind = kind_of(tile)
         actions: list[Event] = []
         target = self.turn
+        if player.left or seat in self.claim_winners:
+            return actions
         if self.claim_source == "ankan":
             if self._can_rob_closed_kan(seat, kind) and not self._furiten(seat):
                 actions.append(Event("hora", seat, target, tile))
@@ -1494,7 +1908,15 @@ class TableMachine:
             and not self._furiten(seat)
         ):
             actions.append(Event("hora", seat, target, tile))
-        if self.claim_source != "dahai" or player.riichi or self.live_left == 0 or not self._callable(kind):
+        if (
+            self.claim_source != "dahai"
+            or player.riichi
+            or player.wins
+            or self.claim_winners
+            or self.live_left == 0
+            or not self._callable(kind)
+            or self._void_kind(seat, kind)
+        ):
             return actions
         counts = player.counts
         red = red_of(kind)
@@ -1543,6 +1965,11 @@ class TableMachine:
         """Whether tiles of ``kind`` may go into a meld (a wildcard may not, unless the table says so)."""
         return self.play.call_wildcards or kind not in self.rules.wildcards
 
+    def _void_kind(self, seat: int, kind: int) -> bool:
+        """Whether ``kind`` is of the seat's void suit (never called, never a kong, never won on)."""
+        void = self.players[seat].void
+        return void is not None and kind < NUM_TILE_KINDS and kind // 9 == void
+
     def _physical(self, seat: int, kind: int) -> list[int]:
         """The distinct table tiles of ``kind`` the seat holds (a red five is a tile of its own)."""
         counts = self.players[seat].counts
@@ -1564,9 +1991,20 @@ class TableMachine:
         seat = event.actor
         assert seat is not None
         player = self.players[seat]
+        if player.left:
+            return "seat_left", f"seat {seat} has won and left the hand"
+        if event.kind == "exchange_out":
+            return "bad_exchange", f"seat {seat} passes three tiles of one suit it holds, once"
+        if event.kind in ("chi", "pon", "daiminkan", "ankan") and self._void_kind(seat, kind_of(event.consumed[0])):
+            return "void_suit_called", f"seat {seat} cannot {event.kind} tiles of its void suit"
         if event.kind == "dahai" and event.pai is not None:
             if not self._holds(seat, [event.pai]):
                 return "tile_not_held", f"seat {seat} discards {tile_name(event.pai)}, which it does not hold"
+            if player.void is not None and self._holds_void(seat) and not self._void_kind(seat, kind_of(event.pai)):
+                suit = SUIT_LETTERS[player.void]
+                return "void_suit_first", f"seat {seat} holds tiles of its void suit ({suit}) and must discard one"
+            if player.wins:
+                return "illegal_action", f"seat {seat} has won: its hand is frozen and it throws the tile it drew"
             if kind_of(event.pai) in player.forbidden:
                 return (
                     "kuikae",
@@ -1604,6 +2042,10 @@ class TableMachine:
         return "illegal_action", f"seat {seat} cannot {event.kind} now"
 
     def _why_no_win(self, seat: int, target: int, tile: int) -> tuple[str, str]:
+        if self.players[seat].left:
+            return "seat_left", f"seat {seat} has won and left the hand"
+        if self._holds_void(seat) or self._void_kind(seat, kind_of(tile)):
+            return "not_a_win", f"seat {seat}'s hand holds a tile of its void suit: it cannot win"
         hand = self._hand_with(seat, target, tile)
         if not self.checker.is_win(hand):
             return "not_a_win", f"seat {seat}'s hand does not win with {tile_name(tile)}"

@@ -15,7 +15,10 @@ tenpai's extensions (rules without an mjai vocabulary): the flowers are the tile
 aside (the replacement ``tsumo`` follows, as after a kan); ``start_kyoku`` may carry
 ``flowers`` (per seat, the flowers set aside while dealing, already replaced in
 ``tehais``) and ``wildcards`` (the tiles that stand for any tile this hand: Qiqihar's
-``["C"]``).
+``["C"]``).  Sichuan (:mod:`app.core.table.play_rules`): ``{"type": "exchange_out", "actor": S,
+"pais": [t, t, t]}`` (换三张: three tiles of one suit leave seat S), ``{"type": "exchange_in",
+"actor": S, "target": T, "pais": [t, t, t]}`` (S receives T's three) and ``{"type": "void_suit",
+"actor": S, "suit": "m"}`` (定缺), before the dealer's first draw.
 
 >>> event = read_event({"type": "dahai", "actor": 1, "pai": "5pr", "tsumogiri": False}, 0)
 >>> event.kind, event.actor, event.pai, kind_of(event.pai), tile_name(event.pai)
@@ -82,14 +85,37 @@ EVENT_TYPES: Final = frozenset(
         "end_game",
         "kita",
         "flower",
+        "exchange_out",
+        "exchange_in",
+        "void_suit",
         "none",
     }
 )
 
 #: Actions a seat may answer with (``/act``'s ``legal``), besides the table's own events.
 ACTION_TYPES: Final = frozenset(
-    {"none", "dahai", "reach", "chi", "pon", "daiminkan", "kakan", "ankan", "hora", "ryukyoku", "kita", "flower"}
+    {
+        "none",
+        "dahai",
+        "reach",
+        "chi",
+        "pon",
+        "daiminkan",
+        "kakan",
+        "ankan",
+        "hora",
+        "ryukyoku",
+        "kita",
+        "flower",
+        "exchange_out",
+        "void_suit",
+    }
 )
+
+#: The suits by letter (Sichuan's void suit): 0 characters, 1 dots, 2 bamboo; a tile's suit is ``kind // 9``.
+SUIT_LETTERS: Final = "mps"
+#: Tiles passed in Sichuan's exchange (换三张).
+EXCHANGED: Final = 3
 
 
 class MalformedEvent(TenpaiError):
@@ -172,6 +198,8 @@ class Event(NamedTuple):
     consumed: tuple[TableTile, ...] = ()
     tsumogiri: bool | None = None
     raw: Mapping[str, Any] = {}
+    #: ``void_suit``'s suit (0 m, 1 p, 2 s); None for every other event.
+    suit: int | None = None
 
 
 def _seat(obj: Mapping[str, Any], key: str, seats: int, *, required: bool = True) -> int | None:
@@ -193,8 +221,26 @@ def _tiles(obj: Mapping[str, Any], key: str, sizes: Sequence[int]) -> tuple[Tabl
 
 _CONSUMED: Final = {"chi": (2,), "pon": (2,), "daiminkan": (3,), "kakan": (3,), "ankan": (4,)}
 _WITH_ACTOR: Final = frozenset(
-    {"tsumo", "dahai", "chi", "pon", "daiminkan", "kakan", "ankan", "reach", "reach_accepted", "hora", "kita", "flower"}
+    {
+        "tsumo",
+        "dahai",
+        "chi",
+        "pon",
+        "daiminkan",
+        "kakan",
+        "ankan",
+        "reach",
+        "reach_accepted",
+        "hora",
+        "kita",
+        "flower",
+        "exchange_out",
+        "exchange_in",
+        "void_suit",
+    }
 )
+#: Events whose tiles another seat may not see (``?`` allowed): a draw, and the tiles passed in the exchange.
+_MAY_HIDE: Final = frozenset({"tsumo", "exchange_out", "exchange_in"})
 _WITH_PAI: Final = frozenset({"tsumo", "dahai", "chi", "pon", "daiminkan", "kakan", "kita", "flower"})
 
 
@@ -226,6 +272,15 @@ def _read_event(obj: object, seats: int) -> Event:
         target = _seat(obj, "target", seats, required=False)
         if target is None:
             target = actor
+    elif kind == "exchange_in":
+        target = _seat(obj, "target", seats)
+    if kind in ("exchange_out", "exchange_in"):
+        return Event(kind, actor, target, None, _tiles(obj, "pais", (EXCHANGED,)), None, obj)
+    if kind == "void_suit":
+        suit = obj.get("suit")
+        if not isinstance(suit, str) or len(suit) != 1 or suit not in SUIT_LETTERS:
+            raise MalformedEvent(f"must be a suit: m, p or s, got {quoted(suit)}", field="suit")
+        return Event(kind, actor, raw=obj, suit=SUIT_LETTERS.index(suit))
     pai = parse_pai(obj.get("pai"), "pai") if kind in _WITH_PAI else None
     if kind == "hora" and obj.get("pai") is not None:
         pai = parse_pai(obj.get("pai"), "pai")
@@ -251,7 +306,7 @@ def _read_event(obj: object, seats: int) -> Event:
             parse_pai(marker, f"ura_markers[{position}]")
     if kind == "dora":
         pai = parse_pai(obj.get("dora_marker"), "dora_marker")
-    if kind != "tsumo":
+    if kind not in _MAY_HIDE:
         _require_shown(kind, pai, consumed)
     return Event(kind, actor, target, pai, consumed, tsumogiri, obj)
 
@@ -278,8 +333,15 @@ def action_object(event: Event) -> dict[str, Any]:
     if event.kind in ("none", "ryukyoku"):  # libriichi writes a declared draw without its actor
         return out
     out["actor"] = event.actor
-    if event.target is not None and event.kind in ("chi", "pon", "daiminkan", "hora"):
+    if event.target is not None and event.kind in ("chi", "pon", "daiminkan", "hora", "exchange_in"):
         out["target"] = event.target
+    if event.kind in ("exchange_out", "exchange_in"):
+        out["pais"] = [tile_name(tile) for tile in event.consumed]
+        return out
+    if event.kind == "void_suit":
+        assert event.suit is not None
+        out["suit"] = SUIT_LETTERS[event.suit]
+        return out
     if event.pai is not None:
         out["pai"] = tile_name(event.pai)
     if event.consumed:
@@ -291,4 +353,12 @@ def action_object(event: Event) -> dict[str, Any]:
 
 def action_key(event: Event) -> tuple[object, ...]:
     """What makes two actions the same choice: ``consumed`` is a set, not a sequence."""
-    return (event.kind, event.actor, event.target, event.pai, tuple(sorted(event.consumed)), event.tsumogiri)
+    return (
+        event.kind,
+        event.actor,
+        event.target,
+        event.pai,
+        tuple(sorted(event.consumed)),
+        event.tsumogiri,
+        event.suit,
+    )

@@ -12,6 +12,13 @@ machine:
   flowers not counted, and pays MCR's way (:func:`~app.core.value.mcr_scoring.score_mcr`).
 * ``qiqihar``: 红中 stands for any tile and is never called; a win needs an open pon or
   kan, and pays per the Qiqihar source document (:mod:`app.core.value.scoring`).
+* ``sichuan`` (血战到底): 108 tiles, every one drawn (a kong's replacement from the back of the
+  wall), no riichi, dora, red fives, kuikae or abortive draws, no honba or sticks; the hand rules'
+  exchange (换三张) and void suit (定缺) before the first draw; a win does not end the hand (the
+  winner leaves, or with ``bloody_river`` stays in, frozen); several seats may win one discard
+  (一炮多响); kongs pay at once (刮风下雨) and a win on a kong's discard takes that kong's income
+  (呼叫转移); the exhaustive draw settles 查花猪, 查大叫 and 退税.  A win pays through the Sichuan
+  scorer.
 
 >>> PLAY_RULES["mcr"].flowers, PLAY_RULES["riichi"].dead_wall, PLAY_RULES["qiqihar"].scoring
 (8, 14, 'qiqihar')
@@ -64,7 +71,37 @@ class PlayRules:
     )
     scoring: str = field(
         default="riichi",
-        metadata={"doc": 'How a win pays: "riichi" (Tenhou, through the riichi scorer), "mcr", "qiqihar", or "flat".'},
+        metadata={
+            "doc": 'How a win pays: "riichi" (Tenhou, through the riichi scorer), "mcr", "qiqihar", "sichuan", or "flat".'
+        },
+    )
+    play_on: bool = field(
+        default=False,
+        metadata={
+            "doc": "A win does not end the hand: the winner leaves it (or, with the hand rules' bloody_river, stays in with its hand frozen) and the others play on until one seat is left or the wall is empty (Sichuan's 血战到底)."
+        },
+    )
+    open_kong_payment: int = field(
+        default=0, metadata={"doc": "Points the discarder pays at once for an open kong of its discard (0: none)."}
+    )
+    added_kong_payment: int = field(
+        default=0,
+        metadata={"doc": "Points each other seat still in pays at once for an added kong nobody robs (0: none)."},
+    )
+    closed_kong_payment: int = field(
+        default=0, metadata={"doc": "Points each other seat still in pays at once for a closed kong (0: none)."}
+    )
+    kong_transfer: bool = field(
+        default=False,
+        metadata={
+            "doc": "A win on the discard a seat made after its kong's replacement draw (杠上炮) takes that kong's income from it (呼叫转移)."
+        },
+    )
+    draw_settlement: bool = field(
+        default=False,
+        metadata={
+            "doc": "At the exhaustive draw: a seat holding a void-suit tile pays every other seat the capped win (查花猪); a seat not ready pays each ready seat the most its hand could win (查大叫) and returns its kong income (退税)."
+        },
     )
     lengths: tuple[str, ...] = field(
         default=("kyoku", "tonpuu", "hanchan"),
@@ -105,5 +142,16 @@ PLAY_RULES: Final[Mapping[str, PlayRules]] = MappingProxyType(
         "chinese": _CHINESE,
         "mcr": replace(_CHINESE, scoring="mcr", flowers=MAX_FLOWERS),
         "qiqihar": replace(_CHINESE, scoring="qiqihar"),
+        "sichuan": replace(
+            _CHINESE,
+            head_bump=False,
+            scoring="sichuan",
+            play_on=True,
+            open_kong_payment=2,
+            added_kong_payment=1,
+            closed_kong_payment=2,
+            kong_transfer=True,
+            draw_settlement=True,
+        ),
     }
 )

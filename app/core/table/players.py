@@ -182,6 +182,14 @@ class ShantenCaller:
         """:meth:`call`'s answer and the values behind it (None: the rule has no figures)."""
         return self.call(view, tile, options), None
 
+    def exchange(self, view: SeatView, options: Sequence[tuple[Tile, ...]]) -> tuple[Tile, ...]:
+        """Sichuan's three tiles to pass (one of ``options``): :func:`plain_exchange`."""
+        return plain_exchange(view.hand.counts, options)
+
+    def void_suit(self, view: SeatView) -> int:
+        """Sichuan's void suit: :func:`plain_void_suit`."""
+        return plain_void_suit(view.hand.counts)
+
     def kan(self, view: SeatView, options: Sequence[Meld]) -> Meld | None:
         """A closed or added kong to declare (one of ``options``), or None."""
         checker, hand = view.checker, view.hand
@@ -633,6 +641,46 @@ class RandomPlayer:
     def kita(self, view: SeatView, north: Tile) -> bool:
         """Half the time."""
         return self.rng.random() < 0.5
+
+    def exchange(self, view: SeatView, options: Sequence[tuple[Tile, ...]]) -> tuple[Tile, ...]:
+        """Any of ``options``."""
+        return self.rng.choice(list(options))
+
+    def void_suit(self, view: SeatView) -> int:
+        """Any suit."""
+        return self.rng.randrange(3)
+
+
+_SUIT_SIZE: Final = 9
+
+
+def plain_void_suit(counts: bytes) -> int:
+    """The suit (0 m, 1 p, 2 s) with fewest tiles in ``counts``; the first among equals.
+
+    >>> from app.core.shape.tiles import counts_from_tiles, parse_mpsz
+    >>> plain_void_suit(counts_from_tiles(parse_mpsz("1234567m2399p55s")))
+    2
+    """
+    sizes = [sum(counts[suit * _SUIT_SIZE : (suit + 1) * _SUIT_SIZE]) for suit in range(3)]
+    return sizes.index(min(sizes))
+
+
+def plain_exchange(counts: bytes, options: Sequence[tuple[Tile, ...]]) -> tuple[Tile, ...]:
+    """Three tiles of the shortest suit that has three (``options`` are the legal choices), the
+    least useful of it: fewest neighbours held within two and fewest copies
+    (:func:`tile_value`), then the lowest tiles.
+
+    >>> from app.core.shape.tiles import counts_from_tiles, parse_mpsz
+    >>> hand = counts_from_tiles(parse_mpsz("1234567m2399p159s"))
+    >>> plain_exchange(hand, [(0, 1, 2), (9, 10, 17), (18, 22, 26)])
+    (18, 22, 26)
+    """
+    sizes = [sum(counts[suit * _SUIT_SIZE : (suit + 1) * _SUIT_SIZE]) for suit in range(3)]
+
+    def key(option: tuple[Tile, ...]) -> tuple[int, int, tuple[Tile, ...]]:
+        return (sizes[option[0] // _SUIT_SIZE], sum(tile_value(tile, counts) for tile in option), option)
+
+    return min(options, key=key)
 
 
 def unseen_tiles(view: SeatView) -> bytes:

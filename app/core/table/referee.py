@@ -256,7 +256,10 @@ def _check_deltas(machine: TableMachine, event: Event, index: int, report: Repor
     result = machine.result
     if logged is None or result is None:
         return
-    ours = list(result.wins[-1].deltas) if event.kind == "hora" else list(result.deltas)
+    if event.kind == "hora":
+        ours = list(result.wins[-1].deltas)
+    else:
+        ours = list(result.deltas if result.draw_deltas is None else result.draw_deltas)
     if list(logged) != ours:
         report.problems.append(
             Problem(index, "deltas_differ", f"the log's deltas {list(logged)} differ from the rules' {ours}")
