@@ -141,6 +141,22 @@ def weight_field(name: str) -> str:
     raise argparse.ArgumentTypeError(f"unknown weight {name!r}; weights are {known}")
 
 
+def parse_option(text: str) -> tuple[str, object]:
+    """A rule option ``NAME=VALUE``: the value read as JSON (true, 4, "fan"), else as text.
+
+    >>> parse_option("bloody_river=true"), parse_option("self_draw_bonus=fan")
+    (('bloody_river', True), ('self_draw_bonus', 'fan'))
+    """
+    name, sep, raw = text.partition("=")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"a rule option is NAME=VALUE, got {text!r}")
+    try:
+        value: object = json.loads(raw)
+    except ValueError:
+        value = raw
+    return name, value
+
+
 def parse_rules(text: str) -> str:
     """A rules preset the table can seat."""
     if text not in TABLE_RULES:
@@ -340,6 +356,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="play the run once per value of one advisor weight, same seed each time, "
         "e.g. safetyWeight=0.5,1.2,2.0; prints seed 000's tuning table",
     )
+    parser.add_argument(
+        "--option",
+        type=parse_option,
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a rule option over the preset, as GET /rules lists them (repeatable), "
+        "e.g. --rules sichuan --option bloody_river=true",
+    )
     parser.add_argument("--out", type=Path, metavar="PATH", help="write the JSON report here")
     parser.add_argument(
         "--plot",
@@ -460,6 +485,7 @@ def _checked_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -
         weights=DEFAULT_WEIGHTS._replace(**args.weights),
         length=args.length,
         record_events=args.log is not None,
+        options=tuple(args.option),
     )
     try:
         validate_config(config)

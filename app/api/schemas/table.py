@@ -220,6 +220,37 @@ class MjaiFlower(_Event):
     pai: MjaiTile = Field(description="The flower, H1-H8.")
 
 
+class MjaiExchangeOut(_Event):
+    """tenpai's extension event for Sichuan (换三张, under the option `exchange_three`): after `start_kyoku`,
+    every seat passes three tiles of one suit it holds."""
+
+    type: Literal["exchange_out"]
+    actor: Seat
+    pais: list[MjaiTile] = Field(
+        min_length=3, max_length=3, description="The three tiles passed, of one suit (`?` for another seat's)."
+    )
+
+
+class MjaiExchangeIn(_Event):
+    """tenpai's extension event for Sichuan: `actor` receives the three tiles `target` passed. The direction is
+    drawn at random per hand: every `exchange_in` of a hand has the same offset from `actor` to `target`."""
+
+    type: Literal["exchange_in"]
+    actor: Seat
+    target: Seat = Field(description="Whose three tiles the seat receives.")
+    pais: list[MjaiTile] = Field(min_length=3, max_length=3, description="The three tiles received.")
+
+
+class MjaiVoidSuit(_Event):
+    """tenpai's extension event for Sichuan (定缺): each seat declares the suit it will throw out, after the
+    exchange and before the dealer's first `tsumo`. While it holds a tile of that suit it discards one of them;
+    it never calls one, and cannot win holding one."""
+
+    type: Literal["void_suit"]
+    actor: Seat
+    suit: Literal["m", "p", "s"] = Field(description="The void suit: m (characters), p (dots) or s (bamboo).")
+
+
 MjaiEvent = Annotated[
     MjaiStartGame
     | MjaiStartKyoku
@@ -238,7 +269,10 @@ MjaiEvent = Annotated[
     | MjaiEndKyoku
     | MjaiEndGame
     | MjaiKita
-    | MjaiFlower,
+    | MjaiFlower
+    | MjaiExchangeOut
+    | MjaiExchangeIn
+    | MjaiVoidSuit,
     Field(discriminator="type"),
 ]
 """One mjai event, as documented; requests keep the object as sent (``SkipValidation``)."""
@@ -250,11 +284,14 @@ _EVENTS_DOC: Final = (
     "them: `ankan`, `dora`, then the replacement `tsumo`; `daiminkan` or `kakan`, the replacement `tsumo`, "
     "then `dora` before the next `dahai`. Sanma logs have three-element `scores`, `tehais` and `deltas`, and "
     "the extension event `kita`; the Chinese rules show no dora, MCR sets flowers aside (`flower`, and "
-    "`start_kyoku.flowers`), Qiqihar names its wildcards (`start_kyoku.wildcards`). At most TENPAI_MAX_EVENTS (GET /limits); more: 422 `too_many_events`."
+    "`start_kyoku.flowers`), Qiqihar names its wildcards (`start_kyoku.wildcards`); Sichuan passes three tiles "
+    "(`exchange_out`, `exchange_in`), declares void suits (`void_suit`) and plays on after a win: each `hora`'s "
+    "`deltas` are that win's payment with the kong payments made since the last logged event, and the "
+    "`ryukyoku`'s the draw's settlement (docs/table.md). At most TENPAI_MAX_EVENTS (GET /limits); more: 422 `too_many_events`."
 )
 _RULES_DOC: Final = (
     f"The table's rules: {', '.join(TABLE_PRESETS)} (a preset name, or {{preset, ...overrides}}; see GET /rules). "
-    "riichi and sanma play by Tenhou's rules; chinese, mcr and qiqihar one hand at a time (docs/table.md)."
+    "riichi and sanma play by Tenhou's rules; chinese, mcr, qiqihar and sichuan one hand at a time (docs/table.md)."
 )
 # SkipValidation: the list is checked to be a list, its items are the core's to read.
 _Events = list[SkipValidation[MjaiEvent]]

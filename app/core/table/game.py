@@ -96,6 +96,8 @@ class GameConfig(NamedTuple):
     audit: bool = False
     #: Seat s plays ``players[(s + rotation) % seats]`` on the same walls (the duplicate mode).
     rotation: int = 0
+    #: Rule options over the preset (``(("bloody_river", True),)``), as ``GET /rules`` lists them.
+    options: tuple[tuple[str, Any], ...] = ()
 
 
 class HandRecord(NamedTuple):
@@ -165,7 +167,7 @@ def table_rules(rules: RuleProfile, length: str) -> TableRules:
 def validate_config(config: GameConfig) -> RuleProfile:
     """The rule profile of ``config``, or a typed error naming the bad field."""
     try:
-        rules = rule_profile(config.rules)
+        rules = rule_profile(config.rules, **dict(config.options))
     except TenpaiError as error:
         raise type(error)(error.message, field="rules") from None
     if rules.name not in TABLE_PRESETS:

@@ -55,7 +55,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from app.core.errors import TenpaiError
 from app.core.shape.engine import Checker
@@ -316,6 +316,21 @@ class Win:
         return self.score.fan if isinstance(self.score, McrScore) else None
 
 
+class DrawSettlement(NamedTuple):
+    """A Sichuan exhaustive draw's payments, each rule's per seat (see :meth:`TableMachine.draw_settlement`)."""
+
+    #: 查花猪: each seat holding a tile of its void suit pays every seat that is not one the capped win.
+    flower_pigs: tuple[int, ...]
+    #: 查大叫: each seat still in and not ready pays each ready seat still in the most it could win.
+    not_ready: tuple[int, ...]
+    #: 退税: each seat not ready returns its kong income to those who paid it.
+    refunds: tuple[int, ...]
+
+    @property
+    def total(self) -> list[int]:
+        return [sum(parts) for parts in zip(self.flower_pigs, self.not_ready, self.refunds, strict=True)]
+
+
 @dataclass(slots=True)
 class HandResult:
     """How a hand ended: its wins, or the kind of draw, and the deltas the table computed."""
@@ -339,6 +354,8 @@ class HandResult:
     draw_deltas: list[int] | None = None
     #: Play-on tables, at an exhaustive draw: the seats holding a void-suit tile (花猪).
     flower_pigs: tuple[int, ...] = ()
+    #: Play-on tables, at an exhaustive draw: the settlement, rule by rule.
+    settlement: DrawSettlement | None = None
 
     def outcome(self) -> HandOutcome:
         """The hand's ending in the terms of :func:`~app.core.table.flow.next_hand`."""
@@ -1357,13 +1374,17 @@ class TableMachine:
         result = self._open_result()
         result.kind = "exhaustive"
         result.tenpai = tuple(self._tenpai_at_draw(seat) and not self.players[seat].left for seat in range(self.seats))
-        settlement = self.draw_settlement() if self.play.draw_settlement else [0] * self.seats
+        if self.play.draw_settlement:
+            result.settlement = self.draw_settlement()
+            settlement = result.settlement.total
+        else:
+            settlement = [0] * self.seats
         result.flower_pigs = tuple(seat for seat in self.in_hand() if self._holds_void(seat))
         self._book(settlement, logged=True)
         result.draw_deltas = [a + b for a, b in zip(self.unlogged, settlement, strict=True)]
         self.unlogged = [0] * self.seats
 
-    def draw_settlement(self) -> list[int]:
+    def draw_settlement(self) -> DrawSettlement:
         """What the seats still in pay at the exhaustive draw (Sichuan), each seat's net:
 
         * 查花猪: a seat holding a tile of its void suit (a 花猪) pays every seat that is not one
@@ -1376,28 +1397,30 @@ class TableMachine:
         A seat that won and left the hand neither pays nor is paid 查大叫 or 退税.
         """
         n = self.seats
-        deltas = [0] * n
         still_in = self.in_hand()
         pigs = [seat for seat in still_in if self._holds_void(seat)]
         ready = [seat for seat in still_in if seat not in pigs and self._tenpai_at_draw(seat)]
         cap = 2**self.rules.max_fan
+        flower_pigs = [0] * n
         for pig in pigs:
             for other in range(n):
                 if other not in pigs:
-                    deltas[pig] -= cap
-                    deltas[other] += cap
+                    flower_pigs[pig] -= cap
+                    flower_pigs[other] += cap
+        not_ready = [0] * n
         for payer in still_in:
             if payer in pigs or payer in ready:
                 continue
             for seat in ready:
                 owed = self.most_on_a_discard(seat, payer)
-                deltas[payer] -= owed
-                deltas[seat] += owed
+                not_ready[payer] -= owed
+                not_ready[seat] += owed
+        refunds = [0] * n
         for record in self.kong_payments:
             if record.seat in still_in and record.seat not in ready and not record.transferred:
                 for seat, delta in enumerate(record.deltas):
-                    deltas[seat] -= delta
-        return deltas
+                    refunds[seat] -= delta
+        return DrawSettlement(tuple(flower_pigs), tuple(not_ready), tuple(refunds))
 
     def most_on_a_discard(self, seat: int, discarder: int) -> int:
         """The most ``seat``'s ready hand wins on a discard of ``discarder`` (查大叫), over its waits."""
@@ -1405,7 +1428,11 @@ class TableMachine:
         hand = self.players[seat].hand()
         for wait in sorted(self._waits(seat)):
             whole = hand.with_tile(wait)
-            context = self._context(seat, discarder, wait, (), False)
+            # A plain discard: none of the situations of the table as it stands (a kong behind
+            # the last discard) belongs to a win that never happened.
+            context = self._context(seat, discarder, wait, (), False)._replace(
+                after_kong=False, robbed_kong=False, kong_replacement=False, first_turn=False, kong_feeder=None
+            )
             try:
                 result = score(whole, wait, self.rules, context)
             except REFUSALS:
