@@ -64,6 +64,7 @@ from app.core.table.mjai import (
 from app.core.table.play_rules import PLAY_RULES
 from app.core.table.players import Strategy, make_player
 from app.core.value.riichi_scoring import RiichiScore
+from app.core.value.sichuan_scoring import SichuanScore
 
 #: Rules the table machine plays.
 TABLE_PRESETS: Final = tuple(PLAY_RULES)
@@ -127,11 +128,17 @@ class HandRecord(NamedTuple):
     riichi_sticks: int
     #: Per seat: calls made (chi, pon, open kan).
     calls: tuple[int, ...] = ()
-    #: The first win's MCR fans (flowers not counted); None without a win or under other scoring.
+    #: The first win's MCR fans (flowers not counted) or Sichuan fans (before the cap); None
+    #: without a win or under other scoring.
     fan: int | None = None
     #: Per winner, in the order of ``winners``: what the other seats paid it (honba included,
     #: riichi sticks not).
     points: tuple[int, ...] = ()
+    #: Sichuan, per winner in the order of ``winners``: the win's fans before the cap.
+    fans: tuple[int, ...] = ()
+    #: Sichuan, per winner in the order of ``winners``: the names of the fans it counted
+    #: (``qing_yi_se``, ``gen``, ...).
+    fan_names: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(slots=True)
@@ -197,10 +204,16 @@ def validate_config(config: GameConfig) -> RuleProfile:
 
 def _points(win: Win) -> int:
     """What the other seats paid ``win``'s winner, honba in: riichi's delta also holds the sticks
-    it took, its score's payment does not; the other tables have no sticks."""
-    if isinstance(win.score, RiichiScore):
+    it took, its score's payment does not; Sichuan's delta also holds the kong payments the win's
+    event carries; the other tables have neither."""
+    if isinstance(win.score, RiichiScore | SichuanScore):
         return win.score.payments[win.winner]
     return win.deltas[win.winner]
+
+
+def _fan_names(win: Win) -> tuple[str, ...]:
+    """The names of the fans a Sichuan win counted."""
+    return tuple(fan.name for fan in win.score.fans) if isinstance(win.score, SichuanScore) else ()
 
 
 def wall_tiles(rules: RuleProfile) -> list[int]:
@@ -359,6 +372,8 @@ class _Game:
                 riichi_sticks=sum(p.riichi == 2 for p in machine.players),
                 calls=tuple(self.calls),
                 points=tuple(_points(win) for win in result.wins),
+                fans=tuple(win.fan for win in result.wins if win.fan is not None) if self.table_play.play_on else (),
+                fan_names=tuple(_fan_names(win) for win in result.wins) if self.table_play.play_on else (),
             )
         )
         return outcome

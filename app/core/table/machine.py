@@ -312,8 +312,8 @@ class Win:
 
     @property
     def fan(self) -> int | None:
-        """MCR's fans, flowers not counted; None under other scoring."""
-        return self.score.fan if isinstance(self.score, McrScore) else None
+        """MCR's fans, flowers not counted, or Sichuan's before the cap; None under other scoring."""
+        return self.score.fan if isinstance(self.score, McrScore | SichuanScore) else None
 
 
 class DrawSettlement(NamedTuple):
@@ -1278,6 +1278,9 @@ class TableMachine:
         player = self.players[seat]
         player.wins += 1
         player.waits_cache = None
+        # A win ends the first go-around: no later win is heavenly or earthly (天胡, 地胡).
+        player.discarded = True
+        self.interrupted = True
         if not self.rules.bloody_river:
             player.left = True
         if seat == target:
