@@ -57,6 +57,12 @@ from app.core.shape.rules import RuleProfile
 from app.core.shape.tiles import NUM_TILE_KINDS, Tile, counted, format_tile
 from app.core.value.scoring_context import InvalidWinContext, WinContext, check_seats, check_win_tile
 
+#: The published rule text the fan table and the option defaults follow (docs/sichuan.md).
+RULE_TEXT: Final = (
+    "血战到底 rule screen of the scmj (四川麻将) client in QuiQiJingFeng/M2_CLIENT, "
+    "https://github.com/QuiQiJingFeng/M2_CLIENT/blob/260b9d781931bc4641d7aa97a0319d60d5b558f5/"
+    "cocosstudio/games/scmj/landscape/GameRuleLayer.csd (see docs/sichuan.md)"
+)
 #: Suit letters by suit number (0 m, 1 p, 2 s), as HTTP spells them.
 SUIT_LETTERS: Final = "mps"
 #: Fans a pattern or a situation is worth: (pinyin name, Chinese, fan).
@@ -247,8 +253,9 @@ def _check_context(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinC
             raise InvalidWinContext("kong_feeder needs an open kong among the winner's melds", field="kong_feeder")
         if feeder not in in_hand:
             raise InvalidWinContext("kong_feeder must be among the seats still in the hand", field="in_hand")
-    if context.first_turn and context.winner == context.dealer and context.discarder is not None:
-        raise InvalidWinContext("the dealer's first-turn win (天胡) is a self-draw", field="first_turn")
+    if context.first_turn and context.discarder is not None:
+        # The rule text's 天胡 and 地胡 are both wins on a seat's first draw (地胡: 第一轮摸牌后就胡牌).
+        raise InvalidWinContext("a first-turn win (天胡, 地胡) is a self-draw on the first draw", field="first_turn")
     return in_hand
 
 
