@@ -23,7 +23,6 @@ from app.core.value.mcr_scoring import Fan, McrScore
 from app.core.value.riichi_scoring import FuPart, Reading, RiichiScore, YakuHan
 from app.core.value.scoring import REFUSALS, ScoreResult, score
 from app.core.value.scoring_context import WinContext
-from app.core.value.sichuan_scoring import Fan as SichuanFan
 from app.core.value.sichuan_scoring import SichuanScore
 
 
@@ -221,7 +220,7 @@ class FanOut(BaseModel):
     count: int = Field(description="Instances counted (e.g. 2 for two Pure Double Chows).", examples=[1])
 
     @classmethod
-    def of(cls, fan: Fan | SichuanFan) -> FanOut:
+    def of(cls, fan: Fan) -> FanOut:
         return cls(name=fan.name, chinese=fan.chinese, fan=fan.fan, count=fan.count)
 
 
