@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Annotated, Any, Final
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 
 from pydantic import (
     BaseModel,
@@ -313,7 +313,8 @@ class Situation(BaseModel):
     first_turn: bool = Field(
         False,
         strict=True,
-        description="Riichi: won on the first uninterrupted draw (tenhou for the dealer, else chiihou).",
+        description="Riichi: won on the first uninterrupted draw (tenhou for the dealer, else chiihou). "
+        "Sichuan: won on the seat's first draw (天胡 for the dealer, 地胡 for the others; a self-draw).",
     )
     honba: int = Field(
         0,
@@ -350,6 +351,18 @@ class Situation(BaseModel):
         strict=True,
         description="MCR: the winning tile is the last of its four copies, the other three already shown "
         "(和绝张, Last Tile).",
+    )
+    void_suit: Literal["m", "p", "s"] | None = Field(
+        None,
+        description="Sichuan: the winner's void suit (定缺), m, p or s; a hand holding a tile of it is a 400 "
+        "void_suit_held. null: any suit the hand lacks (a hand of all three suits does not win).",
+        examples=["s"],
+    )
+    after_kong: bool = Field(
+        False,
+        strict=True,
+        description="Sichuan: won on the discard a seat made after its kong's replacement draw (杠上炮, one fan); "
+        "needs discarder.",
     )
 
 

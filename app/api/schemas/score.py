@@ -23,6 +23,7 @@ from app.core.value.mcr_scoring import Fan, McrScore
 from app.core.value.riichi_scoring import FuPart, Reading, RiichiScore, YakuHan
 from app.core.value.scoring import REFUSALS, ScoreResult, score
 from app.core.value.scoring_context import WinContext
+from app.core.value.sichuan_scoring import SichuanScore
 
 
 class MultiplierOut(BaseModel):
@@ -182,11 +183,25 @@ _MCR_ANSWER: Final[JsonDict] = {
     ],
     "flowers": 2,
 }
+# Computed with the core from _SICHUAN_EXAMPLE (a test checks it): the contract's answer,
+# 清一色 2 + 根 1 (the four 1m) = 3 fans, 2 ** 3 = 8 from the discarder.
+_SICHUAN_ANSWER: Final[JsonDict] = {
+    "payments": [0, 8, -8, 0],
+    "multipliers": [],
+    "per_payer": [{"seat": 2, "pays": 8}],
+    "fan": 3,
+    "fans": [
+        {"name": "qing_yi_se", "chinese": "清一色", "fan": 2, "count": 1},
+        {"name": "gen", "chinese": "根", "fan": 1, "count": 1},
+    ],
+    "multiplier": 8,
+}
 SCORE_ANSWER_EXAMPLES: Final = {
     "riichi": {"summary": "Riichi: the contract's example", "value": _RIICHI_ANSWER},
     "sanma": {"summary": "Sanma: a haneman self-draw, tsumo loss", "value": _SANMA_ANSWER},
     "mcr": {"summary": "MCR: 21 fans and two flowers, on a discard", "value": _MCR_ANSWER},
     "qiqihar": {"summary": "Qiqihar: the seed's example", "value": _QIQIHAR_ANSWER},
+    "sichuan": {"summary": "Sichuan: 清一色 with a 根, on a discard", "value": _SICHUAN_ANSWER},
 }
 
 _RIICHI_ONLY: Final = "Riichi only (absent for other profiles)."
@@ -194,9 +209,12 @@ _MCR_ONLY: Final = "MCR only (absent for other profiles)."
 
 
 class FanOut(BaseModel):
-    """One MCR fan counted: its names, its value, and how many times it counts."""
+    """One fan counted (MCR or Sichuan): its names, its value, and how many times it counts."""
 
-    name: str = Field(description="The official English name.", examples=["Pure Straight"])
+    name: str = Field(
+        description="MCR: the official English name; Sichuan: the pinyin name (qing_yi_se, gen, ...).",
+        examples=["Pure Straight"],
+    )
     chinese: str = Field(description="The Chinese name.", examples=["清龙"])
     fan: int = Field(description="Fans of one instance.", examples=[16])
     count: int = Field(description="Instances counted (e.g. 2 for two Pure Double Chows).", examples=[1])
@@ -211,8 +229,8 @@ class ScoreResponse(BaseModel):
 
     Qiqihar answers carry `payments`, `multipliers` and `per_payer` only. Riichi
     answers add han, fu, yaku, fu_details, limit, yakuman_count, base_points,
-    riichi_sticks_won and the reading; MCR answers add fan, fans and flowers. Their
-    `multipliers` is empty.
+    riichi_sticks_won and the reading; MCR answers add fan, fans and flowers; Sichuan
+    answers add fan, multiplier and fans. Their `multipliers` is empty.
     """
 
     model_config = ConfigDict(json_schema_extra={"examples": [_RIICHI_ANSWER, _QIQIHAR_ANSWER]})
@@ -242,20 +260,39 @@ class ScoreResponse(BaseModel):
     reading: ReadingOut | None = Field(None, description=_RIICHI_ONLY + " The reading that scored highest.")
     fan: int | None = Field(
         None,
-        description=_MCR_ONLY + " Total fans of the best reading, flowers not counted (a win needs 8).",
+        description="MCR and Sichuan only (absent for other profiles). MCR: total fans of the best reading, "
+        "flowers not counted (a win needs 8). Sichuan: the fans counted, before the cap (max_fan).",
         examples=[26],
     )
     fans: list[FanOut] | None = Field(
         None,
-        description=_MCR_ONLY + " Every fan counted after the exclusion rules, then Flower Tiles (花牌, one fan "
-        "a flower, not part of `fan`) when there are flowers.",
+        description="MCR and Sichuan only (absent for other profiles). MCR: every fan counted after the "
+        "exclusion rules, then Flower Tiles (花牌, one fan a flower, not part of `fan`) when there are flowers. "
+        "Sichuan: the hand's one pattern (the best), gen (根) with its count, then the situational fans "
+        "(zi_mo is listed at 0 fans under self_draw_bonus base).",
     )
     flowers: int | None = Field(None, description=_MCR_ONLY + " Flowers counted (one fan each).")
+    multiplier: int | None = Field(
+        None,
+        description="Sichuan only (absent for other profiles): 2 ** min(fan, max_fan), the points each payer "
+        "pays (a self-draw with self_draw_bonus base adds one).",
+        examples=[8],
+    )
 
     @classmethod
-    def of(cls, result: ScoreResult | RiichiScore | McrScore) -> ScoreResponse:
-        """The answer for a core result; riichi fields are set only for a riichi result, MCR's for MCR's."""
+    def of(cls, result: ScoreResult | RiichiScore | McrScore | SichuanScore) -> ScoreResponse:
+        """The answer for a core result; riichi fields are set only for a riichi result, MCR's for MCR's,
+        Sichuan's for Sichuan's."""
         per_payer = [PayerOut(seat=seat, pays=pays) for seat, pays in result.per_payer]
+        if isinstance(result, SichuanScore):
+            return cls(
+                payments=list(result.payments),
+                multipliers=[],
+                per_payer=per_payer,
+                fan=result.fan,
+                multiplier=result.multiplier,
+                fans=[FanOut.of(fan) for fan in result.fans],
+            )
         if isinstance(result, McrScore):
             return cls(
                 payments=list(result.payments),
@@ -390,6 +427,20 @@ _MCR_EXAMPLE: Final[JsonDict] = {
     "kong_replacement": False,
     "robbed_kong": False,
 }
+# Sichuan: seat 1 (void suit p) wins on seat 2's discard with a flush of characters holding
+# all four 1m: 清一色 + 根.
+_SICHUAN_EXAMPLE: Final[JsonDict] = {
+    "hand": "111123456789m99m",
+    "win_tile": "9m",
+    "rules": "sichuan",
+    "winner": 1,
+    "dealer": 0,
+    "discarder": 2,
+    "void_suit": "p",
+    "after_kong": False,
+    "kong_replacement": False,
+    "robbed_kong": False,
+}
 SCORE_EXAMPLES: Final = {
     "riichi": Example(summary="Riichi: the contract's example (open hand, ron)", value=_RIICHI_EXAMPLE),
     "riichi_tsumo": Example(
@@ -400,6 +451,7 @@ SCORE_EXAMPLES: Final = {
     ),
     "mcr": Example(summary="MCR: a pure straight on a discard, with two flowers", value=_MCR_EXAMPLE),
     "qiqihar": Example(summary="Qiqihar: the seed's dealer self-draw holding 红中", value=_QIQIHAR_EXAMPLE),
+    "sichuan": Example(summary="Sichuan: 清一色 with a 根 on a discard, void suit p", value=_SICHUAN_EXAMPLE),
 }
 
 
@@ -420,9 +472,9 @@ class ScoreRequest(ScoreItem):
     rules: Rules = Field(
         "riichi",
         validate_default=True,
-        description="The rules whose scoring applies: riichi (the default, as on every route), sanma, mcr or "
-        'qiqihar, or {preset, ...overrides} such as {"preset": "riichi", "kiriage": true} or '
-        '{"preset": "sanma", "tsumo_loss": false}.',
+        description="The rules whose scoring applies: riichi (the default, as on every route), sanma, mcr, "
+        'qiqihar or sichuan, or {preset, ...overrides} such as {"preset": "riichi", "kiriage": true}, '
+        '{"preset": "sanma", "tsumo_loss": false} or {"preset": "sichuan", "max_fan": 3}.',
     )
 
 
