@@ -55,8 +55,15 @@ from app.core.shape.decompose import regular_decompositions, seven_pairs_decompo
 from app.core.shape.hand import Hand, MeldKind
 from app.core.shape.rules import RuleProfile
 from app.core.shape.tiles import NUM_TILE_KINDS, Tile, counted, format_tile
+from app.core.value.mcr_scoring import Fan
 from app.core.value.scoring_context import InvalidWinContext, WinContext, check_seats, check_win_tile
 
+#: The published rule text the fan table and the option defaults follow (docs/sichuan.md).
+RULE_TEXT: Final = (
+    "血战到底 rule screen of the scmj (四川麻将) client in QuiQiJingFeng/M2_CLIENT, "
+    "https://github.com/QuiQiJingFeng/M2_CLIENT/blob/260b9d781931bc4641d7aa97a0319d60d5b558f5/"
+    "cocosstudio/games/scmj/landscape/GameRuleLayer.csd (see docs/sichuan.md)"
+)
 #: Suit letters by suit number (0 m, 1 p, 2 s), as HTTP spells them.
 SUIT_LETTERS: Final = "mps"
 #: Fans a pattern or a situation is worth: (pinyin name, Chinese, fan).
@@ -96,15 +103,6 @@ _JIANG_NUMBERS: Final = frozenset({1, 4, 7})  # 2, 5, 8
 _FULL_CAPS: Final = bytes([4] * NUM_TILE_KINDS)
 
 
-class Fan(NamedTuple):
-    """One fan counted: pinyin and Chinese names, value of one instance, instances."""
-
-    name: str
-    chinese: str
-    fan: int
-    count: int  # type: ignore[assignment]  # the field shadows tuple.count, by the shared interface
-
-
 class SichuanScore(NamedTuple):
     """What a Sichuan win pays: net points per seat, who pays what, the fans and the multiplier."""
 
@@ -114,6 +112,7 @@ class SichuanScore(NamedTuple):
     fan: int
     #: ``2 ** min(fan, max_fan)``: what each payer pays before a self-draw's extra base.
     multiplier: int
+    #: The pattern, then 根, then the situational fans: MCR's :class:`Fan` with the pinyin name.
     fans: tuple[Fan, ...]
 
 
@@ -247,8 +246,9 @@ def _check_context(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinC
             raise InvalidWinContext("kong_feeder needs an open kong among the winner's melds", field="kong_feeder")
         if feeder not in in_hand:
             raise InvalidWinContext("kong_feeder must be among the seats still in the hand", field="in_hand")
-    if context.first_turn and context.winner == context.dealer and context.discarder is not None:
-        raise InvalidWinContext("the dealer's first-turn win (天胡) is a self-draw", field="first_turn")
+    if context.first_turn and context.discarder is not None:
+        # The rule text's 天胡 and 地胡 are both wins on a seat's first draw (地胡: 第一轮摸牌后就胡牌).
+        raise InvalidWinContext("a first-turn win (天胡, 地胡) is a self-draw on the first draw", field="first_turn")
     return in_hand
 
 
