@@ -302,3 +302,22 @@ def test_the_exchange_offers_every_three_tiles_of_one_suit_and_keeps_one_directi
     assert [sorted(a.suit for a in machine.legal_actions(seat)) for seat in range(4)] == [[0, 1, 2]] * 4
     with pytest.raises(Foul):
         machine.apply_object({"type": "tsumo", "actor": 0, "pai": "9p"})
+
+
+def test_the_referee_catches_a_draw_by_a_seat_that_has_left_and_a_kong_payment_left_out() -> None:
+    deal = [READY, PIG, "135577p2468999s", "5578m113355777s"]
+    hand = ScriptedHand(deal, "smmp", draws={0: "7s", 1: rest_of("m", *deal), 2: "9s5s", 3: "4s5s"}, choose=_kongs)
+    events = json.loads(json.dumps(hand.events))
+    draw = len(events) - 2
+    events[draw]["deltas"] = list(hand.machine.results[-1].settlement.total)  # without the kongs' payments
+    (problem,) = judge(events, NO_EXCHANGE).problems
+    assert (problem.index, problem.type) == (draw, "deltas_differ")
+
+    won = ScriptedHand(
+        [READY, "23555678p45699s", "13579m2468m1357s", "5578m113355777s"], "smpp", draws={3: "4p"}, choose=_double_ron
+    )
+    events = json.loads(json.dumps(won.events))
+    after = max(i for i, event in enumerate(events) if event["type"] == "hora") + 1
+    intruder = {"type": "tsumo", "actor": 1, "pai": events[after]["pai"]}
+    problems = judge([*events[:after], intruder, *events[after + 1 :]], NO_EXCHANGE).problems
+    assert problems[0].index == after and problems[0].type == "out_of_turn"
