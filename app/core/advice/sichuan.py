@@ -71,6 +71,13 @@ def _suit_count(counts: bytes, suit: int) -> int:
     return sum(counts[suit * _SUIT_SIZE : (suit + 1) * _SUIT_SIZE])
 
 
+def void_cost(counts: bytes, suit: int, *, melds: int = 0) -> tuple[int, int, int]:
+    """How :func:`choose_void_suit` orders the void suits, least first: the draws left
+    without ``suit``, its tiles held, and minus the longest suit left."""
+    longest_other = max(_suit_count(counts, other) for other in range(len(SUITS)) if other != suit)
+    return void_distance(counts, suit, melds=melds), _suit_count(counts, suit), -longest_other
+
+
 def choose_void_suit(counts: bytes, melded_suits: Sequence[int] = (), *, melds: int = 0) -> int:
     """The void suit for the concealed ``counts`` (see the module notes); never a suit in
     ``melded_suits`` (a melded tile cannot be thrown), unless every suit is melded.
@@ -80,12 +87,7 @@ def choose_void_suit(counts: bytes, melded_suits: Sequence[int] = (), *, melds: 
     1
     """
     candidates = [suit for suit in range(len(SUITS)) if suit not in melded_suits] or list(range(len(SUITS)))
-
-    def cost(suit: int) -> tuple[int, int, int]:
-        longest_other = max(_suit_count(counts, other) for other in range(len(SUITS)) if other != suit)
-        return void_distance(counts, suit, melds=melds), _suit_count(counts, suit), -longest_other
-
-    return min(candidates, key=cost)
+    return min(candidates, key=lambda suit: void_cost(counts, suit, melds=melds))
 
 
 def _neighbours(counts: bytes, tile: Tile) -> int:
@@ -93,6 +95,25 @@ def _neighbours(counts: bytes, tile: Tile) -> int:
     start = tile - tile % _SUIT_SIZE
     low, high = max(start, tile - 2), min(start + _SUIT_SIZE - 1, tile + 2)
     return sum(counts[low : high + 1]) - 1
+
+
+def exchange_cost(counts: bytes, passed: Sequence[Tile]) -> tuple[int, int, int]:
+    """How :func:`choose_exchange` orders three tiles of one suit, least first: the draws the
+    hand left needs with its best void suit, the tiles held of the suit passed, and the
+    neighbours the passed tiles had.
+
+    >>> from app.core.shape.tiles import counts_from_tiles, parse_mpsz
+    >>> hand = counts_from_tiles(parse_mpsz("1234567m2399p158s"))
+    >>> exchange_cost(hand, parse_mpsz("158s")), exchange_cost(hand, parse_mpsz("567m"))
+    ((3, 3, 0), (6, 7, 9))
+    """
+    left = bytearray(counts)
+    for tile in passed:
+        left[tile] -= 1
+    after = bytes(left)
+    distance = min(void_distance(after, void) for void in range(len(SUITS)))
+    held = _suit_count(counts, passed[0] // _SUIT_SIZE)
+    return distance, held, sum(_neighbours(counts, tile) for tile in passed)
 
 
 def choose_exchange(counts: bytes) -> tuple[Tile, Tile, Tile]:
@@ -103,20 +124,15 @@ def choose_exchange(counts: bytes) -> tuple[Tile, Tile, Tile]:
     >>> format_mpsz(choose_exchange(counts_from_tiles(parse_mpsz("123456789m1199p7s"))))  # 7s is alone: not three
     '119p'
     """
-    best: tuple[tuple[int, int, int], tuple[Tile, Tile, Tile]] | None = None
-    for suit in range(len(SUITS)):
-        held = [tile for tile in range(suit * _SUIT_SIZE, (suit + 1) * _SUIT_SIZE) for _ in range(counts[tile])]
-        if len(held) < EXCHANGED_TILES:
-            continue
-        for chosen in set(combinations(held, EXCHANGED_TILES)):
-            left = bytearray(counts)
-            for tile in chosen:
-                left[tile] -= 1
-            after = bytes(left)
-            distance = min(void_distance(after, void) for void in range(len(SUITS)))
-            key = (distance, len(held), sum(_neighbours(counts, tile) for tile in chosen))
-            if best is None or key < best[0] or (key == best[0] and chosen < best[1]):
-                best = (key, (chosen[0], chosen[1], chosen[2]))
-    if best is None:
+    choices = {
+        chosen
+        for suit in range(len(SUITS))
+        for chosen in combinations(
+            [tile for tile in range(suit * _SUIT_SIZE, (suit + 1) * _SUIT_SIZE) for _ in range(counts[tile])],
+            EXCHANGED_TILES,
+        )
+    }
+    if not choices:
         raise ValueError("no suit holds three tiles to pass")
-    return best[1]
+    best = min(choices, key=lambda chosen: (exchange_cost(counts, chosen), chosen))
+    return best[0], best[1], best[2]

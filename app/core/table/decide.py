@@ -42,10 +42,11 @@ from typing import Any, Final, NamedTuple
 from app.core.advice.actions import CallValues, RiichiChoice
 from app.core.advice.discard import Candidate
 from app.core.advice.safety import Opponent
+from app.core.advice.sichuan import exchange_cost, void_cost
 from app.core.errors import TenpaiError
 from app.core.shape.hand import Meld
 from app.core.shape.rules import RuleProfile
-from app.core.shape.tiles import DRAGONS, NORTH, NUM_TILE_KINDS, ORPHANS, format_tile
+from app.core.shape.tiles import DRAGONS, NORTH, NUM_TILE_KINDS, ORPHANS, counted, format_tile
 from app.core.table.machine import SeatState, TableMachine
 from app.core.table.mjai import (
     MJAI_NAMES,
@@ -195,20 +196,41 @@ def decide(
 
 
 def _before_play(strategy: Strategy, view: SeatView, legal: list[Event], rank: bool) -> Decision:
-    """Sichuan's choices before the first draw: the three tiles to pass (换三张), the void suit (定缺)."""
+    """Sichuan's choices before the first draw: the three tiles to pass (换三张), the void suit (定缺).
+
+    The strategy chooses; the others are ranked after it by the advisor's measure
+    (:mod:`app.core.advice.sichuan`): the draws the hand would still need, then its tie-breaks.
+    """
+    counts = view.hand.counts
     if legal[0].kind == "void_suit":
         suit = strategy.void_suit(view)
         chosen = next((action for action in legal if action.suit == suit), legal[0])
-        reason = f"void suit {SUIT_LETTERS[chosen.suit or 0]}"
+        melds = len(view.hand.melds)
+
+        def cost(action: Event) -> tuple[int, ...]:
+            return void_cost(counts, action.suit or 0, melds=melds)
+
+        def reason(action: Event) -> str:
+            draws = cost(action)[0]
+            return (
+                f"void suit {SUIT_LETTERS[action.suit or 0]}: {counted(draws, 'draw')} from a complete hand without it"
+            )
     else:
         options = {tuple(kind_of(tile) for tile in action.consumed): action for action in legal}
         wanted = strategy.exchange(view, list(options))
         chosen = options.get(tuple(wanted), legal[0])
-        reason = "the three tiles passed"
+
+        def cost(action: Event) -> tuple[int, ...]:
+            return exchange_cost(counts, [kind_of(tile) for tile in action.consumed])
+
+        def reason(action: Event) -> str:
+            draws = cost(action)[0]
+            return f"passing these leaves the hand {counted(draws, 'draw')} from complete with its best void suit"
+
     if not rank:
         return Decision(chosen, ())
-    ranked = [RankedAction(chosen, None, (reason,))]
-    ranked += [RankedAction(action, None, ("not chosen",)) for action in legal if action is not chosen]
+    others = sorted((action for action in legal if action is not chosen), key=cost)
+    ranked = [RankedAction(action, None, (reason(action),)) for action in (chosen, *others)]
     return Decision(chosen, tuple(ranked))
 
 

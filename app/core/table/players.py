@@ -91,6 +91,7 @@ from app.core.advice.discard import (
 from app.core.advice.expected_score import supports
 from app.core.advice.mcr_targets import FanPlanner, planner_for
 from app.core.advice.safety import Opponent, combined_safety
+from app.core.advice.sichuan import choose_exchange, choose_void_suit
 from app.core.errors import TenpaiError
 from app.core.shape.engine import Checker
 from app.core.shape.hand import Hand, Meld
@@ -334,6 +335,18 @@ class Advisor(ShantenCaller):
         if line is not None and line.value > 0 and line.win_probability > found.passing_win_probability:
             return line.meld, found._replace(verdict="the call wins more often than passing, with a yaku")
         return None, found._replace(verdict="passing is worth more than any call")
+
+    def exchange(self, view: SeatView, options: Sequence[tuple[Tile, ...]]) -> tuple[Tile, ...]:
+        """Sichuan's three tiles to pass: those leaving the hand nearest complete once its best
+        suit is void (:func:`~app.core.advice.sichuan.choose_exchange`)."""
+        chosen = choose_exchange(view.hand.counts)
+        return chosen if chosen in options else plain_exchange(view.hand.counts, options)
+
+    def void_suit(self, view: SeatView) -> int:
+        """Sichuan's void suit: the one leaving the hand nearest complete
+        (:func:`~app.core.advice.sichuan.choose_void_suit`)."""
+        melds = view.hand.melds
+        return choose_void_suit(view.hand.counts, [meld.tiles[0] // 9 for meld in melds], melds=len(melds))
 
     def situation(self, view: SeatView) -> Situation:
         """The searches' view of the table from ``view``: the unseen tiles less the dora indicators."""
