@@ -100,7 +100,9 @@ def brute_ukeire(hand: Hand, void: int) -> list[int]:
     return [
         tile
         for tile in range(27)
-        if hand.counts[tile] < 4 and brute_shanten(Hand(hand.counts[:tile] + bytes((hand.counts[tile] + 1,)) + hand.counts[tile + 1 :]), void) < now
+        if hand.counts[tile] < 4
+        and brute_shanten(Hand(hand.counts[:tile] + bytes((hand.counts[tile] + 1,)) + hand.counts[tile + 1 :]), void)
+        < now
     ]
 
 

@@ -14,7 +14,7 @@ from fastapi.openapi.models import Example
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.config import JsonDict
 
-from app.api.schemas.common import HandTiles, MeldSpec, MeldTiles, Rules, Tiles
+from app.api.schemas.common import VOID_SUIT_DOC, HandTiles, MeldSpec, MeldTiles, Rules, Tiles, VoidSuitName
 from app.api.schemas.hand import TileRemaining
 from app.core.advice.discard import (
     DEAL_IN_POINTS,
@@ -35,6 +35,7 @@ from app.core.advice.mcr_targets import PLAN_NEED_WEIGHT
 from app.core.shape.tiles import (
     format_tile,
 )
+from app.core.shape.void_suit import format_suit
 from app.core.value.scoring import SCORING, SelfDraw
 
 _DIGITS: Final = 6  # decimals of the floats in answers
@@ -194,6 +195,12 @@ class DiscardRequest(BaseModel):
         "pairs, ...), then the unseen tiles that bring it nearer; once ready, the unseen tiles that win with "
         "enough fans by the scorer (`seat_wind`, default East, and `round_wind` count). "
         "`linear`: seed 000's linear score with `weights`.",
+    )
+    void_suit: VoidSuitName | None = Field(
+        None,
+        description=VOID_SUIT_DOC + " While the hand holds a tile of its void suit, the rules make it throw one: "
+        "only those tiles are candidates, and their `reasons` say so.",
+        examples=["s"],
     )
 
 
@@ -620,6 +627,13 @@ class DiscardResponse(BaseModel):
         description="For a person, when the shape is complete (`shanten` -1): whether to declare the win and why; "
         "null otherwise.",
     )
+    void_suit: str | None = Field(
+        None,
+        description="Under rules with a void suit (`sichuan`), the void suit the advice plays: the request's, or "
+        "with none given the best suit to void. Absent under other rules.",
+        examples=["s"],
+        exclude_if=lambda value: value is None,
+    )
 
     @classmethod
     def of(
@@ -631,6 +645,7 @@ class DiscardResponse(BaseModel):
         *,
         verdict: SelfDraw | None = None,
         rules_name: str = "",
+        void_suit: int | None = None,
     ) -> DiscardResponse:
         """The answer; ``verdict`` is the hand's own, as it stands (None: not complete)."""
         search = search or ValueSearch(DiscardModel.LINEAR)
@@ -654,6 +669,7 @@ class DiscardResponse(BaseModel):
             win_declarable=None if verdict is None else verdict.declarable,
             win_reason=None if verdict is None else verdict.reason,
             win_note=None if verdict is None else _win_note(verdict, rules_name),
+            void_suit=None if void_suit is None else format_suit(void_suit),
         )
 
 

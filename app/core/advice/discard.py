@@ -136,6 +136,7 @@ from app.core.shape.tiles import (
     dora_table,
     format_tile,
 )
+from app.core.shape.void_suit import format_suit
 from app.core.value.scoring import MINIMUM_FANS
 
 UKEIRE_UNIT: Final = 4
@@ -322,6 +323,9 @@ class Candidate(NamedTuple):
     expected: ExpectedValue | None = None
     #: Under the fan-plan model: the plan after this discard (None otherwise).
     fan_plan: Plan | None = None
+    #: Under rules with a void suit (定缺): the suit (0 m, 1 p, 2 s) when this tile is of it.
+    #: While the hand holds one, the rules make it throw them first: only they are candidates.
+    void_suit: int | None = None
 
     @property
     def components(self) -> ScoreComponents:
@@ -370,6 +374,12 @@ class Candidate(NamedTuple):
             if value.deal_in_cost:
                 worth += f", less {value.deal_in_cost:.0f} for the risk of dealing in"
             lines.insert(0, worth)
+        if self.void_suit is not None:
+            lines.insert(
+                0,
+                f"{name} is of the void suit {format_suit(self.void_suit)} (定缺): the rules make the hand throw "
+                "its void tiles before any other, so only they are candidates",
+            )
         if self.is_wildcard:
             lines.append(f"{name} is a wildcard: kept, it stands for any tile the hand lacks")
         if self.dora_discarded:
@@ -442,6 +452,8 @@ class DiscardQuestion:
     seat_wind: Tile | None = None
     round_wind: Tile = EAST
     value_budget: int = DEFAULT_VALUE_BUDGET
+    #: Under rules with a void suit (定缺), the hand's (0 m, 1 p, 2 s); None: the best suit to void.
+    void_suit: int | None = None
 
 
 def evaluate_discards(hand: Hand, rules: RuleProfile, **situation: Any) -> list[Candidate]:
@@ -504,7 +516,8 @@ def advise(
         question.weights,
     )
     options, model, seat_wind, round_wind = question.options, question.model, question.seat_wind, question.round_wind
-    checker = Checker(rules)
+    void_suit = void_suit_of(question)
+    checker = Checker(rules, void_suit)
     if weights is not DEFAULT_WEIGHTS:
         weights = Weights(*weights).validated()
     others = (
@@ -512,6 +525,10 @@ def advise(
     )
     options_by_tile = checker.discards(hand, others)
     counts = hand.counts
+    void_held = void_suit is not None and any(counts[9 * void_suit : 9 * void_suit + 9])
+    if void_held:
+        # The table forces it (定缺): while a void tile is held, a void tile is the discard.
+        options_by_tile = [option for option in options_by_tile if option.tile // 9 == void_suit]
     wild = rules.wildcards
     # Per kind, once: dora values, honour values, safety.
     dora_lost: Sequence[int]
@@ -575,6 +592,7 @@ def advise(
                 None,
                 None,
                 None,
+                void_suit if void_held else None,
             )
         )
         # Scores equal to 1e-9 tie (float noise must not decide); ties go to the rule below.
@@ -638,6 +656,20 @@ def advise(
             extended.append(_extras(candidate, hand, checker, others, options, turn, share, shared, until, cancelled))
         candidates = extended
     return candidates, search
+
+
+def void_suit_of(question: DiscardQuestion) -> int | None:
+    """The void suit the advice plays: the question's, or under rules with a void suit and
+    none given, the best suit to void (:meth:`Checker.best_void_suit`); None under other rules.
+
+    >>> from app.core.shape.rules import rule_profile
+    >>> from app.core.shape.tiles import parse_mpsz
+    >>> void_suit_of(DiscardQuestion(Hand.from_tiles(parse_mpsz("123456789m1123p5s")), rule_profile("sichuan")))
+    2
+    """
+    if question.void_suit is not None or not question.rules.void_suit:
+        return question.void_suit
+    return Checker(question.rules).best_void_suit(question.hand)
 
 
 class Ranking(NamedTuple):

@@ -25,11 +25,10 @@ An absent tile is never a wait or an ukeire tile and has no unseen copies.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import lru_cache, partial
 from operator import add, itemgetter
 from typing import Final, NamedTuple
-
-from dataclasses import replace
 
 from app.core.errors import TooManyCopies, WrongTileCount
 from app.core.shape.decompose import (
