@@ -72,6 +72,7 @@ ERROR_STATUS: Final[Mapping[str, int]] = MappingProxyType(
         "not_a_winning_hand": 400,
         "no_yaku": 400,
         "below_minimum_fan": 400,
+        "void_suit_held": 400,
         "no_value_model": 422,
         "unknown_strategy": 422,
         "invalid_game_config": 422,

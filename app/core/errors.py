@@ -97,6 +97,12 @@ class BelowMinimumFan(TenpaiError):
     code = "below_minimum_fan"
 
 
+class VoidSuitHeld(TenpaiError):
+    """A Sichuan hand holding a tile of its declared void suit (定缺): it cannot win."""
+
+    code = "void_suit_held"
+
+
 def error_codes() -> frozenset[str]:
     """Every stable code of the :class:`TenpaiError` classes defined so far, found from the classes.
 

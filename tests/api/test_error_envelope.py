@@ -406,7 +406,7 @@ def test_every_core_error_code_has_a_status() -> None:
     assert set(ERROR_STATUS) == codes | HTTP_CODES
     assert not codes & HTTP_CODES
     # A well-formed question whose hand cannot be scored is a 400; everything else is malformed: 422.
-    answered_no = {"not_a_winning_hand", "no_yaku", "below_minimum_fan"}
+    answered_no = {"not_a_winning_hand", "no_yaku", "below_minimum_fan", "void_suit_held"}
     assert {ERROR_STATUS[code] for code in answered_no} == {400}
     assert {ERROR_STATUS[code] for code in codes if code not in answered_no} == {422}
 

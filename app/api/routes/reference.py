@@ -15,6 +15,7 @@ from app.core.shape.rules import RuleOption as CoreRuleOption
 from app.core.shape.tiles import CHINESE_NAMES, NUM_TILE_KINDS, TILE_NAMES, UNICODE_CHARS
 from app.core.table.flow import TableRules
 from app.core.table.play_rules import PLAY_RULES, PlayRules, described_fields
+from app.core.value.sichuan_scoring import RULE_TEXT as SICHUAN_RULE_TEXT
 
 router = APIRouter(tags=["reference"])
 _ERRORS = error_responses(500)
@@ -40,7 +41,8 @@ else:
     RulePreset = create_model(
         "RulePreset",
         __config__=ConfigDict(extra="allow"),
-        __doc__="A preset's value of every option.",
+        __doc__="A preset's value of every option; a preset whose defaults follow a published rule text "
+        "names it in `source` (sichuan).",
         name=(str, Field(examples=["qiqihar"])),
         **_PRESET_FIELDS,
     )
@@ -160,9 +162,17 @@ _TABLE: Final = TableReference(
     ],
 )
 
+#: The published rule text a preset's defaults follow, where one is named (a key beside its options).
+PRESET_SOURCES: Final = {"sichuan": SICHUAN_RULE_TEXT}
+
 _RULES: Final = RulesResponse(
     default="riichi",
-    presets=[RulePreset.model_validate(profile.describe()) for profile in PRESETS.values()],
+    presets=[
+        RulePreset.model_validate(
+            profile.describe() | ({"source": PRESET_SOURCES[name]} if name in PRESET_SOURCES else {})
+        )
+        for name, profile in PRESETS.items()
+    ],
     options=[RuleOption(name=name, meaning=meaning) for name, meaning in OPTION_DOCS.items()],
     table=_TABLE,
 )
@@ -181,6 +191,8 @@ _TILES: Final = TilesResponse(
 def rules() -> RulesResponse:
     """Every preset with its value of each option, and what each option means. A
     request's `rules` is a preset name or `{"preset": name, option: value, ...}`.
+    A preset whose defaults follow a published rule text names it in `source`
+    (sichuan: the 血战到底 rule screen docs/sichuan.md describes).
     `table` lists the rules of the table (referee, `/act`, self-play) where rooms differ,
     with Tenhou's choice, and how the table runs for each preset."""
     return _RULES

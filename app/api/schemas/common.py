@@ -362,6 +362,18 @@ class Situation(BaseModel):
         description="MCR: the winning tile is the last of its four copies, the other three already shown "
         "(和绝张, Last Tile).",
     )
+    void_suit: Literal["m", "p", "s"] | None = Field(
+        None,
+        description="Sichuan: the winner's void suit (定缺), m, p or s; a hand holding a tile of it is a 400 "
+        "void_suit_held. null: any suit the hand lacks (a hand of all three suits does not win).",
+        examples=["s"],
+    )
+    after_kong: bool = Field(
+        False,
+        strict=True,
+        description="Sichuan: won on the discard a seat made after its kong's replacement draw (杠上炮, one fan); "
+        "needs discarder.",
+    )
 
 
 class WinSituation(Situation):

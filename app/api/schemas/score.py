@@ -23,6 +23,8 @@ from app.core.value.mcr_scoring import Fan, McrScore
 from app.core.value.riichi_scoring import FuPart, Reading, RiichiScore, YakuHan
 from app.core.value.scoring import REFUSALS, ScoreResult, score
 from app.core.value.scoring_context import WinContext
+from app.core.value.sichuan_scoring import Fan as SichuanFan
+from app.core.value.sichuan_scoring import SichuanScore
 
 
 class MultiplierOut(BaseModel):
@@ -194,15 +196,18 @@ _MCR_ONLY: Final = "MCR only (absent for other profiles)."
 
 
 class FanOut(BaseModel):
-    """One MCR fan counted: its names, its value, and how many times it counts."""
+    """One fan counted (MCR or Sichuan): its names, its value, and how many times it counts."""
 
-    name: str = Field(description="The official English name.", examples=["Pure Straight"])
+    name: str = Field(
+        description="MCR: the official English name; Sichuan: the pinyin name (qing_yi_se, gen, ...).",
+        examples=["Pure Straight"],
+    )
     chinese: str = Field(description="The Chinese name.", examples=["清龙"])
     fan: int = Field(description="Fans of one instance.", examples=[16])
     count: int = Field(description="Instances counted (e.g. 2 for two Pure Double Chows).", examples=[1])
 
     @classmethod
-    def of(cls, fan: Fan) -> FanOut:
+    def of(cls, fan: Fan | SichuanFan) -> FanOut:
         return cls(name=fan.name, chinese=fan.chinese, fan=fan.fan, count=fan.count)
 
 
@@ -211,8 +216,8 @@ class ScoreResponse(BaseModel):
 
     Qiqihar answers carry `payments`, `multipliers` and `per_payer` only. Riichi
     answers add han, fu, yaku, fu_details, limit, yakuman_count, base_points,
-    riichi_sticks_won and the reading; MCR answers add fan, fans and flowers. Their
-    `multipliers` is empty.
+    riichi_sticks_won and the reading; MCR answers add fan, fans and flowers; Sichuan
+    answers add fan, multiplier and fans. Their `multipliers` is empty.
     """
 
     model_config = ConfigDict(json_schema_extra={"examples": [_RIICHI_ANSWER, _QIQIHAR_ANSWER]})
@@ -242,20 +247,39 @@ class ScoreResponse(BaseModel):
     reading: ReadingOut | None = Field(None, description=_RIICHI_ONLY + " The reading that scored highest.")
     fan: int | None = Field(
         None,
-        description=_MCR_ONLY + " Total fans of the best reading, flowers not counted (a win needs 8).",
+        description="MCR and Sichuan only (absent for other profiles). MCR: total fans of the best reading, "
+        "flowers not counted (a win needs 8). Sichuan: the fans counted, before the cap (max_fan).",
         examples=[26],
     )
     fans: list[FanOut] | None = Field(
         None,
-        description=_MCR_ONLY + " Every fan counted after the exclusion rules, then Flower Tiles (花牌, one fan "
-        "a flower, not part of `fan`) when there are flowers.",
+        description="MCR and Sichuan only (absent for other profiles). MCR: every fan counted after the "
+        "exclusion rules, then Flower Tiles (花牌, one fan a flower, not part of `fan`) when there are flowers. "
+        "Sichuan: the hand's one pattern (the best), gen (根) with its count, then the situational fans "
+        "(zi_mo is listed at 0 fans under self_draw_bonus base).",
     )
     flowers: int | None = Field(None, description=_MCR_ONLY + " Flowers counted (one fan each).")
+    multiplier: int | None = Field(
+        None,
+        description="Sichuan only (absent for other profiles): 2 ** min(fan, max_fan), the points each payer "
+        "pays (a self-draw with self_draw_bonus base adds one).",
+        examples=[8],
+    )
 
     @classmethod
-    def of(cls, result: ScoreResult | RiichiScore | McrScore) -> ScoreResponse:
-        """The answer for a core result; riichi fields are set only for a riichi result, MCR's for MCR's."""
+    def of(cls, result: ScoreResult | RiichiScore | McrScore | SichuanScore) -> ScoreResponse:
+        """The answer for a core result; riichi fields are set only for a riichi result, MCR's for MCR's,
+        Sichuan's for Sichuan's."""
         per_payer = [PayerOut(seat=seat, pays=pays) for seat, pays in result.per_payer]
+        if isinstance(result, SichuanScore):
+            return cls(
+                payments=list(result.payments),
+                multipliers=[],
+                per_payer=per_payer,
+                fan=result.fan,
+                multiplier=result.multiplier,
+                fans=[FanOut.of(fan) for fan in result.fans],
+            )
         if isinstance(result, McrScore):
             return cls(
                 payments=list(result.payments),

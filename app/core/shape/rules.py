@@ -85,10 +85,12 @@ class RuleProfile:
     #: sanma); off, each payer adds half of it.
     tsumo_loss: bool = True
     # Sichuan bloody rules (app/core/value/sichuan_scoring.py and the table); other profiles ignore them.
+    # Defaults follow the 血战到底 rule screen docs/sichuan.md names (sichuan_scoring.RULE_TEXT);
+    # where its room rules leave a choice open, docs/sichuan.md says which was taken and why.
     #: Whether every hand declares a void suit (定缺) and wins only without a tile of it.
     void_suit: bool = False
-    #: The fan cap: a win pays 2 ** min(fan, max_fan) times the base.
-    max_fan: int = 3
+    #: The fan cap: a win pays 2 ** min(fan, max_fan) times the base (the text's 封顶倍数 x64).
+    max_fan: int = 6
     #: What a self-draw adds: "base" (自摸加底: one more base) or "fan" (自摸加番: one more fan).
     self_draw_bonus: str = "base"
     #: Three tiles of one suit passed before the void suit is declared (换三张).

@@ -107,6 +107,7 @@ from app.core.value.mcr_scoring import McrScore
 from app.core.value.riichi_scoring import RiichiScore
 from app.core.value.scoring import REFUSALS, ScoreResult, score
 from app.core.value.scoring_context import WinContext
+from app.core.value.sichuan_scoring import SichuanScore
 
 if TYPE_CHECKING:
     from app.core.advice.safety import Opponent
@@ -264,8 +265,8 @@ class Win:
     winner: int
     target: int
     tile: int
-    #: The scorer's answer (riichi's, MCR's or Qiqihar's); None for a flat win.
-    score: RiichiScore | McrScore | ScoreResult | None
+    #: The scorer's answer (riichi's, MCR's, Qiqihar's or Sichuan's); None for a flat win.
+    score: RiichiScore | McrScore | ScoreResult | SichuanScore | None
     deltas: tuple[int, ...]
     liable: int | None = None
 

@@ -36,6 +36,7 @@ from app.core.shape.tiles import EAST, RED, Tile
 from app.core.value.mcr_scoring import MINIMUM_FAN, McrScore, score_mcr
 from app.core.value.riichi_scoring import RiichiScore, score_riichi
 from app.core.value.scoring_context import InvalidWinContext, WinContext, check_seats, check_win_tile
+from app.core.value.sichuan_scoring import SichuanScore, score_sichuan
 
 
 class Multiplier(NamedTuple):
@@ -87,11 +88,11 @@ def _qiqihar(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinContext
     return ScoreResult(tuple(payments), listed, per_payer)
 
 
-Scorer = Callable[[Hand, Tile, RuleProfile, WinContext], "ScoreResult | RiichiScore | McrScore"]
+Scorer = Callable[[Hand, Tile, RuleProfile, WinContext], "ScoreResult | RiichiScore | McrScore | SichuanScore"]
 
 #: Scoring profiles by rules preset name: each validates the situation and the hand itself.
 SCORING: Final[Mapping[str, Scorer]] = MappingProxyType(
-    {"qiqihar": _qiqihar, "riichi": score_riichi, "sanma": score_riichi, "mcr": score_mcr}
+    {"qiqihar": _qiqihar, "riichi": score_riichi, "sanma": score_riichi, "mcr": score_mcr, "sichuan": score_sichuan}
 )
 
 
@@ -119,6 +120,7 @@ SITUATION_FIELDS: Final[Mapping[str, frozenset[str]]] = MappingProxyType(
         "riichi": _RIICHI_SITUATION,
         "sanma": _RIICHI_SITUATION,
         "mcr": frozenset({"round_wind", "seat_wind", "flowers", "last_tile", "last_copy"}),
+        "sichuan": frozenset({"first_turn", "void_suit", "after_kong", "in_hand", "kong_feeder"}),
     }
 )
 #: Situation fields that some profile reads (the rest of WinContext is read by every profile).
@@ -135,7 +137,9 @@ MINIMUM_FANS: Final[Mapping[str, int]] = MappingProxyType({"mcr": MINIMUM_FAN})
 REFUSALS: Final = (NoYaku, BelowMinimumFan)
 
 
-def score(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinContext) -> ScoreResult | RiichiScore | McrScore:
+def score(
+    hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinContext
+) -> ScoreResult | RiichiScore | McrScore | SichuanScore:
     """What the winning ``hand`` (concealed tiles including ``win_tile``) pays under ``rules``.
 
     Raises :class:`NotAWinningHand` when the hand does not win under the rules,

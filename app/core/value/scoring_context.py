@@ -58,6 +58,15 @@ class WinContext(NamedTuple):
     flowers: int = 0
     #: MCR: the winning tile is the last copy not yet seen (和绝张).
     last_copy: bool = False
+    #: Sichuan: the winner's void suit (0 m, 1 p, 2 s); None: any suit the hand lacks.
+    void_suit: int | None = None
+    #: Sichuan: a win on the discard a seat made after its kong's replacement draw (杠上炮).
+    after_kong: bool = False
+    #: Sichuan: the seats still in the hand, that pay; None: every seat.
+    in_hand: tuple[int, ...] | None = None
+    #: Sichuan: the seat whose discard the winner's open kong claimed, for a win on that
+    #: kong's replacement draw (点杠花); None: the kong was the winner's own (or no kong).
+    kong_feeder: int | None = None
 
 
 def check_win_tile(hand_counts: bytes, win_tile: Tile) -> None:
