@@ -63,7 +63,7 @@ from app.core.shape.tiles import (
     parse_mpsz_with_red,
     parse_tiles,
 )
-from app.core.shape.void_suit import parse_suit
+from app.core.shape.void_suit import InvalidVoidSuit, parse_suit
 from app.core.table.game import GameConfig, validate_config
 from app.core.value.scoring import OPTIONAL_SITUATION, SCORING, SITUATION_FIELDS
 from app.core.value.scoring_context import InvalidWinContext, WinContext
@@ -317,6 +317,16 @@ def ask_situated(
     rules = request_rules(body.rules)
     checker = request_checker(rules, body.void_suit)
     hand, win_tile, context = request_situation(situation, body.hand, body.melds, rules)
+    if checker.void_suit is not None and context.void_suit is None:
+        context = context._replace(void_suit=checker.void_suit)  # the scorer judges the hand's void suit too
+    elif context.void_suit is not None and checker.void_suit is None:
+        checker = checker.bound(context.void_suit)  # ... and the shape the situation's
+    elif context.void_suit != checker.void_suit:
+        raise ApiError(
+            ("body", "void_suit"),
+            "void_suit and situation.void_suit name different suits; give the hand's void suit once",
+            InvalidVoidSuit.code,
+        )
     question = _question(checker, hand.counts, hand.melds, request_visible(body.visible), None)
     return Situated(Asked(endpoint, checker, (question,), False, variant(win_tile, context)), win_tile, context)
 

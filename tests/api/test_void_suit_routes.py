@@ -128,3 +128,24 @@ def test_discard_throws_void_tiles_first(client: TestClient) -> None:
     # None named: the best suit to void is played, and said.
     auto = client.post("/discard", json={"hand": "123456789m1123p5s", "rules": "sichuan"}).json()
     assert auto["void_suit"] == "s" and auto["best"] == "5s"
+
+
+def test_discard_values_a_near_flush_above_a_faster_plain_hand(client: TestClient) -> None:
+    answer = client.post("/discard", json={"hand": "1123345678m99m45p", "rules": "sichuan"}).json()
+    assert answer["model"] == "expected_score" and answer["void_suit"] == "s"
+    assert answer["best"] in ("4p", "5p") and answer["value_search"]["complete"]
+    by_tile = {c["tile"]: c for c in answer["candidates"]}
+    assert by_tile["1m"]["shanten"] == 0 and by_tile[answer["best"]]["shanten"] == 1
+    assert by_tile[answer["best"]]["expected_score"] > by_tile["1m"]["expected_score"]
+
+
+def test_win_takes_the_void_suit_with_a_situation(client: TestClient) -> None:
+    body = {
+        "hand": "11123456789999m",
+        "rules": "sichuan",
+        "situation": {"winner": 0, "dealer": 0, "discarder": 2, "win_tile": "9m"},
+    }
+    scored = client.post("/win", json={**body, "void_suit": "p"}).json()
+    assert scored["win"] and scored["void_suit"] == "p" and scored["score"]["multiplier"] == 8
+    clash = client.post("/win", json={**body, "void_suit": "p", "situation": {**body["situation"], "void_suit": "s"}})
+    assert clash.status_code == 422 and clash.json()["detail"][0]["loc"] == ["body", "void_suit"]

@@ -122,6 +122,12 @@ async def discard(
     TENPAI_MAX_HEAVY_REQUESTS already running, the linear score ranks at once (`model: linear`,
     `model_note` says why, `Cache-Control: no-store`).
 
+    Under `sichuan` a held tile of the hand's void suit (`void_suit`, or the best suit to void)
+    is thrown first: while one is held only those tiles are candidates, and their `reasons` say
+    why. The rest is ranked by expected base points by the hand's end, each win valued by the
+    Sichuan scorer as a win on a discard (`2 ** min(fan, max_fan)`), so a flush or a 根 in reach
+    may beat a faster plain hand.
+
     Where a win needs fans (`mcr`: 8, flowers not counted) the default ranking is the fan plan
     (`model: fan_plan`): the distance to the nearest pattern worth the minimum, then the unseen
     tiles that bring it nearer, and once ready the waits that score 8 by the MCR scorer

@@ -188,7 +188,9 @@ class DiscardRequest(BaseModel):
         description="What ranks the discards. `expected_score` (default): expected points over the rest of the "
         "hand (tenpai and win probability by an exact search after mahjong-cpp's model, wins valued by the "
         f"riichi scorer) less the expected cost of dealing in ({DEAL_IN_POINTS:,.0f} points plus the hand's own "
-        "expectation, times the danger); for rules without a value model (not `riichi`) and for hands more than "
+        "expectation, times the danger); under `sichuan`, each discard's expected base points by the hand's end, "
+        "wins valued by the Sichuan scorer (a flush and 根 double a win) as wins on a discard, after the void "
+        "tiles go; for rules without a value model (not `riichi` or `sichuan`) and for hands more than "
         f"{MAX_VALUE_SHANTEN} from tenpai the linear model ranks instead, and the answer's `model` says so. "
         "Where a win needs fans (`mcr`: 8) the default is `fan_plan`: the distance to the nearest fan pattern "
         "worth the minimum (flushes, straights, shifted and triple chows, pungs, the knitted forms, seven "
@@ -367,7 +369,9 @@ class CandidateOut(BaseModel):
         None, description="Expected-score model: probability of a self-drawn win by the last turn, best play."
     )
     expected_score: float | None = Field(
-        None, description="Expected-score model: expected points won (self-draw, ura dora expected after riichi)."
+        None,
+        description="Expected-score model: expected points won (riichi: self-draw, ura dora expected after riichi; "
+        "sichuan: base points, each win its multiplier as a win on a discard).",
     )
     deal_in_cost: float | None = Field(
         None, description="Expected-score model: danger x (expected_score + the assumed deal-in); 0 without opponents."

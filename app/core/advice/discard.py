@@ -100,6 +100,7 @@ from functools import lru_cache, partial
 from operator import itemgetter
 from typing import Any, Final, NamedTuple
 
+from app.core.advice import sichuan_value
 from app.core.advice.expected_score import (
     DEFAULT_MAX_STATES,
     FIRST_TURN,
@@ -189,6 +190,8 @@ class ExpectedValue(NamedTuple):
     last_turn: int
     #: The search's per-turn measures and whether a red five was the tile thrown.
     detail: DiscardValue
+    #: What ``expected_score`` counts: riichi "points", or Sichuan "base points" (a win's multiplier).
+    unit: str = "points"
 
 
 class ValueSearch(NamedTuple):
@@ -367,12 +370,13 @@ class Candidate(NamedTuple):
         ]
         value = self.expected
         if value is not None:
+            digits = 0 if value.unit == "points" else 2  # riichi points are hundreds, base points a few
             worth = (
-                f"expected {value.expected_score:.0f} points by turn {value.last_turn}: win "
+                f"expected {value.expected_score:.{digits}f} {value.unit} by turn {value.last_turn}: win "
                 f"{value.win_probability:.1%}, tenpai {value.tenpai_probability:.1%}"
             )
             if value.deal_in_cost:
-                worth += f", less {value.deal_in_cost:.0f} for the risk of dealing in"
+                worth += f", less {value.deal_in_cost:.{digits}f} for the risk of dealing in"
             lines.insert(0, worth)
         if self.void_suit is not None:
             lines.insert(
@@ -623,6 +627,33 @@ def advise(
             DiscardModel.LINEAR,
             f"the hand is {best_shanten} from tenpai; the value model ranks up to {MAX_VALUE_SHANTEN}",
         )
+    elif ranked_by is DiscardModel.EXPECTED_SCORE and sichuan_value.supports(rules):
+        # Sichuan: every candidate valued by the Sichuan scorer, flushes and 根 included.
+        draws = sichuan_value.SICHUAN_DRAWS if turn is None else max(1, sichuan_value.SICHUAN_DRAWS - turn + 1)
+        found = sichuan_value.discard_values(
+            hand,
+            checker,
+            checker.remaining(hand, others),
+            tiles=[candidate.tile for candidate in candidates],
+            draws=draws,
+            max_states=min(question.value_budget, sichuan_value.SICHUAN_MAX_STATES),
+            deadline=deadline,
+            cancelled=cancelled,
+        )
+        first = 1 if turn is None else turn
+        found = found._replace(first_turn=first, last_turn=first + draws - 1)
+        candidates = _rank_by_value(
+            candidates, found, counts, deal_in=sichuan_value.DEAL_IN_BASE_POINTS, unit="base points"
+        )
+        search = ValueSearch(
+            DiscardModel.EXPECTED_SCORE,
+            None,
+            found.first_turn,
+            found.last_turn,
+            found.states,
+            found.complete,
+            found.stopped_by,
+        )
     elif ranked_by is DiscardModel.EXPECTED_SCORE:
         found = expected_scores(
             hand,
@@ -698,7 +729,7 @@ def ranking_model(rules: RuleProfile, asked: DiscardModel) -> Ranking:
         return Ranking(DiscardModel.FAN_PLAN)
     if asked is DiscardModel.FAN_PLAN:
         return Ranking(DiscardModel.LINEAR, f"a win under {rules.name} needs no fans; the fan plan does not apply")
-    if supports(rules):
+    if supports(rules) or sichuan_value.supports(rules):
         return Ranking(DiscardModel.EXPECTED_SCORE)
     return Ranking(DiscardModel.LINEAR, f"{rules.name} has no value model")
 
@@ -715,8 +746,16 @@ def _rank_by_plan(candidates: list[Candidate], plans: Mapping[Tile, Plan], count
     return [candidate for _, candidate in ranked]
 
 
-def _rank_by_value(candidates: list[Candidate], found: ExpectedScores, counts: Counts) -> list[Candidate]:
-    """``candidates`` with their expected values, best value first (ties: see the module notes)."""
+def _rank_by_value(
+    candidates: list[Candidate],
+    found: ExpectedScores,
+    counts: Counts,
+    *,
+    deal_in: float = DEAL_IN_POINTS,
+    unit: str = "points",
+) -> list[Candidate]:
+    """``candidates`` with their expected values, best value first (ties: see the module notes);
+    ``deal_in`` is what an assumed deal-in pays, in ``unit``."""
     # A five held both red and plain is thrown plain: the red one is worth a dora.
     by_tile: dict[Tile, DiscardValue] = {}
     for detail in found.discards:
@@ -726,7 +765,7 @@ def _rank_by_value(candidates: list[Candidate], found: ExpectedScores, counts: C
     for candidate in candidates:
         detail = by_tile[candidate.tile]
         danger = 1.0 - candidate.safety
-        cost = danger * (detail.expected_score + DEAL_IN_POINTS) if danger > 0 else 0.0
+        cost = danger * (detail.expected_score + deal_in) if danger > 0 else 0.0
         value = detail.expected_score - cost
         expected = _make_expected(
             (
@@ -738,6 +777,7 @@ def _rank_by_value(candidates: list[Candidate], found: ExpectedScores, counts: C
                 found.first_turn,
                 found.last_turn,
                 detail,
+                unit,
             )
         )
         key = (
