@@ -50,7 +50,9 @@ what should it do (`/act`).
 * `chinese`: Chinese shape rules: a quad counts as two pairs in seven pairs, no furiten;
 * `qiqihar`: Qiqihar rules: 红中 (`7z`) is a wildcard, a win needs an exposed pon or kong,
   no seven pairs or thirteen orphans;
-* `mcr`: Chinese Official rules (国标麻将): the knitted forms, 81 fans, a win needs 8.
+* `mcr`: Chinese Official rules (国标麻将): the knitted forms, 81 fans, a win needs 8;
+* `sichuan`: Sichuan bloody rules (血战到底): 108 tiles, no chi, a void suit (`void_suit`),
+  one pattern plus 根 and situational fans, capped (`max_fan`); its rule text is the preset's `source`.
 
 **Tiles** in requests may be written in mpsz (`123m406p789s1122z`), Chinese (`一万二万 东 中`),
 Unicode (`🀇🀈🀉`) or as integers 0..33; answers write every tile in mpsz (`"3m"`). See `GET /tiles`.
@@ -61,7 +63,8 @@ Bodies are JSON, sent with `content-type: application/json`.
 * 200: every valid question, including a "no" (not a win, no waits, a complete hand whose
   scoring refuses it under `/win` with a situation, or a batch item's error under `/score/batch`).
 * 400: `/score` for a well-formed hand it cannot score: not a win (`not_a_winning_hand`),
-  no yaku (`no_yaku`, riichi and sanma), under 8 fans (`below_minimum_fan`, mcr).
+  no yaku (`no_yaku`, riichi and sanma), under 8 fans (`below_minimum_fan`, mcr), a tile of
+  the hand's void suit (`void_suit_held`, sichuan).
 * 413: a body over the size limit (`body_too_large`). 415: a body not sent as JSON
   (`unsupported_media_type`). 422: malformed or impossible input, at its field.
 * 503: the lookup tables are still being built (`not_ready`; see `GET /ready`), too many

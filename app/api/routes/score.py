@@ -1,9 +1,10 @@
 """POST /score and /score/batch: what a win pays, per seat, under a scoring profile.
 
-Four profiles score today: Qiqihar (seed 004 section 4: doublings), riichi
+Five profiles score today: Qiqihar (seed 004 section 4: doublings), riichi
 (Tenhou: yaku, han, fu, limits, honba and riichi sticks), sanma (Tenhou's
 three-player riichi: seats 0..2, no 2m-8m, norths set aside as ``nuki``, tsumo
-loss) and MCR (Chinese Official rules: the 81 fans, 8 at least, flowers).  All
+loss), MCR (Chinese Official rules: the 81 fans, 8 at least, flowers) and Sichuan
+(血战到底: one pattern, 根, the cap, the void suit; docs/sichuan.md).  All
 take the same request (:class:`~app.api.schemas.common.WinSituation` plus the hand); a
 situation field the profile does not read must keep its default, else it is a
 422 at that field rather than silently ignored
@@ -51,7 +52,7 @@ def _score(item: ScoreItem, rules: RuleProfile, at: Loc) -> ScoreResponse:
     "/score",
     response_model=ScoreResponse,
     operation_id="score",
-    summary="What a win pays, per seat (Qiqihar, riichi, sanma, MCR)",
+    summary="What a win pays, per seat (Qiqihar, riichi, sanma, MCR, Sichuan)",
     responses={200: {"content": {"application/json": {"examples": SCORE_ANSWER_EXAMPLES}}}, **_ERRORS},
 )
 def score_win(body: Annotated[ScoreRequest, Body(openapi_examples=SCORE_EXAMPLES)]) -> Response:
@@ -83,6 +84,21 @@ def score_win(body: Annotated[ScoreRequest, Body(openapi_examples=SCORE_EXAMPLES
     Reads `round_wind`, `seat_wind`, `flowers`, `last_tile` (妙手回春 on a self-draw,
     海底捞月 on a discard), `last_copy` (和绝张), `kong_replacement` and
     `robbed_kong`; the riichi fields must keep their defaults.
+
+    **Sichuan** (血战到底, the rule text docs/sichuan.md names; `GET /rules` gives it as
+    the preset's `source`): the hand counts one pattern, the largest of 平胡 0, 对对胡 1,
+    清一色 / 带幺九 / 七对 / 金钩钓 2, 清对 / 将对 3, 龙七对 / 清七对 / 清幺九 / 将金钩钓 /
+    清金钩钓 4, 天胡 / 地胡 / 清龙七对 5, 十八罗汉 6 and 清十八罗汉 8 fans over every reading
+    of the hand, then one fan per 根 (a kind held four times, concealed or melded; 龙七对's
+    quad and 十八罗汉's kongs are in their pattern), 杠上花 (`kong_replacement` on a
+    self-draw), 杠上炮 (`after_kong`, on a discard), 抢杠胡 (`robbed_kong`) and, with the
+    options, 自摸 (`self_draw_bonus`: "fan") and 门清 / 断幺九 (`menqing_duanyao`).
+    `fans` lists them (pinyin `name`, `chinese`), `fan` is their total and `multiplier`
+    is 2 ** min(`fan`, `max_fan`): the discarder pays it, or on a self-draw each other
+    seat pays it plus one base with `self_draw_bonus` "base" (自摸加底). `void_suit`
+    (m, p or s) is the winner's 定缺: a hand holding a tile of it is a 400
+    `void_suit_held`; without it, a hand of all three suits does not win. `first_turn`
+    is 天胡 for the dealer, 地胡 for the others (self-draws only).
 
     **Qiqihar** (seed 004 section 4): base 1, doubled for self-draw (all three pay)
     or a win on a discard (the discarder alone pays), for 红中 held in the winning hand,

@@ -324,7 +324,8 @@ class Situation(BaseModel):
     first_turn: bool = Field(
         False,
         strict=True,
-        description="Riichi: won on the first uninterrupted draw (tenhou for the dealer, else chiihou).",
+        description="Riichi: won on the first uninterrupted draw (tenhou for the dealer, else chiihou). "
+        "Sichuan: won on the seat's first draw (天胡 for the dealer, 地胡 for the others; a self-draw).",
     )
     honba: int = Field(
         0,

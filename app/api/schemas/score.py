@@ -23,7 +23,6 @@ from app.core.value.mcr_scoring import Fan, McrScore
 from app.core.value.riichi_scoring import FuPart, Reading, RiichiScore, YakuHan
 from app.core.value.scoring import REFUSALS, ScoreResult, score
 from app.core.value.scoring_context import WinContext
-from app.core.value.sichuan_scoring import Fan as SichuanFan
 from app.core.value.sichuan_scoring import SichuanScore
 
 
@@ -184,11 +183,25 @@ _MCR_ANSWER: Final[JsonDict] = {
     ],
     "flowers": 2,
 }
+# Computed with the core from _SICHUAN_EXAMPLE (a test checks it): the contract's answer,
+# 清一色 2 + 根 1 (the four 1m) = 3 fans, 2 ** 3 = 8 from the discarder.
+_SICHUAN_ANSWER: Final[JsonDict] = {
+    "payments": [0, 8, -8, 0],
+    "multipliers": [],
+    "per_payer": [{"seat": 2, "pays": 8}],
+    "fan": 3,
+    "fans": [
+        {"name": "qing_yi_se", "chinese": "清一色", "fan": 2, "count": 1},
+        {"name": "gen", "chinese": "根", "fan": 1, "count": 1},
+    ],
+    "multiplier": 8,
+}
 SCORE_ANSWER_EXAMPLES: Final = {
     "riichi": {"summary": "Riichi: the contract's example", "value": _RIICHI_ANSWER},
     "sanma": {"summary": "Sanma: a haneman self-draw, tsumo loss", "value": _SANMA_ANSWER},
     "mcr": {"summary": "MCR: 21 fans and two flowers, on a discard", "value": _MCR_ANSWER},
     "qiqihar": {"summary": "Qiqihar: the seed's example", "value": _QIQIHAR_ANSWER},
+    "sichuan": {"summary": "Sichuan: 清一色 with a 根, on a discard", "value": _SICHUAN_ANSWER},
 }
 
 _RIICHI_ONLY: Final = "Riichi only (absent for other profiles)."
@@ -207,7 +220,7 @@ class FanOut(BaseModel):
     count: int = Field(description="Instances counted (e.g. 2 for two Pure Double Chows).", examples=[1])
 
     @classmethod
-    def of(cls, fan: Fan | SichuanFan) -> FanOut:
+    def of(cls, fan: Fan) -> FanOut:
         return cls(name=fan.name, chinese=fan.chinese, fan=fan.fan, count=fan.count)
 
 
@@ -414,6 +427,20 @@ _MCR_EXAMPLE: Final[JsonDict] = {
     "kong_replacement": False,
     "robbed_kong": False,
 }
+# Sichuan: seat 1 (void suit p) wins on seat 2's discard with a flush of characters holding
+# all four 1m: 清一色 + 根.
+_SICHUAN_EXAMPLE: Final[JsonDict] = {
+    "hand": "111123456789m99m",
+    "win_tile": "9m",
+    "rules": "sichuan",
+    "winner": 1,
+    "dealer": 0,
+    "discarder": 2,
+    "void_suit": "p",
+    "after_kong": False,
+    "kong_replacement": False,
+    "robbed_kong": False,
+}
 SCORE_EXAMPLES: Final = {
     "riichi": Example(summary="Riichi: the contract's example (open hand, ron)", value=_RIICHI_EXAMPLE),
     "riichi_tsumo": Example(
@@ -424,6 +451,7 @@ SCORE_EXAMPLES: Final = {
     ),
     "mcr": Example(summary="MCR: a pure straight on a discard, with two flowers", value=_MCR_EXAMPLE),
     "qiqihar": Example(summary="Qiqihar: the seed's dealer self-draw holding 红中", value=_QIQIHAR_EXAMPLE),
+    "sichuan": Example(summary="Sichuan: 清一色 with a 根 on a discard, void suit p", value=_SICHUAN_EXAMPLE),
 }
 
 
@@ -444,9 +472,9 @@ class ScoreRequest(ScoreItem):
     rules: Rules = Field(
         "riichi",
         validate_default=True,
-        description="The rules whose scoring applies: riichi (the default, as on every route), sanma, mcr or "
-        'qiqihar, or {preset, ...overrides} such as {"preset": "riichi", "kiriage": true} or '
-        '{"preset": "sanma", "tsumo_loss": false}.',
+        description="The rules whose scoring applies: riichi (the default, as on every route), sanma, mcr, "
+        'qiqihar or sichuan, or {preset, ...overrides} such as {"preset": "riichi", "kiriage": true}, '
+        '{"preset": "sanma", "tsumo_loss": false} or {"preset": "sichuan", "max_fan": 3}.',
     )
 
 

@@ -58,7 +58,8 @@ SEATS: Final = 4
 
 
 class Fan(NamedTuple):
-    """One fan counted: official English and Chinese names, value of one instance, instances."""
+    """One fan counted: its name (MCR: official English; Sichuan: pinyin), Chinese name, value of one
+    instance, instances."""
 
     name: str
     chinese: str

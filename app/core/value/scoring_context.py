@@ -62,7 +62,7 @@ class WinContext(NamedTuple):
     void_suit: int | None = None
     #: Sichuan: a win on the discard a seat made after its kong's replacement draw (杠上炮).
     after_kong: bool = False
-    #: Sichuan: the seats still in the hand, that pay; None: every seat.
+    #: Sichuan: the seats still in the hand (the winner among them): a self-draw's payers; None: every seat.
     in_hand: tuple[int, ...] | None = None
     #: Sichuan: the seat whose discard the winner's open kong claimed, for a win on that
     #: kong's replacement draw (点杠花); None: the kong was the winner's own (or no kong).

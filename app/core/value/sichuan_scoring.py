@@ -55,6 +55,7 @@ from app.core.shape.decompose import regular_decompositions, seven_pairs_decompo
 from app.core.shape.hand import Hand, MeldKind
 from app.core.shape.rules import RuleProfile
 from app.core.shape.tiles import NUM_TILE_KINDS, Tile, counted, format_tile
+from app.core.value.mcr_scoring import Fan
 from app.core.value.scoring_context import InvalidWinContext, WinContext, check_seats, check_win_tile
 
 #: The published rule text the fan table and the option defaults follow (docs/sichuan.md).
@@ -102,15 +103,6 @@ _JIANG_NUMBERS: Final = frozenset({1, 4, 7})  # 2, 5, 8
 _FULL_CAPS: Final = bytes([4] * NUM_TILE_KINDS)
 
 
-class Fan(NamedTuple):
-    """One fan counted: pinyin and Chinese names, value of one instance, instances."""
-
-    name: str
-    chinese: str
-    fan: int
-    count: int  # type: ignore[assignment]  # the field shadows tuple.count, by the shared interface
-
-
 class SichuanScore(NamedTuple):
     """What a Sichuan win pays: net points per seat, who pays what, the fans and the multiplier."""
 
@@ -120,6 +112,7 @@ class SichuanScore(NamedTuple):
     fan: int
     #: ``2 ** min(fan, max_fan)``: what each payer pays before a self-draw's extra base.
     multiplier: int
+    #: The pattern, then 根, then the situational fans: MCR's :class:`Fan` with the pinyin name.
     fans: tuple[Fan, ...]
 
 
