@@ -207,7 +207,7 @@ class Checker:
         self.void_suit = void_suit
         #: Void-suit rules without a named suit: each question tries the suits the hand may void.
         self._auto_void = rules.void_suit and void_suit is None
-        self._bound: dict[int, Checker] = {}
+        self._bound: dict[int, Checker] | None = None  # made on first use: most checkers never need one
         # The set's caps (0 for a tile it lacks): what remaining() reads, void suit or not.
         self._set_caps = _absent_shapes(rules.absent_tiles).caps if rules.absent_tiles else _FULL
         # A void suit is, for the shape, a suit the complete hand may not hold: absent tiles.
@@ -257,6 +257,8 @@ class Checker:
         """The checker of these rules with the hand's void suit ``void_suit`` (made once per suit)."""
         if self.void_suit == void_suit:
             return self
+        if self._bound is None:
+            self._bound = {}
         found = self._bound.get(void_suit)
         if found is None:
             found = self._bound[void_suit] = Checker(self.rules, void_suit)
@@ -312,6 +314,8 @@ class Checker:
 
     def _shape_only(self) -> Checker:
         """These rules without the void suit: the shape alone, for /win's ``complete_shape``."""
+        if self._bound is None:
+            self._bound = {}
         found = self._bound.get(-1)
         if found is None:
             found = self._bound[-1] = Checker(replace(self.rules, void_suit=False))
@@ -561,7 +565,12 @@ class Checker:
         closed = n >= 13 and not hand.melds
         draws = n % 3 == 1 and with_ukeire
         shanten, (regular, pairs, orphans, knitted, honors), w, improving = self._analyse(
-            self._shape_counts(hand), n // 3, closed, self.caps(hand), draws, every_form=True
+            hand.counts if self.void_suit is None else self._shape_counts(hand),
+            n // 3,
+            closed,
+            self.caps(hand),
+            draws,
+            every_form=True,
         )
         ukeire = None
         if draws:
@@ -597,7 +606,8 @@ class Checker:
         caps = self.caps(hand)
         closed = n >= 13 and not hand.melds
         if caps is not _FULL or not self._plain_shapes or n > 14:
-            return self._analyse(self._shape_counts(hand), n // 3, closed, caps, False)[0]
+            counts = hand.counts if self.void_suit is None else self._shape_counts(hand)
+            return self._analyse(counts, n // 3, closed, caps, False)[0]
         # The shared tables judge the hand alone: _analyse's answer without its general steps.
         counts = hand.counts
         best = _regular_draws(counts, n // 3)[0]
