@@ -223,3 +223,24 @@ def test_the_fan_plan_ranks_as_the_caption_says(client: TestClient) -> None:
             (plan["need"], -(plan["helping_tiles"] + float(share.group(1)) * plan["target_fan"])) for plan in plans
         ]
         assert order == sorted(order), hand
+
+
+def test_the_void_suit_is_an_input_of_the_rules_that_have_one(client: TestClient) -> None:
+    """Sichuan is on the page's own list; its void suit is a labelled choice of auto, m, p and s,
+    asked for by the presets GET /rules marks `void_suit`, and sent as the routes' `void_suit`."""
+    page = client.get("/").text
+    assert "sichuan" in _fallback_presets(client)
+    select = re.search(r'<select id="void_suit".*?</select>', page, re.DOTALL)
+    assert select and re.findall(r'<option value="(\w*)"', select.group(0)) == ["", "m", "p", "s"]
+    assert "void_suit" in _controls(client).controls
+    voided = {preset["name"] for preset in client.get("/rules").json()["presets"] if preset["void_suit"]}
+    assert voided == {"sichuan"}
+    script = client.get("/static/analyze/app.js").text
+    assert "preset?.void_suit === true" in script and "body.void_suit = state.void_suit" in script
+    for path in ("/shanten", "/ting", "/discard"):
+        assert (
+            "void_suit"
+            in client.get("/openapi.json").json()["components"]["schemas"][
+                {"/shanten": "HandRequest", "/ting": "TingRequest", "/discard": "DiscardRequest"}[path]
+            ]["properties"]
+        )

@@ -145,6 +145,86 @@ def test_whole_hands_agree_with_the_brute_force(size: int) -> None:
         assert result.shanten == brute_shanten(hand, void), (_hand_text(hand), void)
 
 
+def _complete_without(counts: tuple[int, ...], void: int) -> bool:
+    """Whether ``counts`` (27 number tiles) is melds and one pair with no tile of ``void``, by
+    taking the lowest tile held as a pung, a chow's first tile or the pair (no tables)."""
+    if any(counts[9 * void : 9 * void + 9]):
+        return False
+
+    def melds_only(rest: list[int]) -> bool:
+        first = next((tile for tile, count in enumerate(rest) if count), None)
+        if first is None:
+            return True
+        if rest[first] >= 3:
+            rest[first] -= 3
+            found = melds_only(rest)
+            rest[first] += 3
+            if found:
+                return True
+        if first % 9 <= 6 and rest[first + 1] and rest[first + 2]:
+            for tile in (first, first + 1, first + 2):
+                rest[tile] -= 1
+            found = melds_only(rest)
+            for tile in (first, first + 1, first + 2):
+                rest[tile] += 1
+            return found
+        return False
+
+    rest = list(counts)
+    for pair in range(27):
+        if rest[pair] >= 2:
+            rest[pair] -= 2
+            if melds_only(rest):
+                return True
+            rest[pair] += 2
+    return False
+
+
+def exchanges_to_win(hand: Hand, void: int, most: int) -> int | None:
+    """Fewest exchanges (throw a tile held, draw any tile of the set, at most four copies) that
+    make the 3n+2 ``hand`` complete without its void suit, by breadth-first search up to ``most``."""
+    start = tuple(hand.counts[:27])
+    level = {start}
+    seen = {start}
+    for exchanges in range(most + 1):
+        if any(_complete_without(state, void) for state in level):
+            return exchanges
+        following = set()
+        for state in level:
+            for out in range(27):
+                if not state[out]:
+                    continue
+                for drawn in range(27):
+                    if drawn == out or state[drawn] >= 4:
+                        continue
+                    after = list(state)
+                    after[out] -= 1
+                    after[drawn] += 1
+                    key = tuple(after)
+                    if key not in seen:
+                        seen.add(key)
+                        following.add(key)
+        level = following
+    return None
+
+
+@pytest.mark.parametrize("size", [2, 5])
+def test_shanten_is_the_exchanges_to_a_win_without_the_void_suit(size: int) -> None:
+    # The definition itself, searched: each exchange throws one tile and draws one, and shanten
+    # is one less than the fewest that win. Five-tile hands are searched up to two exchanges.
+    rng = random.Random(7 + size)
+    checked = 0
+    while checked < 40:
+        hand = _random_hand(rng, size)
+        void = rng.randrange(3)
+        shanten = AUTO.bound(void).shanten(hand).shanten
+        if shanten > 1:
+            assert exchanges_to_win(hand, void, 2) is None, (_hand_text(hand), void)
+            continue
+        assert exchanges_to_win(hand, void, 2) == shanten + 1, (_hand_text(hand), void)
+        checked += 1
+
+
 def test_a_void_tile_costs_one_exchange() -> None:
     # Four melds of man and a lone 5p: with p void the 5p goes, and a pair is still to make.
     hand = Hand.from_tiles(parse_mpsz("123456789m111m5p"))
