@@ -13,6 +13,15 @@ measures against complete hands of existing tiles only; the shared tables do it
 with the affected suit's class read from :class:`~app.core.shape.shanten.AbsentShapes`.
 An absent tile is never a wait or an ukeire tile and has no unseen copies.
 
+The void suit (定缺, rules with ``void_suit`` on): a checker bound to a suit measures against
+complete hands without it, as if its nine tiles were absent, after taking its tiles held out
+of the counts: each is junk, a tile the complete hand still lacks, so it costs one exchange and
+is never a wait.  A hand holding one, concealed or melded, does not win (``void_suit_held``);
+a meld of it has no shanten.  The compiled look-ups are the absent-tile ones, so the
+other rules' fast paths are untouched.  Unbound (no suit named), each question takes the
+best suit the hand may void (:meth:`Checker.best_void_suit`), and a hand of all three suits
+does not win.  Every answer names the suit it assumed.
+
 >>> from app.core.shape.rules import rule_profile
 >>> from app.core.shape.tiles import parse_mpsz
 >>> checker = Checker(rule_profile("riichi"))
