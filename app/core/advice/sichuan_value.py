@@ -102,6 +102,7 @@ class _Search:
         self.memo: dict[bytes, np.ndarray] = {}
         self.analysed: dict[bytes, tuple[int, tuple[Tile, ...], bool]] = {}
         self.wins: dict[tuple[bytes, Tile], float] = {}
+        self.kept: dict[bytes, frozenset[Tile]] = {}
         self.zero = np.zeros((3, draws + 1))
         self.void = checker.void_suit
         self.context = _DISCARD_WIN._replace(void_suit=checker.void_suit)
@@ -115,6 +116,15 @@ class _Search:
             tiles = tuple(t.tile for t in result.ukeire or ())
             ready = result.shanten == 0 and bool(tiles) and self.checker.precondition_failure(hand) is None
             known = self.analysed[counts] = (result.shanten, tiles, ready)
+        return known
+
+    def keeping(self, drawn: bytes, shanten: int) -> frozenset[Tile]:
+        """The discards of the 3n+2 hand ``drawn`` that leave ``shanten`` (its shanten numbers at
+        once: cheaper than analysing each hand left, most of which are not kept)."""
+        known = self.kept.get(drawn)
+        if known is None:
+            numbers = self.checker.discard_shanten_numbers(Hand(drawn, self.melds))
+            known = self.kept[drawn] = frozenset(tile for tile, left in numbers if left == shanten)
         return known
 
     def win_value(self, counts: bytes, tile: Tile) -> float:
@@ -188,11 +198,12 @@ class _Search:
                 drawn = bytearray(counts)
                 drawn[tile] += 1
                 best = self.zero.copy()
+                keeping = self.keeping(bytes(drawn), shanten - 1)
                 for discard in self.discards(drawn):
-                    drawn[discard] -= 1
-                    child = bytes(drawn)
-                    drawn[discard] += 1
-                    if self.analyse(child)[0] == shanten - 1:
+                    if discard in keeping:
+                        drawn[discard] -= 1
+                        child = bytes(drawn)
+                        drawn[discard] += 1
                         np.maximum(best, self.value(child), out=best)
                 reached += p * best
                 stay -= p
