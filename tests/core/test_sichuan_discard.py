@@ -73,6 +73,7 @@ def test_a_ready_hand_is_worth_its_wins_by_the_scorer() -> None:
     assert value.win_probability == pytest.approx(win, abs=1e-12)
     assert value.expected_score == pytest.approx(expected, abs=1e-12)
     assert min(worth.values()) >= 4  # every win is a flush
+    assert worth[0] == worth[8] == 8 > worth[4] == 4  # 1m or 9m makes a quad: 根 doubles the flush
 
 
 def test_the_search_is_bounded_and_says_so() -> None:
