@@ -72,8 +72,9 @@ def _prepare(
             rules.check_meld_allowed(meld.kind, field="kind")  # refused, and located, by the per-hand path
         if rules.melded_tiles_count_toward_limit and melds:
             return None
-        if rules.absent_tiles:
-            return None  # sanma's missing tiles are the per-hand Checker's (analyse_batch refuses them)
+        if rules.absent_tiles or rules.void_suit or body.void_suit is not None:
+            # Sanma's missing tiles and Sichuan's void suit are the per-hand Checker's (analyse_batch refuses them).
+            return None
         visible = np.frombuffer(counts_from_tiles(parse_tiles(body.visible)), dtype=np.uint8)
     except TenpaiError:
         return None

@@ -63,6 +63,8 @@ ERROR_STATUS: Final[Mapping[str, int]] = MappingProxyType(
         "unknown_rules": 422,
         "invalid_rule_option": 422,
         "absent_tile": 422,
+        "invalid_void_suit": 422,
+        "void_suit_melded": 422,
         "invalid_opponent": 422,
         "invalid_weight": 422,
         "invalid_win_context": 422,

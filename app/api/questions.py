@@ -63,6 +63,7 @@ from app.core.shape.tiles import (
     parse_mpsz_with_red,
     parse_tiles,
 )
+from app.core.shape.void_suit import InvalidVoidSuit, parse_suit
 from app.core.table.game import GameConfig, validate_config
 from app.core.value.scoring import OPTIONAL_SITUATION, SCORING, SITUATION_FIELDS
 from app.core.value.scoring_context import InvalidWinContext, WinContext
@@ -84,10 +85,12 @@ class Question:
     rules: RuleProfile
     hand: Hand
     visible: Counts
+    #: The hand's void suit, under rules with one (None: the best suit to void).
+    void_suit: int | None = None
 
     def key(self, endpoint: str) -> tuple[Hashable, ...]:
         """The exact cache key: equal keys ask the same question, whatever the notation."""
-        return (endpoint, self.rules, self.hand.counts, melds_key(self.hand.melds), self.visible)
+        return (endpoint, self.rules, self.hand.counts, melds_key(self.hand.melds), self.visible, self.void_suit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +225,20 @@ def request_rules(rules: RulesSpec) -> RuleProfile:
         return rule_profile(rules.preset, **rules.overrides())
 
 
+def request_checker(rules: RuleProfile, void_suit: str | None) -> Checker:
+    """The checker of a hand question: ``rules`` and, under rules with a void suit, the
+    request's (a 422 ``invalid_void_suit`` at ``void_suit`` under rules without one)."""
+    if void_suit is None:
+        return Checker(rules)
+    with _AT_BODY:
+        return Checker(rules, parse_suit(void_suit))
+
+
+def request_void_suit(rules: RuleProfile, void_suit: str | None) -> int | None:
+    """A request's void suit as an int, refused (422 at ``void_suit``) under rules without one."""
+    return request_checker(rules, void_suit).void_suit
+
+
 def request_melds(melds: Sequence[MeldSpec], rules: RuleProfile, *loc: str | int) -> tuple[Meld, ...]:
     """Validated melds of a request field (``loc`` defaults to ``body.melds``), each one a
     call ``rules`` allow: every route's melds pass here, so a chi under rules without chi
@@ -269,12 +286,12 @@ def _question(checker: Checker, counts: Counts, melds: Sequence[Meld], visible: 
         hand = Hand.from_counts(counts, melds)  # at most 4 copies in hand and melds together
         if visible is not _NOTHING_SEEN or checker.rules.absent_tiles:
             checker.remaining(hand, visible)  # ... and with the visible tiles; no absent tile
-    return Question(checker.rules, hand, visible)
+    return Question(checker.rules, hand, visible, checker.void_suit)
 
 
 def ask_one(endpoint: str, body: HandRequest, *, variant: Hashable = None) -> Asked:
     """The core values of a single-hand request (``variant``: see :attr:`Asked.variant`)."""
-    checker = Checker(request_rules(body.rules))
+    checker = request_checker(request_rules(body.rules), body.void_suit)
     melds = request_melds(body.melds, checker.rules)
     visible = request_visible(body.visible)
     with _AT_HAND_TILES:
@@ -298,8 +315,18 @@ def ask_situated(
     are read once, for the question and the situation alike.  ``variant`` gives what else the
     answer depends on from the winning tile and the situation (see :attr:`Asked.variant`)."""
     rules = request_rules(body.rules)
+    checker = request_checker(rules, body.void_suit)
     hand, win_tile, context = request_situation(situation, body.hand, body.melds, rules)
-    checker = Checker(rules)
+    if checker.void_suit is not None and context.void_suit is None:
+        context = context._replace(void_suit=checker.void_suit)  # the scorer judges the hand's void suit too
+    elif context.void_suit is not None and checker.void_suit is None:
+        checker = checker.bound(context.void_suit)  # ... and the shape the situation's
+    elif context.void_suit != checker.void_suit:
+        raise ApiError(
+            ("body", "void_suit"),
+            "void_suit and situation.void_suit name different suits; give the hand's void suit once",
+            InvalidVoidSuit.code,
+        )
     question = _question(checker, hand.counts, hand.melds, request_visible(body.visible), None)
     return Situated(Asked(endpoint, checker, (question,), False, variant(win_tile, context)), win_tile, context)
 
@@ -313,7 +340,7 @@ def ask_batch(endpoint: str, body: BatchRequest, *, max_batch_size: int, variant
             "batch_too_large",
             ctx={"max_batch_size": max_batch_size},
         )
-    checker = Checker(request_rules(body.rules))
+    checker = request_checker(request_rules(body.rules), body.void_suit)
     melds = request_melds(body.melds, checker.rules)
     visible = request_visible(body.visible)
     questions = tuple(
@@ -347,6 +374,7 @@ def discard_key(question: DiscardQuestion) -> tuple[Hashable, ...]:
         question.seat_wind,
         question.round_wind,
         question.value_budget,
+        question.void_suit,
     )
 
 
@@ -367,6 +395,7 @@ def _hand_tiles(value: object) -> tuple[list[Tile], tuple[Tile, ...]]:
 def ask_discard(body: DiscardRequest) -> DiscardQuestion:
     """The core values of a /discard request (structure checked; copies are checked by the core)."""
     rules = request_rules(body.rules)
+    void_suit = request_void_suit(rules, body.void_suit)
     melds = request_melds(body.melds, rules)
     tiles, red = _hand_tiles(body.hand)
     with located("body"):
@@ -395,6 +424,7 @@ def ask_discard(body: DiscardRequest) -> DiscardQuestion:
         model=body.model,
         seat_wind=None if body.seat_wind is None else _one_wind(body.seat_wind, "seat_wind"),
         round_wind=EAST if body.round_wind is None else _one_wind(body.round_wind, "round_wind"),
+        void_suit=void_suit,
     )
 
 

@@ -15,6 +15,7 @@ from typing import Final
 
 from app.core.shape.engine import ShantenResult, TileCount, WaitResult
 from app.core.shape.tiles import NUM_TILE_KINDS, format_tile
+from app.core.shape.void_suit import SUITS, format_suit
 
 #: ``"3m"`` with its quotes, per tile.
 TILE_JSON: Final = tuple(json.dumps(format_tile(tile)) for tile in range(NUM_TILE_KINDS))
@@ -22,6 +23,13 @@ TILE_JSON: Final = tuple(json.dumps(format_tile(tile)) for tile in range(NUM_TIL
 REMAINING_JSON: Final = tuple(
     tuple(f'{{"tile":{TILE_JSON[tile]},"remaining":{left}}}' for left in range(5)) for tile in range(NUM_TILE_KINDS)
 )
+
+
+#: ``,"void_suit":"m"`` per suit; nothing where the rules have no void suit (None).
+_VOID_SUIT_JSON: Final[dict[int | None, str]] = {
+    None: "",
+    **{suit: f',"void_suit":"{format_suit(suit)}"' for suit in SUITS},
+}
 
 
 def _counts(entries: Iterable[TileCount]) -> str:
@@ -47,7 +55,8 @@ def shanten_json(result: ShantenResult) -> bytes:
         f'"seven_pairs":{_value(result.seven_pairs)},"thirteen_orphans":{_value(result.thirteen_orphans)},'
         f'"knitted_straight":{_value(result.knitted_straight)},'
         f'"honors_and_knitted":{_value(result.honors_and_knitted)}}},'
-        f'"ukeire":{ukeire},"ukeire_count":{_value(result.ukeire_count)},"reason":{_value(result.reason)}}}'
+        f'"ukeire":{ukeire},"ukeire_count":{_value(result.ukeire_count)},"reason":{_value(result.reason)}'
+        f"{_VOID_SUIT_JSON[result.void_suit]}}}"
     ).encode()
 
 
@@ -62,5 +71,5 @@ def ting_json(result: WaitResult) -> bytes:
     return (
         f'{{"tenpai":{"true" if result.tenpai else "false"},"waits":{_counts(result.waits)},'
         f'"karaten":{"true" if result.karaten else "false"},"reason":{_value(result.reason)},'
-        f'"shape_waits":[{shape}]}}'
+        f'"shape_waits":[{shape}]{_VOID_SUIT_JSON[result.void_suit]}}}'
     ).encode()

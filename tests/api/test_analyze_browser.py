@@ -425,6 +425,11 @@ def _offered(driver: webdriver.Chrome, source: str) -> list[str]:
     return [choice.get_attribute("value") for choice in Select(select).options]
 
 
+def _absent_tiles(service_url: str) -> dict[str, list[str]]:
+    answer = httpx.get(f"{service_url}/rules", timeout=10, trust_env=False).json()
+    return {preset["name"]: preset["absent_tiles"] for preset in answer["presets"]}
+
+
 def _address(driver: webdriver.Chrome) -> dict[str, str]:
     return driver.execute_script("return Object.fromEntries(new URLSearchParams(location.search))")
 
@@ -470,7 +475,8 @@ def test_every_preset_survives_a_shared_link(service_url: str, browser: webdrive
     carries) opens under it and is written back whole: the link a person copies is the one they
     opened. The first complaint: a link made with mcr reopened as riichi."""
     presets, default = _rule_presets(service_url)
-    assert {"riichi", "mcr", "sanma"} <= set(presets)
+    assert {"riichi", "mcr", "sanma", "sichuan"} <= set(presets)
+    no_honours = {name for name, absent in _absent_tiles(service_url).items() if "1z" in absent}
     hand, melds, visible = "111m456p789s25z", "pon:111z", "9p"  # sanma's tiles: no 2m..8m
     situation = {"win": "5z", "by": "tsumo", "seat": "E", "round": "S", "riichi": "1", "dora": "5p"}
     browser.get(f"{service_url}/analyze")
@@ -478,7 +484,9 @@ def test_every_preset_survives_a_shared_link(service_url: str, browser: webdrive
         assert _offered(browser, "rules") == presets
         assert browser.find_element(By.ID, "rules").get_attribute("value") == default
         for rules in presets:
-            body = {"hand": hand, "rules": rules, "melds": [{"kind": "pon", "tiles": "111z"}], "visible": visible}
+            # A set without honours (sichuan) gets the same hand with sou in their place.
+            hand, melds = ("111m456p789s25s", "pon:111s") if rules in no_honours else ("111m456p789s25z", "pon:111z")
+            body = {"hand": hand, "rules": rules, "melds": [{"kind": "pon", "tiles": melds[4:]}], "visible": visible}
             expected = _settled_discard(service_url, body)
             link = {"hand": hand, "rules": rules, "melds": melds, "visible": visible, **situation}
             browser.get(f"{service_url}/analyze?{urlencode(link)}")
@@ -490,6 +498,9 @@ def test_every_preset_survives_a_shared_link(service_url: str, browser: webdrive
             assert [row["tile"] for row in shown["rows"]] == [c["tile"] for c in expected["candidates"]], rules
 
         # A link made by choosing the rules on the page, then opened again.
+        hand = "111m456p789s25z"
+        browser.get(f"{service_url}/analyze?{urlencode({'hand': hand, 'melds': 'pon:111z'})}")
+        _wait_for_rules(browser, hand, default, default)
         Select(browser.find_element(By.ID, "rules")).select_by_value("mcr")
         _wait_for_rules(browser, hand, "mcr", default)
         link = browser.current_url
@@ -622,5 +633,64 @@ def test_discard_table_shows_the_ranking_models_own_figures(
         _screenshot(browser, tmp_path, "page-sanma.png")
     except Exception:
         browser.save_screenshot(str(tmp_path / "failure.png"))
+        raise
+    assert _requests_that_left(browser, service_url) == []
+
+
+# --- Sichuan: the void suit (定缺) ----------------------------------------------------------
+
+
+def _void_view(driver: webdriver.Chrome) -> tuple[str, str]:
+    view = driver.find_element(By.ID, "void-view")
+    return view.get_attribute("data-suit"), view.text
+
+
+def test_sichuan_with_a_void_suit(service_url: str, browser: webdriver.Chrome, tmp_path: Path) -> None:
+    """Sichuan is offered; its void suit is an input sent with the questions, and the page shows
+    the suit the answers assumed: a chosen one (only its tiles are discards while one is held),
+    or with auto the service's best suit."""
+    hand = "1123345678m99m45p"  # ready by throwing 1m, or one from a man flush by throwing a pin
+    shots = Path("/tmp/shots")
+    shots.mkdir(exist_ok=True)
+    browser.get(f"{service_url}/analyze")
+    try:
+        assert "sichuan" in _offered(browser, "rules")
+        assert not browser.find_element(By.ID, "void-field").is_displayed()  # riichi has no void suit
+        Select(browser.find_element(By.ID, "rules")).select_by_value("sichuan")
+        assert browser.find_element(By.ID, "void-field").is_displayed()
+        Select(browser.find_element(By.ID, "void_suit")).select_by_value("p")
+        browser.find_element(By.ID, "hand").send_keys(hand)
+        browser.find_element(By.ID, "analyze").click()
+        _wait_for_result(browser, hand)
+        WebDriverWait(browser, PAGE_TIMEOUT_SECONDS).until(lambda d: _void_view(d)[0] == "p")
+        expected = _settled_discard(service_url, {"hand": hand, "rules": "sichuan", "void_suit": "p"})
+        shown = _discard_table(browser)
+        assert [row["tile"] for row in shown["rows"]] == [c["tile"] for c in expected["candidates"]]
+        assert sorted(row["tile"] for row in shown["rows"]) == ["4p", "5p"]  # the void tiles go first
+        suit, words = _void_view(browser)
+        assert words.startswith("Void suit (定缺): p (dots)") and "best" not in words
+        assert _address(browser)["void_suit"] == "p"
+        shanten = _api(service_url, "/shanten", {"hand": hand, "rules": "sichuan", "void_suit": "p"})
+        assert browser.find_element(By.ID, "verdict").get_attribute("data-shanten") == str(shanten["shanten"])
+        _screenshot(browser, tmp_path, "analyze-sichuan-void-p.png")
+        shutil.copyfile(tmp_path / "analyze-sichuan-void-p.png", shots / "analyze-sichuan-void-p.png")
+
+        # Auto: the service's best suit (s), and its value model ranks the near flush first.
+        Select(browser.find_element(By.ID, "void_suit")).select_by_value("")
+        WebDriverWait(browser, PAGE_TIMEOUT_SECONDS).until(lambda d: _void_view(d)[0] == "s")
+        _wait_for_result(browser, hand)
+        expected = _settled_discard(service_url, {"hand": hand, "rules": "sichuan"})
+        shown = _discard_table(browser)
+        assert shown["model"] == expected["model"] == "expected_score"
+        assert [row["tile"] for row in shown["rows"]] == [c["tile"] for c in expected["candidates"]]
+        assert shown["rows"][0]["tile"] in ("4p", "5p")
+        assert shown["headers"]["expected_score"].startswith("expected base points")
+        assert "the best suit to void" in _void_view(browser)[1]
+        assert "void_suit" not in _address(browser)
+        _screenshot(browser, tmp_path, "analyze-sichuan.png")
+        shutil.copyfile(tmp_path / "analyze-sichuan.png", shots / "analyze-sichuan.png")
+    except Exception:
+        browser.save_screenshot(str(tmp_path / "failure.png"))
+        shutil.copyfile(tmp_path / "failure.png", shots / "analyze-sichuan-failure.png")
         raise
     assert _requests_that_left(browser, service_url) == []

@@ -194,7 +194,8 @@ def test_the_tables_sums_hold_for_every_preset(client: TestClient, model: str) -
     expected points less the deal-in cost is the score; the linear terms add up to the linear
     score, which is the score when the linear model ranks; the candidates come best first."""
     for preset in client.get("/rules").json()["presets"]:
-        hand = "111m456p789s1122z5z"  # no 2m..8m: a sanma hand too
+        # No 2m..8m: a sanma hand too; where the set has no honours (sichuan), sou in their place.
+        hand = "111m456p789s1122s5s" if "1z" in preset["absent_tiles"] else "111m456p789s1122z5z"
         answer = _discard(client, {"hand": hand, "rules": preset["name"], "model": model})
         scores = [candidate["score"] for candidate in answer["candidates"]]
         if answer["model"] != "fan_plan":
@@ -222,3 +223,24 @@ def test_the_fan_plan_ranks_as_the_caption_says(client: TestClient) -> None:
             (plan["need"], -(plan["helping_tiles"] + float(share.group(1)) * plan["target_fan"])) for plan in plans
         ]
         assert order == sorted(order), hand
+
+
+def test_the_void_suit_is_an_input_of_the_rules_that_have_one(client: TestClient) -> None:
+    """Sichuan is on the page's own list; its void suit is a labelled choice of auto, m, p and s,
+    asked for by the presets GET /rules marks `void_suit`, and sent as the routes' `void_suit`."""
+    page = client.get("/").text
+    assert "sichuan" in _fallback_presets(client)
+    select = re.search(r'<select id="void_suit".*?</select>', page, re.DOTALL)
+    assert select and re.findall(r'<option value="(\w*)"', select.group(0)) == ["", "m", "p", "s"]
+    assert "void_suit" in _controls(client).controls
+    voided = {preset["name"] for preset in client.get("/rules").json()["presets"] if preset["void_suit"]}
+    assert voided == {"sichuan"}
+    script = client.get("/static/analyze/app.js").text
+    assert "preset?.void_suit === true" in script and "body.void_suit = state.void_suit" in script
+    for path in ("/shanten", "/ting", "/discard"):
+        assert (
+            "void_suit"
+            in client.get("/openapi.json").json()["components"]["schemas"][
+                {"/shanten": "HandRequest", "/ting": "TingRequest", "/discard": "DiscardRequest"}[path]
+            ]["properties"]
+        )

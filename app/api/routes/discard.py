@@ -15,7 +15,15 @@ from app.api.questions import ask_discard, asks_extras, discard_key, json_respon
 from app.api.request_path import BodyRoute, replayable
 from app.api.schemas.discard import DISCARD_EXAMPLES, DiscardRequest, DiscardResponse
 from app.api.state import service_state
-from app.core.advice.discard import Candidate, DiscardModel, DiscardQuestion, ValueSearch, advise, ranking_model
+from app.core.advice.discard import (
+    Candidate,
+    DiscardModel,
+    DiscardQuestion,
+    ValueSearch,
+    advise,
+    ranking_model,
+    void_suit_of,
+)
 from app.core.advice.expected_score import SearchStop
 from app.core.advice.lookahead import LookaheadStop
 from app.core.shape.engine import Checker
@@ -36,7 +44,8 @@ def _evaluate(
 
 
 def _render(question: DiscardQuestion, candidates: list[Candidate], search: ValueSearch) -> bytes:
-    shanten = Checker(question.rules).shanten(question.hand).shanten
+    void_suit = void_suit_of(question)
+    shanten = Checker(question.rules, void_suit).shanten(question.hand).shanten
     verdict = None
     if shanten == -1:  # complete as it stands: may it be declared instead of a discard?
         with located("body"):
@@ -44,7 +53,13 @@ def _render(question: DiscardQuestion, candidates: list[Candidate], search: Valu
                 question.hand, question.rules, seat_wind=question.seat_wind, round_wind=question.round_wind
             )
     answer = DiscardResponse.of(
-        candidates, shanten, question.weights, search, verdict=verdict, rules_name=question.rules.name
+        candidates,
+        shanten,
+        question.weights,
+        search,
+        verdict=verdict,
+        rules_name=question.rules.name,
+        void_suit=void_suit,
     )
     return answer.model_dump_json().encode()
 
@@ -106,6 +121,12 @@ async def discard(
     a bound that cut it short is flagged in `value_search`. It is a heavy request: with
     TENPAI_MAX_HEAVY_REQUESTS already running, the linear score ranks at once (`model: linear`,
     `model_note` says why, `Cache-Control: no-store`).
+
+    Under `sichuan` a held tile of the hand's void suit (`void_suit`, or the best suit to void)
+    is thrown first: while one is held only those tiles are candidates, and their `reasons` say
+    why. The rest is ranked by expected base points by the hand's end, each win valued by the
+    Sichuan scorer as a win on a discard (`2 ** min(fan, max_fan)`), so a flush or a 根 in reach
+    may beat a faster plain hand.
 
     Where a win needs fans (`mcr`: 8, flowers not counted) the default ranking is the fan plan
     (`model: fan_plan`): the distance to the nearest pattern worth the minimum, then the unseen

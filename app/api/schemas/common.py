@@ -210,6 +210,15 @@ _MELDS_DOC: Final = "Declared melds (exposed melds and concealed kongs)."
 _RULES_DOC: Final = "Rule preset name, or {preset, ...overrides}; see GET /rules."
 _RULES_EXAMPLES: Final = ["qiqihar", {"preset": "riichi", "seven_pairs": "quad_as_two"}]
 _VISIBLE_DOC: Final = "Tiles seen elsewhere (discards, others' melds, dora indicators); only lowers `remaining`."
+VOID_SUIT_DOC: Final = (
+    "Under rules with a void suit (`sichuan`: 定缺), the suit the hand declared void: `m`, `p` or `s`. "
+    "A hand holding a tile of it (concealed or melded) does not win (`reason` `void_suit_held`); shanten counts "
+    "each one as a tile to throw, and it is never a wait or an ukeire tile. Absent (null): the answer takes the "
+    "best suit to void (the lowest shanten, then the most ukeire) and names it in `void_suit`; a hand holding "
+    "all three suits cannot win. Under rules without a void suit, a 422 `invalid_void_suit`."
+)
+#: A void suit as requests name it.
+VoidSuitName = Literal["m", "p", "s"]
 
 
 class HandRequest(BaseModel):
@@ -223,6 +232,7 @@ class HandRequest(BaseModel):
     melds: Sequence[MeldSpec] = Field((), description=_MELDS_DOC)
     rules: Rules = Field("riichi", validate_default=True, description=_RULES_DOC, examples=_RULES_EXAMPLES)
     visible: Tiles = Field((), description=_VISIBLE_DOC, examples=["1z5p"])
+    void_suit: VoidSuitName | None = Field(None, description=VOID_SUIT_DOC, examples=["s"])
 
 
 class BatchRequest(BaseModel):
@@ -237,6 +247,7 @@ class BatchRequest(BaseModel):
     melds: Sequence[MeldSpec] = Field((), description=_MELDS_DOC + " Applied to every hand.")
     rules: Rules = Field("riichi", validate_default=True, description=_RULES_DOC, examples=_RULES_EXAMPLES)
     visible: Tiles = Field((), description=_VISIBLE_DOC + " Applied to every hand.")
+    void_suit: VoidSuitName | None = Field(None, description=VOID_SUIT_DOC + " Applied to every hand.", examples=["s"])
 
 
 _DECOMPOSITION_LIMIT_DOC: Final = (

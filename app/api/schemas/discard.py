@@ -14,7 +14,7 @@ from fastapi.openapi.models import Example
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.config import JsonDict
 
-from app.api.schemas.common import HandTiles, MeldSpec, MeldTiles, Rules, Tiles
+from app.api.schemas.common import VOID_SUIT_DOC, HandTiles, MeldSpec, MeldTiles, Rules, Tiles, VoidSuitName
 from app.api.schemas.hand import TileRemaining
 from app.core.advice.discard import (
     DEAL_IN_POINTS,
@@ -35,6 +35,7 @@ from app.core.advice.mcr_targets import PLAN_NEED_WEIGHT
 from app.core.shape.tiles import (
     format_tile,
 )
+from app.core.shape.void_suit import format_suit
 from app.core.value.scoring import SCORING, SelfDraw
 
 _DIGITS: Final = 6  # decimals of the floats in answers
@@ -187,13 +188,21 @@ class DiscardRequest(BaseModel):
         description="What ranks the discards. `expected_score` (default): expected points over the rest of the "
         "hand (tenpai and win probability by an exact search after mahjong-cpp's model, wins valued by the "
         f"riichi scorer) less the expected cost of dealing in ({DEAL_IN_POINTS:,.0f} points plus the hand's own "
-        "expectation, times the danger); for rules without a value model (not `riichi`) and for hands more than "
+        "expectation, times the danger); under `sichuan`, each discard's expected base points by the hand's end, "
+        "wins valued by the Sichuan scorer (a flush and 根 double a win) as wins on a discard, after the void "
+        "tiles go; for rules without a value model (not `riichi` or `sichuan`) and for hands more than "
         f"{MAX_VALUE_SHANTEN} from tenpai the linear model ranks instead, and the answer's `model` says so. "
         "Where a win needs fans (`mcr`: 8) the default is `fan_plan`: the distance to the nearest fan pattern "
         "worth the minimum (flushes, straights, shifted and triple chows, pungs, the knitted forms, seven "
         "pairs, ...), then the unseen tiles that bring it nearer; once ready, the unseen tiles that win with "
         "enough fans by the scorer (`seat_wind`, default East, and `round_wind` count). "
         "`linear`: seed 000's linear score with `weights`.",
+    )
+    void_suit: VoidSuitName | None = Field(
+        None,
+        description=VOID_SUIT_DOC + " While the hand holds a tile of its void suit, the rules make it throw one: "
+        "only those tiles are candidates, and their `reasons` say so.",
+        examples=["s"],
     )
 
 
@@ -360,7 +369,9 @@ class CandidateOut(BaseModel):
         None, description="Expected-score model: probability of a self-drawn win by the last turn, best play."
     )
     expected_score: float | None = Field(
-        None, description="Expected-score model: expected points won (self-draw, ura dora expected after riichi)."
+        None,
+        description="Expected-score model: expected points won (riichi: self-draw, ura dora expected after riichi; "
+        "sichuan: base points, each win its multiplier as a win on a discard).",
     )
     deal_in_cost: float | None = Field(
         None, description="Expected-score model: danger x (expected_score + the assumed deal-in); 0 without opponents."
@@ -620,6 +631,13 @@ class DiscardResponse(BaseModel):
         description="For a person, when the shape is complete (`shanten` -1): whether to declare the win and why; "
         "null otherwise.",
     )
+    void_suit: str | None = Field(
+        None,
+        description="Under rules with a void suit (`sichuan`), the void suit the advice plays: the request's, or "
+        "with none given the best suit to void. Absent under other rules.",
+        examples=["s"],
+        exclude_if=lambda value: value is None,
+    )
 
     @classmethod
     def of(
@@ -631,6 +649,7 @@ class DiscardResponse(BaseModel):
         *,
         verdict: SelfDraw | None = None,
         rules_name: str = "",
+        void_suit: int | None = None,
     ) -> DiscardResponse:
         """The answer; ``verdict`` is the hand's own, as it stands (None: not complete)."""
         search = search or ValueSearch(DiscardModel.LINEAR)
@@ -654,6 +673,7 @@ class DiscardResponse(BaseModel):
             win_declarable=None if verdict is None else verdict.declarable,
             win_reason=None if verdict is None else verdict.reason,
             win_note=None if verdict is None else _win_note(verdict, rules_name),
+            void_suit=None if void_suit is None else format_suit(void_suit),
         )
 
 

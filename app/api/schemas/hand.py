@@ -32,6 +32,7 @@ from app.api.schemas.score import ScoreResponse
 from app.core.shape.decompose import Decomposition
 from app.core.shape.engine import ShantenResult, TileCount, WaitResult, WinResult
 from app.core.shape.tiles import format_tile
+from app.core.shape.void_suit import format_suit
 
 _SITUATION_DOC: Final = (
     "How the hand would be won, as /score takes it (without hand and melds). Given, the answer says whether "
@@ -122,6 +123,25 @@ def _tiles(tiles: tuple[int, ...] | list[int]) -> list[str]:
     return [format_tile(tile) for tile in tiles]
 
 
+def _void_suit_field(what: str) -> Any:
+    """The answers' ``void_suit``: present only under rules with a void suit."""
+    return Field(
+        None,
+        description=f"Under rules with a void suit (`sichuan`), the void suit {what}: the request's, or "
+        "with none given the best suit to void. Absent under other rules.",
+        examples=["s"],
+        exclude_if=_absent,
+    )
+
+
+def _absent(value: object) -> bool:
+    return value is None
+
+
+def _suit(suit: int | None) -> str | None:
+    return None if suit is None else format_suit(suit)
+
+
 class TileRemaining(BaseModel):
     """A tile and its unseen copies: 4 minus copies in hand, melds and visible tiles."""
 
@@ -193,10 +213,15 @@ class WinResponse(BaseModel):
     )
     decompositions: list[DecompositionOut] = Field(description="Every reading, up to the server's limit.")
     reason: str | None = Field(
-        description="Why a complete shape still does not win, e.g. open_meld_required; else null."
+        description="Why a complete shape still does not win, e.g. open_meld_required, or void_suit_held (a "
+        "tile of the void suit held, complete or not); else null."
     )
     truncated: bool = Field(description="True when there were more decompositions than listed.")
     complete_shape: bool = Field(description="Whether the shape alone is complete.")
+    void_suit: str | None = _void_suit_field(
+        "the hand was judged with (with none given, also absent where the hand holds all three suits: "
+        "no void suit lets it win, `reason` void_suit_held)"
+    )
 
     @classmethod
     def of(cls, result: WinResult) -> Self:
@@ -207,6 +232,7 @@ class WinResponse(BaseModel):
             reason=result.reason,
             truncated=result.truncated,
             complete_shape=result.complete_shape,
+            void_suit=_suit(result.void_suit),
         )
 
 
@@ -241,6 +267,7 @@ class TingResponse(BaseModel):
         description="Why a hand ready in shape waits on nothing (e.g. open_meld_required); else null."
     )
     shape_waits: list[str] = Field(description="Tiles that complete the shape, whether or not the rules let it win.")
+    void_suit: str | None = _void_suit_field("the waits assume")
 
     @classmethod
     def of(cls, result: WaitResult) -> Self:
@@ -250,6 +277,7 @@ class TingResponse(BaseModel):
             karaten=result.karaten,
             reason=result.reason,
             shape_waits=_tiles(result.shape_waits),
+            void_suit=_suit(result.void_suit),
         )
 
 
@@ -309,6 +337,7 @@ class ShantenResponse(BaseModel):
     )
     ukeire_count: int | None = Field(description="Unseen copies of the ukeire tiles; null for 3n+2.")
     reason: str | None = Field(description="Why a hand at -1 still does not win (e.g. open_meld_required); else null.")
+    void_suit: str | None = _void_suit_field("the shanten assumes (its tiles held count as tiles to throw)")
 
     @classmethod
     def of(cls, result: ShantenResult) -> ShantenResponse:
@@ -324,6 +353,7 @@ class ShantenResponse(BaseModel):
             ukeire=None if result.ukeire is None else [TileRemaining.of(t) for t in result.ukeire],
             ukeire_count=result.ukeire_count,
             reason=result.reason,
+            void_suit=_suit(result.void_suit),
         )
 
 

@@ -100,6 +100,7 @@ from functools import lru_cache, partial
 from operator import itemgetter
 from typing import Any, Final, NamedTuple
 
+from app.core.advice import sichuan_value
 from app.core.advice.expected_score import (
     DEFAULT_MAX_STATES,
     FIRST_TURN,
@@ -136,6 +137,7 @@ from app.core.shape.tiles import (
     dora_table,
     format_tile,
 )
+from app.core.shape.void_suit import format_suit
 from app.core.value.scoring import MINIMUM_FANS
 
 UKEIRE_UNIT: Final = 4
@@ -188,6 +190,8 @@ class ExpectedValue(NamedTuple):
     last_turn: int
     #: The search's per-turn measures and whether a red five was the tile thrown.
     detail: DiscardValue
+    #: What ``expected_score`` counts: riichi "points", or Sichuan "base points" (a win's multiplier).
+    unit: str = "points"
 
 
 class ValueSearch(NamedTuple):
@@ -322,6 +326,9 @@ class Candidate(NamedTuple):
     expected: ExpectedValue | None = None
     #: Under the fan-plan model: the plan after this discard (None otherwise).
     fan_plan: Plan | None = None
+    #: Under rules with a void suit (定缺): the suit (0 m, 1 p, 2 s) when this tile is of it.
+    #: While the hand holds one, the rules make it throw them first: only they are candidates.
+    void_suit: int | None = None
 
     @property
     def components(self) -> ScoreComponents:
@@ -363,13 +370,20 @@ class Candidate(NamedTuple):
         ]
         value = self.expected
         if value is not None:
+            digits = 0 if value.unit == "points" else 2  # riichi points are hundreds, base points a few
             worth = (
-                f"expected {value.expected_score:.0f} points by turn {value.last_turn}: win "
+                f"expected {value.expected_score:.{digits}f} {value.unit} by turn {value.last_turn}: win "
                 f"{value.win_probability:.1%}, tenpai {value.tenpai_probability:.1%}"
             )
             if value.deal_in_cost:
-                worth += f", less {value.deal_in_cost:.0f} for the risk of dealing in"
+                worth += f", less {value.deal_in_cost:.{digits}f} for the risk of dealing in"
             lines.insert(0, worth)
+        if self.void_suit is not None:
+            lines.insert(
+                0,
+                f"{name} is of the void suit {format_suit(self.void_suit)} (定缺): the rules make the hand throw "
+                "its void tiles before any other, so only they are candidates",
+            )
         if self.is_wildcard:
             lines.append(f"{name} is a wildcard: kept, it stands for any tile the hand lacks")
         if self.dora_discarded:
@@ -442,6 +456,8 @@ class DiscardQuestion:
     seat_wind: Tile | None = None
     round_wind: Tile = EAST
     value_budget: int = DEFAULT_VALUE_BUDGET
+    #: Under rules with a void suit (定缺), the hand's (0 m, 1 p, 2 s); None: the best suit to void.
+    void_suit: int | None = None
 
 
 def evaluate_discards(hand: Hand, rules: RuleProfile, **situation: Any) -> list[Candidate]:
@@ -504,7 +520,8 @@ def advise(
         question.weights,
     )
     options, model, seat_wind, round_wind = question.options, question.model, question.seat_wind, question.round_wind
-    checker = Checker(rules)
+    void_suit = void_suit_of(question)
+    checker = Checker(rules, void_suit)
     if weights is not DEFAULT_WEIGHTS:
         weights = Weights(*weights).validated()
     others = (
@@ -512,6 +529,10 @@ def advise(
     )
     options_by_tile = checker.discards(hand, others)
     counts = hand.counts
+    void_held = void_suit is not None and any(counts[9 * void_suit : 9 * void_suit + 9])
+    if void_held:
+        # The table forces it (定缺): while a void tile is held, a void tile is the discard.
+        options_by_tile = [option for option in options_by_tile if option.tile // 9 == void_suit]
     wild = rules.wildcards
     # Per kind, once: dora values, honour values, safety.
     dora_lost: Sequence[int]
@@ -575,6 +596,7 @@ def advise(
                 None,
                 None,
                 None,
+                void_suit if void_held else None,
             )
         )
         # Scores equal to 1e-9 tie (float noise must not decide); ties go to the rule below.
@@ -604,6 +626,33 @@ def advise(
         search = ValueSearch(
             DiscardModel.LINEAR,
             f"the hand is {best_shanten} from tenpai; the value model ranks up to {MAX_VALUE_SHANTEN}",
+        )
+    elif ranked_by is DiscardModel.EXPECTED_SCORE and sichuan_value.supports(rules):
+        # Sichuan: every candidate valued by the Sichuan scorer, flushes and 根 included.
+        draws = sichuan_value.SICHUAN_DRAWS if turn is None else max(1, sichuan_value.SICHUAN_DRAWS - turn + 1)
+        found = sichuan_value.discard_values(
+            hand,
+            checker,
+            checker.remaining(hand, others),
+            tiles=[candidate.tile for candidate in candidates],
+            draws=draws,
+            max_states=min(question.value_budget, sichuan_value.SICHUAN_MAX_STATES),
+            deadline=deadline,
+            cancelled=cancelled,
+        )
+        first = 1 if turn is None else turn
+        found = found._replace(first_turn=first, last_turn=first + draws - 1)
+        candidates = _rank_by_value(
+            candidates, found, counts, deal_in=sichuan_value.DEAL_IN_BASE_POINTS, unit="base points"
+        )
+        search = ValueSearch(
+            DiscardModel.EXPECTED_SCORE,
+            None,
+            found.first_turn,
+            found.last_turn,
+            found.states,
+            found.complete,
+            found.stopped_by,
         )
     elif ranked_by is DiscardModel.EXPECTED_SCORE:
         found = expected_scores(
@@ -640,6 +689,20 @@ def advise(
     return candidates, search
 
 
+def void_suit_of(question: DiscardQuestion) -> int | None:
+    """The void suit the advice plays: the question's, or under rules with a void suit and
+    none given, the best suit to void (:meth:`Checker.best_void_suit`); None under other rules.
+
+    >>> from app.core.shape.rules import rule_profile
+    >>> from app.core.shape.tiles import parse_mpsz
+    >>> void_suit_of(DiscardQuestion(Hand.from_tiles(parse_mpsz("123456789m1123p5s")), rule_profile("sichuan")))
+    2
+    """
+    if question.void_suit is not None or not question.rules.void_suit:
+        return question.void_suit
+    return Checker(question.rules).best_void_suit(question.hand)
+
+
 class Ranking(NamedTuple):
     """The model that ranks a question, and why it is not the one asked for (None when it is)."""
 
@@ -666,7 +729,7 @@ def ranking_model(rules: RuleProfile, asked: DiscardModel) -> Ranking:
         return Ranking(DiscardModel.FAN_PLAN)
     if asked is DiscardModel.FAN_PLAN:
         return Ranking(DiscardModel.LINEAR, f"a win under {rules.name} needs no fans; the fan plan does not apply")
-    if supports(rules):
+    if supports(rules) or sichuan_value.supports(rules):
         return Ranking(DiscardModel.EXPECTED_SCORE)
     return Ranking(DiscardModel.LINEAR, f"{rules.name} has no value model")
 
@@ -683,8 +746,16 @@ def _rank_by_plan(candidates: list[Candidate], plans: Mapping[Tile, Plan], count
     return [candidate for _, candidate in ranked]
 
 
-def _rank_by_value(candidates: list[Candidate], found: ExpectedScores, counts: Counts) -> list[Candidate]:
-    """``candidates`` with their expected values, best value first (ties: see the module notes)."""
+def _rank_by_value(
+    candidates: list[Candidate],
+    found: ExpectedScores,
+    counts: Counts,
+    *,
+    deal_in: float = DEAL_IN_POINTS,
+    unit: str = "points",
+) -> list[Candidate]:
+    """``candidates`` with their expected values, best value first (ties: see the module notes);
+    ``deal_in`` is what an assumed deal-in pays, in ``unit``."""
     # A five held both red and plain is thrown plain: the red one is worth a dora.
     by_tile: dict[Tile, DiscardValue] = {}
     for detail in found.discards:
@@ -694,7 +765,7 @@ def _rank_by_value(candidates: list[Candidate], found: ExpectedScores, counts: C
     for candidate in candidates:
         detail = by_tile[candidate.tile]
         danger = 1.0 - candidate.safety
-        cost = danger * (detail.expected_score + DEAL_IN_POINTS) if danger > 0 else 0.0
+        cost = danger * (detail.expected_score + deal_in) if danger > 0 else 0.0
         value = detail.expected_score - cost
         expected = _make_expected(
             (
@@ -706,6 +777,7 @@ def _rank_by_value(candidates: list[Candidate], found: ExpectedScores, counts: C
                 found.first_turn,
                 found.last_turn,
                 detail,
+                unit,
             )
         )
         key = (

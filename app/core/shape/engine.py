@@ -13,6 +13,15 @@ measures against complete hands of existing tiles only; the shared tables do it
 with the affected suit's class read from :class:`~app.core.shape.shanten.AbsentShapes`.
 An absent tile is never a wait or an ukeire tile and has no unseen copies.
 
+The void suit (定缺, rules with ``void_suit`` on): a checker bound to a suit measures against
+complete hands without it, as if its nine tiles were absent, after taking its tiles held out
+of the counts: each is junk, a tile the complete hand still lacks, so it costs one exchange and
+is never a wait.  A hand holding one, concealed or melded, does not win (``void_suit_held``);
+a meld of it has no shanten.  The compiled look-ups are the absent-tile ones, so the
+other rules' fast paths are untouched.  Unbound (no suit named), each question takes the
+best suit the hand may void (:meth:`Checker.best_void_suit`), and a hand of all three suits
+does not win.  Every answer names the suit it assumed.
+
 >>> from app.core.shape.rules import rule_profile
 >>> from app.core.shape.tiles import parse_mpsz
 >>> checker = Checker(rule_profile("riichi"))
@@ -25,6 +34,7 @@ An absent tile is never a wait or an ukeire tile and has no unseen copies.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import lru_cache, partial
 from operator import add, itemgetter
 from typing import Final, NamedTuple
@@ -61,6 +71,17 @@ from app.core.shape.shanten import (
 )
 from app.core.shape.tables import compiled_regular_draws, tables
 from app.core.shape.tiles import NUM_TILE_KINDS, ORPHANS, Tile, counted, format_tile
+from app.core.shape.void_suit import (
+    SUITS,
+    VOID_SUIT_HELD,
+    InvalidVoidSuit,
+    VoidSuitMelded,
+    format_suit,
+    holds_suit,
+    melded_suits,
+    suit_tiles,
+    without_suit,
+)
 
 REGULAR: Final = "regular"
 SEVEN_PAIRS: Final = "seven_pairs"
@@ -105,6 +126,8 @@ class ShantenResult(NamedTuple):
     #: and knitted a closed hand).
     knitted_straight: int | None = None
     honors_and_knitted: int | None = None
+    #: The void suit (0 m, 1 p, 2 s) the answer assumed, under rules with a void suit; else None.
+    void_suit: int | None = None
 
     @property
     def ukeire_count(self) -> int | None:
@@ -122,6 +145,8 @@ class WaitResult(NamedTuple):
     reason: str | None = None
     #: Tiles that complete the shape, whether or not the rules let the hand win.
     shape_waits: tuple[Tile, ...] = ()
+    #: The void suit (0 m, 1 p, 2 s) the answer assumed, under rules with a void suit; else None.
+    void_suit: int | None = None
 
 
 class WinResult(NamedTuple):
@@ -135,6 +160,9 @@ class WinResult(NamedTuple):
     truncated: bool = False
     #: Whether the shape alone is complete (True for wins and for precondition failures).
     complete_shape: bool = False
+    #: The void suit (0 m, 1 p, 2 s) the answer assumed, under rules with a void suit (None
+    #: there: the hand holds all three suits, so no void suit lets it win); else None.
+    void_suit: int | None = None
 
 
 class DiscardOption(NamedTuple):
@@ -163,18 +191,48 @@ class Checker:
         "_complete_honors",
         "_absent",
         "_base_caps",
+        "_set_caps",
+        "void_suit",
+        "_auto_void",
+        "_bound",
     )
 
-    def __init__(self, rules: RuleProfile) -> None:
+    def __init__(self, rules: RuleProfile, void_suit: int | None = None) -> None:
+        """A checker of ``rules``; under rules with a void suit (定缺), ``void_suit`` (0 m, 1 p,
+        2 s) binds the hand's, and None lets each question take the best suit the hand may void.
+
+        >>> from app.core.shape.rules import rule_profile
+        >>> Checker(rule_profile("riichi"), void_suit=0)
+        Traceback (most recent call last):
+        ...
+        app.core.shape.void_suit.InvalidVoidSuit: riichi has no void suit (its void_suit option is false); leave void_suit out
+        """
+        if void_suit is not None and not rules.void_suit:
+            raise InvalidVoidSuit(
+                f"{rules.name} has no void suit (its void_suit option is false); leave void_suit out",
+                field="void_suit",
+            )
         self.rules = rules
-        self._absent = _absent_shapes(rules.absent_tiles) if rules.absent_tiles else None
+        self.void_suit = void_suit
+        #: Void-suit rules without a named suit: each question tries the suits the hand may void.
+        self._auto_void = rules.void_suit and void_suit is None
+        self._bound: dict[int, Checker] | None = None  # made on first use: most checkers never need one
+        # The set's caps (0 for a tile it lacks): what remaining() reads, void suit or not.
+        self._set_caps = _absent_shapes(rules.absent_tiles).caps if rules.absent_tiles else _FULL
+        # A void suit is, for the shape, a suit the complete hand may not hold: absent tiles.
+        # Its tiles held are taken out of the counts first (see _shape_counts): junk to throw.
+        absent = rules.absent_tiles
+        if void_suit is not None:
+            absent = tuple(sorted({*absent, *suit_tiles(void_suit)} - set(rules.wildcards)))
+        self._absent = _absent_shapes(absent) if absent else None
         # The caps of a hand without melded limits: all 4, or 0 for the absent tiles.
         self._base_caps = _FULL if self._absent is None else self._absent.caps
         self._wild_tiles = rules.wildcards
         self._seven_pairs = rules.seven_pairs is not SevenPairs.OFF
         self._quad_as_two = rules.seven_pairs is SevenPairs.QUAD_AS_TWO
-        self._thirteen_orphans = rules.thirteen_orphans
-        self._knitted = rules.knitted_forms
+        # Thirteen orphans and the knitted forms hold all three suits: no hand with a void suit has them.
+        self._thirteen_orphans = rules.thirteen_orphans and not rules.void_suit
+        self._knitted = rules.knitted_forms and not rules.void_suit
         self._plain_rules = not rules.wildcards and not rules.win_requires_meld
         # Shapes the shared tables judge alone (with caps of four): no wildcards, no knitted forms.
         self._plain_shapes = not rules.wildcards and not rules.knitted_forms
@@ -201,6 +259,76 @@ class Checker:
         if not self.rules.melded_tiles_count_toward_limit or not hand.melds:
             return self._base_caps
         return bytes(map(min, self._base_caps, (4 - m for m in hand.melded_counts())))
+
+    # -- the void suit ---------------------------------------------------
+
+    def bound(self, void_suit: int) -> Checker:
+        """The checker of these rules with the hand's void suit ``void_suit`` (made once per suit)."""
+        if self.void_suit == void_suit:
+            return self
+        if self._bound is None:
+            self._bound = {}
+        found = self._bound.get(void_suit)
+        if found is None:
+            found = self._bound[void_suit] = Checker(self.rules, void_suit)
+        return found
+
+    def voidable_suits(self, hand: Hand) -> tuple[int, ...]:
+        """The suits ``hand`` may declare void: those it has not melded (all three without void-suit rules' melds).
+
+        Raises :class:`~app.core.shape.void_suit.VoidSuitMelded` when it has melded all three:
+        whatever its void suit, it holds a meld of it and can never win.
+        """
+        melded = melded_suits(hand)
+        suits = tuple(suit for suit in SUITS if suit not in melded)
+        if not suits:
+            raise VoidSuitMelded(
+                "the melds hold all three suits, so every void suit (定缺) is melded and the hand can never win",
+                field="melds",
+            )
+        return suits
+
+    def best_void_suit(self, hand: Hand) -> int:
+        """The suit a hand does best to void: the lowest shanten, then (3n+1) the most ukeire,
+        then the fewest tiles of the suit held, then m before p before s.
+
+        >>> from app.core.shape.rules import rule_profile
+        >>> from app.core.shape.tiles import parse_mpsz
+        >>> Checker(rule_profile("sichuan")).best_void_suit(Hand.from_tiles(parse_mpsz("1123456m2345p59s")))
+        2
+        """
+        suits = self.voidable_suits(hand)
+        if len(suits) == 1:
+            return suits[0]
+        with_ukeire = hand.tile_count % 3 == 1
+        return min(
+            (self.bound(suit).shanten(hand, with_ukeire=with_ukeire) for suit in suits),
+            key=partial(_void_rank, hand.counts),
+        ).void_suit  # type: ignore[return-value]  # a bound checker's answer names its suit
+
+    def _shape_counts(self, hand: Hand) -> bytes:
+        """The concealed counts the shape is measured on: with a void suit, its tiles taken out
+        (each one a tile the complete hand lacks). A meld of the void suit is refused: that hand
+        never wins, so it has no distance."""
+        if self.void_suit is None:
+            return hand.counts
+        for index, meld in enumerate(hand.melds):
+            if meld.tiles[0] // 9 == self.void_suit:
+                raise VoidSuitMelded(
+                    f"a meld of the void suit {format_suit(self.void_suit)}: a hand never melds its void suit "
+                    "(定缺) and cannot win holding it",
+                    field=f"melds[{index}].tiles",
+                )
+        return without_suit(hand.counts, self.void_suit)
+
+    def _shape_only(self) -> Checker:
+        """These rules without the void suit: the shape alone, for /win's ``complete_shape``."""
+        if self._bound is None:
+            self._bound = {}
+        found = self._bound.get(-1)
+        if found is None:
+            found = self._bound[-1] = Checker(replace(self.rules, void_suit=False))
+        return found
 
     def _regular(
         self, plain: bytes, melds_wanted: int, caps: bytes, draws: bool, keys: tuple[int, int, int, int] | None = None
@@ -369,7 +497,13 @@ class Checker:
         return shanten, distances, w, flagged_tiles(flags)
 
     def precondition_failure(self, hand: Hand) -> str | None:
-        """Why the rules forbid this hand to win whatever its shape, else None."""
+        """Why the rules forbid this hand to win whatever its shape, else None: it holds a tile
+        of its void suit (with none named: a tile of every suit), or lacks a required meld."""
+        if self.void_suit is not None:
+            if holds_suit(hand, self.void_suit):
+                return VOID_SUIT_HELD
+        elif self._auto_void and all(holds_suit(hand, suit) for suit in SUITS):
+            return VOID_SUIT_HELD
         required = self.rules.win_requires_meld
         if required and not any(meld.kind in required for meld in hand.melds):
             return OPEN_MELD_REQUIRED
@@ -400,8 +534,8 @@ class Checker:
                 field="visible",
             )
         left = bytes(seen).translate(_FOUR_MINUS)
-        if self._absent is not None:
-            left = bytes(map(min, left, self._base_caps))
+        if self._set_caps is not _FULL:  # a void suit's tiles stay in the wall: only the set's own absences
+            left = bytes(map(min, left, self._set_caps))
         return left
 
     def check_tiles_exist(self, hand: Hand, visible: bytes | None = None) -> None:
@@ -431,10 +565,21 @@ class Checker:
         n = hand.tile_count
         if n % 3 == 0 or n > 14:
             _check_size(hand, (1, 2))
+        if self._auto_void:
+            # The best suit to void: the lowest shanten, then the most ukeire (see best_void_suit).
+            answers = [
+                self.bound(suit).shanten(hand, visible, with_ukeire=with_ukeire) for suit in self.voidable_suits(hand)
+            ]
+            return min(answers, key=partial(_void_rank, hand.counts))
         closed = n >= 13 and not hand.melds
         draws = n % 3 == 1 and with_ukeire
         shanten, (regular, pairs, orphans, knitted, honors), w, improving = self._analyse(
-            hand.counts, n // 3, closed, self.caps(hand), draws, every_form=True
+            hand.counts if self.void_suit is None else self._shape_counts(hand),
+            n // 3,
+            closed,
+            self.caps(hand),
+            draws,
+            every_form=True,
         )
         ukeire = None
         if draws:
@@ -450,6 +595,7 @@ class Checker:
                 self.precondition_failure(hand) if shanten == -1 else None,
                 None if knitted is None else _form_shanten(knitted, w),
                 None if honors is None else _form_shanten(honors, w),
+                self.void_suit,
             )
         )
 
@@ -464,10 +610,13 @@ class Checker:
         n = hand.tile_count
         if n % 3 == 0 or n > 14:
             _check_size(hand, (1, 2))
+        if self._auto_void:
+            return min(self.bound(suit).shanten_number(hand) for suit in self.voidable_suits(hand))
         caps = self.caps(hand)
         closed = n >= 13 and not hand.melds
         if caps is not _FULL or not self._plain_shapes or n > 14:
-            return self._analyse(hand.counts, n // 3, closed, caps, False)[0]
+            counts = hand.counts if self.void_suit is None else self._shape_counts(hand)
+            return self._analyse(counts, n // 3, closed, caps, False)[0]
         # The shared tables judge the hand alone: _analyse's answer without its general steps.
         counts = hand.counts
         best = _regular_draws(counts, n // 3)[0]
@@ -492,22 +641,30 @@ class Checker:
         [(27, 0), (28, 0)]
         """
         n = _check_size(hand, (2,)) - 1
+        if self._auto_void:
+            # Each discard with the best suit to void after it.
+            per_suit = [self.bound(suit).discard_shanten_numbers(hand) for suit in self.voidable_suits(hand)]
+            return [(options[0][0], min(shanten for _, shanten in options)) for options in zip(*per_suit, strict=True)]
         counts = hand.counts
         melds_wanted = n // 3
         closed = n >= 13 and not hand.melds
         caps = self.caps(hand)
         if caps is _FULL and self._plain_rules and not self._knitted and max(counts) <= 4:
             return self._plain_discard_shanten_numbers(counts, melds_wanted, closed)
+        shape = self._shape_counts(hand)  # a void suit's tiles out: discarding one leaves the shape as it is
         # As in discards: a discard moves one suit key by 5**i, the other three stay.
-        keys = suit_keys(counts) if caps is self._base_caps and not self._wild_tiles else None
+        keys = suit_keys(shape) if caps is self._base_caps and not self._wild_tiles else None
         after_keys = None
         options = []
         for tile in range(NUM_TILE_KINDS):
             if counts[tile]:
-                after = counts[:tile] + _LESS_ONE[counts[tile]] + counts[tile + 1 :]
-                if keys is not None:
-                    suit, offset = _SUIT_AND_POWER[tile]
-                    after_keys = keys[:suit] + (keys[suit] - offset,) + keys[suit + 1 :]
+                if shape[tile]:
+                    after = shape[:tile] + _LESS_ONE[shape[tile]] + shape[tile + 1 :]
+                    if keys is not None:
+                        suit, offset = _SUIT_AND_POWER[tile]
+                        after_keys = keys[:suit] + (keys[suit] - offset,) + keys[suit + 1 :]
+                else:
+                    after, after_keys = shape, keys
                 options.append((tile, self._analyse(after, melds_wanted, closed, caps, False, after_keys)[0]))
         return options
 
@@ -589,6 +746,9 @@ class Checker:
         """
         _check_size(hand, (1,))
         result = self.shanten(hand, visible)
+        if result.void_suit is not None and result.void_suit != self.void_suit:
+            # No suit named: the waits of the best suit to void, the one shanten chose.
+            return self.bound(result.void_suit).waits(hand, visible)
         ukeire = result.ukeire
         assert ukeire is not None  # a 3n+1 hand always has its ukeire
         ready = result.shanten == 0
@@ -597,7 +757,7 @@ class Checker:
         waits = ukeire if ready and reason is None else ()
         tenpai = bool(waits)
         karaten = tenpai and all(w.remaining == 0 for w in waits)
-        return WaitResult(tenpai, waits, karaten, reason, shape_waits)
+        return WaitResult(tenpai, waits, karaten, reason, shape_waits, self.void_suit)
 
     def is_win(self, hand: Hand) -> bool:
         """Whether a 3n+2 hand wins (no decompositions: the fast path).
@@ -612,6 +772,11 @@ class Checker:
         counts = hand.counts
         n = hand.tile_count
         if n % 3 != 2:
+            return False
+        if self._auto_void:
+            # Any suit the hand lacks may be its void suit; holding all three, it cannot win.
+            return any(self.bound(suit).is_win(hand) for suit in SUITS if not holds_suit(hand, suit))
+        if self.void_suit is not None and holds_suit(hand, self.void_suit):
             return False
         if self._plain_rules and not (hand.melds and self.rules.melded_tiles_count_toward_limit):
             # No wildcards, no precondition, no melded caps: the common question,
@@ -657,12 +822,20 @@ class Checker:
         (True, 'regular', 4)
         """
         n = _check_size(hand, (2,))
+        if self._auto_void:
+            lacking = [suit for suit in SUITS if not holds_suit(hand, suit)]
+            if lacking:  # the hand holds no tile of either: the answers agree
+                return self.bound(lacking[0]).win(hand, limit=limit)
+        if self.rules.void_suit and self.precondition_failure(hand) == VOID_SUIT_HELD:
+            # Not a win whatever the shape: the shape alone says how complete it is.
+            shape = self._shape_only().win(hand, limit=limit)
+            return shape._replace(win=False, reason=VOID_SUIT_HELD, void_suit=self.void_suit)
         plain, wilds = self._split_wilds(hand.counts)
         caps = self.caps(hand)
         distances = self._distances(plain, n // 3, n >= 13 and not hand.melds, caps)
         complete_forms = [f for f, d in zip(FORMS, distances, strict=True) if d is not None and d <= len(wilds)]
         if not complete_forms:
-            return WinResult(False, None, (), None)
+            return WinResult(False, None, (), None, void_suit=self.void_suit)
         found: list[Decomposition] = []
         truncated = False
         for form in complete_forms:
@@ -686,7 +859,7 @@ class Checker:
             found.extend(more)
             truncated = truncated or cut
         reason = self.precondition_failure(hand)
-        return WinResult(reason is None, complete_forms[0], tuple(found), reason, truncated, True)
+        return WinResult(reason is None, complete_forms[0], tuple(found), reason, truncated, True, self.void_suit)
 
     def discards(self, hand: Hand, visible: bytes | None = None) -> list[DiscardOption]:
         """For a 3n+2 hand: each distinct discard's shanten and ukeire, in tile order.
@@ -701,6 +874,8 @@ class Checker:
         [(27, 0, [(27, 1), (28, 2)]), (28, 0, [(28, 2)])]
         """
         n = _check_size(hand, (2,))
+        if self._auto_void:
+            return self.bound(self.best_void_suit(hand)).discards(hand, visible)
         left = self.remaining(hand, visible)
         counts = hand.counts
         melds_wanted = (n - 1) // 3
@@ -709,15 +884,19 @@ class Checker:
         if caps is _FULL and self._plain_shapes:
             return self._plain_discards(counts, melds_wanted, closed, left)
         options = []
+        shape = self._shape_counts(hand)  # a void suit's tiles out: discarding one leaves the shape as it is
         # Without wildcards, a discard moves one suit key by 5**i: reuse the other three.
-        keys = suit_keys(counts) if caps is self._base_caps and not self._wild_tiles else None
+        keys = suit_keys(shape) if caps is self._base_caps and not self._wild_tiles else None
         after_keys = None
         for tile in range(NUM_TILE_KINDS):
             if counts[tile]:
-                after = counts[:tile] + _LESS_ONE[counts[tile]] + counts[tile + 1 :]
-                if keys is not None:
-                    suit, offset = _SUIT_AND_POWER[tile]
-                    after_keys = keys[:suit] + (keys[suit] - offset,) + keys[suit + 1 :]
+                if shape[tile]:
+                    after = shape[:tile] + _LESS_ONE[shape[tile]] + shape[tile + 1 :]
+                    if keys is not None:
+                        suit, offset = _SUIT_AND_POWER[tile]
+                        after_keys = keys[:suit] + (keys[suit] - offset,) + keys[suit + 1 :]
+                else:
+                    after, after_keys = shape, keys
                 shanten, _, _, improving = self._analyse(after, melds_wanted, closed, caps, True, after_keys)
                 copies = list(map(left.__getitem__, improving))
                 ukeire = tuple(map(_make_tile_count, zip(improving, copies, strict=True)))
@@ -785,6 +964,13 @@ class Checker:
 @lru_cache(maxsize=16)
 def _absent_shapes(absent: tuple[Tile, ...]) -> AbsentShapes:
     return AbsentShapes(absent)
+
+
+def _void_rank(counts: bytes, result: ShantenResult) -> tuple[int, int, int, int]:
+    """How good a void suit's shanten answer is (less is better): shanten, then ukeire, then
+    fewer tiles of the suit to throw, then the suit."""
+    suit = result.void_suit or 0
+    return result.shanten, -(result.ukeire_count or 0), sum(counts[9 * suit : 9 * suit + 9]), suit
 
 
 def _uses_absent(decomposition: Decomposition, caps: bytes) -> bool:

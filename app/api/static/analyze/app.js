@@ -244,7 +244,11 @@ function tileWithCount(name, remaining) {
 // --- the form, the URL and errors -------------------------------------------------
 
 const $ = (id) => document.getElementById(id);
-const FIELDS = ["hand", "rules", "melds", "visible"];
+const FIELDS = ["hand", "rules", "melds", "visible", "void_suit"];
+const VOID_SUITS = ["", "m", "p", "s"]; // "": the service takes the best suit to void
+const SUIT_WORDS = { m: "characters", p: "dots", s: "bamboo" };
+// The presets with a void suit (定缺): GET /rules' void_suit option, or the page's own guess.
+let voidRules = new Set(["sichuan"]);
 // The situation of a win, for the value panel; in the URL only when not the default.
 const VALUE_DEFAULTS = { win: "", by: "ron", seat: "S", round: "E", riichi: "", dora: "" };
 const VALUE_FIELDS = Object.keys(VALUE_DEFAULTS);
@@ -341,6 +345,7 @@ async function loadRulePresets() {
     const names = (answer?.presets ?? []).map((preset) => preset?.name).filter((name) => typeof name === "string" && name);
     if (!names.length) throw new Error("GET /rules listed no presets");
     select.replaceChildren(...names.map((name) => option(name, RULE_LABELS[name] ?? name)));
+    voidRules = new Set(answer.presets.filter((preset) => preset?.void_suit === true).map((preset) => preset.name));
     defaultRules = names.includes(answer.default) ? answer.default : names[0];
     select.dataset.source = "rules";
   } catch (error) {
@@ -348,6 +353,12 @@ async function loadRulePresets() {
     console.warn(`the rule presets stay the page's own: ${error.message}`);
   }
   select.value = defaultRules;
+  showVoidField();
+}
+
+// The void suit is asked only under rules that have one.
+function showVoidField() {
+  $("void-field").hidden = !voidRules.has($("rules").value);
 }
 
 function offersRules(name) {
@@ -359,10 +370,13 @@ let linkNotice = "";
 
 function readUrl() {
   const query = new URLSearchParams(location.search);
-  for (const name of FIELDS) if (name !== "rules") $(name).value = query.get(name) ?? "";
+  for (const name of FIELDS) if (name !== "rules" && name !== "void_suit") $(name).value = query.get(name) ?? "";
+  const suit = (query.get("void_suit") ?? "").toLowerCase();
+  $("void_suit").value = VOID_SUITS.includes(suit) ? suit : "";
   // Any preset on offer survives the link; one not on offer falls back, and the page says so.
   const linked = query.get("rules") || defaultRules;
   $("rules").value = offersRules(linked) ? linked : defaultRules;
+  showVoidField();
   linkNotice = offersRules(linked)
     ? "" : `the link asks for rules "${linked}", which this service does not offer: showing ${defaultRules}`;
   for (const [name, choices] of Object.entries(VALUE_CHOICES)) {
@@ -399,6 +413,7 @@ async function analyze({ push = false } = {}) {
   }
   const body = { hand: tilesValue(state.hand), rules: state.rules, melds };
   if (state.visible) body.visible = tilesValue(state.visible);
+  if (state.void_suit && voidRules.has(state.rules)) body.void_suit = state.void_suit;
   const mine = ++generation;
   document.body.classList.add("busy");
   try {
@@ -459,6 +474,15 @@ function render(state, melds, shanten, ting, discard) {
   if (shanten.reason) verdict += ` · ${shanten.reason.replaceAll("_", " ")}`;
   $("verdict").textContent = verdict;
   $("verdict").dataset.shanten = String(value);
+  // Under rules with a void suit the answers name the one they assumed (absent: none lets it win).
+  const used = discard?.void_suit ?? ting?.void_suit ?? shanten.void_suit;
+  const voidView = $("void-view");
+  voidView.hidden = !voidRules.has(state.rules);
+  voidView.dataset.suit = used ?? "";
+  voidView.textContent = used
+    ? `Void suit (定缺): ${used} (${SUIT_WORDS[used]})` + (state.void_suit ? "" : ", the best suit to void")
+      + "; its tiles held are thrown first and never wait."
+    : "Void suit (定缺): none lets this hand win (it holds all three suits).";
 
   const forms = $("forms").tBodies[0];
   forms.replaceChildren();
@@ -712,9 +736,12 @@ function discardColumns(discard) {
     // The page names no opponents, so the cost of dealing in is 0 and expected points rank;
     // should it not be, the net (expected points less the cost) is what ranks, shown as such.
     const dealIn = candidates.some((candidate) => candidate.deal_in_cost);
+    // Sichuan (an answer naming a void suit) counts base points: a win is worth its multiplier.
+    const base = Boolean(discard.void_suit);
     const columns = [
-      { key: "expected_score", label: "expected points", note: dealIn ? "" : "ranks", ranks: !dealIn,
-        value: (c) => c.expected_score, text: points },
+      { key: "expected_score", label: base ? "expected base points" : "expected points",
+        note: dealIn ? "" : "ranks", ranks: !dealIn,
+        value: (c) => c.expected_score, text: base ? (v) => v.toFixed(2) : points },
       ...(dealIn ? [
         { key: "deal_in_cost", label: "deal-in cost", value: (c) => c.deal_in_cost, text: points },
         { key: "score", label: "net points", note: "ranks", ranks: true, value: (c) => c.score, text: points },
@@ -722,7 +749,11 @@ function discardColumns(discard) {
       { key: "win_probability", label: "win", note: by, value: (c) => c.win_probability, text: percent },
       { key: "tenpai_probability", label: "tenpai", note: by, value: (c) => c.tenpai_probability, text: percent },
     ];
-    let words = `Ranked by expected points: what a self-drawn win is expected to bring ${by}, with best play`
+    let words = base
+      ? `Ranked by expected base points: what a win is expected to bring ${by}, with best play, each win `
+        + "worth its multiplier by the Sichuan scorer (2 to the power of its fans: a flush and 根 double it)"
+      : `Ranked by expected points: what a self-drawn win is expected to bring ${by}, with best play`;
+    words = words
       + (dealIn ? ", less the expected cost of dealing in (net points)." : ".")
       + ` Win and tenpai are the chances of a self-drawn win and of being ready ${by}.`;
     const search = discard.value_search;
@@ -885,7 +916,11 @@ document.addEventListener("DOMContentLoaded", () => {
     event.preventDefault();
     analyze({ push: true });
   });
-  $("rules").addEventListener("change", () => { if ($("hand").value.trim()) analyze({ push: true }); });
+  $("rules").addEventListener("change", () => {
+    showVoidField();
+    if ($("hand").value.trim()) analyze({ push: true });
+  });
+  $("void_suit").addEventListener("change", () => { if ($("hand").value.trim()) analyze({ push: true }); });
   // The situation changes only the value: score again, without analysing again.
   $("value-form").addEventListener("change", (event) => {
     if (event.target.id === "win") winChoice = event.target.value;

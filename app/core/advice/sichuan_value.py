@@ -1,0 +1,264 @@
+"""What each discard is worth under Sichuan scoring (血战到底): expected base points by the hand's end.
+
+The riichi value model (:mod:`app.core.advice.expected_score`) is compiled around the riichi
+scorer; Sichuan pays by fans instead, where a flush (清一色, 2 fans) or a 根 doubles a win, so
+a discard that keeps a flush in reach may be worth more than one nearer tenpai.  This search
+values each discard by the Sichuan scorer (:func:`~app.core.value.sichuan_scoring.score_sichuan`).
+
+**The model.**  One player plays alone against the wall (other players and calls are not
+modelled, as in :mod:`app.core.advice.lookahead`, whose search this one follows): from the
+13-tile hand a discard leaves, a draw that lowers the shanten is kept, with the best discard
+that keeps the new shanten; any other draw is thrown at once.  While the hand holds a tile of
+its void suit (定缺) the discard is a void tile, as the table rules force.  A ready hand wins
+within ``d`` draws with probability ``1 - (1 - p)**d`` (``p`` the share of its winning tiles
+in the wall), each winning tile as likely as its unseen copies, and a win is worth its
+multiplier ``2 ** min(fan, max_fan)`` as a win on a discard, in base points (what the
+discarder pays; a self-draw's extra base is left out, as it is the same for every discard).
+Each discard's value is the expected base points within the draws left; its tenpai and win
+probabilities are given beside it, each at its own best play.
+
+**The wall.**  Unseen copies are counted from the 14-tile hand's view (the discarded tile is
+seen), less what the hand has drawn since: a tile thrown does not come back.  A Sichuan wall
+of 108 tiles deals 53 and leaves 55, about 13 draws per seat (:data:`SICHUAN_DRAWS`).
+
+**Bounds.**  States (3n+1 hands analysed) are bounded by a budget and by a wall-clock
+deadline; past either, states not yet searched count as never reaching a win, so the values
+are lower bounds, flagged.
+
+>>> from app.core.shape.rules import rule_profile
+>>> from app.core.shape.tiles import parse_mpsz
+>>> checker = Checker(rule_profile("sichuan"), 2)
+>>> hand = Hand.from_tiles(parse_mpsz("1123345678m99m45p"))  # ready by throwing 1m, or a flush one away
+>>> for line in describe(discard_values(hand, checker, checker.remaining(hand)))[:3]:
+...     print(line)
+4p: shanten 1, tenpai 0.9964, win 0.4181, expected 1.0060
+5p: shanten 1, tenpai 0.9964, win 0.4181, expected 1.0060
+1m: shanten 0, tenpai 1.0000, win 0.6854, expected 0.6854
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from typing import Final
+
+import numpy as np
+
+from app.core.advice.expected_score import DiscardValue, ExpectedScores, SearchStop, TurnValue
+from app.core.errors import NotAWinningHand, WrongTileCount
+from app.core.shape.engine import Checker
+from app.core.shape.hand import MAX_CONCEALED, Hand
+from app.core.shape.rules import RuleProfile
+from app.core.shape.tiles import NUM_TILE_KINDS, Counts, Tile, format_tile
+from app.core.value.scoring_context import WinContext
+from app.core.value.sichuan_scoring import score_sichuan
+
+SICHUAN_DRAWS: Final = 13
+"""Draws a seat makes in a Sichuan hand: 108 tiles, 53 dealt, 55 drawn by four seats."""
+SICHUAN_MAX_STATES: Final = 30_000
+"""States one search may analyse (a state costs 0.1 to 1 ms in Python): two-shanten hands need
+hundreds to a few thousand, so a three-shanten hand may stop here, flagged."""
+DEAL_IN_BASE_POINTS: Final = 2.0
+"""Base points an assumed deal-in pays: a win's multiplier, 1 to 8 under the default cap, is
+about 2 on average."""
+#: The discard win that values a hand: seat 0 wins on seat 2's discard, seat 1 deals.
+_DISCARD_WIN: Final = WinContext(winner=0, dealer=1, discarder=2)
+
+
+def supports(rules: RuleProfile) -> bool:
+    """Whether the Sichuan scorer can value hands under ``rules`` (the ``sichuan`` profile).
+
+    >>> from app.core.shape.rules import rule_profile
+    >>> supports(rule_profile("sichuan")), supports(rule_profile("riichi"))
+    (True, False)
+    """
+    return rules.name == "sichuan" and rules.void_suit and not rules.wildcards
+
+
+class _Search:
+    """One search: the wall, the memo of hands and wins, and the work done."""
+
+    def __init__(
+        self,
+        hand: Hand,
+        checker: Checker,
+        unseen: Counts,
+        draws: int,
+        max_states: int,
+        deadline: float | None,
+        cancelled: Callable[[], bool] | None,
+    ) -> None:
+        self.checker = checker
+        self.rules = checker.rules
+        self.melds = hand.melds
+        self.start = hand.counts
+        self.wall = unseen
+        self.draws = draws
+        self.max_states = max_states
+        self.deadline = deadline
+        self.cancelled = cancelled
+        self.states = 0
+        self.stopped_by: SearchStop | None = None
+        self.memo: dict[bytes, np.ndarray] = {}
+        self.analysed: dict[bytes, tuple[int, tuple[Tile, ...], bool]] = {}
+        self.wins: dict[tuple[bytes, Tile], float] = {}
+        self.kept: dict[bytes, frozenset[Tile]] = {}
+        self.zero = np.zeros((3, draws + 1))
+        self.void = checker.void_suit
+        self.context = _DISCARD_WIN._replace(void_suit=checker.void_suit)
+
+    def analyse(self, counts: bytes) -> tuple[int, tuple[Tile, ...], bool]:
+        """(shanten, ukeire tiles, ready to win on some tile) of a 3n+1 hand."""
+        known = self.analysed.get(counts)
+        if known is None:
+            hand = Hand(counts, self.melds)
+            result = self.checker.shanten(hand)
+            tiles = tuple(t.tile for t in result.ukeire or ())
+            ready = result.shanten == 0 and bool(tiles) and self.checker.precondition_failure(hand) is None
+            known = self.analysed[counts] = (result.shanten, tiles, ready)
+        return known
+
+    def keeping(self, drawn: bytes, shanten: int) -> frozenset[Tile]:
+        """The discards of the 3n+2 hand ``drawn`` that leave ``shanten`` (its shanten numbers at
+        once: cheaper than analysing each hand left, most of which are not kept)."""
+        known = self.kept.get(drawn)
+        if known is None:
+            numbers = self.checker.discard_shanten_numbers(Hand(drawn, self.melds))
+            known = self.kept[drawn] = frozenset(tile for tile, left in numbers if left == shanten)
+        return known
+
+    def win_value(self, counts: bytes, tile: Tile) -> float:
+        """Base points of the win on ``tile`` by the 3n+1 hand ``counts``, as a discard win."""
+        key = (counts, tile)
+        known = self.wins.get(key)
+        if known is None:
+            whole = bytearray(counts)
+            whole[tile] += 1
+            try:
+                known = float(score_sichuan(Hand(bytes(whole), self.melds), tile, self.rules, self.context).multiplier)
+            except NotAWinningHand:  # a shape the scorer does not take: worth nothing here
+                known = 0.0
+            self.wins[key] = known
+        return known
+
+    def wall_of(self, counts: bytes) -> list[int]:
+        """Unseen copies with the hand as it is: the 14-tile hand's view, less what it drew since."""
+        return [max(0, w - max(0, c - s)) for w, c, s in zip(self.wall, counts, self.start, strict=True)]
+
+    def out_of_time(self) -> bool:
+        if self.stopped_by is SearchStop.TIME:
+            return True
+        if (self.deadline is not None and time.monotonic() >= self.deadline) or (
+            self.cancelled is not None and self.cancelled()
+        ):
+            self.stopped_by = SearchStop.TIME
+            return True
+        return False
+
+    def discards(self, drawn: bytearray) -> Iterable[Tile]:
+        """The discards the hand may make: a void tile while it holds one, else any tile."""
+        if self.void is not None:
+            void = [tile for tile in range(9 * self.void, 9 * self.void + 9) if drawn[tile]]
+            if void:
+                return void
+        return [tile for tile in range(NUM_TILE_KINDS) if drawn[tile]]
+
+    def value(self, counts: bytes) -> np.ndarray:
+        """Tenpai, win probability and expected base points (rows) by draws left 0..draws."""
+        known = self.memo.get(counts)
+        if known is not None:
+            return known
+        if self.states >= self.max_states:
+            self.stopped_by = self.stopped_by or SearchStop.STATES
+            return self.zero
+        if self.out_of_time():
+            return self.zero
+        self.states += 1
+        shanten, ukeire, ready = self.analyse(counts)
+        wall = self.wall_of(counts)
+        total = sum(wall)
+        draws = self.draws
+        if ready:
+            copies = sum(wall[t] for t in ukeire)
+            chance = copies / total if total else 0.0
+            answer = np.empty((3, draws + 1))
+            answer[0] = 1.0
+            answer[1] = 1.0 - (1.0 - chance) ** np.arange(draws + 1)
+            worth = sum(wall[t] * self.win_value(counts, t) for t in ukeire) / copies if copies else 0.0
+            answer[2] = answer[1] * worth
+        elif shanten <= 0 or not total:
+            answer = self.zero  # ready in shape only (or no wall): this model cannot go on
+        else:
+            reached = np.zeros((3, draws + 1))
+            stay = 1.0
+            for tile in ukeire:
+                if not wall[tile] or counts[tile] >= 4:
+                    continue
+                p = wall[tile] / total
+                drawn = bytearray(counts)
+                drawn[tile] += 1
+                best = self.zero.copy()
+                keeping = self.keeping(bytes(drawn), shanten - 1)
+                for discard in self.discards(drawn):
+                    if discard in keeping:
+                        drawn[discard] -= 1
+                        child = bytes(drawn)
+                        drawn[discard] += 1
+                        np.maximum(best, self.value(child), out=best)
+                reached += p * best
+                stay -= p
+            answer = np.zeros((3, draws + 1))
+            for row, sums in zip(answer, reached.tolist(), strict=True):
+                running = 0.0
+                for d in range(1, draws + 1):
+                    running = stay * running + sums[d - 1]
+                    row[d] = running
+        self.memo[counts] = answer
+        return answer
+
+
+def discard_values(
+    hand: Hand,
+    checker: Checker,
+    unseen: Counts,
+    *,
+    tiles: Iterable[Tile] | None = None,
+    draws: int = SICHUAN_DRAWS,
+    max_states: int = SICHUAN_MAX_STATES,
+    deadline: float | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> ExpectedScores:
+    """Each discard of the 3n+2 ``hand`` (of ``tiles``, default every tile held) valued by the
+    Sichuan scorer within ``draws`` draws, under ``checker`` (bound to the hand's void suit).
+
+    ``unseen`` holds the unseen copies from the 14-tile hand's view
+    (:meth:`Checker.remaining <app.core.shape.engine.Checker.remaining>` with the tiles seen
+    elsewhere).  The answer has the riichi model's shape: ``first_turn`` is 1 and ``last_turn``
+    the draws searched.
+    """
+    if hand.tile_count % 3 != 2 or hand.tile_count > MAX_CONCEALED:
+        raise WrongTileCount(f"discard values start from a 3n+2 hand, got {hand.tile_count} tiles", field="hand")
+    search = _Search(hand, checker, unseen, draws, max_states, deadline, cancelled)
+    counts = hand.counts
+    values = []
+    for tile in sorted(set(range(NUM_TILE_KINDS) if tiles is None else tiles)):
+        if not counts[tile]:
+            continue
+        after = bytearray(counts)
+        after[tile] -= 1
+        start = bytes(after)
+        measures = search.value(start)
+        tenpai, win, worth = measures[:, draws].tolist()
+        by_turn = tuple(TurnValue(1 + draws - left, *measures[:, left].tolist()) for left in range(draws, 0, -1))
+        values.append(DiscardValue(tile, False, search.analyse(start)[0], tenpai, win, worth, by_turn))
+    return ExpectedScores(tuple(values), 1, draws, search.states, search.stopped_by is None, search.stopped_by)
+
+
+def describe(found: ExpectedScores) -> list[str]:
+    """One line per discard, best value first (for people and doctests)."""
+    ranked = sorted(found.discards, key=lambda value: (-value.expected_score, value.tile))
+    return [
+        f"{format_tile(v.tile)}: shanten {v.shanten}, tenpai {v.tenpai_probability:.4f}, "
+        f"win {v.win_probability:.4f}, expected {v.expected_score:.4f}"
+        for v in ranked
+    ]
