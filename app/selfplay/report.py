@@ -44,8 +44,10 @@ The layout::
             included; riichi sticks are not seat payments and are not counted),
         average_han (over the wins whose scoring counts han, riichi's, the first winner's in a
             double ron; n 0 otherwise),
-        average_fan (over the wins whose scoring counts fans, MCR's, flowers not counted;
-            n 0 otherwise),
+        average_fan (over the wins whose scoring counts fans: MCR's first winner's, flowers not
+            counted; Sichuan's every win, before the cap; n 0 otherwise),
+        flush_win_share (Sichuan: the share of the wins that count a flush pattern, 清一色 and
+            the patterns built on it; n 0 otherwise),
         riichi_rate (hands with a riichi declaration that stood),
         average_rank, average_rank_points (rank_points of its place), place_rates (one rate per
             place, first place first), average_final_score (the game's final points; under the
@@ -91,6 +93,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
+from app.core.value.sichuan_scoring import FLUSH_PATTERNS
 from app.selfplay.errors import InvalidRunOption
 
 if TYPE_CHECKING:
@@ -398,7 +401,20 @@ def _statistics_over(
         "average_payment": mean_estimate([hand.payments[seat] for hand, seat in hands]),
         "average_win_payment": mean_estimate(win_points),
         "average_han": mean_estimate([hand.han for hand in firsts if hand.han is not None]),
-        "average_fan": mean_estimate([hand.fan for hand in firsts if hand.fan is not None]),
+        "average_fan": mean_estimate(
+            [hand.fans[hand.winners.index(seat)] for hand, seat in wins if hand.fans]
+            if any(hand.fans for hand, _ in wins)
+            else [hand.fan for hand in firsts if hand.fan is not None]
+        ),
+        # Sichuan: the share of this seat's wins that are flushes (清一色 and its family).
+        "flush_win_share": proportion(
+            sum(
+                bool(FLUSH_PATTERNS & set(hand.fan_names[hand.winners.index(seat)]))
+                for hand, seat in wins
+                if hand.fan_names
+            ),
+            sum(1 for hand, _ in wins if hand.fan_names),
+        ),
         "riichi_rate": proportion(sum(hand.riichi[seat] for hand, seat in hands), trials),
         "average_rank": mean_estimate(places),
         "average_rank_points": mean_estimate([points[place - 1] for place in places]),

@@ -61,6 +61,15 @@ def format_summary(report: dict[str, Any]) -> str:
         for player in report["players"]
     ]
     lines.append(format_table(header, rows))
+    if any(player["flush_win_share"]["n"] for player in report["players"]):
+        lines.append("")
+        lines.append(
+            "flush wins (清一色 and its family, share of each seat's wins): "
+            + ", ".join(
+                f"seat {player['seat']} {player['strategy']} {format_rate(player['flush_win_share'], interval=True)}"
+                for player in report["players"]
+            )
+        )
     lines += ["", format_placements(report)]
     table = report["table"]
     lines.append("")

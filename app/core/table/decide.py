@@ -44,6 +44,7 @@ from app.core.advice.discard import Candidate
 from app.core.advice.safety import Opponent
 from app.core.advice.sichuan import exchange_cost, void_cost
 from app.core.errors import TenpaiError
+from app.core.shape.engine import Checker
 from app.core.shape.hand import Meld
 from app.core.shape.rules import RuleProfile
 from app.core.shape.tiles import DRAGONS, NORTH, NUM_TILE_KINDS, ORPHANS, counted, format_tile
@@ -121,7 +122,7 @@ def seat_view(machine: TableMachine, seat: int, stop: Callable[[], bool] | None 
         tuple(kind_of(marker) for marker in machine.dora_markers),
         machine.live_left,
         machine.rules,
-        machine.checker,
+        machine.checker if player.void is None else Checker(machine.rules, player.void),
         machine.play.scoring == "riichi",
         DRAGONS + tuple(sorted({seat_wind, machine.bakaze})),
         visible,
@@ -130,6 +131,7 @@ def seat_view(machine: TableMachine, seat: int, stop: Callable[[], bool] | None 
         machine.bakaze,
         MINIMUM_FANS.get(machine.rules.name, 0),
         stop,
+        player.void,
     )
 
 

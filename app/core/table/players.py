@@ -65,6 +65,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Final, NamedTuple
 
+from app.core.advice import sichuan_value
 from app.core.advice.actions import (
     DEFAULT_PARAMETERS,
     ActionParameters,
@@ -139,6 +140,8 @@ class SeatView(NamedTuple):
     #: table's game is being abandoned (a service's deadline, its client gone), so the decision
     #: may stop early; its answer is then never played.  None: never asked.
     stop: Callable[[], bool] | None = None
+    #: Sichuan: the seat's void suit (定缺: 0 m, 1 p, 2 s), to which ``checker`` is then bound; None before it is declared.
+    void_suit: int | None = None
 
 
 def shanten_after_discards(hand: Hand, checker: Checker) -> list[tuple[Tile, int]]:
@@ -436,6 +439,7 @@ class Advisor(ShantenCaller):
             valued = evaluate_discards(
                 view.hand,
                 _without_red_fives(view.rules),
+                void_suit=view.void_suit,
                 dora_indicators=view.dora_indicators,
                 opponents=view.opponents,
                 turn=view.turn,
@@ -492,7 +496,11 @@ class Advisor(ShantenCaller):
 
     def values(self, view: SeatView) -> bool:
         """Whether this discard is ranked by expected score (else by the linear model)."""
-        return self.ranks_by_value and supports(view.rules) and view.checker.shanten_number(view.hand) <= VALUE_SHANTEN
+        return (
+            self.ranks_by_value
+            and (supports(view.rules) or sichuan_value.supports(view.rules))
+            and view.checker.shanten_number(view.hand) <= VALUE_SHANTEN
+        )
 
 
 #: Farthest from tenpai a hand whose calls the advisor values by the search.

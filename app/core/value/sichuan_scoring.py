@@ -87,6 +87,18 @@ PATTERNS: Final[dict[str, tuple[str, int]]] = {
     "shi_ba_luo_han": ("十八罗汉", 6),
     "qing_shi_ba_luo_han": ("清十八罗汉", 8),
 }
+#: The patterns of one suit (清一色 and the flushes built on it), for self-play's flush rate.
+FLUSH_PATTERNS: Final = frozenset(
+    {
+        "qing_yi_se",
+        "qing_dui",
+        "qing_qi_dui",
+        "qing_yao_jiu",
+        "qing_jin_gou_diao",
+        "qing_long_qi_dui",
+        "qing_shi_ba_luo_han",
+    }
+)
 EXTRAS: Final[dict[str, tuple[str, int]]] = {
     "gen": ("根", 1),
     "gang_shang_hua": ("杠上花", 1),
