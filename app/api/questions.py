@@ -462,8 +462,19 @@ def ask_game(body: SimulateRequest, *, max_games: int) -> GameConfig:
             "too_many_games",
         )
     players = tuple(player.value for player in body.players)
+    with located("body", "options"):
+        rule_profile(body.rules.value, **body.options)
     config = GameConfig(
-        body.rules.value, players, body.seed, weights=body.weights.core(), length=body.length.value, record_events=False
+        body.rules.value,
+        players,
+        body.seed,
+        weights=body.weights.core(),
+        length=body.length.value,
+        record_events=False,
+        # Hashable for the result cache's key: a list value (tiles, meld kinds) as a tuple.
+        options=tuple(
+            sorted((name, tuple(value) if isinstance(value, list) else value) for name, value in body.options.items())
+        ),
     )
     with located("body"):
         validate_config(config)

@@ -223,3 +223,32 @@ def test_a_bad_length_is_422_at_length(client: TestClient, change: dict, kind: s
     assert answer.status_code == 422, answer.text
     (item,) = answer.json()["detail"]
     assert item["loc"] == ["body", "length"] and item["type"] == kind
+
+
+SICHUAN = {"rules": "sichuan", "players": ["advisor", "greedy", "greedy", "greedy"], "games": 6, "seed": 3}
+
+
+def test_rule_options_reach_the_table_and_the_report_counts_sichuan_fans(client: TestClient) -> None:
+    answer = client.post("/simulate", json={**SICHUAN, "options": {"bloody_river": True}})
+    assert answer.status_code == 200, answer.text
+    config = GameConfig("sichuan", tuple(SICHUAN["players"]), 3, options=(("bloody_river", True),), record_events=False)
+    assert answer.json() == build_report(config, run_games(config, 6))
+    # Blood battle and bloody river deal the same walls but play differently.
+    assert client.post("/simulate", json=SICHUAN).json()["players"] != answer.json()["players"]
+    wins = sum(player["flush_win_share"]["n"] for player in answer.json()["players"])
+    assert wins == sum(player["average_fan"]["n"] for player in answer.json()["players"]) > 0
+
+
+@pytest.mark.parametrize(
+    ("options", "field", "code"),
+    [
+        ({"bloody_rivr": True}, "bloody_rivr", "invalid_rule_option"),
+        ({"max_fan": 99}, "max_fan", "invalid_rule_option"),
+        ({"self_draw_bonus": "double"}, "self_draw_bonus", "invalid_rule_option"),
+    ],
+)
+def test_a_bad_rule_option_is_a_422_at_its_name(client: TestClient, options: dict, field: str, code: str) -> None:
+    answer = client.post("/simulate", json={**SICHUAN, "options": options})
+    assert answer.status_code == 422
+    assert answer.json()["detail"][0]["loc"] == ["body", "options", field]
+    assert answer.json()["error"] == code

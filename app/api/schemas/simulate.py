@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.config import JsonDict
 
 from app.api.schemas.discard import WeightsSpec
-from app.core.shape.rules import SEAT_COUNTS
+from app.core.shape.rules import OPTIONS, SEAT_COUNTS
 from app.core.table.flow import GameLength
 from app.core.table.players import PLAYER_KINDS
 from app.selfplay.runner import ONE_HAND_PRESETS, PLAYABLE_PRESETS
@@ -60,6 +61,13 @@ class SimulateRequest(BaseModel):
     )
     seed: int = Field(0, ge=0, le=2**63 - 1, description="Run seed: the same seed gives the same report.")
     weights: WeightsSpec = Field(default_factory=WeightsSpec, description="The advisor players' weights.")
+    options: dict[str, Any] = Field(
+        default_factory=dict,
+        max_length=len(OPTIONS),
+        description="Rule options over the preset, as GET /rules lists them, e.g. "
+        '{"bloody_river": true} under sichuan (血流成河); an unknown option or a bad value is a 422 at its name.',
+        examples=[{"bloody_river": True}],
+    )
 
 
 class Estimate(BaseModel):
@@ -104,7 +112,12 @@ class Rates(BaseModel):
     )
     average_han: Estimate = Field(description="Han of a win (riichi; n is 0 under rules whose scoring counts none).")
     average_fan: Estimate = Field(
-        description="Fans of a win, flowers not counted (MCR; n is 0 under rules whose scoring counts none)."
+        description="Fans of a win: MCR's first winner's, flowers not counted; Sichuan's every win, before the cap "
+        "(n is 0 under rules whose scoring counts none)."
+    )
+    flush_win_share: Estimate = Field(
+        description="Sichuan: the share of the wins that count a flush pattern (清一色 and the patterns built on it; "
+        "n is 0 under other rules)."
     )
     riichi_rate: Estimate = Field(description="Hands with a riichi declaration that stood.")
     average_rank: Estimate = Field(description="Place at the end of a game, 1 first (per game).")

@@ -258,7 +258,7 @@ def _seven_pairs(option: str, value: Any) -> SevenPairs:
 def _tiles(option: str, value: Any) -> tuple[Tile, ...]:
     """Tiles in any notation, or a list of one-tile names as ``describe`` writes them (["7z"])."""
     try:
-        if isinstance(value, list) and value and all(isinstance(item, str) for item in value):
+        if isinstance(value, (list, tuple)) and value and all(isinstance(item, str) for item in value):
             tiles = []
             for index, item in enumerate(value):
                 one = parse_tiles(item)
