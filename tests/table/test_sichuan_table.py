@@ -137,6 +137,24 @@ def test_a_win_on_a_kongs_discard_takes_the_kongs_income_and_play_passes_to_the_
     assert result.settlement.flower_pigs == (CAP, -3 * CAP, CAP, CAP)
 
 
+def test_a_win_on_a_kongs_discard_takes_all_the_kong_income_the_seat_holds() -> None:
+    # Seat 2 konges 7p on its first turn, throws its replacement 6s, then konges 9s on its
+    # second turn and throws its replacement 4p, which the dealer wins (杠上炮): the rule
+    # text's 呼叫转移 passes all its kong income (所有的杠牌所得), both kongs', to the winner.
+    deal = [READY, PIG, "135777p2468999s", "5578m113355777s"]
+    hand = ScriptedHand(deal, "smmp", draws={1: rest_of("m", *deal), 2: "7p6s9s4p"}, choose=_robbed_after_kong)
+    _judged(hand)
+    machine = hand.machine
+    assert [(record.kind, record.seat) for record in machine.kong_payments] == [("ankan", 2), ("ankan", 2)]
+    hora = next(event for event in hand.events if event["type"] == "hora")
+    assert (hora["actor"], hora["target"], hora["pai"]) == (0, 2, "4p")
+    won = _discard_win(READY, "4p", winner=0, discarder=2, after_kong=True, void_suit=2)
+    kongs = [-4, -4, 12, -4]  # two closed kongs, each two from every other seat, carried by the hora
+    transfer = [12, 0, -12, 0]  # both kongs' income goes to the winner
+    assert hora["deltas"] == [k + t + w for k, t, w in zip(kongs, transfer, [won, 0, -won, 0], strict=True)]
+    assert all(record.transferred for record in machine.kong_payments)
+
+
 def _double_ron(machine: TableMachine, seat: int, legal: list[Event]) -> Event | None:
     return pick(legal, "hora", target=3)
 

@@ -1251,17 +1251,19 @@ class TableMachine:
         self._after_win(seat, target, tile)
 
     def _with_transfer(self, win: Win) -> Win:
-        """呼叫转移: the first win on a discard made after its seat's kong takes that kong's income."""
+        """呼叫转移: the first win on a discard made after its seat's kong (杠上炮) takes all the kong
+        income that seat still holds (the rule text: 需将自己所有的杠牌所得转给被点炮的玩家)."""
         if (
             not self.play.kong_transfer
             or win.target == win.winner
             or self.claim_source != "dahai"
             or self.claim_winners
+            or not self.discard_kongs
         ):
             return win
         deltas = list(win.deltas)
-        for record in self.discard_kongs:
-            if record.transferred:
+        for record in self.kong_payments:
+            if record.seat != win.target or record.transferred:
                 continue
             income = record.deltas[record.seat]
             deltas[record.seat] -= income

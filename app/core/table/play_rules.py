@@ -94,7 +94,7 @@ class PlayRules:
     kong_transfer: bool = field(
         default=False,
         metadata={
-            "doc": "A win on the discard a seat made after its kong's replacement draw (杠上炮) takes that kong's income from it (呼叫转移)."
+            "doc": "A win on the discard a seat made after its kong's replacement draw (杠上炮) takes all the kong income that seat holds (呼叫转移)."
         },
     )
     draw_settlement: bool = field(
