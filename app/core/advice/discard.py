@@ -206,6 +206,19 @@ class ValueSearch(NamedTuple):
     complete: bool = True
     stopped_by: SearchStop | None = None
 
+    @classmethod
+    def of(cls, found: ExpectedScores) -> ValueSearch:
+        """How an expected-score search (riichi's or Sichuan's) went."""
+        return cls(
+            DiscardModel.EXPECTED_SCORE,
+            None,
+            found.first_turn,
+            found.last_turn,
+            found.states,
+            found.complete,
+            found.stopped_by,
+        )
+
 
 #: Honour value of holding c copies, before the per-kind factor.
 _HONOR_COPIES_VALUE: Final = (0.0, 0.0, 0.5, 1.0, 1.0)
@@ -645,15 +658,7 @@ def advise(
         candidates = _rank_by_value(
             candidates, found, counts, deal_in=sichuan_value.DEAL_IN_BASE_POINTS, unit="base points"
         )
-        search = ValueSearch(
-            DiscardModel.EXPECTED_SCORE,
-            None,
-            found.first_turn,
-            found.last_turn,
-            found.states,
-            found.complete,
-            found.stopped_by,
-        )
+        search = ValueSearch.of(found)
     elif ranked_by is DiscardModel.EXPECTED_SCORE:
         found = expected_scores(
             hand,
@@ -669,15 +674,7 @@ def advise(
             cancelled=cancelled,
         )
         candidates = _rank_by_value(candidates, found, counts)
-        search = ValueSearch(
-            DiscardModel.EXPECTED_SCORE,
-            None,
-            found.first_turn,
-            found.last_turn,
-            found.states,
-            found.complete,
-            found.stopped_by,
-        )
+        search = ValueSearch.of(found)
     if options.improvements or options.good_shape or options.lookahead:
         share = max(1, min(max(options.lookahead_budget, 1), MAX_LOOKAHEAD_BUDGET) // len(candidates))
         shared: Analysis = {}  # the candidates' searches meet the same hands: analyse each once

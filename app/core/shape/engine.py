@@ -33,7 +33,7 @@ does not win.  Every answer names the suit it assumed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from functools import lru_cache, partial
 from operator import add, itemgetter
@@ -651,11 +651,22 @@ class Checker:
         caps = self.caps(hand)
         if caps is _FULL and self._plain_rules and not self._knitted and max(counts) <= 4:
             return self._plain_discard_shanten_numbers(counts, melds_wanted, closed)
-        shape = self._shape_counts(hand)  # a void suit's tiles out: discarding one leaves the shape as it is
-        # As in discards: a discard moves one suit key by 5**i, the other three stay.
+        return [
+            (tile, self._analyse(after, melds_wanted, closed, caps, False, after_keys)[0])
+            for tile, after, after_keys in self._after_each_discard(hand, caps)
+        ]
+
+    def _after_each_discard(
+        self, hand: Hand, caps: bytes
+    ) -> Iterator[tuple[Tile, bytes, tuple[int, int, int, int] | None]]:
+        """Each distinct discard of ``hand`` with the shape it leaves and, without wildcards, that
+        shape's suit keys (None: :meth:`_analyse` finds them).  A void suit's tiles are out of the
+        shape, so discarding one leaves the shape as it is; a discard moves one suit key by 5**i,
+        so the other three are reused."""
+        counts = hand.counts
+        shape = self._shape_counts(hand)
         keys = suit_keys(shape) if caps is self._base_caps and not self._wild_tiles else None
         after_keys = None
-        options = []
         for tile in range(NUM_TILE_KINDS):
             if counts[tile]:
                 if shape[tile]:
@@ -665,8 +676,7 @@ class Checker:
                         after_keys = keys[:suit] + (keys[suit] - offset,) + keys[suit + 1 :]
                 else:
                     after, after_keys = shape, keys
-                options.append((tile, self._analyse(after, melds_wanted, closed, caps, False, after_keys)[0]))
-        return options
+                yield tile, after, after_keys
 
     def _plain_discard_shanten_numbers(self, counts: bytes, melds_wanted: int, closed: bool) -> list[tuple[Tile, int]]:
         """:meth:`discard_shanten_numbers` where :meth:`_analyse` reads only the regular form
@@ -884,23 +894,11 @@ class Checker:
         if caps is _FULL and self._plain_shapes:
             return self._plain_discards(counts, melds_wanted, closed, left)
         options = []
-        shape = self._shape_counts(hand)  # a void suit's tiles out: discarding one leaves the shape as it is
-        # Without wildcards, a discard moves one suit key by 5**i: reuse the other three.
-        keys = suit_keys(shape) if caps is self._base_caps and not self._wild_tiles else None
-        after_keys = None
-        for tile in range(NUM_TILE_KINDS):
-            if counts[tile]:
-                if shape[tile]:
-                    after = shape[:tile] + _LESS_ONE[shape[tile]] + shape[tile + 1 :]
-                    if keys is not None:
-                        suit, offset = _SUIT_AND_POWER[tile]
-                        after_keys = keys[:suit] + (keys[suit] - offset,) + keys[suit + 1 :]
-                else:
-                    after, after_keys = shape, keys
-                shanten, _, _, improving = self._analyse(after, melds_wanted, closed, caps, True, after_keys)
-                copies = list(map(left.__getitem__, improving))
-                ukeire = tuple(map(_make_tile_count, zip(improving, copies, strict=True)))
-                options.append(_make_option((tile, shanten, ukeire, sum(copies))))
+        for tile, after, after_keys in self._after_each_discard(hand, caps):
+            shanten, _, _, improving = self._analyse(after, melds_wanted, closed, caps, True, after_keys)
+            copies = list(map(left.__getitem__, improving))
+            ukeire = tuple(map(_make_tile_count, zip(improving, copies, strict=True)))
+            options.append(_make_option((tile, shanten, ukeire, sum(copies))))
         return options
 
     def _plain_discards(self, counts: bytes, melds_wanted: int, closed: bool, left: bytes) -> list[DiscardOption]:

@@ -321,6 +321,12 @@ SELF_DRAW_BONUSES: Final = ("base", "fan")
 KONG_FLOWER_PAYERS: Final = ("self_draw", "discard")
 MAX_FAN_LIMIT: Final = 13
 
+
+def _string_choice(choices: tuple[str, ...]) -> OptionKind:
+    """An option whose value is one of ``choices``, strings named alike in requests and answers."""
+    return OptionKind(_choice(choices), _same, MappingProxyType({"type": "string", "enum": list(choices)}), str)
+
+
 _BOOLEAN: Final = OptionKind(_boolean, _same, MappingProxyType({"type": "boolean"}), bool)
 _TILE_SET: Final = OptionKind(_tiles, _tile_names, None, list)
 
@@ -407,7 +413,7 @@ OPTIONS: Final[tuple[RuleOption, ...]] = (
     RuleOption("red_fives", _BOOLEAN, "Riichi scoring: each red five (0m, 0p, 0s) held is a dora (aka_dora)."),
     RuleOption(
         "kazoe_limit",
-        OptionKind(_choice(KAZOE_LIMITS), _same, MappingProxyType({"type": "string", "enum": list(KAZOE_LIMITS)}), str),
+        _string_choice(KAZOE_LIMITS),
         "Riichi scoring: what 13 han or more without a yakuman is worth: 'yakuman' (kazoe yakuman) or 'sanbaiman'.",
         described_example="yakuman",
     ),
@@ -462,12 +468,7 @@ OPTIONS: Final[tuple[RuleOption, ...]] = (
     ),
     RuleOption(
         "self_draw_bonus",
-        OptionKind(
-            _choice(SELF_DRAW_BONUSES),
-            _same,
-            MappingProxyType({"type": "string", "enum": list(SELF_DRAW_BONUSES)}),
-            str,
-        ),
+        _string_choice(SELF_DRAW_BONUSES),
         "Sichuan scoring: what a self-draw adds: 'base' (自摸加底, one more base from each payer) "
         "or 'fan' (自摸加番, one more fan).",
         described_example="base",
@@ -484,12 +485,7 @@ OPTIONS: Final[tuple[RuleOption, ...]] = (
     ),
     RuleOption(
         "kong_flower",
-        OptionKind(
-            _choice(KONG_FLOWER_PAYERS),
-            _same,
-            MappingProxyType({"type": "string", "enum": list(KONG_FLOWER_PAYERS)}),
-            str,
-        ),
+        _string_choice(KONG_FLOWER_PAYERS),
         "Sichuan scoring: how a win on the replacement draw of a kong fed by a discard (点杠花) pays: "
         "'self_draw' (every seat still in the hand pays) or 'discard' (the seat that fed the kong pays alone).",
         described_example="self_draw",
