@@ -87,3 +87,21 @@ def test_act_answers_the_exchange_and_the_void_suit_with_their_legal_choices(cli
     void = client.post("/act", json={"seat": seat, "events": events[:declared], "rules": "sichuan"}).json()
     assert sorted(action["suit"] for action in void["legal"]) == ["m", "p", "s"]
     assert void["action"]["type"] == "void_suit" and void["action"]["actor"] == seat
+
+
+def test_act_values_every_sichuan_discard_and_throws_the_void_suit_first(client: TestClient) -> None:
+    config = GameConfig("sichuan", ("advisor", "greedy", "greedy", "greedy"), seed=5)
+    events: list[dict[str, Any]] = play_game(config, 0).events
+    void = next(event["suit"] for event in events if event["type"] == "void_suit" and event["actor"] == 0)
+    turns = [i for i, event in enumerate(events) if event["type"] == "tsumo" and event["actor"] == 0][:4]
+    assert turns
+    for index in turns:
+        answer = client.post("/act", json={"seat": 0, "events": events[: index + 1], "rules": "sichuan"}).json()
+        discards = [action for action in answer["legal"] if action["type"] == "dahai"]
+        void_held = [action for action in discards if action["pai"][1] == void]
+        # The table forces a held void tile out first, and /act plays what the table allows.
+        assert not void_held or void_held == discards
+        assert answer["action"] in answer["legal"]
+        ranked = [item for item in answer["ranked"] if item["action"]["type"] == "dahai"]
+        assert all(isinstance(item["value"], float) for item in ranked)
+        assert [item["value"] for item in ranked] == sorted((item["value"] for item in ranked), reverse=True)
