@@ -42,7 +42,7 @@ answer is again a flagged lower bound, ``stopped_by="time"``.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from enum import StrEnum
 from typing import NamedTuple
 
@@ -80,24 +80,36 @@ class LookaheadResult(NamedTuple):
     stopped_by: LookaheadStop | None = None
 
 
-class _Search:
-    """One search: the start, the wall model, the memo of hands and the work done."""
+class DrawSearch:
+    """One search: the start, the wall model, the memo of hands and the work done.
+
+    A hand's value has one row per measure, by draws left 0..draws: the tenpai and the win
+    probability here.  The Sichuan search (:mod:`app.core.advice.sichuan_value`) extends this
+    one: it adds a row for what the win is worth (:meth:`ready_value`) and narrows the discards
+    to its void suit's (:meth:`children`); the draws, the wall, the bounds and the recurrence
+    are this class's, for both.
+    """
+
+    #: Measures per value: tenpai and win probability.
+    rows = 2
 
     def __init__(
         self,
         start: Hand,
         checker: Checker,
-        seen: Counts,
+        wall: Counts,
         draws: int,
         budget: int,
         analysis: Analysis | None,
         deadline: float | None,
         cancelled: Callable[[], bool] | None,
     ) -> None:
+        """A search from ``start`` (its counts the origin of :meth:`wall_of`), ``wall`` the
+        copies unseen from its view."""
         self.checker = checker
         self.melds = start.melds
         self.start = start.counts
-        self.wall = checker.remaining(start, seen)  # unseen at the start, the start's hand counted
+        self.wall = wall
         self.draws = draws
         self.budget = budget
         self.deadline = deadline
@@ -109,7 +121,7 @@ class _Search:
         self.memo: dict[bytes, np.ndarray] = {}
         # Shanten and ukeire of a hand depend on the hand alone: shareable between searches.
         self.analysis: Analysis = {} if analysis is None else analysis
-        self.zero = np.zeros((2, draws + 1))
+        self.zero = np.zeros((self.rows, draws + 1))
 
     def analyse(self, counts: bytes) -> tuple[int, tuple[int, ...], bool]:
         """(shanten, ukeire tiles, can win on some tile) of a 3n+1 hand."""
@@ -127,8 +139,32 @@ class _Search:
         """Unseen copies with the hand as it is: the start's wall less what the hand gained."""
         return [max(0, w - max(0, c - s)) for w, c, s in zip(self.wall, counts, self.start, strict=True)]
 
+    def ready_value(self, counts: bytes, wall: list[int], ukeire: tuple[int, ...], total: int) -> np.ndarray:
+        """The value of the ready hand ``counts``: tenpai at once, and a win within ``d`` draws
+        with probability ``1 - (1 - p)**d``, ``p`` the share of its winning tiles in the wall."""
+        chance = sum(wall[t] for t in ukeire) / total if total else 0.0
+        answer = np.empty((self.rows, self.draws + 1))  # rows past these two: an extension's to fill
+        answer[0] = 1.0
+        answer[1] = 1.0 - (1.0 - chance) ** np.arange(self.draws + 1)
+        return answer
+
+    def children(self, drawn: bytearray, shanten: int) -> Iterator[bytes]:
+        """The hands a draw into ``drawn`` may keep: each discard that leaves ``shanten``.
+
+        No hand once out of time: such a draw counts as never reaching the goal, even where its
+        hands were searched before (a lower bound).  ``drawn`` is left as it was.
+        """
+        for discard in range(NUM_TILE_KINDS):
+            if not drawn[discard] or self.out_of_time:
+                continue
+            drawn[discard] -= 1
+            child = bytes(drawn)
+            drawn[discard] += 1
+            if self.analyse(child)[0] == shanten:
+                yield child
+
     def value(self, counts: bytes) -> np.ndarray:
-        """Tenpai (row 0) and win (row 1) probabilities by draws left 0..draws: shape (2, draws + 1)."""
+        """The measures (rows) by draws left 0..draws: shape (rows, draws + 1)."""
         known = self.memo.get(counts)
         if known is not None:
             return known
@@ -149,37 +185,25 @@ class _Search:
         total = sum(wall)
         draws = self.draws
         if ready:
-            chance = sum(wall[t] for t in ukeire) / total if total else 0.0
-            answer = np.empty((2, draws + 1))
-            answer[0] = 1.0
-            answer[1] = 1.0 - (1.0 - chance) ** np.arange(draws + 1)
+            answer = self.ready_value(counts, wall, ukeire, total)
         elif shanten <= 0 or not total:
             answer = self.zero  # ready in shape only (or no wall): this model cannot go on
         else:
-            reached = np.zeros((2, draws + 1))  # sum over effective draws of p * best child value
+            reached = np.zeros((self.rows, draws + 1))  # sum over effective draws of p * best child value
             stay = 1.0
             for tile in ukeire:
                 if not wall[tile] or counts[tile] >= 4:
                     continue
                 p = wall[tile] / total
-                if self.out_of_time:  # this draw counts as never reaching the goal: a lower bound
-                    stay -= p
-                    continue
                 drawn = bytearray(counts)
                 drawn[tile] += 1
                 best = self.zero.copy()
-                for discard in range(NUM_TILE_KINDS):
-                    if not drawn[discard] or self.out_of_time:
-                        continue
-                    drawn[discard] -= 1
-                    child = bytes(drawn)
-                    drawn[discard] += 1
-                    if self.analyse(child)[0] == shanten - 1:
-                        np.maximum(best, self.value(child), out=best)  # tenpai and win each at their best
+                for child in self.children(drawn, shanten - 1):
+                    np.maximum(best, self.value(child), out=best)  # each measure at its best
                 reached += p * best
                 stay -= p
             # value[d] = stay * value[d - 1] + reached[d - 1]: a short recurrence, on plain floats.
-            answer = np.zeros((2, draws + 1))
+            answer = np.zeros((self.rows, draws + 1))
             for row, sums in zip(answer, reached.tolist(), strict=True):
                 running = 0.0
                 for d in range(1, draws + 1):
@@ -220,6 +244,6 @@ def lookahead(
         raise WrongTileCount(
             f"the lookahead starts from a 3n+1 hand, got {counted(hand.tile_count, 'tile')}", field="hand"
         )
-    search = _Search(hand, checker, seen, draws, budget, analysis, deadline, cancelled)
+    search = DrawSearch(hand, checker, checker.remaining(hand, seen), draws, budget, analysis, deadline, cancelled)
     tenpai, win = search.value(hand.counts)[:, draws].tolist()
     return LookaheadResult(draws, tenpai, win, search.states, search.stopped_by is None, search.stopped_by)

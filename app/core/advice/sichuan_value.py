@@ -6,9 +6,10 @@ a discard that keeps a flush in reach may be worth more than one nearer tenpai. 
 values each discard by the Sichuan scorer (:func:`~app.core.value.sichuan_scoring.score_sichuan`).
 
 **The model.**  One player plays alone against the wall (other players and calls are not
-modelled, as in :mod:`app.core.advice.lookahead`, whose search this one follows): from the
-13-tile hand a discard leaves, a draw that lowers the shanten is kept, with the best discard
-that keeps the new shanten; any other draw is thrown at once.  While the hand holds a tile of
+modelled): the search is the lookahead's (:class:`~app.core.advice.lookahead.DrawSearch`)
+with a row for what the wins are worth.  From the 13-tile hand a discard leaves, a draw that
+lowers the shanten is kept, with the best discard that keeps the new shanten; any other draw
+is thrown at once.  While the hand holds a tile of
 its void suit (定缺) the discard is a void tile, as the table rules force.  A ready hand wins
 within ``d`` draws with probability ``1 - (1 - p)**d`` (``p`` the share of its winning tiles
 in the wall), each winning tile as likely as its unseen copies, and a win is worth its
@@ -38,13 +39,13 @@ are lower bounds, flagged.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Final
 
 import numpy as np
 
 from app.core.advice.expected_score import DiscardValue, ExpectedScores, SearchStop, TurnValue
+from app.core.advice.lookahead import DrawSearch
 from app.core.errors import NotAWinningHand, WrongTileCount
 from app.core.shape.engine import Checker
 from app.core.shape.hand import MAX_CONCEALED, Hand
@@ -75,8 +76,12 @@ def supports(rules: RuleProfile) -> bool:
     return rules.name == "sichuan" and rules.void_suit and not rules.wildcards
 
 
-class _Search:
-    """One search: the wall, the memo of hands and wins, and the work done."""
+class _Search(DrawSearch):
+    """The lookahead's search with a third row, the expected base points, and the void suit's
+    discards first; the memo of wins and of the discards that keep a shanten."""
+
+    #: Tenpai, win probability and expected base points.
+    rows = 3
 
     def __init__(
         self,
@@ -88,35 +93,12 @@ class _Search:
         deadline: float | None,
         cancelled: Callable[[], bool] | None,
     ) -> None:
-        self.checker = checker
+        super().__init__(hand, checker, unseen, draws, max_states, None, deadline, cancelled)
         self.rules = checker.rules
-        self.melds = hand.melds
-        self.start = hand.counts
-        self.wall = unseen
-        self.draws = draws
-        self.max_states = max_states
-        self.deadline = deadline
-        self.cancelled = cancelled
-        self.states = 0
-        self.stopped_by: SearchStop | None = None
-        self.memo: dict[bytes, np.ndarray] = {}
-        self.analysed: dict[bytes, tuple[int, tuple[Tile, ...], bool]] = {}
         self.wins: dict[tuple[bytes, Tile], float] = {}
         self.kept: dict[bytes, frozenset[Tile]] = {}
-        self.zero = np.zeros((3, draws + 1))
         self.void = checker.void_suit
         self.context = _DISCARD_WIN._replace(void_suit=checker.void_suit)
-
-    def analyse(self, counts: bytes) -> tuple[int, tuple[Tile, ...], bool]:
-        """(shanten, ukeire tiles, ready to win on some tile) of a 3n+1 hand."""
-        known = self.analysed.get(counts)
-        if known is None:
-            hand = Hand(counts, self.melds)
-            result = self.checker.shanten(hand)
-            tiles = tuple(t.tile for t in result.ukeire or ())
-            ready = result.shanten == 0 and bool(tiles) and self.checker.precondition_failure(hand) is None
-            known = self.analysed[counts] = (result.shanten, tiles, ready)
-        return known
 
     def keeping(self, drawn: bytes, shanten: int) -> frozenset[Tile]:
         """The discards of the 3n+2 hand ``drawn`` that leave ``shanten`` (its shanten numbers at
@@ -141,19 +123,14 @@ class _Search:
             self.wins[key] = known
         return known
 
-    def wall_of(self, counts: bytes) -> list[int]:
-        """Unseen copies with the hand as it is: the 14-tile hand's view, less what it drew since."""
-        return [max(0, w - max(0, c - s)) for w, c, s in zip(self.wall, counts, self.start, strict=True)]
-
-    def out_of_time(self) -> bool:
-        if self.stopped_by is SearchStop.TIME:
-            return True
-        if (self.deadline is not None and time.monotonic() >= self.deadline) or (
-            self.cancelled is not None and self.cancelled()
-        ):
-            self.stopped_by = SearchStop.TIME
-            return True
-        return False
+    def ready_value(self, counts: bytes, wall: list[int], ukeire: tuple[Tile, ...], total: int) -> np.ndarray:
+        """The lookahead's rows, and the expected base points: the win probability times the
+        mean worth of the winning tiles, each weighted by its unseen copies."""
+        answer = super().ready_value(counts, wall, ukeire, total)
+        copies = sum(wall[t] for t in ukeire)
+        worth = sum(wall[t] * self.win_value(counts, t) for t in ukeire) / copies if copies else 0.0
+        answer[2] = answer[1] * worth
+        return answer
 
     def discards(self, drawn: bytearray) -> Iterable[Tile]:
         """The discards the hand may make: a void tile while it holds one, else any tile."""
@@ -163,58 +140,16 @@ class _Search:
                 return void
         return [tile for tile in range(NUM_TILE_KINDS) if drawn[tile]]
 
-    def value(self, counts: bytes) -> np.ndarray:
-        """Tenpai, win probability and expected base points (rows) by draws left 0..draws."""
-        known = self.memo.get(counts)
-        if known is not None:
-            return known
-        if self.states >= self.max_states:
-            self.stopped_by = self.stopped_by or SearchStop.STATES
-            return self.zero
-        if self.out_of_time():
-            return self.zero
-        self.states += 1
-        shanten, ukeire, ready = self.analyse(counts)
-        wall = self.wall_of(counts)
-        total = sum(wall)
-        draws = self.draws
-        if ready:
-            copies = sum(wall[t] for t in ukeire)
-            chance = copies / total if total else 0.0
-            answer = np.empty((3, draws + 1))
-            answer[0] = 1.0
-            answer[1] = 1.0 - (1.0 - chance) ** np.arange(draws + 1)
-            worth = sum(wall[t] * self.win_value(counts, t) for t in ukeire) / copies if copies else 0.0
-            answer[2] = answer[1] * worth
-        elif shanten <= 0 or not total:
-            answer = self.zero  # ready in shape only (or no wall): this model cannot go on
-        else:
-            reached = np.zeros((3, draws + 1))
-            stay = 1.0
-            for tile in ukeire:
-                if not wall[tile] or counts[tile] >= 4:
-                    continue
-                p = wall[tile] / total
-                drawn = bytearray(counts)
-                drawn[tile] += 1
-                best = self.zero.copy()
-                keeping = self.keeping(bytes(drawn), shanten - 1)
-                for discard in self.discards(drawn):
-                    if discard in keeping:
-                        drawn[discard] -= 1
-                        child = bytes(drawn)
-                        drawn[discard] += 1
-                        np.maximum(best, self.value(child), out=best)
-                reached += p * best
-                stay -= p
-            answer = np.zeros((3, draws + 1))
-            for row, sums in zip(answer, reached.tolist(), strict=True):
-                running = 0.0
-                for d in range(1, draws + 1):
-                    running = stay * running + sums[d - 1]
-                    row[d] = running
-        self.memo[counts] = answer
-        return answer
+    def children(self, drawn: bytearray, shanten: int) -> Iterator[bytes]:
+        """The hands kept by the discards the table allows that leave ``shanten``; out of time,
+        hands searched before still count (the values are lower bounds all the same)."""
+        keeping = self.keeping(bytes(drawn), shanten)
+        for discard in self.discards(drawn):
+            if discard in keeping:
+                drawn[discard] -= 1
+                child = bytes(drawn)
+                drawn[discard] += 1
+                yield child
 
 
 def discard_values(
@@ -251,7 +186,8 @@ def discard_values(
         tenpai, win, worth = measures[:, draws].tolist()
         by_turn = tuple(TurnValue(1 + draws - left, *measures[:, left].tolist()) for left in range(draws, 0, -1))
         values.append(DiscardValue(tile, False, search.analyse(start)[0], tenpai, win, worth, by_turn))
-    return ExpectedScores(tuple(values), 1, draws, search.states, search.stopped_by is None, search.stopped_by)
+    stopped_by = None if search.stopped_by is None else SearchStop(search.stopped_by)
+    return ExpectedScores(tuple(values), 1, draws, search.states, stopped_by is None, stopped_by)
 
 
 def describe(found: ExpectedScores) -> list[str]:
