@@ -1556,26 +1556,19 @@ class TableMachine:
         tsumo = seat == target
         rinshan = tsumo and self.after == "rinshan"
         robbed = not tsumo and self.claim_source in ("kakan", "ankan")
+        # What every scoring reads: who won from whom, and how the tile came.
+        common = WinContext(seat, self.oya, None if tsumo else target, kong_replacement=rinshan, robbed_kong=robbed)
+        first_turn = tsumo and not player.discarded and not self.interrupted and self.after == "tsumo"
         if self.play.scoring == "sichuan":
-            return WinContext(
-                seat,
-                self.oya,
-                None if tsumo else target,
-                kong_replacement=rinshan,
-                robbed_kong=robbed,
-                first_turn=tsumo and not player.discarded and not self.interrupted and self.after == "tsumo",
+            return common._replace(
+                first_turn=first_turn,
                 void_suit=player.void,
                 after_kong=not tsumo and self.claim_source == "dahai" and bool(self.discard_kongs),
                 in_hand=self.in_hand(),
                 kong_feeder=player.turn_kongs[-1].fed_by if rinshan and player.turn_kongs else None,
             )
         if self.play.scoring != "riichi":
-            return WinContext(
-                seat,
-                self.oya,
-                None if tsumo else target,
-                kong_replacement=rinshan,
-                robbed_kong=robbed,
+            return common._replace(
                 round_wind=self.bakaze,
                 seat_wind=self.seat_wind(seat),
                 last_tile=self.live_left == 0 and not robbed,
@@ -1587,12 +1580,7 @@ class TableMachine:
         if not tsumo and is_red(tile):
             reds.append(kind_of(tile))
         in_riichi = player.riichi > 0
-        return WinContext(
-            seat,
-            self.oya,
-            None if tsumo else target,
-            kong_replacement=rinshan,
-            robbed_kong=robbed,
+        return common._replace(
             round_wind=self.bakaze,
             dora_indicators=tuple(kind_of(m) for m in self.dora_markers),
             ura_indicators=ura if in_riichi else (),
@@ -1601,7 +1589,7 @@ class TableMachine:
             double_riichi=in_riichi and player.double_riichi,
             ippatsu=player.ippatsu and in_riichi,
             last_tile=self.live_left == 0 and not rinshan and not robbed,
-            first_turn=tsumo and not player.discarded and not self.interrupted and self.after == "tsumo",
+            first_turn=first_turn,
             honba=self.honba if first_winner else 0,
             riichi_sticks=0,
             nuki=player.kita,
