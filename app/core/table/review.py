@@ -41,7 +41,7 @@ from typing import Any, Final
 
 from app.core.errors import TenpaiError
 from app.core.shape.rules import RuleProfile
-from app.core.shape.tiles import NUM_TILE_KINDS, format_mpsz
+from app.core.shape.tiles import NUM_TILE_KINDS, counted, format_mpsz
 from app.core.table.decide import (
     Decision,
     IllegalEvent,
@@ -189,7 +189,7 @@ def review(
     starts = [index for index, event in enumerate(events) if event.kind == "start_kyoku"]
     if hand is not None and not 0 <= hand < len(starts):
         raise ReviewOutOfRange(
-            f"hand must be 0..{len(starts) - 1} (the log has {len(starts)} hands), got {hand}"
+            f"hand must be 0..{len(starts) - 1} (the log has {counted(len(starts), 'hand')}), got {hand}"
             if starts
             else f"the log has no hand (no start_kyoku), so hand {hand} cannot be reviewed",
             field="kyoku",
