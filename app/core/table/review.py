@@ -64,6 +64,8 @@ from app.core.table.mjai import (
 )
 from app.core.table.players import Advisor
 
+#: How many events are read or replayed between two looks at the stop signal (as the referee does).
+STOP_CHECK_EVERY: Final = 64
 #: How many of the largest losses the summary lists.
 WORST_LOSSES: Final = 5
 #: How much more (points) another action must be worth to replace the advisor's as the review's pick:
@@ -185,7 +187,11 @@ def review(
     """
     if not 0 <= seat < rules.seats:
         raise ReviewOutOfRange(f"seat must be 0..{rules.seats - 1}, got {seat}", field="seat")
-    events = [read_event(obj, index, rules.seats) for index, obj in enumerate(objects)]
+    out = Review(seat)
+    events = _read_all(objects, rules.seats, stop)
+    if events is None:
+        out.complete = False
+        return out
     starts = [index for index, event in enumerate(events) if event.kind == "start_kyoku"]
     if hand is not None and not 0 <= hand < len(starts):
         raise ReviewOutOfRange(
@@ -194,13 +200,15 @@ def review(
             else f"the log has no hand (no start_kyoku), so hand {hand} cannot be reviewed",
             field="kyoku",
         )
-    seen = [read_event(obj, index, rules.seats) for index, obj in enumerate(seat_sees(objects, seat))]
+    seen = _read_all(seat_sees(objects, seat), rules.seats, stop)
+    if seen is None:
+        out.complete = False
+        return out
     advisor = strategy or Advisor(rng=random.Random(0))
     machine = TableMachine(rules)
-    out = Review(seat)
     hand_index = -1
     for index, event in enumerate(seen):
-        if stop is not None and index % 64 == 0 and stop():
+        if stop is not None and index % STOP_CHECK_EVERY == 0 and stop():
             out.complete = False
             break
         if event.kind == "start_kyoku":
@@ -223,6 +231,16 @@ def review(
                 out.decisions.append(reviewed)
         out.reached = index
     return out
+
+
+def _read_all(objects: Sequence[object], seats: int, stop: Callable[[], bool] | None) -> list[Event] | None:
+    """Every event read (a malformed one refused at its index), or None when ``stop`` says so first."""
+    events = []
+    for index, obj in enumerate(objects):
+        if stop is not None and index % STOP_CHECK_EVERY == 0 and stop():
+            return None
+        events.append(read_event(obj, index, seats))
+    return events
 
 
 def _apply(machine: TableMachine, event: Event, index: int) -> None:
