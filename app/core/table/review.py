@@ -74,6 +74,8 @@ PICK_MARGIN: Final = 1e-6
 
 #: Events that come between a discard and the answers to it, and answer nothing.
 _BETWEEN_ANSWERS: Final = frozenset({"reach_accepted", "dora"})
+#: The ranking's words for an action the advisor did not take (decide._claim, decide._turn).
+_ADVISOR_VERDICTS: Final = frozenset({"not called", "not declared", "not chosen"})
 #: What a seat may do on its own turn.
 _TURN_ACTIONS: Final = frozenset({"dahai", "reach", "ankan", "kakan", "hora", "ryukyoku", "kita", "flower"})
 #: Which claims come first: a win, then a pon or open kan, then a chi.
@@ -386,6 +388,8 @@ def _judged(
             note = _unvalued(action, declaring)
         else:
             taken_value, taken_reasons = valued(match)
+            # The ranking's verdict words are about the advisor's choice, not the log's.
+            taken_reasons = tuple(reason for reason in taken_reasons if reason not in _ADVISOR_VERDICTS)
     loss: float | None = None
     if _linear(pick_reasons) or _linear(taken_reasons):
         # A hand far from ready is ranked by the linear model: its scores order the discards but are not points.
