@@ -217,6 +217,10 @@ def test_the_review_of_a_real_game_makes_sense(path: str, seat: int) -> None:
     assert report.complete and report.decisions
     legal = _legal_at(events, seat, {d.index for d in report.decisions})
     for decision in report.decisions:
+        assert events[decision.index]["type"] != "reach", decision  # reviewed at the draw, with its tile
+        answer = next(e for e in events[decision.index + 1 :] if e["type"] not in ("dora", "reach_accepted"))
+        if decision.taken["type"] != "none":
+            assert decision.taken["type"] in (answer["type"], "hora"), (decision, answer)
         actions, ready = legal[decision.index]
         assert len(actions) > 1, decision
         pick = {

@@ -3,8 +3,9 @@
 The log is replayed once, as the reviewed seat saw it (the other seats' dealt and drawn tiles
 hidden, :func:`~app.core.table.decide.seat_sees`), so every judgement reads only what the seat
 knew, exactly as ``/act`` would at that point.  At each of the seat's decision points with more
-than one legal action (its draws: discard, riichi, kan, self-draw win, nine terminals; after its
-own chi or pon: the discard; another seat's discard or kan it may claim: call, ron or pass),
+than one legal action (its draws: discard, riichi with its discard, kan, self-draw win, nine
+terminals; after its own chi or pon: the discard; another seat's discard or kan it may claim:
+call, ron or pass),
 :func:`~app.core.table.decide.decide` ranks every legal action with the advisor's value in points
 and its reasons, and the review finds the action the log took:
 
@@ -21,6 +22,16 @@ rather than invent one.  When the advisor folds against a riichi, folding is wor
 model (the hand is given up: it neither wins nor deals in), so the pick is valued 0 and every
 discard as safe as it (the same chance of dealing in) is folding too; the other discards keep
 their push value, each at most 0 (else the advisor would have pushed).
+
+The pick is the advisor's own action (``/act``'s), unless the ranking values another action more:
+the advisor takes some calls and kans by a rule of thumb (a call that wins more often with a yaku
+in sight), and orders discards by the search alone against the wall while the ranking gives each
+its contested value.  Then the most valued action is the pick and ``note`` names the advisor's,
+so that the loss is never below 0 and always in the ranking's own terms.
+
+The seat's choice of the declaring discard after its own ``reach`` is not a decision of its own:
+it was reviewed at the draw, as the riichi with that tile.  On the 54 Tenhou games of the shared
+test data (every seat: 32,628 decisions) the review took 0.26 CPU-s a seat and game here.
 
 >>> from app.core.shape.rules import rule_profile
 >>> hands = [["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "S", "N"]] + [["?"] * 13] * 3
@@ -224,7 +235,10 @@ def review(
                 break
             out.reached = index
             continue
-        if machine.hand_open and _decides_here(machine, seat):
+        # After its own reach the seat picks the declaring discard: that choice was reviewed at
+        # its draw, as the riichi with that tile.
+        declared = event.kind == "reach" and event.actor == seat
+        if machine.hand_open and not declared and _decides_here(machine, seat):
             reviewed = _review_point(machine, events, index, seat, hand_index, advisor, stop, out)
             if stop is not None and stop():  # the search was cut short: its ranking is not the advisor's
                 out.complete = False
