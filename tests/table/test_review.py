@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from oracle_sample import full_oracles
-from real_games import events_of, four_player_games
+from real_games import events_of, four_player_games, sanma_games
 from shared_data import shared_testdata_dir
 
 from app.core.shape.rules import rule_profile
@@ -191,12 +191,12 @@ def _sample() -> list[Any]:
     return [(str(path), seat) for path in chosen for seat in range(4)]
 
 
-def _legal_at(events: list[dict[str, Any]], seat: int, indices: set[int]) -> dict[int, Any]:
+def _legal_at(events: list[dict[str, Any]], seat: int, indices: set[int], rules: Any = RIICHI) -> dict[int, Any]:
     """The seat's legal actions (mjai objects) at each of ``indices``, and whether a discard keeps it ready."""
-    machine = TableMachine(RIICHI)
+    machine = TableMachine(rules)
     out: dict[int, Any] = {}
     for index, obj in enumerate(seat_sees(events, seat)):
-        machine.apply(read_event(obj, index))
+        machine.apply(read_event(obj, index, rules.seats))
         if index in indices:
             legal = machine.legal_objects(seat)
             ready = {
@@ -244,3 +244,20 @@ def test_the_review_of_a_real_game_makes_sense(path: str, seat: int) -> None:
         else:
             assert decision.loss is not None or decision.note, decision
     assert seconds < 30, f"{seconds:.1f} CPU-s for one seat of a game"
+
+
+def test_the_sanma_game_is_reviewed_with_legal_picks() -> None:
+    sanma = rule_profile("sanma")
+    for path in sanma_games():
+        events = events_of(path)
+        report = review(events, 0, sanma)
+        assert (
+            report.complete
+            and report.decisions
+            and len(report.hands) == sum(event["type"] == "start_kyoku" for event in events)
+        )
+        legal = _legal_at(events, 0, {d.index for d in report.decisions}, sanma)
+        for decision in report.decisions:
+            pick = {k: v for k, v in decision.pick.items() if not (decision.pick["type"] == "reach" and k == "pai")}
+            assert pick in legal[decision.index][0], decision
+            assert decision.loss is None or decision.loss >= 0

@@ -46,7 +46,7 @@ test data (every seat: 32,628 decisions) the review took 0.26 CPU-s a seat and g
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -542,8 +542,3 @@ def _hand_of(machine: TableMachine, hand_index: int, decisions: Sequence[Reviewe
         agreements=sum(decision.agree for decision in mine),
         loss=round(sum(decision.loss or 0.0 for decision in mine), 6),
     )
-
-
-def described(decision: ReviewedDecision) -> Mapping[str, Any]:
-    """A decision as a plain mapping (for logs and reports)."""
-    return {name: getattr(decision, name) for name in ReviewedDecision.__slots__}
