@@ -81,6 +81,7 @@ ERROR_STATUS: Final[Mapping[str, int]] = MappingProxyType(
         "unsupported_rules": 422,
         "illegal_event": 422,
         "not_a_decision_point": 422,
+        "out_of_range": 422,
         "hand_not_ready": 422,
         "too_many_games": 422,
         "too_many_events": 422,
@@ -257,7 +258,7 @@ class ErrorItem(BaseModel):
         description="Stable snake_case code, e.g. invalid_notation, too_many_copies, "
         "wrong_tile_count, invalid_meld, unknown_rules, invalid_rule_option, not_a_winning_hand, no_yaku, "
         "batch_too_large, answer_too_large, body_too_large, unsupported_media_type, forbidden, too_busy, "
-        "malformed_event, not_a_decision_point, too_many_events, out_of_time, "
+        "malformed_event, not_a_decision_point, out_of_range, too_many_events, out_of_time, "
         "or a pydantic error type such as missing or int_parsing_size."
     )
     loc: list[str | int] = Field(

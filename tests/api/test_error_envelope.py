@@ -482,6 +482,8 @@ _ROUTE_ERRORS: list[tuple[str, dict[str, Any]]] = [
     ("/referee", {"events": [], "rules": "mcr", "length": "hanchan"}),
     ("/act", {"seat": 0, "events": [{"type": "start_game"}]}),
     ("/act", {"seat": 2, "events": [], "rules": "sanma"}),
+    ("/review", {"seat": 3, "events": [], "rules": "sanma"}),
+    ("/review", {"seat": 0, "events": [{"type": "start_game"}], "kyoku": 0}),
 ]  # fmt: skip
 
 

@@ -395,6 +395,22 @@ def test_a_client_that_leaves_stops_its_referee() -> None:
     assert _limiter(app).running == 0
 
 
+def test_a_client_that_leaves_stops_its_review() -> None:
+    games = shared_testdata_dir() / "tenhou-games"
+    if not games.is_dir():
+        pytest.skip(f"the Tenhou games are not at {games} (set TENPAI_TESTDATA to the shared test data folder)")
+    # Every game one after another, reviewed for seat 0: many seconds of advisor searches.
+    events = [json.loads(line) for path in sorted(games.glob("*.jsonl")) for line in path.read_text().splitlines()]
+    settings = Settings(heavy_seconds=60.0, max_events=len(events), max_body_bytes=16 * 1024 * 1024)
+    app = create_app(settings)
+    left = _leaving_call(app, "/review", {"events": events, "seat": 0}, leave_after=0.5)
+    print(f"review: {left.cpu_before_leaving:.2f} CPU-s before leaving, {left.cpu_after_leaving:.3f} after")
+    assert left.cpu_before_leaving > CPU_BEFORE_LEAVING  # the review was running when it left
+    assert left.cpu_after_leaving < CPU_AFTER_LEAVING
+    assert left.status == 503 and left.answer["error"] == "out_of_time"
+    assert _limiter(app).running == 0
+
+
 # --- cheap requests while heavy ones run --------------------------------------------------
 
 

@@ -57,6 +57,7 @@ def test_every_route_is_documented(schema: dict[str, Any]) -> None:
         "/simulate",
         "/referee",
         "/act",
+        "/review",
         "/health",
         "/ready",
         "/rules",

@@ -51,6 +51,7 @@ VALID: dict[str, dict[str, Any]] = {
     "/simulate": {"games": 1, "seed": 3},
     "/referee": {"events": ONE_HAND},
     "/act": {"seat": 1, "events": ONE_HAND[:4]},
+    "/review": {"seat": 0, "events": ONE_HAND},
 }
 
 MALFORMED: list[bytes] = [
