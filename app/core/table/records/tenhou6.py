@@ -165,7 +165,7 @@ def _write_hand(hand: Hand, seats: int) -> list[Any]:
     results: list[Any] = []
     for offset, event in enumerate(hand.events):
         kind = event["type"]
-        actor = event.get("actor")
+        actor: int = event.get("actor", -1)
         where = f"events[{hand.first + 1 + offset}]"
         try:
             if kind == "tsumo":
