@@ -298,6 +298,25 @@ def _split_codes(text: str, where: str) -> list[str]:
     return [_tile(int(text[at : at + 2]), where) for at in range(0, len(text), 2)]
 
 
+def call_event(text: str, actor: int, seats: int = 4) -> Event:
+    """The mjai event of a tenhou.net/6 call string made by ``actor`` (the inverse of :func:`call_string`).
+
+    >>> call_event("12p1212", 0)
+    {'type': 'pon', 'actor': 0, 'target': 2, 'pai': '2m', 'consumed': ['2m', '2m']}
+    >>> call_event("4646k4646", 1)
+    {'type': 'kakan', 'actor': 1, 'pai': 'F', 'consumed': ['F', 'F', 'F']}
+    """
+    item = _read_call(text, actor, seats, "call")
+    event: Event = {"type": item.kind, "actor": actor}
+    if item.target is not None:
+        event["target"] = item.target
+    if item.pai is not None:
+        event["pai"] = item.pai
+    if item.consumed:
+        event["consumed"] = item.consumed
+    return event
+
+
 def _read_call(text: str, actor: int, seats: int, where: str) -> _Item:
     for letter in "cpmkaf":
         at = text.find(letter)
