@@ -195,7 +195,7 @@ class _Writer:
         scores = list(start["scores"])
         sticks = int(start["kyotaku"])
         seed = _ids([round_index(start), start["honba"], sticks, 0, 0, dora[0]])
-        hai = {f"hai{seat}": _ids(held[seat]) if seat < seats else "" for seat in range(4)}
+        hai = {f"hai{seat}": _ids(sorted(held[seat])) if seat < seats else "" for seat in range(4)}
         self.tags.append(f"<INIT{_attrs(seed=seed, ten=_hundreds(scores, seats), oya=start['oya'], **hai)}/>")
         last_draw: list[int | None] = [None] * seats
         last_discard: int | None = None
@@ -245,7 +245,9 @@ class _Writer:
                 if last_discard is None or name_of_id(last_discard, red=self.red) != event["pai"]:
                     raise MalformedLog(f"the {kind} does not take the last discard", field=at)
                 own = [take(actor, name, at) for name in event["consumed"]]
-                source = (event["target"] - actor) % seats
+                # Tenhou counts steps to the right round four seats even at a three-player table
+                # (seat 3 is empty), so seat 2 calling seat 0's tile is 2 steps, not 1.
+                source = (event["target"] - actor) % 4
                 ids = [*own, last_discard]
                 code = meld_code(kind, ids, called=last_discard, source=source)
                 if kind == "pon":
@@ -541,7 +543,8 @@ class _Reader:
         scores = _int_list(tag.get("ten"), "ten")
         if len(scores) < seats:
             raise MalformedLog(f"ten holds {seats} scores")
-        self.held = [_int_list(tag.get(f"hai{seat}"), f"hai{seat}") for seat in range(seats)]
+        # Tenhou lists a dealt hand in dealing order; mjai (Mortal, tenhou.net/6) in id order.
+        self.held = [sorted(_int_list(tag.get(f"hai{seat}"), f"hai{seat}")) for seat in range(seats)]
         for seat, tiles in enumerate(self.held):
             if len(tiles) != 13:
                 raise MalformedLog(f"hai{seat} deals 13 tiles, not {len(tiles)}")
@@ -573,7 +576,8 @@ class _Reader:
         kind, source, ids, special = read_meld(code)
         names = self._name
         if kind in ("chi", "pon", "daiminkan"):
-            target = (seat + source) % self.seats
+            target = (seat + source) % 4  # four seats round, even in sanma (see the writer)
+            self._seat(target)
             if self.last_discard != (target, special):
                 raise MalformedLog(f"the {kind} does not take the last discard (id {special} from seat {target})")
             own = sorted(tile for tile in ids if tile != special)
