@@ -327,3 +327,50 @@ def test_self_play_games_round_trip_through_both_formats(rules: str, seed: int, 
         back = read_log(write_log(events, format), format)
         assert back == (_in_id_order(want) if format == "mjlog" else want), format
         assert judge(back, rule_profile(rules)).valid
+
+
+# -- what a caller may send ------------------------------------------------------------------
+
+_ODD_VALUES = [None, 0, -1, 99, "x", "p99", "r60", "4646k46", [], {}, 60, 10**9, 1.5, True]
+
+
+def _paths(obj: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [path]
+    items = obj.items() if isinstance(obj, dict) else enumerate(obj) if isinstance(obj, list) else []
+    for key, value in items:
+        found += _paths(value, (*path, key))
+    return found
+
+
+def _spoiled(obj: Any, rng: Any) -> Any:
+    """``obj`` with one value anywhere in it replaced by an odd one, or removed."""
+    obj = copy.deepcopy(obj)
+    path = rng.choice(_paths(obj)[1:])
+    parent = obj
+    for key in path[:-1]:
+        parent = parent[key]
+    if rng.random() < 0.3:
+        del parent[path[-1]]
+    else:
+        parent[path[-1]] = rng.choice(_ODD_VALUES)
+    return obj
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.randoms(use_true_random=False), st.sampled_from(["read tenhou6", "read mjlog", "write tenhou6", "write mjlog"])
+)
+def test_a_spoiled_log_is_refused_with_a_code_never_a_crash(rng: Any, what: str) -> None:
+    try:
+        if what == "read tenhou6":
+            read_log(json.dumps(_spoiled(json.loads(write_log(HAND, "tenhou6")), rng)), "tenhou6")
+        elif what == "read mjlog":
+            text = write_log(HAND, "mjlog")
+            at = rng.randrange(len(text))
+            read_log(
+                text[:at] + rng.choice(["", "1", '"', "0", "<", " ", "-"]) + text[at + rng.randrange(1, 8) :], "mjlog"
+            )
+        else:
+            write_log(_spoiled(HAND, rng), what.split()[1])
+    except MalformedLog as error:
+        assert error.code == "malformed_log" and error.field

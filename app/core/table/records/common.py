@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from app.core.errors import TenpaiError
-from app.core.table.records.tiles import is_terminal_or_honour, kind_of_name
+from app.core.table.mjai import MalformedEvent, read_event
+from app.core.table.records.tiles import KIND_OF_NAME, is_terminal_or_honour, kind_of_name
 
 #: The record formats :func:`app.core.table.records.read_log` and ``write_log`` know.
 FORMATS: Final = ("mjai", "tenhou6", "mjlog")
@@ -68,6 +69,8 @@ def split_game(events: Sequence[Mapping[str, Any]]) -> Game:
     >>> game.names, game.seats, game.hands
     (['a', 'b', 'c'], 3, [])
     """
+    if not isinstance(events, Sequence) or any(not isinstance(event, Mapping) for event in events):
+        raise MalformedLog("an mjai game is a list of event objects", field="events")
     if not events or events[0].get("type") != "start_game":
         raise MalformedLog("an mjai game starts with start_game", field="events[0]")
     if events[-1].get("type") != "end_game":
@@ -91,15 +94,50 @@ def split_game(events: Sequence[Mapping[str, Any]]) -> Game:
     if current is not None:
         raise MalformedLog("the last hand has no end_kyoku", field=f"events[{len(events) - 1}]")
     names = events[0].get("names")
-    seats = len(hands[0].start["scores"]) if hands else (len(names) if isinstance(names, list) else 4)
+    scores = hands[0].start.get("scores") if hands else None
+    seats = len(scores) if isinstance(scores, list) else (len(names) if isinstance(names, list) else 4)
     if seats not in (3, 4):
         raise MalformedLog(f"a Tenhou record seats 3 or 4 players, not {seats}", field="events[1].scores")
+    for index, sent in enumerate(events):
+        try:
+            read_event(sent, index, seats)
+        except MalformedEvent as error:
+            raise MalformedLog(error.reason, field=error.field) from None
+    for hand in hands:
+        _check_start(hand.start, seats, f"events[{hand.first}]")
     if not isinstance(names, list) or len(names) != seats:
         names = [str(seat) for seat in range(seats)]
     return Game([str(name) for name in names], seats, hands)
 
 
 BAKAZE: Final = ("E", "S", "W", "N")
+
+
+def _check_start(start: Mapping[str, Any], seats: int, where: str) -> None:
+    """The fields of a ``start_kyoku`` a record writes (the table's reader checks them only when it plays them)."""
+
+    def count(key: str, low: int, high: int) -> None:
+        value = start.get(key)
+        if type(value) is not int or not low <= value <= high:
+            raise MalformedLog(f"must be an integer {low}..{high}, got {value!r}", field=f"{where}.{key}")
+
+    if start.get("bakaze") not in BAKAZE:
+        raise MalformedLog(f"must be one of E S W N, got {start.get('bakaze')!r}", field=f"{where}.bakaze")
+    count("kyoku", 1, 4)
+    count("honba", 0, 10**4)
+    count("kyotaku", 0, 10**4)
+    count("oya", 0, seats - 1)
+    scores = start.get("scores")
+    if not isinstance(scores, list) or len(scores) != seats or any(type(value) is not int for value in scores):
+        raise MalformedLog(f"must be {seats} integer scores, got {scores!r}", field=f"{where}.scores")
+    tehais = start.get("tehais")
+    if not isinstance(tehais, list) or len(tehais) != seats:
+        raise MalformedLog(f"must be {seats} dealt hands", field=f"{where}.tehais")
+    for seat, tiles in enumerate(tehais):
+        if not isinstance(tiles, list) or len(tiles) != 13 or any(tile not in KIND_OF_NAME for tile in tiles):
+            raise MalformedLog("a dealt hand is 13 tiles (no ?, no flowers)", field=f"{where}.tehais[{seat}]")
+    if start.get("dora_marker") not in KIND_OF_NAME:
+        raise MalformedLog(f"not a tile: {start.get('dora_marker')!r}", field=f"{where}.dora_marker")
 
 
 def round_index(start: Mapping[str, Any]) -> int:

@@ -36,6 +36,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 from urllib.parse import quote, unquote
 
+from app.core.errors import TenpaiError
 from app.core.table.records.common import (
     BAKAZE,
     EXHAUSTIVE,
@@ -370,8 +371,8 @@ def write_mjlog(events: Sequence[Mapping[str, Any]]) -> str:
     """The mjlog XML of an mjai game (Tenhou's lobby bits: with people, red fives, hanchan, sanma if 3 seats)."""
     try:
         return _Writer(events).write()
-    except (KeyError, TypeError, IndexError, ValueError) as error:
-        if isinstance(error, MalformedLog):
+    except (KeyError, TypeError, IndexError, AttributeError, ValueError) as error:
+        if isinstance(error, TenpaiError):
             raise
         raise MalformedLog(f"events mjlog cannot carry: {error!r}", field="events") from None
 

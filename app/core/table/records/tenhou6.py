@@ -136,6 +136,13 @@ def call_string(event: Mapping[str, Any], seats: int, pon_direction: int | None 
 
 def write_tenhou6(events: Sequence[Mapping[str, Any]]) -> str:
     """The tenhou.net/6 JSON of an mjai game (one line, UTF-8 names kept)."""
+    try:
+        return _write_tenhou6(events)
+    except (KeyError, TypeError, IndexError, AttributeError) as error:
+        raise MalformedLog(f"events tenhou.net/6 cannot carry: {error!r}", field="events") from None
+
+
+def _write_tenhou6(events: Sequence[Mapping[str, Any]]) -> str:
     game = split_game(events)
     log = [_write_hand(hand, game.seats) for hand in game.hands]
     names = game.names + [""] * (4 - game.seats)
@@ -260,7 +267,8 @@ def read_tenhou6(text: str | Mapping[str, Any]) -> list[Event]:
 
 
 def _seats_of(data: Mapping[str, Any]) -> int:
-    disp = str((data.get("rule") or {}).get("disp", ""))
+    rule = data.get("rule")
+    disp = str(rule.get("disp", "")) if isinstance(rule, Mapping) else ""
     if "三" in disp:
         return 3
     for hand in data["log"]:
