@@ -374,3 +374,51 @@ def test_a_spoiled_log_is_refused_with_a_code_never_a_crash(rng: Any, what: str)
             write_log(_spoiled(HAND, rng), what.split()[1])
     except MalformedLog as error:
         assert error.code == "malformed_log" and error.field
+
+
+def test_a_pon_of_the_second_of_two_identical_discards_is_found_by_going_back() -> None:
+    """Seat 0 lets go of 7p twice while seat 2 does not draw; seat 2's pon takes the second one.
+
+    tenhou.net/6 lists only "seat 2: pon 7p from seat 0", so the reader first tries the first 7p,
+    finds seat 3 then has no draw to make, and goes back.
+    """
+    start = {
+        "type": "start_kyoku",
+        "bakaze": "E",
+        "dora_marker": "1s",
+        "kyoku": 3,
+        "honba": 0,
+        "kyotaku": 0,
+        "oya": 2,
+        "scores": [25000] * 4,
+        "tehais": [
+            ["1m", "2m", "3m", "4m", "5m", "6m", "1p", "2p", "3p", "7p", "7p", "3s", "3s"],
+            ["4p", "5p", "6p", "1s", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "N", "N"],
+            ["1m", "1m", "2m", "2m", "8m", "8m", "7p", "7p", "8p", "8p", "9p", "9p", "W"],
+            ["9m", "9m", "9m", "E", "E", "S", "S", "F", "F", "F", "C", "C", "C"],
+        ],
+    }
+    events = [
+        {"type": "start_game", "names": ["a", "b", "c", "d"]},
+        start,
+        {"type": "tsumo", "actor": 2, "pai": "9s"},
+        {"type": "dahai", "actor": 2, "pai": "9s", "tsumogiri": True},
+        {"type": "tsumo", "actor": 3, "pai": "9s"},
+        {"type": "dahai", "actor": 3, "pai": "9s", "tsumogiri": True},
+        {"type": "tsumo", "actor": 0, "pai": "E"},
+        {"type": "dahai", "actor": 0, "pai": "7p", "tsumogiri": False},
+        {"type": "tsumo", "actor": 1, "pai": "S"},
+        {"type": "dahai", "actor": 1, "pai": "3s", "tsumogiri": False},
+        {"type": "pon", "actor": 0, "target": 1, "pai": "3s", "consumed": ["3s", "3s"]},
+        {"type": "dahai", "actor": 0, "pai": "7p", "tsumogiri": False},
+        {"type": "pon", "actor": 2, "target": 0, "pai": "7p", "consumed": ["7p", "7p"]},
+        {"type": "dahai", "actor": 2, "pai": "W", "tsumogiri": False},
+        {"type": "ryukyoku", "deltas": [0, 0, 0, 0]},
+        {"type": "end_kyoku"},
+        {"type": "end_game"},
+    ]
+    hand = json.loads(write_log(events, "tenhou6"))["log"][0]
+    assert hand[5:7] == [[41, "3333p33"], [27, 27]]  # seat 0 pons seat 1's 3s (its right)
+    assert hand[11:13] == [[39, "27p2727"], [60, 43]]  # seat 2 pons seat 0's 7p (across)
+    assert read_log(write_log(events, "tenhou6"), "tenhou6") == events
+    assert read_log(write_log(events, "mjlog"), "mjlog") == events
