@@ -193,6 +193,11 @@ HAND: list[dict[str, Any]] = [
 ]
 
 
+def test_the_hand_built_hand_is_a_legal_hand() -> None:
+    report = judge(HAND, rule_profile("riichi"))
+    assert report.valid and [hand.deltas for hand in report.hands] == [(-8000, 0, 0, 9000)]
+
+
 def test_the_hand_built_hand_in_tenhou6_is_what_the_format_says() -> None:
     log = json.loads(write_log(HAND, "tenhou6"))
     assert log["name"] == ["東家", "b", "c", "d"]
@@ -202,7 +207,12 @@ def test_the_hand_built_hand_in_tenhou6_is_what_the_format_says() -> None:
     assert hand[8:10] == [[45, "45p4545", 39], [39, 22, 39]]
     assert hand[11:13] == [[52, 32, "c222123", 43], ["522525a25", 60, 43, 60]]
     assert hand[14:16] == [[45, 41, 13], [60, 60, "r47"]]
-    assert hand[16] == ["和了", [-8000, 0, 0, 9000], [3, 0, 3, "8000点"]]
+    # the table scores the win for the viewer: riichi, green dragon and three ura (the 2m shows 3m)
+    assert hand[16] == [
+        "和了",
+        [-8000, 0, 0, 9000],
+        [3, 0, 3, "満貫8000点", "立直(1飜)", "役牌 發(1飜)", "裏ドラ(3飜)"],
+    ]
     assert read_log(json.dumps(log), "tenhou6") == HAND
 
 
@@ -211,6 +221,8 @@ def test_the_hand_built_hand_in_mjlog_keeps_every_id() -> None:
     assert text.startswith("<mjloggm") and '<GO type="9"' in text  # with people, hanchan, red fives
     assert 'n0="%E6%9D%B1%E5%AE%B6"' in text  # names URL-encoded
     assert '<REACH who="3" step="1"/>' in text and '<REACH who="3" ten="250,250,250,240" step="2"/>' in text
+    # 50 fu (20, closed ron 10, 3m and green concealed 4 + 8, 9p by ron 4), 8000, mangan; riichi, green, ura 3
+    assert 'ten="50,8000,1" yaku="1,1,19,1,53,3"' in text
     assert "doraHaiUra=" in text and 'who="3" fromWho="0" sc="250,-80,250,0,250,0,240,90"' in text
     assert read_log(text, "mjlog") == HAND
 

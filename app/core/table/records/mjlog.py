@@ -37,16 +37,27 @@ from typing import Any, Final
 from urllib.parse import quote, unquote
 
 from app.core.errors import TenpaiError
+from app.core.table.machine import HandResult
 from app.core.table.records.common import (
     BAKAZE,
     EXHAUSTIVE,
     NAGASHI,
+    NINE_TERMINALS,
     Event,
     Hand,
     MalformedLog,
     draw_kind,
     round_index,
     split_game,
+)
+from app.core.table.records.details import (
+    LIMITS,
+    hand_results,
+    hand_value,
+    honba_paid,
+    liable_seat,
+    win_score,
+    yaku_list,
 )
 from app.core.table.records.tiles import KIND_NAMES, RED_IDS, kind_of_name, name_of_id
 
@@ -150,6 +161,7 @@ def _hundreds(values: Sequence[int], seats: int) -> str:
 class _Writer:
     def __init__(self, events: Sequence[Mapping[str, Any]]) -> None:
         self.game = split_game(events)
+        self.events = events
         self.seats = self.game.seats
         # A game with no red five in sight is written as a lobby without them, so that all four
         # copies of a five can have ids (16, 52 and 88 are red where the lobby has red fives).
@@ -166,12 +178,16 @@ class _Writer:
         oya = self.game.hands[0].start["oya"] if self.game.hands else 0
         tags.append(f"<TAIKYOKU{_attrs(oya=oya)}/>")
         self.tags = tags
-        for number, hand in enumerate(self.game.hands):
-            self._hand(hand, last=number == len(self.game.hands) - 1)
+        scored = hand_results(self.events, seats)
+        results: list[HandResult | None] = [None] * len(self.game.hands)
+        if scored is not None and len(scored) == len(self.game.hands):
+            results = list(scored)
+        for number, (hand, result) in enumerate(zip(self.game.hands, results, strict=True)):
+            self._hand(hand, result, last=number == len(self.game.hands) - 1)
         self.tags.append("</mjloggm>")
         return "".join(self.tags)
 
-    def _hand(self, hand: Hand, *, last: bool) -> None:
+    def _hand(self, hand: Hand, result: HandResult | None, *, last: bool) -> None:
         seats = self.seats
         start = hand.start
         pool: dict[str, list[int]] = {}
@@ -295,21 +311,25 @@ class _Writer:
                 else:
                     win_tile = last_kan_tile if _robbed(hand.events, offset) else last_discard
                 closed = sorted(held[actor] + ([win_tile] if target != actor and win_tile is not None else []))
-                points = deltas[actor] - 300 * int(start["honba"]) - 1000 * sticks
                 attrs: dict[str, object] = {
                     "ba": _ids([start["honba"], sticks]),
                     "hai": _ids(closed),
                 }
                 if melds[actor]:
                     attrs["m"] = _ids(melds[actor])
-                attrs |= {"machi": win_tile if win_tile is not None else "", "ten": _ids([0, max(points, 0), 0])}
+                attrs["machi"] = win_tile if win_tile is not None else ""
+                attrs |= _worth(event, start, seats, sticks, result, first=not results)
                 attrs["doraHai"] = _ids(dora)
                 if markers:
                     attrs["doraHaiUra"] = _ids(ura)
+                attrs |= {"who": actor, "fromWho": target}
+                liable = liable_seat(result, actor)
+                if liable is not None:
+                    attrs["paoWho"] = liable
                 sc = [
                     value for seat in range(4) for value in ((scores + [0])[seat] // 100, (deltas + [0])[seat] // 100)
                 ]
-                attrs |= {"who": actor, "fromWho": target, "sc": _ids(sc)}
+                attrs["sc"] = _ids(sc)
                 scores = [score + delta for score, delta in zip(scores, deltas, strict=True)]
                 sticks = 0
                 results.append(f"<AGARI{_attrs(**attrs)}")
@@ -323,9 +343,14 @@ class _Writer:
                 attrs["sc"] = _ids(sc)
                 if draw != EXHAUSTIVE:
                     attrs["type"] = draw
-                if draw in (EXHAUSTIVE, NAGASHI) and len(set(deltas)) > 1:
+                if draw == NINE_TERMINALS:  # the declarer shows the hand
+                    declarer = next(e["actor"] for e in reversed(hand.events) if e["type"] == "tsumo")
+                    attrs[f"hai{declarer}"] = _ids(sorted(held[declarer]))
+                if draw in (EXHAUSTIVE, NAGASHI):
+                    tenpai = result.tenpai if result is not None and result.tenpai else None
                     for seat in range(seats):
-                        if deltas[seat] > 0:
+                        shown = tenpai[seat] if tenpai is not None else deltas[seat] > 0 and len(set(deltas)) > 1
+                        if shown:
                             attrs[f"hai{seat}"] = _ids(sorted(held[seat]))
                 scores = [score + delta for score, delta in zip(scores, deltas, strict=True)]
                 results.append(f"<RYUUKYOKU{_attrs(**attrs)}")
@@ -336,6 +361,33 @@ class _Writer:
         if last:
             results[-1] += _attrs(owari=_owari(scores, sticks, seats, int(start["oya"])))
         self.tags += [result + "/>" for result in results]
+
+
+def _worth(
+    event: Mapping[str, Any],
+    start: Mapping[str, Any],
+    seats: int,
+    sticks: int,
+    result: HandResult | None,
+    *,
+    first: bool,
+) -> dict[str, object]:
+    """An AGARI's ``ten`` (fu, points, limit) and ``yaku`` or ``yakuman``, from the table's score if it has one."""
+    actor, target, deltas = event["actor"], event.get("target", event["actor"]), event["deltas"]
+    ron = target != actor
+    honba_points = honba_paid(int(start["honba"]), seats, ron=ron, first=first)
+    score = win_score(result, actor)
+    if score is None:
+        return {"ten": _ids([0, max(deltas[actor] - honba_points - 1000 * sticks, 0), 0])}
+    limit, _ = LIMITS.get(score.limit, (0, ""))
+    attrs: dict[str, object] = {"ten": _ids([score.fu, hand_value(score, honba_points), limit])}
+    seat_wind = (actor - int(start["oya"])) % seats
+    yaku = sorted(yaku_list(score, seat_wind=seat_wind, round_wind=BAKAZE.index(start["bakaze"])))
+    if score.limit == "yakuman" and all(han >= 13 for _, han, _ in yaku):
+        attrs["yakuman"] = _ids([number for number, _, _ in yaku])
+    else:
+        attrs["yaku"] = _ids([value for number, han, _ in yaku for value in (number, han)])
+    return attrs
 
 
 def _shows_red(hand: Hand) -> bool:

@@ -40,6 +40,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from app.core.table.machine import HandResult
 from app.core.table.records.common import (
     BAKAZE,
     EXHAUSTIVE,
@@ -55,6 +56,15 @@ from app.core.table.records.common import (
     draw_kind,
     round_index,
     split_game,
+)
+from app.core.table.records.details import (
+    hand_results,
+    hand_value,
+    honba_paid,
+    liable_seat,
+    points_text,
+    win_score,
+    yaku_list,
 )
 from app.core.table.records.tiles import TSUMOGIRI_CODE, kind_of_name, tenhou6_code, tenhou6_name
 
@@ -144,7 +154,11 @@ def write_tenhou6(events: Sequence[Mapping[str, Any]]) -> str:
 
 def _write_tenhou6(events: Sequence[Mapping[str, Any]]) -> str:
     game = split_game(events)
-    log = [_write_hand(hand, game.seats) for hand in game.hands]
+    scored = hand_results(events, game.seats)
+    results: list[HandResult | None] = [None] * len(game.hands)
+    if scored is not None and len(scored) == len(game.hands):
+        results = list(scored)
+    log = [_write_hand(hand, game.seats, result) for hand, result in zip(game.hands, results, strict=True)]
     names = game.names + [""] * (4 - game.seats)
     red = any(_has_red(hand) for hand in game.hands) or not game.hands
     disp = ("三" if game.seats == 3 else "") + "般南喰" + ("赤" if red else "")
@@ -161,7 +175,7 @@ def _pad(values: Sequence[int], seats: int) -> list[int]:
     return list(values) + [0] * (4 - seats)
 
 
-def _write_hand(hand: Hand, seats: int) -> list[Any]:
+def _write_hand(hand: Hand, seats: int, result: HandResult | None) -> list[Any]:
     start = hand.start
     draws: list[list[Any]] = [[] for _ in range(4)]
     discards: list[list[Any]] = [[] for _ in range(4)]
@@ -208,7 +222,7 @@ def _write_hand(hand: Hand, seats: int) -> list[Any]:
                 if not results:
                     results.append(WIN)
                 results.append(_pad(event["deltas"], seats))
-                results.append([actor, event.get("target", actor), actor, _points_text(event, start, seats)])
+                results.append(_win_detail(event, start, seats, result, first=len(results) == 2))
             elif kind == "ryukyoku":
                 deltas = _pad(event.get("deltas") or [0] * seats, seats)
                 results = [DRAW_NAMES[draw_kind(hand, seats)]]
@@ -223,6 +237,25 @@ def _write_hand(hand: Hand, seats: int) -> list[Any]:
         out += [haipai, draws[seat], discards[seat]]
     out.append(results)
     return out
+
+
+def _win_detail(
+    event: Mapping[str, Any], start: Mapping[str, Any], seats: int, result: HandResult | None, *, first: bool
+) -> list[Any]:
+    """``[winner, from, liable, points, yaku...]``: the table's score where it can follow the log."""
+    actor, target = event["actor"], event.get("target", event["actor"])
+    score = win_score(result, actor)
+    liable = liable_seat(result, actor)
+    detail: list[Any] = [actor, target, actor if liable is None else liable]
+    if score is None:
+        return [*detail, _points_text(event, start, seats)]
+    ron = target != actor
+    honba_points = honba_paid(int(start["honba"]), seats, ron=ron, first=first)
+    value = hand_value(score, honba_points)
+    text = points_text(score, value, dealer=actor == start["oya"], ron=ron, honba_points=honba_points)
+    seat_wind = (actor - int(start["oya"])) % seats
+    yaku = sorted(yaku_list(score, seat_wind=seat_wind, round_wind=BAKAZE.index(start["bakaze"])))
+    return [*detail, text, *(line for _, han, line in yaku if han > 0)]
 
 
 def _points_text(event: Mapping[str, Any], start: Mapping[str, Any], seats: int) -> str:
