@@ -1,0 +1,143 @@
+"""Game records: Tenhou's mjlog XML, tenhou.net/6 JSON and mjai JSONL, read into and written from mjai events.
+
+mjai events (the form Mortal's libriichi writes, :mod:`app.core.table.mjai`) are the hub: every
+reader gives them and every writer takes them, so any format converts to any other through them.
+
+>>> events = [{"type": "start_game", "names": ["a", "b", "c", "d"]}, {"type": "end_game"}]
+>>> text = write_log(events, "tenhou6")
+>>> detect_format(text), read_log(text, "tenhou6") == events
+('tenhou6', True)
+>>> read_log("<mjloggm", "mjlog")
+Traceback (most recent call last):
+...
+app.core.table.records.common.MalformedLog: tags: not XML: unclosed token: line 1, column 0
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from app.core.table.records.common import FORMATS, Event, MalformedLog, UnknownLogFormat
+from app.core.table.records.mjlog import read_mjlog, write_mjlog
+from app.core.table.records.tenhou6 import read_tenhou6, write_tenhou6
+
+__all__ = ["FORMATS", "MalformedLog", "UnknownLogFormat", "detect_format", "read_log", "write_log"]
+
+#: The most a gzipped mjlog may unpack to: a whole hanchan is well under a megabyte.
+MAX_UNPACKED: Final = 16 * 1024 * 1024
+
+
+def _text(data: str | bytes) -> str:
+    if isinstance(data, str):
+        return data
+    if data[:2] == b"\x1f\x8b":  # Tenhou serves .mjlog files gzipped
+        try:
+            with gzip.GzipFile(fileobj=io.BytesIO(data)) as unpacked:
+                data = unpacked.read(MAX_UNPACKED + 1)
+        except (OSError, EOFError) as error:
+            raise MalformedLog(f"not gzip: {error}", field="log") from None
+        if len(data) > MAX_UNPACKED:
+            raise MalformedLog(f"the log unpacks to more than {MAX_UNPACKED} bytes", field="log")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise MalformedLog(f"not UTF-8: {error}", field="log") from None
+
+
+def detect_format(data: str | bytes) -> str:
+    """Which of :data:`FORMATS` a log is written in, from its first characters.
+
+    >>> detect_format('<mjloggm ver="2.3"><GO type="169"/></mjloggm>')
+    'mjlog'
+    >>> detect_format('{"type":"start_game"}\\n{"type":"end_game"}')
+    'mjai'
+    >>> detect_format("hello")
+    Traceback (most recent call last):
+    ...
+    app.core.table.records.common.UnknownLogFormat: not a game record: mjlog starts with <, tenhou.net/6 with {"log": ..., mjai with {"type": ...
+    """
+    text = _text(data).lstrip()
+    if text.startswith("<"):
+        return "mjlog"
+    if text.startswith("["):
+        return "mjai"
+    if text.startswith("{"):
+        first_line = text.split("\n", 1)[0]
+        try:
+            first = json.loads(first_line)
+        except json.JSONDecodeError:
+            first = None
+        if isinstance(first, dict) and "type" in first:
+            return "mjai"
+        return "tenhou6"
+    raise UnknownLogFormat(
+        'not a game record: mjlog starts with <, tenhou.net/6 with {"log": ..., mjai with {"type": ...'
+    )
+
+
+def _check_format(format: str) -> str:
+    if format not in FORMATS:
+        raise UnknownLogFormat(f"unknown log format {format!r}; known: {', '.join(FORMATS)}", field="format")
+    return format
+
+
+def read_mjai(text: str) -> list[Event]:
+    """mjai events from JSON lines (or one JSON list of events)."""
+    stripped = text.strip()
+    if stripped.startswith("["):
+        try:
+            events = json.loads(stripped)
+        except json.JSONDecodeError as error:
+            raise MalformedLog(f"not JSON: {error}", field="events") from None
+        if not isinstance(events, list):
+            raise MalformedLog("a list of events", field="events")
+    else:
+        events = []
+        for number, line in enumerate(stripped.splitlines()):
+            if not line.strip():
+                continue
+            try:
+                events.append(json.loads(line))
+            except json.JSONDecodeError as error:
+                raise MalformedLog(f"line {number + 1} is not JSON: {error}", field=f"lines[{number}]") from None
+    for index, event in enumerate(events):
+        if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+            raise MalformedLog("an mjai event is an object with a type", field=f"events[{index}]")
+    return events
+
+
+def write_mjai(events: Sequence[Mapping[str, Any]]) -> str:
+    """JSON lines, one event a line, compact as Mortal writes them."""
+    return "".join(json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n" for event in events)
+
+
+def read_log(data: str | bytes, format: str | None = None) -> list[Event]:
+    """The mjai events of a log in ``format`` (None: :func:`detect_format`).
+
+    Raises :class:`MalformedLog` (``malformed_log``, ``field`` naming the place) for a log its
+    format does not allow, and :class:`UnknownLogFormat` for an unknown format.
+    """
+    text = _text(data)
+    chosen = _check_format(format) if format is not None else detect_format(text)
+    if chosen == "mjlog":
+        return read_mjlog(text)
+    if chosen == "tenhou6":
+        return read_tenhou6(text)
+    return read_mjai(text)
+
+
+def write_log(events: Sequence[Mapping[str, Any]], format: str) -> str:
+    """A log in ``format`` of the mjai ``events`` (a whole game: start_game .. end_game).
+
+    Raises :class:`MalformedLog` when the events are not a game the format can carry.
+    """
+    chosen = _check_format(format)
+    if chosen == "mjlog":
+        return write_mjlog(events)
+    if chosen == "tenhou6":
+        return write_tenhou6(events)
+    return write_mjai(events)

@@ -1,0 +1,204 @@
+"""What every record format shares: the error, the mjai game cut into hands, how a draw ended.
+
+>>> error = MalformedLog("not a tile: 99", field="log[0][5][3]")
+>>> error.code, str(error)
+('malformed_log', 'log[0][5][3]: not a tile: 99')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from app.core.errors import TenpaiError
+from app.core.table.mjai import MalformedEvent, read_event
+from app.core.table.records.tiles import KIND_OF_NAME, is_terminal_or_honour, kind_of_name
+
+#: The record formats :func:`app.core.table.records.read_log` and ``write_log`` know.
+FORMATS: Final = ("mjai", "tenhou6", "mjlog")
+
+Event = dict[str, Any]
+
+
+class MalformedLog(TenpaiError):
+    """A log that is not what its format says, or mjai events a format cannot carry.
+
+    ``field`` names where: ``log[2][5][7]`` (tenhou.net/6: hand 2, seat 0's draws, the 8th),
+    ``tags[41]`` (mjlog: the 42nd tag), ``events[17].consumed`` (mjai), ``format``.
+    """
+
+    code = "malformed_log"
+
+    def __init__(self, reason: str, *, field: str | None = None) -> None:
+        super().__init__(f"{field}: {reason}" if field else reason, field=field)
+        self.reason = reason
+
+
+class UnknownLogFormat(TenpaiError):
+    """A format name that is not one of :data:`FORMATS`, or text that is none of them."""
+
+    code = "unknown_log_format"
+
+
+@dataclass(slots=True)
+class Hand:
+    """One hand of an mjai game: its ``start_kyoku`` and the events up to its ``end_kyoku``.
+
+    ``first`` is the index of ``start_kyoku`` in the whole log, so that errors name the event.
+    """
+
+    start: Event
+    events: list[Event] = field(default_factory=list)
+    first: int = 0
+
+
+@dataclass(slots=True)
+class Game:
+    """An mjai game cut into its parts."""
+
+    names: list[str]
+    seats: int
+    hands: list[Hand]
+
+
+def split_game(events: Sequence[Mapping[str, Any]]) -> Game:
+    """Cut an mjai log into ``start_game``, hands and ``end_game``, refusing any other shape.
+
+    >>> game = split_game([{"type": "start_game", "names": ["a", "b", "c"]}, {"type": "end_game"}])
+    >>> game.names, game.seats, game.hands
+    (['a', 'b', 'c'], 3, [])
+    """
+    if not isinstance(events, Sequence) or any(not isinstance(event, Mapping) for event in events):
+        raise MalformedLog("an mjai game is a list of event objects", field="events")
+    if not events or events[0].get("type") != "start_game":
+        raise MalformedLog("an mjai game starts with start_game", field="events[0]")
+    if events[-1].get("type") != "end_game":
+        raise MalformedLog("an mjai game ends with end_game", field=f"events[{len(events) - 1}]")
+    hands: list[Hand] = []
+    current: Hand | None = None
+    for index, raw in enumerate(events[1:-1], start=1):
+        event = dict(raw)
+        kind = event.get("type")
+        if kind == "start_kyoku":
+            if current is not None:
+                raise MalformedLog("start_kyoku before the last hand's end_kyoku", field=f"events[{index}]")
+            current = Hand(event, first=index)
+        elif current is None:
+            raise MalformedLog(f"{kind} outside a hand (no start_kyoku before it)", field=f"events[{index}]")
+        elif kind == "end_kyoku":
+            hands.append(current)
+            current = None
+        else:
+            current.events.append(event)
+    if current is not None:
+        raise MalformedLog("the last hand has no end_kyoku", field=f"events[{len(events) - 1}]")
+    names = events[0].get("names")
+    scores = hands[0].start.get("scores") if hands else None
+    seats = len(scores) if isinstance(scores, list) else (len(names) if isinstance(names, list) else 4)
+    if seats not in (3, 4):
+        raise MalformedLog(f"a Tenhou record seats 3 or 4 players, not {seats}", field="events[1].scores")
+    for index, sent in enumerate(events):
+        try:
+            read_event(sent, index, seats)
+        except MalformedEvent as error:
+            raise MalformedLog(error.reason, field=error.field) from None
+    for hand in hands:
+        _check_start(hand.start, seats, f"events[{hand.first}]")
+    if not isinstance(names, list) or len(names) != seats:
+        names = [str(seat) for seat in range(seats)]
+    return Game([str(name) for name in names], seats, hands)
+
+
+BAKAZE: Final = ("E", "S", "W", "N")
+
+
+def _check_start(start: Mapping[str, Any], seats: int, where: str) -> None:
+    """The fields of a ``start_kyoku`` a record writes (the table's reader checks them only when it plays them)."""
+
+    def count(key: str, low: int, high: int) -> None:
+        value = start.get(key)
+        if type(value) is not int or not low <= value <= high:
+            raise MalformedLog(f"must be an integer {low}..{high}, got {value!r}", field=f"{where}.{key}")
+
+    if start.get("bakaze") not in BAKAZE:
+        raise MalformedLog(f"must be one of E S W N, got {start.get('bakaze')!r}", field=f"{where}.bakaze")
+    count("kyoku", 1, 4)
+    count("honba", 0, 10**4)
+    count("kyotaku", 0, 10**4)
+    count("oya", 0, seats - 1)
+    scores = start.get("scores")
+    if not isinstance(scores, list) or len(scores) != seats or any(type(value) is not int for value in scores):
+        raise MalformedLog(f"must be {seats} integer scores, got {scores!r}", field=f"{where}.scores")
+    tehais = start.get("tehais")
+    if not isinstance(tehais, list) or len(tehais) != seats:
+        raise MalformedLog(f"must be {seats} dealt hands", field=f"{where}.tehais")
+    for seat, tiles in enumerate(tehais):
+        if not isinstance(tiles, list) or len(tiles) != 13 or any(tile not in KIND_OF_NAME for tile in tiles):
+            raise MalformedLog("a dealt hand is 13 tiles (no ?, no flowers)", field=f"{where}.tehais[{seat}]")
+    if start.get("dora_marker") not in KIND_OF_NAME:
+        raise MalformedLog(f"not a tile: {start.get('dora_marker')!r}", field=f"{where}.dora_marker")
+
+
+def round_index(start: Mapping[str, Any]) -> int:
+    """Tenhou's number of a hand: 0 for East 1, 4 for South 1, 8 for West 1 (wind x 4 + kyoku - 1)."""
+    return BAKAZE.index(start["bakaze"]) * 4 + int(start["kyoku"]) - 1
+
+
+#: Tenhou's kinds of draw, by the mjlog ``type`` (the exhaustive draw has none: ``""``).
+EXHAUSTIVE: Final = ""
+NINE_TERMINALS: Final = "yao9"
+FOUR_RIICHI: Final = "reach4"
+FOUR_KANS: Final = "kan4"
+FOUR_WINDS: Final = "kaze4"
+NAGASHI: Final = "nm"
+THREE_RONS: Final = "ron3"
+
+
+def draw_kind(hand: Hand, seats: int) -> str:
+    """Which of Tenhou's draws ended the hand, from its events (mjai's ``ryukyoku`` does not say).
+
+    Nine terminals follows the declarer's own draw; four riichi follows the fourth
+    ``reach_accepted``; four winds the first four discards, one wind and no call; four kans
+    a discard after the fourth kan of two or more players; nagashi mangan an exhaustive draw
+    where a seat discarded only terminals and honours and none was called.
+    """
+    events = hand.events
+    before = [event for event in events if event["type"] != "ryukyoku"]
+    last = before[-1] if before else {}
+    if last.get("type") == "tsumo":
+        return NINE_TERMINALS
+    if last.get("type") == "reach_accepted" and sum(event["type"] == "reach_accepted" for event in events) == seats:
+        return FOUR_RIICHI
+    kans = [event["actor"] for event in events if event["type"] in ("ankan", "kakan", "daiminkan")]
+    if len(kans) == 4 and len(set(kans)) > 1:
+        return FOUR_KANS
+    discards = [event for event in events if event["type"] == "dahai"]
+    calls = any(event["type"] in ("chi", "pon", "daiminkan", "ankan", "kakan", "kita") for event in events)
+    if (
+        seats == 4
+        and len(discards) == 4
+        and not calls
+        and len({event["pai"] for event in discards}) == 1
+        and kind_of_name(discards[0]["pai"]) in range(27, 31)
+    ):
+        return FOUR_WINDS
+    if _nagashi(events, seats):
+        return NAGASHI
+    return EXHAUSTIVE
+
+
+def _nagashi(events: list[Event], seats: int) -> bool:
+    clean = [True] * seats
+    discarded = [False] * seats
+    last_discarder = None
+    for event in events:
+        kind = event["type"]
+        if kind == "dahai":
+            discarded[event["actor"]] = True
+            last_discarder = event["actor"]
+            if not is_terminal_or_honour(event["pai"]):
+                clean[event["actor"]] = False
+        elif kind in ("chi", "pon", "daiminkan") and last_discarder is not None:
+            clean[last_discarder] = False
+    return any(ok and went for ok, went in zip(clean, discarded, strict=True))
