@@ -78,6 +78,8 @@ ERROR_STATUS: Final[Mapping[str, int]] = MappingProxyType(
         "invalid_game_config": 422,
         "invalid_run_option": 422,
         "malformed_event": 422,
+        "malformed_log": 422,
+        "unknown_log_format": 422,
         "unsupported_rules": 422,
         "illegal_event": 422,
         "not_a_decision_point": 422,
