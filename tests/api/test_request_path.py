@@ -52,6 +52,7 @@ VALID: dict[str, dict[str, Any]] = {
     "/referee": {"events": ONE_HAND},
     "/act": {"seat": 1, "events": ONE_HAND[:4]},
     "/review": {"seat": 0, "events": ONE_HAND},
+    "/records/convert": {"log": "\n".join(json.dumps(event) for event in ONE_HAND), "to": "tenhou6"},
 }
 
 MALFORMED: list[bytes] = [

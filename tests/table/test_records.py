@@ -274,7 +274,8 @@ def test_an_mjlog_call_of_a_tile_nobody_discarded_is_refused_at_its_tag() -> Non
     text = write_log(HAND, "mjlog").replace('<N who="1"', '<N who="2"', 1)
     with pytest.raises(MalformedLog) as caught:
         read_log(text, "mjlog")
-    assert caught.value.field is not None and caught.value.field.endswith("<N>")
+    assert caught.value.field is not None and caught.value.field.startswith("tags[")
+    assert caught.value.reason.startswith("<N>")
 
 
 def test_mjlog_cannot_say_not_tsumogiri_of_the_only_tile_drawn() -> None:

@@ -26,6 +26,7 @@ from app.api.routes.table import _out_of_time, _within_bound
 from app.api.schemas.review import REVIEW_EXAMPLES, ReviewRequest, ReviewResponse
 from app.api.state import service_state
 from app.core.shape.rules import RuleProfile
+from app.core.table.records import read_log
 from app.core.table.review import review
 
 router = APIRouter(tags=["table"], route_class=BodyRoute)
@@ -55,25 +56,31 @@ async def review_game(
     `out_of_range` at that field. A heavy request: off the event loop within TENPAI_HEAVY_SECONDS (a review cut
     short answers what it finished, `complete: false`), stopped when its client leaves."""
     settings = service_state(request).settings
-    _within_bound(body.events, settings.max_events)
+    if body.events is not None:
+        _within_bound(body.events, settings.max_events)
     rules = request_rules(body.rules)
-    reviewed = partial(
-        _reviewed, body.events, body.seat, rules, body.kyoku, settings.heavy_seconds, settings.max_answer_bytes
-    )
+    reviewed = partial(_reviewed, body, rules, settings.max_events, settings.heavy_seconds, settings.max_answer_bytes)
     return await answer_heavy(request, None, reviewed, seconds=settings.heavy_seconds)
 
 
 def _reviewed(
-    events: Sequence[object],
-    seat: int,
+    body: ReviewRequest,
     rules: RuleProfile,
-    hand: int | None,
+    max_events: int,
     seconds: float,
     max_answer_bytes: int,
     budget: Budget,
 ) -> Finished:
+    events: Sequence[object]
+    if body.events is not None:
+        events = body.events
+    else:
+        assert body.log is not None  # the request's validator asks for one of them
+        with located("body", "log"):
+            events = read_log(body.log, body.format)
+        _within_bound(events, max_events)
     with located("body"):
-        report = review(events, seat, rules, hand=hand, stop=budget.passed)
+        report = review(events, body.seat, rules, hand=body.kyoku, stop=budget.passed)
     if budget.cancelled():  # nobody is waiting for the answer
         raise _out_of_time(events, seconds, budget)
     answer = ReviewResponse.of(report).model_dump_json().encode()

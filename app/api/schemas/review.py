@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import Any, Final
 
 from fastapi.openapi.models import Example
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.config import JsonDict
 
 from app.api.schemas.common import Rules
+from app.api.schemas.records import LogFormat
 from app.api.schemas.table import _EVENTS_DOC, _RULES_DOC, ONE_HAND, _Events
 from app.core.table.review import WORST_LOSSES, Review, ReviewedDecision, ReviewedHand
 
@@ -33,11 +34,19 @@ class ReviewRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    events: _Events = Field(
+    events: _Events | None = Field(
+        None,
         description=_EVENTS_DOC + " The whole log may be sent with every seat's tiles: each decision is judged "
         "from what `seat` saw then (the other seats' dealt and drawn tiles are hidden before the replay). An event "
-        "the table does not allow is a 422 `illegal_event` at its index."
+        "the table does not allow is a 422 `illegal_event` at its index. Send `events` or `log`, not both.",
     )
+    log: str | None = Field(
+        None,
+        description="The game as a log's text instead of `events`: mjai JSONL, tenhou.net/6 JSON or Tenhou's mjlog "
+        "XML (docs/records.md), read as `POST /records/convert` reads it; a log its format does not allow is a 422 "
+        '`malformed_log` at `["body", "log", ...]`.',
+    )
+    format: LogFormat | None = Field(None, description="The format of `log`; null: read from its first characters.")
     seat: int = Field(
         ge=0,
         le=3,
@@ -53,6 +62,14 @@ class ReviewRequest(BaseModel):
         "long game may be reviewed hand by hand, each within the time bound). Null: every hand. Past the last "
         "hand: a 422 `out_of_range` at `kyoku`.",
     )
+
+    @model_validator(mode="after")
+    def _one_game(self) -> ReviewRequest:
+        if (self.events is None) == (self.log is None):
+            raise ValueError("send the game as `events` (mjai event objects) or as `log` (a log's text), one of them")
+        if self.format is not None and self.log is None:
+            raise ValueError("`format` is the format of `log`; without `log` it has nothing to say")
+        return self
 
 
 _ACTION_DOC: Final = (

@@ -483,7 +483,7 @@ class _Reader:
             try:
                 self._tag(tag)
             except MalformedLog as error:
-                raise MalformedLog(error.reason, field=f"tags[{index}] <{tag.tag}>") from None
+                raise MalformedLog(f"<{tag.tag}>: {error.reason}", field=f"tags[{index}]") from None
             except (KeyError, ValueError, IndexError, TypeError) as error:
                 raise MalformedLog(f"cannot read <{tag.tag}>: {error!r}", field=f"tags[{index}]") from None
         if not self.events:
