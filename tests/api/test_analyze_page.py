@@ -271,7 +271,7 @@ def test_the_review_section_has_its_labelled_controls(client: TestClient) -> Non
 
 
 def test_the_review_asks_the_review_and_act_routes_with_their_own_fields(client: TestClient) -> None:
-    """The page sends /review the fields the route has (events, seat, rules, kyoku) and asks /act,
+    """The page sends /review the fields the route has (events or log, seat, rules, kyoku) and asks /act,
     with the events up to a decision's index, for the ranking it shows."""
     script = client.get("/static/analyze/app.js").text
     schemas = client.get("/openapi.json").json()["components"]["schemas"]
@@ -281,9 +281,11 @@ def test_the_review_asks_the_review_and_act_routes_with_their_own_fields(client:
         re.findall(r"body\.(\w+) =", run.group(0))
     )
     assert {"seat", "rules", "events", "kyoku", "log"} == sent
-    # `log` is the service's to read (other formats); a service without it says so in the page's words.
-    assert sent - {"log"} <= set(schemas["ReviewRequest"]["properties"])
-    assert 'detail?.type === "extra_forbidden"' in run.group(0)
+    assert sent <= set(schemas["ReviewRequest"]["properties"])
+    # A log in another format is read by the service, and the page gets its mjai events from /records/convert.
+    read = re.search(r"async function convertedLog\(.*?\n\}\n", script, re.DOTALL)
+    assert read and 'post("/records/convert", { log: text, to: "mjai", rules:' in read.group(0)
+    assert {"log", "to", "rules"} <= set(schemas["ConvertRequest"]["properties"])
     ranking = re.search(r"async function showRanking\(.*?\n\}\n", script, re.DOTALL)
     assert ranking and 'post("/act"' in ranking.group(0)
     assert "events: reviewState.events.slice(0, decision.index + 1)" in ranking.group(0)

@@ -95,17 +95,35 @@ def _settled_review(service_url: str, body: dict[str, Any]) -> dict[str, Any]:
     raise AssertionError(f"the review never completed: reached {answer['reached']}")
 
 
-def _paste_and_review(driver: webdriver.Chrome, service_url: str, events: list[dict[str, Any]], seat: int) -> None:
-    """Paste the log as JSONL (as a clipboard paste would: the value, then an input event), pick the seat, review."""
+def _jsonl(events: list[dict[str, Any]]) -> str:
+    return "\n".join(json.dumps(event) for event in events)
+
+
+def _paste_and_review(
+    driver: webdriver.Chrome,
+    service_url: str,
+    log: str,
+    seat: int,
+    hands: int | None = None,
+    upload: Path | None = None,
+) -> None:
+    """Paste the log (as a clipboard paste would: the value, then an input event), or choose it as
+    the file ``upload``, pick the seat, review."""
     driver.get(f"{service_url}/")
-    log = "\n".join(json.dumps(event) for event in events)
     box = driver.find_element(By.ID, "review-log")
-    driver.execute_script(
-        "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input', {bubbles: true}));", box, log
-    )
+    if upload is None:
+        driver.execute_script(
+            "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input', {bubbles: true}));",
+            box,
+            log,
+        )
+    else:
+        upload.write_text(log)
+        driver.find_element(By.ID, "review-file").send_keys(str(upload))
     wait = WebDriverWait(driver, PAGE_TIMEOUT_SECONDS)
     # The page reads the log: the hand box offers every hand of it.
-    hands = sum(event["type"] == "start_kyoku" for event in events)
+    if hands is None:
+        hands = sum(json.loads(line)["type"] == "start_kyoku" for line in log.splitlines())
     wait.until(lambda d: len(Select(d.find_element(By.ID, "review-hand")).options) == hands + 1)
     Select(driver.find_element(By.ID, "review-seat")).select_by_value(str(seat))
     driver.find_element(By.ID, "review-run").click()
@@ -197,7 +215,7 @@ def test_review_a_self_played_game(service_url: str, browser: webdriver.Chrome, 
     events = _self_played()
     answer = _settled_review(service_url, {"events": events, "seat": 0, "rules": "riichi"})
     try:
-        _paste_and_review(browser, service_url, events, seat=0)
+        _paste_and_review(browser, service_url, _jsonl(events), seat=0)
         buttons = _check_timeline(browser, answer)
         # Keyboard: one tab stop for the timeline, arrows move along it, Enter opens.
         buttons[0].send_keys(Keys.ARROW_RIGHT)
@@ -217,11 +235,32 @@ def test_review_a_self_played_game(service_url: str, browser: webdriver.Chrome, 
     assert _requests_that_left(browser, service_url) == []
 
 
+def test_review_a_tenhou6_log_read_by_the_service(service_url: str, browser: webdriver.Chrome, tmp_path: Path) -> None:
+    """A tenhou.net/6 JSON log, chosen as a file, goes to /review as `log`; the page has its mjai events
+    from /records/convert."""
+    tenhou6 = _api(service_url, "/records/convert", {"log": _jsonl(_self_played()), "to": "tenhou6"})["log"]
+    events = [
+        json.loads(line)
+        for line in _api(service_url, "/records/convert", {"log": tenhou6, "to": "mjai"})["log"].splitlines()
+    ]
+    answer = _settled_review(service_url, {"log": tenhou6, "seat": 0, "rules": "riichi"})
+    try:
+        hands = sum(event["type"] == "start_kyoku" for event in events)
+        _paste_and_review(browser, service_url, tenhou6, seat=0, hands=hands, upload=tmp_path / "game.json")
+        assert browser.find_element(By.ID, "review-log").get_attribute("value") == tenhou6
+        assert browser.find_element(By.ID, "review-format").text == "Read as tenhou.net/6 JSON."
+        _check_timeline(browser, answer)
+        _open_and_check(browser, service_url, events, answer, answer["summary"]["worst"][0]["index"])
+    except Exception:
+        browser.save_screenshot(str(tmp_path / "failure.png"))
+        raise
+
+
 def test_review_fits_a_phone(service_url: str, phone: webdriver.Chrome, tmp_path: Path) -> None:
     events = _self_played()
     answer = _settled_review(service_url, {"events": events, "seat": 0, "rules": "riichi"})
     try:
-        _paste_and_review(phone, service_url, events, seat=0)
+        _paste_and_review(phone, service_url, _jsonl(events), seat=0)
         _check_timeline(phone, answer)
         _open_and_check(phone, service_url, events, answer, answer["summary"]["worst"][0]["index"])
         width = phone.execute_script("return document.documentElement.scrollWidth")
@@ -239,7 +278,7 @@ def test_review_a_real_game_with_its_worst_decision_opened(
     seat = 2
     answer = _settled_review(service_url, {"events": events, "seat": seat, "rules": "riichi"})
     try:
-        _paste_and_review(browser, service_url, events, seat=seat)
+        _paste_and_review(browser, service_url, _jsonl(events), seat=seat)
         _check_timeline(browser, answer)
         worst = answer["summary"]["worst"][0]["index"]
         # Opened from the list of largest losses above the timeline.

@@ -911,18 +911,27 @@ function discardAndAnalyze(parsed, name) {
 }
 
 // --- a game reviewed (POST /review, each decision's ranking from POST /act) ----------------
-// The log is read here when it is mjai (JSONL or a JSON array): the page then keeps the events,
-// from which it draws the rivers and asks /act for the ranking at a decision (a decision's
-// `index` is the event after which the seat decided). Any other text goes to /review as `log`,
-// for the service to read.
+// The page needs the game's mjai events: it draws the rivers from them and asks /act for the
+// ranking at a decision (a decision's `index` is the event after which the seat decided). An mjai
+// log (JSONL or a JSON array) is read here and sent as `events`; any other text (tenhou.net/6
+// JSON, mjlog XML) goes to /review as `log`, for the service to detect and read, and the page
+// asks /records/convert for the same game in mjai, which the service reads the same way (so
+// the indexes agree).
 
+const LOG_FORMATS = { mjai: "mjai", tenhou6: "tenhou.net/6 JSON", mjlog: "Tenhou's mjlog XML" };
 const MJAI_HONORS = { E: 27, S: 28, W: 29, N: 30, P: 31, F: 32, C: 33 };
 // /act answers a busy service's 503 with "retry after 2 s": the page tries that often, that far apart.
 const ACT_ATTEMPTS = 4;
 const ACT_RETRY_MS = 2000;
 const ACTION_WORDS = { chi: "chi", pon: "pon", daiminkan: "open kan", ankan: "closed kan", kakan: "added kan" };
 
-const reviewState = { events: null, seats: 4, answer: null, request: null, selected: null, act: new Map(), generation: 0 };
+const reviewState = {
+  events: null, seats: 4, answer: null, request: null, selected: null, act: new Map(), generation: 0,
+  // `events` are those of the review on show; the log's text last read has its own events and
+  // format and, for a log not in mjai, the service's reading of it (a promise of {events, format},
+  // or of null when the service cannot read it).
+  text: null, logEvents: null, logFormat: null, converted: null,
+};
 
 // An mjai tile ("5mr", "E", "?") as {tile, red}; null for a hidden or unknown tile.
 function mjaiTile(name) {
@@ -988,10 +997,44 @@ function handWords(hand) {
   return `${WIND_NAMES[WINDS.indexOf(hand.bakaze)] ?? hand.bakaze} ${hand.kyoku}` + (hand.honba ? `, ${hand.honba} honba` : "");
 }
 
-// The seats and hands of the pasted log, offered in the seat and hand boxes.
-function readReviewLog() {
-  const events = readMjai($("review-log").value);
-  reviewState.events = events;
+// A log in another format, as mjai events: /records/convert reads it as /review does.
+async function convertedLog(text) {
+  try {
+    const answer = await post("/records/convert", { log: text, to: "mjai", rules: $("review-rules").value });
+    const events = readMjai(answer.log);
+    return events ? { events, format: answer.source_format } : null;
+  } catch (error) {
+    return null; // the review itself reports what is wrong with the log
+  }
+}
+
+// The seats and hands of the pasted log, offered in the seat and hand boxes: read here when it
+// is mjai, else by the service. Answers the events (null when they cannot be had).
+async function readReviewLog() {
+  const text = $("review-log").value.trim();
+  if (text === reviewState.text) {
+    return reviewState.converted ? (await reviewState.converted)?.events ?? null : reviewState.logEvents;
+  }
+  reviewState.text = text;
+  let events = readMjai(text);
+  let format = events ? "mjai" : null;
+  reviewState.converted = null;
+  if (!events && text) {
+    const reading = convertedLog(text);
+    reviewState.converted = reading;
+    const read = await reading;
+    if (reviewState.text !== text) return read?.events ?? null; // another log was pasted meanwhile
+    events = read?.events ?? null;
+    format = read?.format ?? null;
+  }
+  reviewState.logEvents = events;
+  reviewState.logFormat = format;
+  $("review-format").textContent = format ? `Read as ${LOG_FORMATS[format] ?? format}.` : "";
+  showLogBoxes(events);
+  return events;
+}
+
+function showLogBoxes(events) {
   const seatBox = $("review-seat"), handBox = $("review-hand");
   const seat = seatBox.value, hand = handBox.value;
   if (!events) {
@@ -1019,17 +1062,18 @@ async function runReview() {
     reviewError("log", "paste a game's log or choose a file");
     return;
   }
-  readReviewLog();
-  const body = { seat: Number($("review-seat").value), rules: $("review-rules").value };
-  if (reviewState.events) body.events = reviewState.events;
-  else body.log = text;
-  if ($("review-hand").value !== "") body.kyoku = Number($("review-hand").value);
   const mine = ++reviewState.generation;
   $("review").classList.add("busy");
   $("review-run").disabled = true;
+  const events = await readReviewLog();
+  const body = { seat: Number($("review-seat").value), rules: $("review-rules").value };
+  if (reviewState.logFormat === "mjai") body.events = events;
+  else body.log = text;
+  if ($("review-hand").value !== "") body.kyoku = Number($("review-hand").value);
   try {
     const answer = await post("/review", body);
     if (mine !== reviewState.generation) return;
+    reviewState.events = events;
     reviewState.answer = answer;
     reviewState.request = body;
     reviewState.act = new Map();
@@ -1039,9 +1083,7 @@ async function runReview() {
     const detail = error.detail;
     const loc = Array.isArray(detail?.loc) ? detail.loc : [];
     const field = { events: "log", log: "log", seat: "seat", kyoku: "hand", rules: "rules" }[loc[1]];
-    if (loc[1] === "log" && detail?.type === "extra_forbidden") {
-      reviewError("log", "this service reads only mjai logs (one JSON event a line, or a JSON array of events)");
-    } else if (detail) {
+    if (detail) {
       const where = loc[1] === "events" && Number.isInteger(loc[2]) ? ` (event ${loc[2]})` : ` (at ${loc.join(".")})`;
       reviewError(field ?? "", `${detail.msg}${where}`);
     } else {
@@ -1263,7 +1305,8 @@ function renderRivers(decision) {
   rivers.replaceChildren();
   const events = reviewState.events;
   if (!events) {
-    message.textContent = "The rivers are drawn from an mjai log; this log was read by the service, so they are left out.";
+    message.textContent = "The rivers are drawn from the game's mjai events, which the service did not give for this log: "
+      + "they are left out.";
     message.hidden = false;
     return;
   }
@@ -1360,8 +1403,8 @@ async function showRanking(position) {
   const body = table.tBodies[0];
   body.replaceChildren();
   if (!reviewState.events) {
-    message.textContent = "The ranking is asked of /act with the game's mjai events; this log was read by the service, "
-      + "so only the action taken and the pick are shown.";
+    message.textContent = "The ranking is asked of /act with the game's mjai events, which the service did not give for "
+      + "this log: only the action taken and the pick are shown.";
     message.hidden = false;
     table.hidden = true;
     return;
