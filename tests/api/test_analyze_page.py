@@ -244,3 +244,49 @@ def test_the_void_suit_is_an_input_of_the_rules_that_have_one(client: TestClient
                 {"/shanten": "HandRequest", "/ting": "TingRequest", "/discard": "DiscardRequest"}[path]
             ]["properties"]
         )
+
+
+# --- the game review section -----------------------------------------------------------------
+
+
+def test_the_review_section_has_its_labelled_controls(client: TestClient) -> None:
+    """A log (pasted or from a file), a seat, one hand or all, the rules, a Review button; the
+    timeline and the opened decision are labelled regions, empty until a review answers."""
+    page = client.get("/").text
+    controls = _controls(client)
+    review = {"review-log", "review-file", "review-seat", "review-hand", "review-rules"}
+    assert review <= set(controls.in_form["review-form"])
+    assert review <= controls.labelled
+    assert controls.controls["review-file"]["type"] == "file"
+    assert re.search(r'<textarea id="review-log"', page)
+    assert re.search(r'<button id="review-run" type="submit">Review</button>', page)
+    assert re.search(r'<nav id="review-timeline" class="timeline" aria-label="[^"]+"', page)
+    assert re.search(r'<div id="review-result" hidden>', page)
+    assert re.search(r'<section id="review-detail"[^>]* hidden aria-labelledby="detail-title"', page)
+    seats = re.search(r'<select id="review-seat".*?</select>', page, re.DOTALL)
+    assert seats and re.findall(r'<option value="(\d)"', seats.group(0)) == ["0", "1", "2", "3"]
+    presets = {preset["name"] for preset in client.get("/rules").json()["presets"]}
+    rules = re.search(r'<select id="review-rules".*?</select>', page, re.DOTALL)
+    assert rules and set(re.findall(r'<option value="(\w+)"', rules.group(0))) == {"riichi", "sanma"} <= presets
+
+
+def test_the_review_asks_the_review_and_act_routes_with_their_own_fields(client: TestClient) -> None:
+    """The page sends /review the fields the route has (events or log, seat, rules, kyoku) and asks /act,
+    with the events up to a decision's index, for the ranking it shows."""
+    script = client.get("/static/analyze/app.js").text
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    run = re.search(r"async function runReview\(.*?\n\}\n", script, re.DOTALL)
+    assert run, "app.js asks /review in runReview()"
+    sent = set(re.findall(r"\{ (seat): .*?, (rules): ", run.group(0))[0]) | set(
+        re.findall(r"body\.(\w+) =", run.group(0))
+    )
+    assert {"seat", "rules", "events", "kyoku", "log"} == sent
+    assert sent <= set(schemas["ReviewRequest"]["properties"])
+    # A log in another format is read by the service, and the page gets its mjai events from /records/convert.
+    read = re.search(r"async function convertedLog\(.*?\n\}\n", script, re.DOTALL)
+    assert read and 'post("/records/convert", { log: text, to: "mjai", rules:' in read.group(0)
+    assert {"log", "to", "rules"} <= set(schemas["ConvertRequest"]["properties"])
+    ranking = re.search(r"async function showRanking\(.*?\n\}\n", script, re.DOTALL)
+    assert ranking and 'post("/act"' in ranking.group(0)
+    assert "events: reviewState.events.slice(0, decision.index + 1)" in ranking.group(0)
+    assert {"seat", "rules", "events"} <= set(schemas["ActRequest"]["properties"])

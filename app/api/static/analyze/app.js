@@ -910,8 +910,584 @@ function discardAndAnalyze(parsed, name) {
   window.scrollTo({ top: 0 });
 }
 
+// --- a game reviewed (POST /review, each decision's ranking from POST /act) ----------------
+// The page needs the game's mjai events: it draws the rivers from them and asks /act for the
+// ranking at a decision (a decision's `index` is the event after which the seat decided). An mjai
+// log (JSONL or a JSON array) is read here and sent as `events`; any other text (tenhou.net/6
+// JSON, mjlog XML) goes to /review as `log`, for the service to detect and read, and the page
+// asks /records/convert for the same game in mjai, which the service reads the same way (so
+// the indexes agree).
+
+const LOG_FORMATS = { mjai: "mjai", tenhou6: "tenhou.net/6 JSON", mjlog: "Tenhou's mjlog XML" };
+const MJAI_HONORS = { E: 27, S: 28, W: 29, N: 30, P: 31, F: 32, C: 33 };
+// /act answers a busy service's 503 with "retry after 2 s": the page tries that often, that far apart.
+const ACT_ATTEMPTS = 4;
+const ACT_RETRY_MS = 2000;
+const ACTION_WORDS = { chi: "chi", pon: "pon", daiminkan: "open kan", ankan: "closed kan", kakan: "added kan" };
+
+const reviewState = {
+  events: null, seats: 4, answer: null, request: null, selected: null, act: new Map(), generation: 0,
+  // `events` are those of the review on show; the log's text last read has its own events and
+  // format and, for a log not in mjai, the service's reading of it (a promise of {events, format},
+  // or of null when the service cannot read it).
+  text: null, logEvents: null, logFormat: null, converted: null,
+};
+
+// An mjai tile ("5mr", "E", "?") as {tile, red}; null for a hidden or unknown tile.
+function mjaiTile(name) {
+  if (typeof name !== "string") return null;
+  if (name in MJAI_HONORS) return { tile: MJAI_HONORS[name], red: false };
+  const match = /^([1-9])([mps])(r?)$/.exec(name);
+  if (!match) return null;
+  return { tile: SUITS.indexOf(match[2]) * 9 + Number(match[1]) - 1, red: match[3] === "r" };
+}
+
+// An mjai tile in mpsz, as the review's `tiles` writes it ("5mr" -> "0m", "P" -> "5z").
+function mjaiName(name) {
+  const read = mjaiTile(name);
+  if (!read) return String(name);
+  return read.red ? `0${SUITS[Math.floor(read.tile / 9)]}` : tileName(read.tile);
+}
+
+// The events of an mjai log, or null when the text is not one (then the service reads it).
+function readMjai(text) {
+  text = text.trim();
+  if (!text) return null;
+  let events;
+  if (text.startsWith("[")) {
+    try {
+      events = JSON.parse(text);
+    } catch {
+      return null;
+    }
+  } else if (text.startsWith("{")) {
+    events = [];
+    for (const line of text.split(/\r?\n/)) {
+      if (!line.trim()) continue;
+      try {
+        events.push(JSON.parse(line));
+      } catch {
+        return null;
+      }
+    }
+  } else {
+    return null;
+  }
+  const isEvent = (event) => event && typeof event === "object" && !Array.isArray(event) && typeof event.type === "string";
+  return Array.isArray(events) && events.length && events.every(isEvent) ? events : null;
+}
+
+function reviewError(field, message) {
+  const target = $(`review-${field}-error`) ?? $("review-error");
+  target.textContent = message;
+  target.hidden = false;
+  const control = $(`review-${field}`);
+  if (control && target !== $("review-error")) control.setAttribute("aria-invalid", "true");
+}
+
+function clearReviewErrors() {
+  for (const name of ["log", "seat", "hand", "rules"]) {
+    $(`review-${name}-error`).hidden = true;
+    $(`review-${name}`).removeAttribute("aria-invalid");
+  }
+  $("review-error").hidden = true;
+}
+
+function handWords(hand) {
+  return `${WIND_NAMES[WINDS.indexOf(hand.bakaze)] ?? hand.bakaze} ${hand.kyoku}` + (hand.honba ? `, ${hand.honba} honba` : "");
+}
+
+// A log in another format, as mjai events: /records/convert reads it as /review does.
+async function convertedLog(text) {
+  try {
+    const answer = await post("/records/convert", { log: text, to: "mjai", rules: $("review-rules").value });
+    const events = readMjai(answer.log);
+    return events ? { events, format: answer.source_format } : null;
+  } catch (error) {
+    return null; // the review itself reports what is wrong with the log
+  }
+}
+
+// The seats and hands of the pasted log, offered in the seat and hand boxes: read here when it
+// is mjai, else by the service. Answers the events (null when they cannot be had).
+async function readReviewLog() {
+  const text = $("review-log").value.trim();
+  if (text === reviewState.text) {
+    return reviewState.converted ? (await reviewState.converted)?.events ?? null : reviewState.logEvents;
+  }
+  reviewState.text = text;
+  let events = readMjai(text);
+  let format = events ? "mjai" : null;
+  reviewState.converted = null;
+  if (!events && text) {
+    const reading = convertedLog(text);
+    reviewState.converted = reading;
+    const read = await reading;
+    if (reviewState.text !== text) return read?.events ?? null; // another log was pasted meanwhile
+    events = read?.events ?? null;
+    format = read?.format ?? null;
+  }
+  reviewState.logEvents = events;
+  reviewState.logFormat = format;
+  $("review-format").textContent = format ? `Read as ${LOG_FORMATS[format] ?? format}.` : "";
+  showLogBoxes(events);
+  return events;
+}
+
+function showLogBoxes(events) {
+  const seatBox = $("review-seat"), handBox = $("review-hand");
+  const seat = seatBox.value, hand = handBox.value;
+  if (!events) {
+    reviewState.seats = 4;
+    seatBox.replaceChildren(...[0, 1, 2, 3].map((s) => option(String(s), `${s} · ${WIND_NAMES[s]} at the start`)));
+    handBox.replaceChildren(option("", "every hand"));
+  } else {
+    const starts = events.filter((event) => event.type === "start_kyoku");
+    const names = events.find((event) => event.type === "start_game")?.names ?? [];
+    reviewState.seats = starts[0]?.tehais?.length === 3 ? 3 : 4;
+    if (reviewState.seats === 3) $("review-rules").value = "sanma";
+    seatBox.replaceChildren(...Array.from({ length: reviewState.seats }, (_, s) =>
+      option(String(s), `${s} · ${WIND_NAMES[s]} at the start` + (names[s] ? ` · ${names[s]}` : ""))));
+    handBox.replaceChildren(option("", `every hand (${starts.length})`),
+      ...starts.map((start, i) => option(String(i), `${i + 1}: ${handWords(start)}`)));
+  }
+  if ([...seatBox.options].some((choice) => choice.value === seat)) seatBox.value = seat;
+  if ([...handBox.options].some((choice) => choice.value === hand)) handBox.value = hand;
+}
+
+async function runReview() {
+  clearReviewErrors();
+  const text = $("review-log").value.trim();
+  if (!text) {
+    reviewError("log", "paste a game's log or choose a file");
+    return;
+  }
+  const mine = ++reviewState.generation;
+  $("review").classList.add("busy");
+  $("review-run").disabled = true;
+  const events = await readReviewLog();
+  const body = { seat: Number($("review-seat").value), rules: $("review-rules").value };
+  if (reviewState.logFormat === "mjai") body.events = events;
+  else body.log = text;
+  if ($("review-hand").value !== "") body.kyoku = Number($("review-hand").value);
+  try {
+    const answer = await post("/review", body);
+    if (mine !== reviewState.generation) return;
+    reviewState.events = events;
+    reviewState.answer = answer;
+    reviewState.request = body;
+    reviewState.act = new Map();
+    renderReview(answer);
+  } catch (error) {
+    if (mine !== reviewState.generation) return;
+    const detail = error.detail;
+    const loc = Array.isArray(detail?.loc) ? detail.loc : [];
+    const field = { events: "log", log: "log", seat: "seat", kyoku: "hand", rules: "rules" }[loc[1]];
+    if (detail) {
+      const where = loc[1] === "events" && Number.isInteger(loc[2]) ? ` (event ${loc[2]})` : ` (at ${loc.join(".")})`;
+      reviewError(field ?? "", `${detail.msg}${where}`);
+    } else {
+      reviewError("", `the review failed: ${error.message} (${error.status ?? "network error"})`);
+    }
+  } finally {
+    if (mine === reviewState.generation) {
+      $("review").classList.remove("busy");
+      $("review-run").disabled = false;
+    }
+  }
+}
+
+function lossWords(value) {
+  return `${points(value)} ${Math.round(value) === 1 ? "point" : "points"}`;
+}
+
+// An mjai action in words, its tiles in mpsz ("pon 9p with 9p 9p").
+function actionWords(action, seat) {
+  const pai = action.pai === undefined ? "" : mjaiName(action.pai);
+  const consumed = (action.consumed ?? []).map(mjaiName).join(" ");
+  switch (action.type) {
+    case "dahai": return `discard ${pai}` + (action.tsumogiri ? " (the tile drawn)" : "");
+    case "reach": return action.pai === undefined ? "riichi" : `riichi, discarding ${pai}`;
+    case "chi": case "pon": case "daiminkan":
+      return `${ACTION_WORDS[action.type]} ${pai} with ${consumed}` + (action.target === undefined ? "" : ` from seat ${action.target}`);
+    case "ankan": return `closed kan of ${mjaiName(action.consumed?.[0])}`;
+    case "kakan": return `added kan of ${pai}`;
+    case "hora": return action.target === undefined || action.target === seat ? "tsumo (self-drawn win)" : `ron on ${pai}`;
+    case "ryukyoku": return "abortive draw (nine terminals)";
+    case "none": return "pass";
+    case "nukidora": return "north set aside (nukidora)";
+    default: return action.type;
+  }
+}
+
+// The same action: kind, tile and the tiles used (a discard's tsumogiri flag aside).
+function sameAction(a, b) {
+  if (!a || !b || a.type !== b.type) return false;
+  const tiles = (x) => [x.pai ?? "", ...[...(x.consumed ?? [])].sort()].join(",");
+  return tiles(a) === tiles(b);
+}
+
+// 0 (no loss) .. 1 (the game's largest): a square root, so that small losses still show.
+function lossShade(loss, largest) {
+  return loss && largest ? Math.sqrt(Math.min(loss / largest, 1)) : 0;
+}
+
+function renderReview(answer) {
+  const summary = answer.summary;
+  const rate = summary.agreement_rate === null ? "" : ` (${(summary.agreement_rate * 100).toFixed(0)}%)`;
+  $("review-summary").textContent = `Seat ${answer.seat}: ${summary.decisions} decisions, ${summary.agreements} as tenpai `
+    + `would${rate}; ${lossWords(summary.total_loss)} lost over the ${summary.valued} with a figure`
+    + (summary.preempted ? `; ${summary.preempted} claim points left out (another seat's claim came first)` : "")
+    + (answer.complete ? "." : `. The time bound stopped the review at event ${answer.reached}: review one hand at a time.`);
+  Object.assign($("review-summary").dataset, { decisions: String(summary.decisions), complete: String(answer.complete) });
+
+  const worstRank = new Map(summary.worst.map((item, rank) => [item.index, rank]));
+  const largest = summary.worst[0]?.loss ?? 0;
+  const timeline = $("review-timeline");
+  timeline.replaceChildren();
+  const results = new Map(answer.hands.map((hand) => [hand.hand, hand]));
+  let group = null, list = null;
+  answer.decisions.forEach((decision, position) => {
+    if (group?.dataset.hand !== String(decision.hand)) {
+      group = document.createElement("section");
+      group.className = "hand-group";
+      group.dataset.hand = String(decision.hand);
+      const title = document.createElement("h4");
+      title.id = `review-hand-${decision.hand}`;
+      const result = results.get(decision.hand);
+      title.textContent = handWords(decision);
+      if (result) {
+        const small = document.createElement("small");
+        const delta = result.deltas?.[answer.seat];
+        small.textContent = ` · ${result.result === "hora" ? `won by seat ${result.winners.join(", ")}` : result.result.replaceAll("_", " ")}`
+          + (delta === undefined ? "" : ` · ${delta > 0 ? "+" : ""}${delta}`)
+          + (result.loss ? ` · lost ${lossWords(result.loss)}` : "");
+        title.append(small);
+      }
+      list = document.createElement("ol");
+      list.className = "decisions";
+      list.setAttribute("aria-labelledby", title.id);
+      group.append(title, list);
+      timeline.append(group);
+    }
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "decision";
+    button.dataset.index = String(decision.index);
+    button.dataset.position = String(position);
+    button.tabIndex = position === 0 ? 0 : -1;
+    button.setAttribute("aria-pressed", "false");
+    button.setAttribute("aria-controls", "review-detail");
+    const rank = worstRank.get(decision.index);
+    const shade = lossShade(decision.loss, largest);
+    button.style.setProperty("--shade", shade.toFixed(3));
+    if (shade > 0.6) button.classList.add("deep");
+    if (decision.loss === null) button.classList.add("unvalued");
+    else if (decision.agree) button.classList.add("agree");
+    if (rank !== undefined) {
+      button.classList.add("worst");
+      button.dataset.worst = String(rank + 1);
+    }
+    if (decision.loss !== null) button.dataset.loss = String(decision.loss);
+    button.textContent = (rank !== undefined ? "★" : "") + String(decision.turn);
+    const said = `${handWords(decision)}, turn ${decision.turn}: ${actionWords(decision.taken, answer.seat)}`
+      + (decision.agree ? ", as tenpai would" : `; tenpai: ${actionWords(decision.pick, answer.seat)}`)
+      + (decision.loss === null ? "; no loss in points" + (decision.note ? `: ${decision.note}` : "")
+        : decision.loss > 0 ? `; lost ${lossWords(decision.loss)}` : "; nothing lost")
+      + (rank !== undefined ? `; largest loss ${rank + 1} of ${summary.worst.length}` : "");
+    button.setAttribute("aria-label", said);
+    button.title = said;
+    button.addEventListener("click", () => selectDecision(position));
+    item.append(button);
+    list.append(item);
+  });
+  if (!answer.decisions.length) {
+    const none = document.createElement("p");
+    none.className = "help";
+    none.textContent = "The seat had no decision with more than one legal action here.";
+    timeline.append(none);
+  }
+
+  const worst = $("review-worst");
+  worst.replaceChildren();
+  if (summary.worst.length) {
+    const title = document.createElement("span");
+    title.textContent = "Largest losses: ";
+    worst.append(title);
+    summary.worst.forEach((item, rank) => {
+      const position = answer.decisions.findIndex((decision) => decision.index === item.index);
+      const decision = answer.decisions[position];
+      const jump = document.createElement("button");
+      jump.type = "button";
+      jump.className = "jump";
+      jump.dataset.index = String(item.index);
+      jump.textContent = `★${rank + 1} ${handWords(decision)} turn ${decision.turn}: ${lossWords(item.loss)}`;
+      jump.addEventListener("click", () => selectDecision(position, { focus: true }));
+      worst.append(jump);
+    });
+  }
+  reviewState.selected = null;
+  $("review-detail").hidden = true;
+  $("review-result").hidden = false;
+}
+
+function timelineButtons() {
+  return [...$("review-timeline").querySelectorAll("button.decision")];
+}
+
+// Arrow keys move along the timeline (one tab stop for the whole of it); Home and End jump.
+function timelineKeys(event) {
+  const buttons = timelineButtons();
+  const at = buttons.indexOf(document.activeElement);
+  if (at < 0) return;
+  const to = { ArrowRight: at + 1, ArrowDown: at + 1, ArrowLeft: at - 1, ArrowUp: at - 1, Home: 0, End: buttons.length - 1 }[event.key];
+  if (to === undefined) return;
+  event.preventDefault();
+  const target = buttons[Math.max(0, Math.min(buttons.length - 1, to))];
+  buttons.forEach((button) => { button.tabIndex = button === target ? 0 : -1; });
+  target.focus();
+}
+
+function selectDecision(position, { focus = false } = {}) {
+  const answer = reviewState.answer;
+  const decision = answer.decisions[position];
+  reviewState.selected = position;
+  for (const button of timelineButtons()) {
+    const chosen = button.dataset.position === String(position);
+    button.setAttribute("aria-pressed", String(chosen));
+    button.tabIndex = chosen ? 0 : -1;
+    if (chosen && focus) button.focus();
+  }
+  const seat = answer.seat;
+  $("detail-title").textContent = `${handWords(decision)}, turn ${decision.turn} (event ${decision.index})`;
+  const loss = $("detail-loss");
+  loss.dataset.loss = decision.loss === null ? "" : String(decision.loss);
+  loss.className = "detail-loss" + (decision.loss === null ? " unvalued" : decision.loss > 0 ? " lost" : " kept");
+  loss.textContent = decision.loss === null
+    ? `No loss in points${decision.agree ? " (the action taken is tenpai's pick)" : ""}.`
+    : decision.loss > 0 ? `Lost ${lossWords(decision.loss)} against tenpai's pick.`
+      : decision.agree ? "The action taken is tenpai's pick." : "Nothing lost: the action taken is worth as much as the pick.";
+  $("detail-note").hidden = !decision.note;
+  $("detail-note").textContent = decision.note ? `Note: ${decision.note}.` : "";
+
+  const hand = $("detail-hand");
+  const parsed = parseMpsz(decision.tiles);
+  hand.replaceChildren(...(parsed ? parsed.tiles.map((tile, i) => tileElement(tile, { red: parsed.red[i] })) : []));
+  const melds = $("detail-melds");
+  melds.replaceChildren(...decision.melds.map((text) => {
+    const group = document.createElement("span");
+    group.className = "meld tiles small";
+    const read = parseMpsz(text);
+    if (read) group.append(...read.tiles.map((tile, i) => tileElement(tile, { red: read.red[i] })));
+    return group;
+  }));
+
+  const valued = (value) => (value === null ? "no figure in points" : lossWords(value));
+  $("detail-taken").textContent = `${actionWords(decision.taken, seat)} · ${valued(decision.taken_value)}`;
+  $("detail-pick").textContent = `${actionWords(decision.pick, seat)} · ${valued(decision.pick_value)}`;
+  const reasons = (id, list) => $(id).replaceChildren(...list.map((reason) => {
+    const item = document.createElement("li");
+    item.textContent = reason;
+    return item;
+  }));
+  reasons("detail-taken-reasons", decision.taken_reasons);
+  reasons("detail-pick-reasons", decision.pick_reasons);
+
+  renderRivers(decision);
+  $("review-detail").hidden = false;
+  showRanking(position);
+}
+
+// The rivers, melds and dora indicators of the hand up to the decision, read off the events.
+function renderRivers(decision) {
+  const rivers = $("detail-rivers"), message = $("detail-rivers-message");
+  rivers.replaceChildren();
+  const events = reviewState.events;
+  if (!events) {
+    message.textContent = "The rivers are drawn from the game's mjai events, which the service did not give for this log: "
+      + "they are left out.";
+    message.hidden = false;
+    return;
+  }
+  message.hidden = true;
+  let start = 0;
+  for (let i = decision.index; i >= 0; i--) if (events[i]?.type === "start_kyoku") { start = i; break; }
+  const kyoku = events[start];
+  const seats = kyoku.tehais?.length ?? reviewState.seats;
+  const table = Array.from({ length: seats }, () => ({ river: [], melds: [], riichi: false }));
+  const dora = kyoku.dora_marker ? [kyoku.dora_marker] : [];
+  let declaring = null;
+  for (let i = start + 1; i <= decision.index && i < events.length; i++) {
+    const event = events[i];
+    const seat = table[event.actor];
+    if (event.type === "dahai" && seat) {
+      seat.river.push({ pai: event.pai, tsumogiri: Boolean(event.tsumogiri), riichi: declaring === event.actor, called: false });
+      if (declaring === event.actor) declaring = null;
+    } else if (event.type === "reach" && seat) {
+      declaring = event.actor;
+      seat.riichi = true;
+    } else if (["chi", "pon", "daiminkan"].includes(event.type) && seat) {
+      const thrown = table[event.target]?.river.at(-1);
+      if (thrown) thrown.called = true;
+      seat.melds.push({ kind: event.type, tiles: [event.pai, ...event.consumed], from: event.target });
+    } else if (event.type === "ankan" && seat) {
+      seat.melds.push({ kind: "ankan", tiles: [...event.consumed] });
+    } else if (event.type === "kakan" && seat) {
+      const pon = seat.melds.find((meld) => meld.kind === "pon" && mjaiTile(meld.tiles[0])?.tile === mjaiTile(event.pai)?.tile);
+      if (pon) { pon.kind = "kakan"; pon.tiles.push(event.pai); } else seat.melds.push({ kind: "kakan", tiles: [...event.consumed, event.pai] });
+    } else if (event.type === "dora" && event.dora_marker) {
+      dora.push(event.dora_marker);
+    }
+  }
+  const drawn = (pai, classes = "") => {
+    const read = mjaiTile(pai);
+    if (!read) {
+      const hidden = document.createElement("span");
+      hidden.className = "tile hidden-tile";
+      hidden.textContent = "?";
+      return hidden;
+    }
+    const element = tileElement(read.tile, { red: read.red });
+    if (classes) element.classList.add(...classes.split(" ").filter(Boolean));
+    return element;
+  };
+  const doraRow = document.createElement("div");
+  doraRow.className = "river-row dora-row";
+  const doraLabel = document.createElement("span");
+  doraLabel.className = "river-seat";
+  doraLabel.textContent = "dora indicators";
+  const doraTiles = document.createElement("div");
+  doraTiles.className = "tiles small";
+  doraTiles.append(...dora.map((pai) => drawn(pai)));
+  doraRow.append(doraLabel, doraTiles);
+  rivers.append(doraRow);
+  table.forEach((state, seat) => {
+    const row = document.createElement("div");
+    row.className = "river-row" + (seat === reviewState.answer.seat ? " reviewed" : "");
+    row.dataset.seat = String(seat);
+    const label = document.createElement("span");
+    label.className = "river-seat";
+    const wind = WIND_NAMES[(seat - kyoku.oya + seats) % seats];
+    label.textContent = `seat ${seat} · ${wind}` + (seat === reviewState.answer.seat ? " (reviewed)" : "")
+      + (state.riichi ? " · riichi" : "") + (kyoku.scores ? ` · ${kyoku.scores[seat]}` : "");
+    const river = document.createElement("div");
+    river.className = "tiles small river";
+    river.setAttribute("aria-label", `seat ${seat}'s discards`);
+    river.append(...state.river.map((thrown) => {
+      const element = drawn(thrown.pai, [thrown.tsumogiri ? "tsumogiri" : "", thrown.riichi ? "riichi-tile" : "",
+        thrown.called ? "called" : ""].join(" "));
+      if (element.title !== undefined) {
+        element.title += (thrown.tsumogiri ? ", the tile drawn" : "") + (thrown.riichi ? ", declaring riichi" : "")
+          + (thrown.called ? ", called" : "");
+      }
+      return element;
+    }));
+    row.append(label, river);
+    for (const meld of state.melds) {
+      const group = document.createElement("span");
+      group.className = "meld tiles small";
+      group.title = ACTION_WORDS[meld.kind] + (meld.from === undefined ? "" : ` from seat ${meld.from}`);
+      group.append(...meld.tiles.map((pai) => drawn(pai)));
+      row.append(group);
+    }
+    rivers.append(row);
+  });
+}
+
+// tenpai's ranking at the decision: /act with the events up to the decision's index.
+async function showRanking(position) {
+  const answer = reviewState.answer;
+  const decision = answer.decisions[position];
+  const table = $("detail-ranked"), message = $("detail-ranked-message");
+  const body = table.tBodies[0];
+  body.replaceChildren();
+  if (!reviewState.events) {
+    message.textContent = "The ranking is asked of /act with the game's mjai events, which the service did not give for "
+      + "this log: only the action taken and the pick are shown.";
+    message.hidden = false;
+    table.hidden = true;
+    return;
+  }
+  message.textContent = "Ranking the actions…";
+  message.hidden = false;
+  table.hidden = true;
+  let ranking = reviewState.act.get(decision.index);
+  try {
+    const body = { seat: answer.seat, rules: reviewState.request.rules, events: reviewState.events.slice(0, decision.index + 1) };
+    // A busy service (503 too_busy: as many heavy requests as it runs at once) asks to come back shortly.
+    for (let attempt = 1; !ranking; attempt++) {
+      try {
+        ranking = await post("/act", body);
+      } catch (error) {
+        if (error.status !== 503 || attempt >= ACT_ATTEMPTS || reviewState.selected !== position) throw error;
+        await new Promise((resume) => setTimeout(resume, ACT_RETRY_MS));
+      }
+    }
+    reviewState.act.set(decision.index, ranking);
+  } catch (error) {
+    if (reviewState.selected === position) {
+      message.textContent = `The ranking could not be had: ${error.detail?.msg ?? error.message}`;
+    }
+    return;
+  }
+  if (reviewState.selected !== position) return;
+  message.hidden = true;
+  table.hidden = false;
+  ranking.ranked.forEach((ranked, rank) => {
+    const row = body.insertRow();
+    row.dataset.type = ranked.action.type;
+    const taken = sameAction(ranked.action, decision.taken);
+    const pick = sameAction(ranked.action, decision.pick);
+    if (taken) row.classList.add("taken");
+    if (pick) row.classList.add("pick");
+    row.insertCell().textContent = String(rank + 1);
+    const what = row.insertCell();
+    what.textContent = actionWords(ranked.action, answer.seat);
+    for (const [flag, word] of [[pick, "tenpai's pick"], [taken, "taken"]]) {
+      if (!flag) continue;
+      const badge = document.createElement("span");
+      badge.className = `badge ${word === "taken" ? "taken" : "pick"}`;
+      badge.textContent = word;
+      what.append(" ", badge);
+    }
+    const value = row.insertCell();
+    value.className = "figure";
+    value.dataset.value = ranked.value === null ? "" : String(ranked.value);
+    value.textContent = ranked.value === null ? "–" : points(ranked.value);
+    row.insertCell().textContent = ranked.reasons.join("; ");
+  });
+}
+
+function loadReviewFile(event) {
+  const file = event.target.files?.[0];
+  if (!file) return;
+  const reader = new FileReader();
+  reader.addEventListener("load", () => {
+    $("review-log").value = String(reader.result ?? "");
+    readReviewLog();
+  });
+  reader.addEventListener("error", () => reviewError("log", `cannot read ${file.name}: ${reader.error?.message ?? "error"}`));
+  reader.readAsText(file);
+}
+
+function setUpReview() {
+  $("review-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    runReview();
+  });
+  let reading = 0;
+  $("review-log").addEventListener("input", () => {
+    clearTimeout(reading);
+    reading = setTimeout(readReviewLog, 300);
+  });
+  $("review-file").addEventListener("change", loadReviewFile);
+  $("review-timeline").addEventListener("keydown", timelineKeys);
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   detectGlyphs();
+  setUpReview();
   $("form").addEventListener("submit", (event) => {
     event.preventDefault();
     analyze({ push: true });
