@@ -407,7 +407,11 @@ def test_cheap_requests_keep_a_low_p99_while_a_hostile_one_runs(load: str) -> No
         f"cheap /shanten while {load} runs: p50 {p50 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms ({heavy} hostile answers)"
     )
     assert heavy >= 1
-    assert p99 < 0.050
+    # Work that held the event loop would hold it for its heavy second (the bound of
+    # _cheap_p99_under); here a cheap answer takes 1-6 ms at p99. A quarter second leaves room
+    # for a busy machine's stalls (211 ms seen once with five processes on two cores) and still
+    # tells a blocked loop apart.
+    assert p99 < 0.250
 
 
 # --- memory stays bounded while hostile requests repeat ---------------------------------------
