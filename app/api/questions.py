@@ -67,7 +67,6 @@ from app.core.shape.void_suit import InvalidVoidSuit, parse_suit
 from app.core.table.game import GameConfig, validate_config
 from app.core.value.scoring import OPTIONAL_SITUATION, SCORING, SITUATION_FIELDS
 from app.core.value.scoring_context import InvalidWinContext, WinContext
-from app.core.value.sichuan_scoring import SUIT_LETTERS
 from app.settings import Settings
 
 _NOTHING_SEEN: Final = bytes(34)
@@ -637,7 +636,7 @@ def _request_win(
         seat_wind=seat_wind,
         flowers=situation.flowers,
         last_copy=situation.last_copy,
-        void_suit=None if situation.void_suit is None else SUIT_LETTERS.index(situation.void_suit),
+        void_suit=None if situation.void_suit is None else parse_suit(situation.void_suit),
         after_kong=situation.after_kong,
     )
     _refuse_absent_tiles(tiles, meld_tiles, () if win_tile is None else (win_tile,), context, rules, hand_at, at)

@@ -12,8 +12,9 @@ from itertools import combinations_with_replacement
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.core.advice.sichuan import SUITS, choose_exchange, choose_void_suit, void_distance
+from app.core.advice.sichuan import choose_exchange, choose_void_suit, void_distance
 from app.core.shape.tiles import counts_from_tiles, parse_mpsz
+from app.core.shape.void_suit import SUIT_NAMES
 
 SUITED = range(27)
 
@@ -124,7 +125,7 @@ def test_pinned_choices() -> None:
     # Two long suits and three lone bamboos: pass the bamboos, void the suit left empty.
     hand = counts_from_tiles(parse_mpsz("1234567m2399p158s"))
     assert choose_exchange(hand) == tuple(parse_mpsz("158s"))
-    assert SUITS[choose_void_suit(hand)] == "s"
+    assert SUIT_NAMES[choose_void_suit(hand)] == "s"
     # A melded suit is never the void suit, even when it is the shortest.
     melded = counts_from_tiles(parse_mpsz("1234567m23499p"))
     assert choose_void_suit(melded, melded_suits=[2], melds=1) != 2

@@ -16,8 +16,9 @@ received come back in one suit, and a short suit is the one to void), then to th
 with fewest neighbours held.  The tiles received are unknown when the choice is made.
 
 >>> from app.core.shape.tiles import counts_from_tiles, format_mpsz, parse_mpsz
+>>> from app.core.shape.void_suit import SUIT_NAMES
 >>> hand = counts_from_tiles(parse_mpsz("1234567m2399p55s1s"))
->>> SUITS[choose_void_suit(hand)]
+>>> SUIT_NAMES[choose_void_suit(hand)]
 's'
 >>> format_mpsz(choose_exchange(hand))
 '155s'
@@ -31,22 +32,10 @@ from typing import Final
 
 from app.core.shape.shanten import regular_distance, seven_pairs_distance
 from app.core.shape.tiles import Tile
+from app.core.shape.void_suit import SUITS, without_suit
 
-#: The three suits by number, as HTTP and mjai name them.
-SUITS: Final = ("m", "p", "s")
 EXCHANGED_TILES: Final = 3
 _SUIT_SIZE: Final = 9
-
-
-def without_suit(counts: bytes, suit: int) -> bytes:
-    """``counts`` with every tile of ``suit`` (0 m, 1 p, 2 s) taken out.
-
-    >>> from app.core.shape.tiles import counts_from_tiles, format_mpsz, parse_mpsz, tiles_from_counts
-    >>> format_mpsz(tiles_from_counts(without_suit(counts_from_tiles(parse_mpsz("123m456p789s")), 1)))
-    '123m789s'
-    """
-    start = suit * _SUIT_SIZE
-    return counts[:start] + bytes(_SUIT_SIZE) + counts[start + _SUIT_SIZE :]
 
 
 def void_distance(counts: bytes, suit: int, *, melds: int = 0) -> int:
@@ -74,7 +63,7 @@ def _suit_count(counts: bytes, suit: int) -> int:
 def void_cost(counts: bytes, suit: int, *, melds: int = 0) -> tuple[int, int, int]:
     """How :func:`choose_void_suit` orders the void suits, least first: the draws left
     without ``suit``, its tiles held, and minus the longest suit left."""
-    longest_other = max(_suit_count(counts, other) for other in range(len(SUITS)) if other != suit)
+    longest_other = max(_suit_count(counts, other) for other in SUITS if other != suit)
     return void_distance(counts, suit, melds=melds), _suit_count(counts, suit), -longest_other
 
 
@@ -86,7 +75,7 @@ def choose_void_suit(counts: bytes, melded_suits: Sequence[int] = (), *, melds: 
     >>> choose_void_suit(counts_from_tiles(parse_mpsz("123456789m1p2s33s")))  # 1p is alone: void p
     1
     """
-    candidates = [suit for suit in range(len(SUITS)) if suit not in melded_suits] or list(range(len(SUITS)))
+    candidates = [suit for suit in SUITS if suit not in melded_suits] or list(SUITS)
     return min(candidates, key=lambda suit: void_cost(counts, suit, melds=melds))
 
 
@@ -111,7 +100,7 @@ def exchange_cost(counts: bytes, passed: Sequence[Tile]) -> tuple[int, int, int]
     for tile in passed:
         left[tile] -= 1
     after = bytes(left)
-    distance = min(void_distance(after, void) for void in range(len(SUITS)))
+    distance = min(void_distance(after, void) for void in SUITS)
     held = _suit_count(counts, passed[0] // _SUIT_SIZE)
     return distance, held, sum(_neighbours(counts, tile) for tile in passed)
 
@@ -126,7 +115,7 @@ def choose_exchange(counts: bytes) -> tuple[Tile, Tile, Tile]:
     """
     choices = {
         chosen
-        for suit in range(len(SUITS))
+        for suit in SUITS
         for chosen in combinations(
             [tile for tile in range(suit * _SUIT_SIZE, (suit + 1) * _SUIT_SIZE) for _ in range(counts[tile])],
             EXCHANGED_TILES,

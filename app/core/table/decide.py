@@ -48,10 +48,10 @@ from app.core.shape.engine import Checker
 from app.core.shape.hand import Meld
 from app.core.shape.rules import RuleProfile
 from app.core.shape.tiles import DRAGONS, NORTH, NUM_TILE_KINDS, ORPHANS, counted, format_tile
+from app.core.shape.void_suit import SUIT_NAMES
 from app.core.table.machine import SeatState, TableMachine
 from app.core.table.mjai import (
     MJAI_NAMES,
-    SUIT_LETTERS,
     UNKNOWN,
     Event,
     MalformedEvent,
@@ -214,9 +214,7 @@ def _before_play(strategy: Strategy, view: SeatView, legal: list[Event], rank: b
 
         def reason(action: Event) -> str:
             draws = cost(action)[0]
-            return (
-                f"void suit {SUIT_LETTERS[action.suit or 0]}: {counted(draws, 'draw')} from a complete hand without it"
-            )
+            return f"void suit {SUIT_NAMES[action.suit or 0]}: {counted(draws, 'draw')} from a complete hand without it"
     else:
         options = {tuple(kind_of(tile) for tile in action.consumed): action for action in legal}
         wanted = strategy.exchange(view, list(options))

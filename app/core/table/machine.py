@@ -71,6 +71,7 @@ from app.core.shape.tiles import (
     is_honor,
     quoted,
 )
+from app.core.shape.void_suit import SUIT_NAMES, SUITS
 from app.core.table.flow import (
     AbortiveDraw,
     AbortiveDrawKind,
@@ -90,7 +91,6 @@ from app.core.table.mjai import (
     EXCHANGED,
     FIRST_FLOWER,
     FIRST_RED,
-    SUIT_LETTERS,
     TABLE_TILES,
     UNKNOWN,
     Event,
@@ -1736,7 +1736,7 @@ class TableMachine:
         if self.phase == "void":
             if player.void is not None:
                 return []
-            return [Event("void_suit", seat, suit=suit) for suit in range(len(SUIT_LETTERS))]
+            return [Event("void_suit", seat, suit=suit) for suit in SUITS]
         if self.phase == "act" and seat == self.turn:
             return self._turn_actions(seat)
         if self.phase == "claim" and seat != self.turn:
@@ -1748,7 +1748,7 @@ class TableMachine:
         """Every choice of three tiles of one suit the seat holds (换三张), each multiset once."""
         counts = self.players[seat].counts
         actions = []
-        for suit in range(len(SUIT_LETTERS)):
+        for suit in SUITS:
             kinds = [kind for kind in range(suit * 9, suit * 9 + 9) for _ in range(min(counts[kind], EXCHANGED))]
             for chosen in sorted(set(combinations(kinds, EXCHANGED))):
                 actions.append(Event("exchange_out", seat, consumed=chosen))
@@ -2022,7 +2022,7 @@ class TableMachine:
             if not self._holds(seat, [event.pai]):
                 return "tile_not_held", f"seat {seat} discards {tile_name(event.pai)}, which it does not hold"
             if player.void is not None and self._holds_void(seat) and not self._void_kind(seat, kind_of(event.pai)):
-                suit = SUIT_LETTERS[player.void]
+                suit = SUIT_NAMES[player.void]
                 return "void_suit_first", f"seat {seat} holds tiles of its void suit ({suit}) and must discard one"
             if player.wins:
                 return "illegal_action", f"seat {seat} has won: its hand is frozen and it throws the tile it drew"

@@ -36,6 +36,7 @@ from typing import Any, Final, NamedTuple
 
 from app.core.errors import TenpaiError
 from app.core.shape.tiles import M5, NUM_TILE_KINDS, P5, S5, TILE_NAMES, quoted
+from app.core.shape.void_suit import SUIT_NAMES
 
 #: A tile at the table: a kind 0-33, a red five 34-36 (5m, 5p, 5s) or :data:`UNKNOWN`.
 TableTile = int
@@ -112,8 +113,6 @@ ACTION_TYPES: Final = frozenset(
     }
 )
 
-#: The suits by letter (Sichuan's void suit): 0 characters, 1 dots, 2 bamboo; a tile's suit is ``kind // 9``.
-SUIT_LETTERS: Final = "mps"
 #: Tiles passed in Sichuan's exchange (换三张).
 EXCHANGED: Final = 3
 
@@ -278,9 +277,9 @@ def _read_event(obj: object, seats: int) -> Event:
         return Event(kind, actor, target, None, _tiles(obj, "pais", (EXCHANGED,)), None, obj)
     if kind == "void_suit":
         suit = obj.get("suit")
-        if not isinstance(suit, str) or len(suit) != 1 or suit not in SUIT_LETTERS:
+        if not isinstance(suit, str) or len(suit) != 1 or suit not in SUIT_NAMES:
             raise MalformedEvent(f"must be a suit: m, p or s, got {quoted(suit)}", field="suit")
-        return Event(kind, actor, raw=obj, suit=SUIT_LETTERS.index(suit))
+        return Event(kind, actor, raw=obj, suit=SUIT_NAMES.index(suit))
     pai = parse_pai(obj.get("pai"), "pai") if kind in _WITH_PAI else None
     if kind == "hora" and obj.get("pai") is not None:
         pai = parse_pai(obj.get("pai"), "pai")
@@ -340,7 +339,7 @@ def action_object(event: Event) -> dict[str, Any]:
         return out
     if event.kind == "void_suit":
         assert event.suit is not None
-        out["suit"] = SUIT_LETTERS[event.suit]
+        out["suit"] = SUIT_NAMES[event.suit]
         return out
     if event.pai is not None:
         out["pai"] = tile_name(event.pai)

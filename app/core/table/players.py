@@ -98,6 +98,7 @@ from app.core.shape.engine import Checker
 from app.core.shape.hand import Hand, Meld
 from app.core.shape.rules import RuleProfile
 from app.core.shape.tiles import COPIES, DRAGONS, EAST, ORPHANS, Tile, is_honor
+from app.core.shape.void_suit import melded_suits
 
 
 class UnknownStrategy(TenpaiError):
@@ -348,8 +349,7 @@ class Advisor(ShantenCaller):
     def void_suit(self, view: SeatView) -> int:
         """Sichuan's void suit: the one leaving the hand nearest complete
         (:func:`~app.core.advice.sichuan.choose_void_suit`)."""
-        melds = view.hand.melds
-        return choose_void_suit(view.hand.counts, [meld.tiles[0] // 9 for meld in melds], melds=len(melds))
+        return choose_void_suit(view.hand.counts, melded_suits(view.hand), melds=len(view.hand.melds))
 
     def situation(self, view: SeatView) -> Situation:
         """The searches' view of the table from ``view``: the unseen tiles less the dora indicators."""

@@ -55,6 +55,7 @@ from app.core.shape.decompose import regular_decompositions, seven_pairs_decompo
 from app.core.shape.hand import Hand, MeldKind
 from app.core.shape.rules import RuleProfile
 from app.core.shape.tiles import NUM_TILE_KINDS, Tile, counted, format_tile
+from app.core.shape.void_suit import SUIT_NAMES
 from app.core.value.mcr_scoring import Fan
 from app.core.value.scoring_context import InvalidWinContext, WinContext, check_seats, check_win_tile
 
@@ -65,7 +66,6 @@ RULE_TEXT: Final = (
     "cocosstudio/games/scmj/landscape/GameRuleLayer.csd (see docs/sichuan.md)"
 )
 #: Suit letters by suit number (0 m, 1 p, 2 s), as HTTP spells them.
-SUIT_LETTERS: Final = "mps"
 #: Fans a pattern or a situation is worth: (pinyin name, Chinese, fan).
 PATTERNS: Final[dict[str, tuple[str, int]]] = {
     "ping_hu": ("平胡", 0),
@@ -217,7 +217,7 @@ def check_sichuan_hand(hand: Hand, rules: RuleProfile, void_suit: int | None) ->
         if held:
             raise VoidSuitHeld(
                 f"the hand holds {''.join(format_tile(tile) for tile in held)} of its void suit "
-                f"{SUIT_LETTERS[void_suit]}; a hand wins only without its void suit (定缺)",
+                f"{SUIT_NAMES[void_suit]}; a hand wins only without its void suit (定缺)",
                 field="hand" if any(hand.counts[tile] for tile in held) else "melds",
             )
     elif len({tile // 9 for tile, count in enumerate(everything) if count}) > 2:
