@@ -44,7 +44,6 @@ from app.core.advice.discard import Candidate
 from app.core.advice.safety import Opponent
 from app.core.advice.sichuan import exchange_cost, void_cost
 from app.core.errors import TenpaiError
-from app.core.shape.engine import Checker
 from app.core.shape.hand import Meld
 from app.core.shape.rules import RuleProfile
 from app.core.shape.tiles import DRAGONS, NORTH, NUM_TILE_KINDS, ORPHANS, counted, format_tile
@@ -122,7 +121,7 @@ def seat_view(machine: TableMachine, seat: int, stop: Callable[[], bool] | None 
         tuple(kind_of(marker) for marker in machine.dora_markers),
         machine.live_left,
         machine.rules,
-        machine.checker if player.void is None else Checker(machine.rules, player.void),
+        machine.checker if player.void is None else machine.checker.bound(player.void),
         machine.play.scoring == "riichi",
         DRAGONS + tuple(sorted({seat_wind, machine.bakaze})),
         visible,
@@ -204,6 +203,7 @@ def _before_play(strategy: Strategy, view: SeatView, legal: list[Event], rank: b
     (:mod:`app.core.advice.sichuan`): the draws the hand would still need, then its tie-breaks.
     """
     counts = view.hand.counts
+    cost: Callable[[Event], tuple[int, ...]]
     if legal[0].kind == "void_suit":
         suit = strategy.void_suit(view)
         chosen = next((action for action in legal if action.suit == suit), legal[0])
@@ -212,8 +212,7 @@ def _before_play(strategy: Strategy, view: SeatView, legal: list[Event], rank: b
         def cost(action: Event) -> tuple[int, ...]:
             return void_cost(counts, action.suit or 0, melds=melds)
 
-        def reason(action: Event) -> str:
-            draws = cost(action)[0]
+        def reason(action: Event, draws: int) -> str:
             return f"void suit {SUIT_NAMES[action.suit or 0]}: {counted(draws, 'draw')} from a complete hand without it"
     else:
         options = {tuple(kind_of(tile) for tile in action.consumed): action for action in legal}
@@ -223,14 +222,20 @@ def _before_play(strategy: Strategy, view: SeatView, legal: list[Event], rank: b
         def cost(action: Event) -> tuple[int, ...]:
             return exchange_cost(counts, [kind_of(tile) for tile in action.consumed])
 
-        def reason(action: Event) -> str:
-            draws = cost(action)[0]
+        def reason(action: Event, draws: int) -> str:
             return f"passing these leaves the hand {counted(draws, 'draw')} from complete with its best void suit"
 
     if not rank:
         return Decision(chosen, ())
-    others = sorted((action for action in legal if action is not chosen), key=cost)
-    ranked = [RankedAction(action, None, (reason(action),)) for action in (chosen, *others)]
+    # Each choice's cost once: an exchange has up to a few hundred, each a search of the hand.
+    costs = [(cost(action), action) for action in legal]
+    others = sorted(
+        ((measured, action) for measured, action in costs if action is not chosen), key=lambda item: item[0]
+    )
+    first = next(measured for measured, action in costs if action is chosen)
+    ranked = [
+        RankedAction(action, None, (reason(action, measured[0]),)) for measured, action in ((first, chosen), *others)
+    ]
     return Decision(chosen, tuple(ranked))
 
 

@@ -71,7 +71,7 @@ from app.core.shape.tiles import (
     is_honor,
     quoted,
 )
-from app.core.shape.void_suit import SUIT_NAMES, SUITS
+from app.core.shape.void_suit import SUIT_NAMES, SUITS, holds_suit
 from app.core.table.flow import (
     AbortiveDraw,
     AbortiveDrawKind,
@@ -438,9 +438,9 @@ class TableMachine:
         self.kong_payments: list[KongPayment] = []
         #: Kong payments made but not yet carried by a logged ``hora`` or ``ryukyoku``.
         self.unlogged = [0] * n
-        #: The kongs behind the claimable discard: its seat made them since its last draw from
-        #: the front (杠上炮: a win on it takes their income).
-        self.discard_kongs: list[KongPayment] = []
+        #: Whether the claimable discard follows a kong its seat made since its last draw from
+        #: the front (杠上炮: a win on it takes that seat's kong income, 呼叫转移).
+        self.after_kong_discard = False
 
     def seat_wind(self, seat: int) -> int:
         return WINDS[(seat - self.oya) % self.seats]
@@ -664,13 +664,7 @@ class TableMachine:
     def _holds_void(self, seat: int) -> bool:
         """Whether the seat holds a tile of its void suit (concealed or melded): it cannot win."""
         player = self.players[seat]
-        suit = player.void
-        if suit is None:
-            return False
-        kinds = player.kind_counts()
-        if any(kinds[suit * 9 : suit * 9 + 9]):
-            return True
-        return any(kind_of(tile) // 9 == suit for meld in player.melds for tile in meld.tiles)
+        return player.void is not None and holds_suit(player.hand(), player.void)
 
     def _see(self, tile: int) -> None:
         """A tile enters the table (dealt, drawn, shown): no kind has more than four copies."""
@@ -824,7 +818,7 @@ class TableMachine:
         player.drawn = None
         player.forbidden = frozenset()
         player.waits_cache = None
-        self.discard_kongs = list(player.turn_kongs)
+        self.after_kong_discard = bool(player.turn_kongs)
         player.turn_kongs.clear()
         self.phase = "claim"
         self.claim_tile = tile
@@ -1096,8 +1090,7 @@ class TableMachine:
             # Play-on: the tile was won (一炮多响: by one seat or more); play passes to the seat
             # after the last winner in turn order from the discarder, with no replacement draw
             # for a robbed kong.
-            last = max(self.claim_winners, key=lambda winner: (winner - self.turn) % self.seats)
-            self.turn = self._next_in(last)
+            self.turn = self.next_drawer()
             self.phase = "draw"
             self.rinshan_next = False
             self.claim_winners = []
@@ -1258,7 +1251,7 @@ class TableMachine:
             or win.target == win.winner
             or self.claim_source != "dahai"
             or self.claim_winners
-            or not self.discard_kongs
+            or not self.after_kong_discard
         ):
             return win
         deltas = list(win.deltas)
@@ -1563,7 +1556,7 @@ class TableMachine:
             return common._replace(
                 first_turn=first_turn,
                 void_suit=player.void,
-                after_kong=not tsumo and self.claim_source == "dahai" and bool(self.discard_kongs),
+                after_kong=not tsumo and self.claim_source == "dahai" and self.after_kong_discard,
                 in_hand=self.in_hand(),
                 kong_feeder=player.turn_kongs[-1].fed_by if rinshan and player.turn_kongs else None,
             )
@@ -1665,10 +1658,9 @@ class TableMachine:
                 return frozenset()
             # Most hands are not ready: their shanten alone (no draws, no unseen copies) says so.
             ready = self.hand_shanten(seat) == 0 and not self._holds_void(seat)
-            waits = frozenset(self.checker.waits(hand).shape_waits) if ready else frozenset()
-            if player.void is not None:
-                waits = frozenset(wait for wait in waits if wait // 9 != player.void)
-            player.waits_cache = waits
+            # Under a void suit, its checker never waits on a tile of it.
+            checker = self.checker if player.void is None else self.checker.bound(player.void)
+            player.waits_cache = frozenset(checker.waits(hand).shape_waits) if ready else frozenset()
         return player.waits_cache
 
     def _furiten(self, seat: int) -> bool:

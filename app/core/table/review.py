@@ -500,18 +500,9 @@ def _matching(
     """The ranked entry of the action taken (a riichi only when declared with the tile the
     ranking valued it with), or None."""
     for item in ranked:
-        action = item.action
-        if action.kind != taken.kind:
-            continue
-        if taken.kind == "reach":
-            if declaring is not None and riichi_tile is not None and _kind(declaring) == _kind(riichi_tile):
-                return item
-            continue
-        if taken.kind in ("dahai", "kakan"):
-            if _kind(action) == _kind(taken) and item.value is not None:
-                return item
-            continue
-        if sorted(kind_of(t) for t in action.consumed) == sorted(kind_of(t) for t in taken.consumed):
+        if _same_choice(item.action, riichi_tile, taken, declaring) and (
+            taken.kind not in ("dahai", "kakan") or item.value is not None
+        ):
             return item
     if taken.kind in ("dahai", "kakan"):  # the kind ranked without a value
         return next(
