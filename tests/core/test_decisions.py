@@ -105,6 +105,41 @@ def test_a_ready_hand_that_already_has_a_mangan_stays_dama():
     assert cheap is not None and cheap.riichi
 
 
+# ------------------------------------------------------------------ kans
+
+
+def test_a_ready_hand_declares_a_closed_kan_for_its_draw_and_dora_but_not_against_a_riichi_when_not_ready():
+    # Ready on haku or hatsu either way; the kan adds a replacement draw and a new dora
+    # indicator, and nobody can rob a closed kan.
+    kan = Meld.of("closed_kan", parse_mpsz("2222m"))
+    ready = _view("2222m345p678s5566z", turn=5)
+    advisor = Advisor()
+    assert advisor.kan(ready, [kan]) == kan
+    value, reasons = advisor.kan_value(ready, kan) or (0.0, ())
+    kept = advisor.discard_value(ready, advisor.rank(ready)[0])
+    assert kept is not None and value > kept[0] > 0
+    assert any("new dora indicator" in reason for reason in reasons)
+    # One-shanten against a dealer's riichi: the new dora serves the threat; no kan, whatever it is worth.
+    one_shanten = _view("2222m345p678s556z7z", turn=5, opponents=_dealer_riichi("1z9m2z7z1p"))
+    assert (advisor.kan_value(one_shanten, kan) or (0.0,))[0] > 0
+    assert advisor.kan(one_shanten, [kan]) is None
+
+
+def test_an_added_kan_of_a_live_tile_into_a_dealers_riichi_is_not_declared_by_a_cheap_hand():
+    # Open tanyao (a pon of 5p) ready on 2p-5p; adding the fourth 5p early is a draw and a dora
+    # for nearly nothing (0.2% to be robbed).  Late, against a dealer's riichi whose river leaves
+    # 5p live, the added 5p is robbed about a fifth of the time, a dealer's hand for a cheap one.
+    pon, added = Meld.of("pon", parse_mpsz("555p")), Meld.of("added_kan", parse_mpsz("5555p"))
+    advisor = Advisor()
+    early = _view("5p234m678s34p66s", melds=(pon,), turn=3)
+    assert advisor.kan(early, [added]) == added
+    late = _view("5p234m678s34p66s", melds=(pon,), turn=11, opponents=_dealer_riichi("1z9m2z7z1s6s"))
+    assert advisor.kan(late, [added]) is None
+    value, reasons = advisor.kan_value(late, added) or (0.0, ())
+    assert value < 0
+    assert any(reason.startswith("robbed 19.9% of the time") for reason in reasons)
+
+
 # ------------------------------------------------------------------ wins and standings
 
 

@@ -11,8 +11,11 @@ pon makes a 3n+2 open hand that discards at once; its value is the best discard 
 after the call, the tiles kuikae forbids left out.  An open kan makes a 3n+1 hand, valued as a
 waiting one.  The search scores an open hand with its yaku (none: it can never win), its fu and
 dora, and without riichi, so a call that opens a hand without a yaku is worth nothing, and one
-that gives up riichi's value is worth less.  Not modelled: the defence a shorter hand gives up,
-the rinshan draw and new dora of a kan.
+that gives up riichi's value is worth less.  Not modelled: the defence a shorter hand gives up.
+
+**A kan** (:func:`kan_value`): the hand after it waiting for its replacement draw (a closed or
+added kan draws once more), its new dora as a factor on its wins (:func:`new_dora_factor`), and
+an added kan's chance of being robbed at a deal-in's cost.
 
 **Riichi or dama** (:func:`riichi_or_dama`) for a ready closed hand and the discard that keeps it
 ready.  ``t`` is the search's chance of winning by self-draw by the last turn (contested); with a
@@ -327,11 +330,10 @@ def call_values(
         used.remove(claimed)
         after = hand.without(used, meld)
         if meld.kind is MeldKind.OPEN_KAN:
-            waiting = waiting_value(after, situation, parameters)
-            complete = complete and waiting.complete
-            kan_reasons = (f"the kan's hand: win {waiting.win_probability:.1%}",)
+            kan = kan_value(after, meld, situation, extra_draw=False, parameters=parameters)
+            complete = complete and kan.complete
             shanten = checker.shanten_number(after)
-            values.append(CallValue(meld, waiting.expected_score, waiting.win_probability, None, shanten, kan_reasons))
+            values.append(CallValue(meld, kan.value, kan.win_probability, None, shanten, kan.reasons))
             continue
         found = _search(after, situation, situation.unseen)
         complete = complete and found.complete
@@ -348,6 +350,119 @@ def call_values(
             CallValue(meld, value.expected_score, value.win_probability, best.tile, best.shanten, tuple(reasons))
         )
     return CallValues(passing.expected_score, passing.win_probability, tuple(values), complete)
+
+
+# ------------------------------------------------------------------ kans
+
+
+class KanValue(NamedTuple):
+    """A kan's value: the hand after it, on the scale of the discards (:func:`kan_value`)."""
+
+    meld: Meld
+    #: Expected points after the kan, its replacement draw and its new dora, where nobody robs
+    #: it, less what a robbing costs.
+    value: float
+    #: The chance the hand wins after the kan (and is not robbed first).
+    win_probability: float
+    #: The factor the new dora indicator puts on the hand's expected score (1: no gain counted).
+    dora_factor: float
+    #: The chance another seat wins on the added tile (0 for a closed or open kan).
+    robbed: float
+    complete: bool
+    reasons: tuple[str, ...]
+
+
+def new_dora_factor(whole: Hand, situation: Situation, mean_win: float, limit: float) -> float:
+    """The factor one more dora indicator puts on the expected score of ``whole``, a hand whose
+    wins average ``mean_win`` points.
+
+    Below mangan (``limit``, the seat's mangan) a win's points are its fu times 2 ** (han + 2),
+    so an indicator adding ``h`` han doubles them ``h`` times, up to the limit; the factor is the
+    average over the indicator's kinds (:func:`indicator_gains`).  A hand whose wins already
+    average the limit is counted as gaining nothing (above mangan a han is worth half a mangan
+    or less, and only at some counts).
+
+    >>> from app.core.shape.rules import rule_profile
+    >>> from app.core.shape.tiles import parse_mpsz
+    >>> hand = Hand.from_tiles(parse_mpsz("1111m234p567s1122z"))
+    >>> situation = Situation.of(hand, rule_profile("riichi"))
+    >>> round(new_dora_factor(hand, situation, 2000, 8000), 3)  # a 9m, 4z or 1z indicator makes it a mangan
+    1.41
+    >>> new_dora_factor(hand, situation, 8000, 8000)
+    1.0
+    """
+    if mean_win <= 0 or mean_win >= limit:
+        return 1.0
+    gains = indicator_gains(whole, situation)
+    gained = sum(chance * (min(mean_win * (1 << han), limit) - mean_win) for han, chance in gains.items())
+    return 1.0 + gained / mean_win
+
+
+def kan_value(
+    after: Hand,
+    meld: Meld,
+    situation: Situation,
+    *,
+    extra_draw: bool,
+    robbing: Sequence[tuple[float, float]] = (),
+    parameters: ActionParameters = DEFAULT_PARAMETERS,
+) -> KanValue:
+    """What declaring ``meld`` is worth: ``after``, the 3n+1 hand with it, waiting for its
+    replacement draw, valued by the search (contested, :func:`waiting_value`).
+
+    * **The replacement draw.**  A closed or added kan (``extra_draw``) draws once more than the
+      hand would have: its search starts a turn earlier.  An open kan's replacement takes the
+      place of the seat's next draw, as a pon or chi takes the place of its discard, so its
+      search starts at ``situation.turn``, where passing's does.
+    * **The new dora**: the line's expected score times :func:`new_dora_factor`, its wins'
+      mean from the search and the seat's mangan as the limit.
+    * **Robbing** (``robbing``: per opponent, the chance it wins on the added tile, the danger
+      model's for that tile thrown, and what paying it costs): the hand goes on only where
+      nobody robs, and each robber's cost is paid at its chance.
+
+    Not counted, and said in the advisor's notes: the new dora's worth to the other seats, the
+    ura dora a kan adds under riichi, and the defence of four copies no one can wait on.
+
+    >>> from app.core.shape.rules import rule_profile
+    >>> from app.core.shape.tiles import parse_mpsz
+    >>> hand = Hand.from_tiles(parse_mpsz("2222m345p678s5566z"))  # a closed kan of 2m
+    >>> meld = Meld.of("closed_kan", [1, 1, 1, 1])
+    >>> situation = Situation.of(hand, rule_profile("riichi", red_fives=False), turn=8)
+    >>> after = hand.without([1, 1, 1, 1], meld)
+    >>> kan = kan_value(after, meld, situation, extra_draw=True)
+    >>> kan.value > waiting_value(after, situation).expected_score, kan.dora_factor > 1, kan.robbed
+    (True, True, 0.0)
+    >>> robbed = kan_value(after, meld, situation, extra_draw=True, robbing=[(0.1, 8000.0)])
+    >>> round(robbed.value - 0.9 * kan.value, 6), round(robbed.robbed, 6)
+    (-800.0, 0.1)
+    """
+    start = situation._replace(turn=max(1, situation.turn - 1)) if extra_draw else situation
+    waiting = waiting_value(after, start, parameters)
+    mean_win = waiting.expected_score / waiting.win_probability if waiting.win_probability > 0 else 0.0
+    limit = _points(5, 30, 0 if situation.seat_wind == EAST else 1, False, situation.rules)
+    factor = new_dora_factor(after, situation, mean_win, limit)
+    survive = 1.0
+    cost = 0.0
+    for chance, points in robbing:
+        survive *= 1.0 - chance
+        cost += chance * points
+    reasons = [
+        f"after the kan and its replacement draw: win {waiting.win_probability:.1%}, "
+        f"expected score {waiting.expected_score:,.0f}"
+    ]
+    if factor > 1:
+        reasons.append(f"its new dora indicator raises the hand's wins by {factor - 1:.1%} on average")
+    if survive < 1:
+        reasons.append(f"robbed {1 - survive:.1%} of the time, paying {cost / (1 - survive):,.0f} on average")
+    return KanValue(
+        meld,
+        survive * waiting.expected_score * factor - cost,
+        survive * waiting.win_probability,
+        factor,
+        1.0 - survive,
+        waiting.complete,
+        tuple(reasons),
+    )
 
 
 class RiichiChoice(NamedTuple):
@@ -469,9 +584,17 @@ def _win_points(whole: Hand, tile: Tile, situation: Situation, dealer: int, *, r
     return expected
 
 
-def _ura_distribution(whole: Hand, situation: Situation) -> dict[int, float]:
-    """The chance of each number of ura dora: one indicator per dora indicator, each an unseen
-    tile (taken as independent draws)."""
+def indicator_gains(whole: Hand, situation: Situation) -> dict[int, float]:
+    """The chance of each number of han one new indicator adds to ``whole`` (its melds included):
+    the indicator is one of the unseen tiles, each kind as likely as its unseen copies.
+
+    >>> from app.core.shape.rules import rule_profile
+    >>> from app.core.shape.tiles import parse_mpsz
+    >>> hand = Hand.from_tiles(parse_mpsz("1111m"))  # 9m shows 1m: the four copies are dora
+    >>> gains = indicator_gains(hand, Situation.of(hand, rule_profile("riichi")))
+    >>> round(gains[4], 4), round(gains[0], 4)
+    (0.0303, 0.9697)
+    """
     counts = whole.all_counts()
     total = sum(situation.unseen)
     single: dict[int, float] = {}
@@ -479,6 +602,13 @@ def _ura_distribution(whole: Hand, situation: Situation) -> dict[int, float]:
         if copies:
             gain = counts[dora_from_indicator(indicator, absent_tiles=situation.rules.absent_tiles)]
             single[gain] = single.get(gain, 0.0) + copies / total
+    return single
+
+
+def _ura_distribution(whole: Hand, situation: Situation) -> dict[int, float]:
+    """The chance of each number of ura dora: one indicator per dora indicator, each an unseen
+    tile (taken as independent draws)."""
+    single = indicator_gains(whole, situation)
     spread = {0: 1.0}
     for _ in situation.dora_indicators:
         spread = {

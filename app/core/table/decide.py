@@ -131,6 +131,7 @@ def seat_view(machine: TableMachine, seat: int, stop: Callable[[], bool] | None 
         MINIMUM_FANS.get(machine.rules.name, 0),
         stop,
         player.void,
+        bool(player.riichi),
     )
 
 
@@ -393,7 +394,12 @@ def _turn(
         if rank:
             for meld, kan in options.items():
                 valued = strategy.kan_value(view, meld) if isinstance(strategy, Advisor) else None
-                verdict = "the kan keeps the hand as near ready" if kan is chosen else "not declared"
+                if kan is not chosen:
+                    verdict = "not declared"
+                elif valued is None:
+                    verdict = "the kan keeps the hand as near ready"
+                else:
+                    verdict = "worth more than the best discard"
                 if valued is None:
                     ranked.append(RankedAction(kan, None, (verdict,)))
                 else:

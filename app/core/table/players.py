@@ -70,10 +70,12 @@ from app.core.advice.actions import (
     DEFAULT_PARAMETERS,
     ActionParameters,
     CallValues,
+    KanValue,
     RiichiChoice,
     Situation,
     call_values,
     contested,
+    kan_value,
     push_value,
     riichi_or_dama,
     safest,
@@ -95,7 +97,7 @@ from app.core.advice.safety import Opponent, combined_safety
 from app.core.advice.sichuan import choose_exchange, choose_void_suit
 from app.core.errors import TenpaiError
 from app.core.shape.engine import Checker
-from app.core.shape.hand import Hand, Meld
+from app.core.shape.hand import Hand, Meld, MeldKind
 from app.core.shape.rules import RuleProfile
 from app.core.shape.tiles import COPIES, DRAGONS, EAST, ORPHANS, Tile, is_honor
 from app.core.shape.void_suit import melded_suits
@@ -143,6 +145,8 @@ class SeatView(NamedTuple):
     stop: Callable[[], bool] | None = None
     #: Sichuan: the seat's void suit (定缺: 0 m, 1 p, 2 s), to which ``checker`` is then bound; None before it is declared.
     void_suit: int | None = None
+    #: Whether this seat has declared riichi (its hand can no longer change).
+    riichi: bool = False
 
 
 def shanten_after_discards(hand: Hand, checker: Checker) -> list[tuple[Tile, int]]:
@@ -256,9 +260,13 @@ class Advisor(ShantenCaller):
       riichi.  Farther away, the rule of :class:`ShantenCaller` (a yaku in sight) decides.
       Against a threat a call is made only when it leaves the hand ready.
     * **Riichi or dama** (:func:`~app.core.advice.actions.riichi_or_dama`).
-    * **Kans** as :class:`ShantenCaller`, but never a closed or added kan while an opponent
-      is in riichi and the hand is not ready: the new dora serves the threat, and the kan gives
-      away a tile's worth of defence.
+    * **Kans.**  A closed or added kan that keeps the hand as near ready is valued
+      (:func:`~app.core.advice.actions.kan_value`: one draw more, its new dora, and for an added
+      kan the chance each opponent robs it, the danger model's for its tile) against the hand's
+      best discard, and declared when it is worth more.  Never while an opponent is in riichi
+      and the hand is not ready: the new dora serves the threat, and the kan gives away four
+      tiles of defence.  Under riichi (the kans offered keep the wait) and farther than
+      :data:`CALL_SHANTEN` from tenpai, the rule of :class:`ShantenCaller` decides.
     * **Wins** and nine terminals are the table's decisions (:mod:`app.core.table.decide`:
       a win that ends the game in last place when a later one would not is declined).
 
@@ -382,16 +390,26 @@ class Advisor(ShantenCaller):
         return riichi_or_dama(hand, situation, win_probability=waiting.win_probability, parameters=self.parameters)
 
     def kan(self, view: SeatView, options: Sequence[Meld]) -> Meld | None:
-        """A kong as :class:`ShantenCaller`, none against a threat unless the hand is ready (MCR: the planner's)."""
+        """The kan worth more than the hand's best discard (see the class notes), or None (MCR: the planner's)."""
         if view.minimum_fan:
             return fan_planner(view).kong(view.hand, options)
         wanted = super().kan(view, options)
-        if wanted is None or not self._valued(view):
+        if wanted is None or not self._valued(view) or view.riichi:
+            return wanted  # under riichi the only kans offered keep the wait: each is a draw and a dora more
+        checker, hand = view.checker, view.hand
+        before = max(checker.shanten_number(hand), 0)
+        keeping = [meld for meld in options if checker.shanten_number(hand.with_kong(meld)) <= before]
+        if any(is_threat(opponent) for opponent in view.opponents) and before > 0:
+            return None
+        if before > CALL_SHANTEN:
             return wanted
-        if any(is_threat(opponent) for opponent in view.opponents):
-            if view.checker.shanten_number(view.hand.with_kong(wanted)) > 0:
-                return None
-        return wanted
+        ranked = self.rank(view)
+        kept = self.discard_value(view, ranked[0])
+        if kept is None:
+            return wanted
+        lines = [self._kan_line(view, meld, ranked) for meld in keeping]
+        best = max(lines, key=lambda line: line.value)
+        return best.meld if best.value > kept[0] else None
 
     def discard_value(self, view: SeatView, candidate: Candidate) -> tuple[float, tuple[str, ...]] | None:
         """A discard's value on the scale of the other decisions (contested; against a riichi, what
@@ -415,16 +433,27 @@ class Advisor(ShantenCaller):
         return value, tuple(reasons)
 
     def kan_value(self, view: SeatView, meld: Meld) -> tuple[float, tuple[str, ...]] | None:
-        """A closed or added kan's value: the hand after it, waiting for the replacement draw
-        (contested; the new dora indicator is not counted); None where the search does not value it."""
+        """A closed or added kan's value on the discards' scale (:func:`~app.core.advice.actions.kan_value`),
+        with its reasons; None where the search does not value it."""
         if not self._valued(view) or view.checker.shanten_number(view.hand) > CALL_SHANTEN:
             return None
-        waiting = waiting_value(view.hand.with_kong(meld), self.situation(view), self.parameters)
-        reasons = (
-            f"expected score {waiting.expected_score:,.0f} after the kan and its replacement draw "
-            f"(win {waiting.win_probability:.1%}; its new dora not counted)",
+        line = self._kan_line(view, meld, self.rank(view))
+        return line.value, line.reasons
+
+    def _kan_line(self, view: SeatView, meld: Meld, ranked: Sequence[Candidate]) -> KanValue:
+        """A closed or added kan valued with one draw more, its new dora and, for an added kan,
+        the chance each opponent robs it: the danger model's for its tile (``ranked``'s candidate)."""
+        robbing: list[tuple[float, float]] = []
+        if meld.kind is MeldKind.ADDED_KAN:
+            added = next((candidate for candidate in ranked if candidate.tile == meld.tiles[0]), None)
+            if added is not None:
+                opponents = [True] * len(view.opponents)
+                costs = threat_costs(opponents, _dealer_offsets(view), DEAL_IN_POINTS, self.parameters)
+                robbing = [(v.danger, cost) for v, cost in zip(added.safety_by_opponent, costs, strict=True)]
+        after = view.hand.with_kong(meld)
+        return kan_value(
+            after, meld, self.situation(view), extra_draw=True, robbing=robbing, parameters=self.parameters
         )
-        return waiting.expected_score, reasons
 
     def discard(self, view: SeatView) -> Tile:
         """The advisor's best discard."""
