@@ -37,6 +37,7 @@ from typing import Any, Final
 from urllib.parse import quote, unquote
 
 from app.core.errors import TenpaiError
+from app.core.table.flow import placements
 from app.core.table.machine import HandResult
 from app.core.table.records.common import (
     BAKAZE,
@@ -359,7 +360,7 @@ class _Writer:
         if not results:
             raise MalformedLog("a hand that ends without hora or ryukyoku", field=where)
         if last:
-            results[-1] += _attrs(owari=_owari(scores, sticks, seats, int(start["oya"])))
+            results[-1] += _attrs(owari=_owari(scores, sticks, seats))
         self.tags += [result + "/>" for result in results]
 
 
@@ -403,10 +404,15 @@ def _robbed(events: Sequence[Mapping[str, Any]], offset: int) -> bool:
     return back >= 0 and events[back]["type"] == "kakan"
 
 
-def _owari(scores: list[int], sticks: int, seats: int, dealer: int) -> str:
-    """Tenhou's final line: each score in hundreds and its points after return and uma (for the viewer)."""
+def _owari(scores: list[int], sticks: int, seats: int) -> str:
+    """Tenhou's final line: each score in hundreds and its points after return and uma (for the viewer);
+    equal scores rank by seat from the first dealer (:func:`~app.core.table.flow.placements`).
+
+    >>> _owari([25000, 25000, 30000, 20000], 0, 4)  # seat 0 is second, seat 1 third, whoever dealt last
+    '250,5.0,250,-15.0,300,40.0,200,-30.0'
+    """
     final = list(scores)
-    order = sorted(range(seats), key=lambda seat: (-final[seat], (seat - dealer) % seats))
+    order = placements(final)
     final[order[0]] += 1000 * sticks
     back, uma = (30000, (20, 10, -10, -20)) if seats == 4 else (40000, (15, 0, -15))
     points = [0.0] * seats

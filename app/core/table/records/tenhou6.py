@@ -183,6 +183,7 @@ def _write_hand(hand: Hand, seats: int, result: HandResult | None) -> list[Any]:
     ura: list[int] = []
     pons: dict[tuple[int, int], int] = {}
     riichi_pending: set[int] = set()
+    accepted = 0  # riichi sticks put down in this hand
     results: list[Any] = []
     for offset, event in enumerate(hand.events):
         kind = event["type"]
@@ -205,6 +206,8 @@ def _write_hand(hand: Hand, seats: int, result: HandResult | None) -> list[Any]:
                 discards[actor].append(code)
             elif kind == "reach":
                 riichi_pending.add(actor)
+            elif kind == "reach_accepted":
+                accepted += 1
             elif kind == "kakan":
                 key = (actor, kind_of_name(event["pai"]))
                 if key not in pons:
@@ -222,7 +225,9 @@ def _write_hand(hand: Hand, seats: int, result: HandResult | None) -> list[Any]:
                 if not results:
                     results.append(WIN)
                 results.append(_pad(event["deltas"], seats))
-                results.append(_win_detail(event, start, seats, result, first=len(results) == 2))
+                first = len(results) == 2
+                sticks = 1000 * (int(start["kyotaku"]) + accepted) if first else 0
+                results.append(_win_detail(event, start, seats, result, first=first, sticks=sticks))
             elif kind == "ryukyoku":
                 deltas = _pad(event.get("deltas") or [0] * seats, seats)
                 results = [DRAW_NAMES[draw_kind(hand, seats)]]
@@ -240,17 +245,24 @@ def _write_hand(hand: Hand, seats: int, result: HandResult | None) -> list[Any]:
 
 
 def _win_detail(
-    event: Mapping[str, Any], start: Mapping[str, Any], seats: int, result: HandResult | None, *, first: bool
+    event: Mapping[str, Any],
+    start: Mapping[str, Any],
+    seats: int,
+    result: HandResult | None,
+    *,
+    first: bool,
+    sticks: int,
 ) -> list[Any]:
-    """``[winner, from, liable, points, yaku...]``: the table's score where it can follow the log."""
+    """``[winner, from, liable, points, yaku...]``: the table's score where it can follow the log
+    (``sticks``: the riichi sticks this win collects)."""
     actor, target = event["actor"], event.get("target", event["actor"])
     score = win_score(result, actor)
     liable = liable_seat(result, actor)
     detail: list[Any] = [actor, target, actor if liable is None else liable]
-    if score is None:
-        return [*detail, _points_text(event, start, seats)]
     ron = target != actor
     honba_points = honba_paid(int(start["honba"]), seats, ron=ron, first=first)
+    if score is None:
+        return [*detail, _points_text(event, start, seats, honba_points, sticks)]
     value = hand_value(score, honba_points)
     text = points_text(score, value, dealer=actor == start["oya"], ron=ron, honba_points=honba_points)
     seat_wind = (actor - int(start["oya"])) % seats
@@ -258,13 +270,21 @@ def _win_detail(
     return [*detail, text, *(line for _, han, line in yaku if han > 0)]
 
 
-def _points_text(event: Mapping[str, Any], start: Mapping[str, Any], seats: int) -> str:
-    """What the viewer shows for a win: the points paid, honba and sticks left out (not read back)."""
+def _points_text(event: Mapping[str, Any], start: Mapping[str, Any], seats: int, honba_points: int, sticks: int) -> str:
+    """What the viewer shows for a win the table did not score: the points paid, honba and sticks
+    left out (not read back).  A ron's worth is the winner's gain (the discarder's loss holds every
+    winner's of a double ron); a self-draw's, each payer's share.
+
+    >>> start, deltas = {"honba": 1, "oya": 0}, [0, -11900, 8000, 3900]  # a double ron on seat 1
+    >>> [_points_text({"actor": winner, "target": 1, "deltas": deltas}, start, 4, honba, 0)
+    ...  for winner, honba in ((2, 300), (3, 0))]
+    ['7700点', '3900点']
+    """
     actor, target, deltas = event["actor"], event.get("target", event["actor"]), event["deltas"]
-    honba = int(start["honba"])
     if target != actor:
-        return f"{-deltas[target] - 300 * honba}点"
-    payers = [-deltas[seat] - 100 * honba for seat in range(seats) if seat != actor]
+        return f"{deltas[actor] - honba_points - sticks}点"
+    share = honba_points // (seats - 1)
+    payers = [-deltas[seat] - share for seat in range(seats) if seat != actor]
     if actor == start["oya"]:
         return f"{max(payers)}点∀"
     return f"{min(payers)}-{max(payers)}点"
