@@ -149,6 +149,8 @@ async def discard(
     question = ask_discard(body)
     state = service_state(request)
     key = discard_key(question)
+    if question.rules.void_suit and question.void_suit is None:
+        question = replace(question, void_suit=void_suit_of(question))  # found once, for the advice and the answer
     if question.options.lookahead:
         return await answer_heavy(
             request, key, partial(_lookahead_answer, question), seconds=state.settings.heavy_seconds

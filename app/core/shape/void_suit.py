@@ -12,8 +12,8 @@ shanten takes the best of them, and a hand holding all three suits cannot win.
 (['m', 'p', 's'], 1, (18, 19, 20))
 >>> from app.core.shape.tiles import parse_mpsz
 >>> from app.core.shape.hand import Hand
->>> held_suits(Hand.from_tiles(parse_mpsz("123m456m789p11p")))
-(0, 1)
+>>> [holds_suit(Hand.from_tiles(parse_mpsz("123m456m789p11p")), suit) for suit in SUITS]
+[True, True, False]
 """
 
 from __future__ import annotations
@@ -72,12 +72,6 @@ def parse_suit(value: object, *, field: str = "void_suit") -> int:
     if type(value) is int and value in SUITS:
         return value
     raise InvalidVoidSuit(f"{field} is one of m, p, s; got {quoted(value)}", field=field)
-
-
-def held_suits(hand: Hand) -> tuple[int, ...]:
-    """The number suits of which the hand holds a tile, concealed or melded, ascending."""
-    counts = hand.all_counts()
-    return tuple(suit for suit in SUITS if any(counts[9 * suit : 9 * suit + 9]))
 
 
 def melded_suits(hand: Hand) -> tuple[int, ...]:

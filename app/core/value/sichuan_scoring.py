@@ -65,7 +65,6 @@ RULE_TEXT: Final = (
     "https://github.com/QuiQiJingFeng/M2_CLIENT/blob/260b9d781931bc4641d7aa97a0319d60d5b558f5/"
     "cocosstudio/games/scmj/landscape/GameRuleLayer.csd (see docs/sichuan.md)"
 )
-#: Suit letters by suit number (0 m, 1 p, 2 s), as HTTP spells them.
 #: Fans a pattern or a situation is worth: (pinyin name, Chinese, fan).
 PATTERNS: Final[dict[str, tuple[str, int]]] = {
     "ping_hu": ("平胡", 0),

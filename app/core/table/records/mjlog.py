@@ -29,7 +29,6 @@ the tenpai hands shown at an exhaustive draw (those who received noten payments)
 
 from __future__ import annotations
 
-import json
 import re
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Mapping, Sequence
@@ -60,7 +59,7 @@ from app.core.table.records.details import (
     win_score,
     yaku_list,
 )
-from app.core.table.records.tiles import KIND_NAMES, RED_IDS, kind_of_name, name_of_id
+from app.core.table.records.tiles import KIND_NAMES, RED_IDS, kind_of_name, name_of_id, shows_red
 
 #: GO type bits the reader and writer use (the others name the room and the speed).
 GO_VERSUS_PEOPLE: Final = 0x01
@@ -166,7 +165,7 @@ class _Writer:
         self.seats = self.game.seats
         # A game with no red five in sight is written as a lobby without them, so that all four
         # copies of a five can have ids (16, 52 and 88 are red where the lobby has red fives).
-        self.red = any(_shows_red(hand) for hand in self.game.hands)
+        self.red = any(shows_red(hand.start, hand.events) for hand in self.game.hands)
         self.tags: list[str] = []
 
     def write(self) -> str:
@@ -389,11 +388,6 @@ def _worth(
     else:
         attrs["yaku"] = _ids([value for number, han, _ in yaku for value in (number, han)])
     return attrs
-
-
-def _shows_red(hand: Hand) -> bool:
-    text = json.dumps([hand.start, hand.events])
-    return any(f'"{red}"' in text for red in RED_IDS)
 
 
 def _robbed(events: Sequence[Mapping[str, Any]], offset: int) -> bool:

@@ -66,7 +66,7 @@ from app.core.table.records.details import (
     win_score,
     yaku_list,
 )
-from app.core.table.records.tiles import TSUMOGIRI_CODE, kind_of_name, tenhou6_code, tenhou6_name
+from app.core.table.records.tiles import TSUMOGIRI_CODE, kind_of_name, shows_red, tenhou6_code, tenhou6_name
 
 WIN: Final = "和了"
 #: tenhou.net/6's name of each of Tenhou's draws.
@@ -160,15 +160,10 @@ def _write_tenhou6(events: Sequence[Mapping[str, Any]]) -> str:
         results = list(scored)
     log = [_write_hand(hand, game.seats, result) for hand, result in zip(game.hands, results, strict=True)]
     names = game.names + [""] * (4 - game.seats)
-    red = any(_has_red(hand) for hand in game.hands) or not game.hands
+    red = any(shows_red(hand.start, hand.events) for hand in game.hands) or not game.hands
     disp = ("三" if game.seats == 3 else "") + "般南喰" + ("赤" if red else "")
     rule = {"disp": disp, "aka": int(red), "aka51": int(red), "aka52": int(red), "aka53": int(red)}
     return json.dumps({"title": ["", ""], "name": names, "rule": rule, "log": log}, ensure_ascii=False)
-
-
-def _has_red(hand: Hand) -> bool:
-    text = json.dumps([hand.start, hand.events])
-    return '5mr"' in text or '5pr"' in text or '5sr"' in text
 
 
 def _pad(values: Sequence[int], seats: int) -> list[int]:

@@ -18,12 +18,14 @@ Tiles are written here by their mjai names (``"5mr"``, ``"E"``), the form the re
 
 from __future__ import annotations
 
+import json
 from typing import Final
 
-#: The mjai names of the 34 kinds, in Tenhou's order (the 136-id's ``id // 4``).
-KIND_NAMES: Final = tuple(
-    [f"{number}{suit}" for suit in "mps" for number in range(1, 10)] + ["E", "S", "W", "N", "P", "F", "C"]
-)
+from app.core.shape.tiles import NUM_TILE_KINDS, ORPHANS
+from app.core.table.mjai import MJAI_NAMES
+
+#: The mjai names of the 34 kinds, in Tenhou's order (the 136-id's ``id // 4``), which is tenpai's.
+KIND_NAMES: Final = MJAI_NAMES[:NUM_TILE_KINDS]
 KIND_OF_NAME: Final = {name: kind for kind, name in enumerate(KIND_NAMES)} | {"5mr": 4, "5pr": 13, "5sr": 22}
 #: The red fives' names, and the 136-id each is when the lobby plays with red fives.
 RED_IDS: Final = {"5mr": 16, "5pr": 52, "5sr": 88}
@@ -70,5 +72,14 @@ def name_of_id(tile_id: int, *, red: bool) -> str:
 
 def is_terminal_or_honour(name: str) -> bool:
     """1, 9 or an honour: the tiles of nine terminals and of nagashi mangan."""
-    kind = KIND_OF_NAME[name]
-    return kind >= 27 or kind % 9 in (0, 8)
+    return KIND_OF_NAME[name] in ORPHANS
+
+
+def shows_red(*texts: object) -> bool:
+    """Whether a red five's mjai name appears in ``texts`` (events or their parts), written as JSON.
+
+    >>> shows_red({"type": "dahai", "pai": "5pr"}), shows_red([["5p", "E"]])
+    (True, False)
+    """
+    written = json.dumps(texts)
+    return any(f'"{name}"' in written for name in RED_IDS)
