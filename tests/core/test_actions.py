@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -11,7 +12,9 @@ from app.core.advice.actions import (
     Situation,
     call_values,
     contested,
+    kan_value,
     kuikae_tiles,
+    new_dora_factor,
     push_value,
     riichi_or_dama,
     waiting_value,
@@ -21,7 +24,7 @@ from app.core.advice.safety import TileSafety
 from app.core.shape.engine import Checker
 from app.core.shape.hand import Hand, Meld
 from app.core.shape.rules import rule_profile
-from app.core.shape.tiles import HONORS, parse_mpsz
+from app.core.shape.tiles import HONORS, dora_from_indicator, parse_mpsz
 
 RULES = rule_profile("riichi", red_fives=False)
 NO_HAZARD = ActionParameters(hazard_per_turn=0.0)
@@ -143,3 +146,45 @@ def test_the_hazard_rises_from_turn_four_to_its_cap():
     assert hazards[:4] == [0.0] * 4
     assert all(a <= b for a, b in zip(hazards, hazards[1:], strict=False))
     assert max(hazards) == DEFAULT_PARAMETERS.hazard_cap
+
+
+# ------------------------------------------------------------------ kans
+
+KAN_HANDS = ["1111m234p567s1122z", "2222m345p678s5566z", "5555p123m789s11z99p", "7777z234m456p11s44s"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(KAN_HANDS), st.integers(100, 20000), st.sampled_from([8000, 12000]))
+def test_the_new_dora_factor_is_the_average_over_every_unseen_tile_as_indicator(text, mean_win, limit):
+    # Brute force: every unseen copy, one by one, as the indicator, and the han it adds counted
+    # on the whole hand, each doubling the win's points up to the limit.
+    hand = Hand.from_tiles(parse_mpsz(text))
+    situation = Situation.of(hand, RULES, dora_indicators=(27,))
+    held = hand.all_counts()
+    copies = [tile for tile, count in enumerate(situation.unseen) for _ in range(count)]
+    if mean_win >= limit:
+        expected = 1.0
+    else:
+        raised = [min(mean_win * 2 ** held[dora_from_indicator(tile)], limit) for tile in copies]
+        expected = sum(raised) / len(copies) / mean_win
+    found = new_dora_factor(hand, situation, mean_win, limit)
+    assert found == pytest.approx(expected, rel=1e-12)
+    assert 1.0 <= found <= max(1.0, limit / mean_win)
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    st.sampled_from(KAN_HANDS[:2]),
+    st.lists(st.tuples(st.floats(0, 0.3), st.floats(0, 12000)), min_size=3, max_size=3),
+)
+def test_a_kan_robbed_more_often_is_never_worth_more(text, robbing):
+    hand = Hand.from_tiles(parse_mpsz(text))
+    kind = next(tile for tile, count in enumerate(hand.counts) if count == 4)
+    meld = Meld.of("closed_kan", [kind] * 4)
+    after = hand.without([kind] * 4, meld)
+    situation = Situation.of(hand, RULES, turn=7)
+    alone = kan_value(after, meld, situation, extra_draw=True)
+    robbed = kan_value(after, meld, situation, extra_draw=True, robbing=robbing)
+    assert robbed.value <= alone.value + 1e-9
+    assert robbed.win_probability <= alone.win_probability + 1e-12
+    assert alone.dora_factor == robbed.dora_factor >= 1.0
