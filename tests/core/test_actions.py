@@ -141,6 +141,19 @@ def test_riichi_is_worth_more_as_the_chance_of_winning_grows_and_never_more_than
     assert lower.riichi_value <= max(lower.riichi_points, 0.0) + 1e-9
 
 
+@settings(max_examples=20, deadline=None)
+@given(st.floats(0.05, 0.9), st.integers(2, 16))
+def test_ippatsu_is_worth_more_the_fewer_draws_share_the_chance_of_winning(win, turn):
+    # The same chance of winning spread over fewer draws puts more of it on the next draw and
+    # go-around, where riichi wins a han more; dama has no ippatsu.
+    hand = Hand.from_tiles(parse_mpsz("234m567p2399s666z"))
+    early = riichi_or_dama(hand, Situation.of(hand, RULES, turn=turn), win_probability=win)
+    late = riichi_or_dama(hand, Situation.of(hand, RULES, turn=turn + 2), win_probability=win)
+    assert late.riichi_value > early.riichi_value
+    assert late.dama_value == early.dama_value
+    assert "ippatsu adds" in early.reasons[1]
+
+
 def test_the_hazard_rises_from_turn_four_to_its_cap():
     hazards = [DEFAULT_PARAMETERS.others_win_hazard(turn) for turn in range(1, 19)]
     assert hazards[:4] == [0.0] * 4

@@ -24,15 +24,19 @@ many chances on discards as ``r / (1 - r)`` times its draws, so it wins in all w
 ``w = 1 - (1 - t) ** (1 / (1 - r))``, ``d = w - t`` on a discard.  ``T`` and ``D`` are the mean
 points of a self-draw and of a win on a discard over the waits' unseen copies::
 
-    riichi = t * T_r + f * d * D_r - (1 - t - f * d) * h * stick
+    riichi = t * T_r + f * d * D_r + I - (1 - t - f * d) * h * stick
     dama   = t * T_d + d * D_d
 
 Riichi's wins count its han and the ura dora as an expectation over the unseen tiles; a dama
 hand without a yaku wins nothing on a discard (``D_d = 0``).  ``f``
 (:attr:`~ActionParameters.riichi_win_factor`) is how much a declaration lowers the chance of a
 win on a discard (opponents stop throwing dangerous tiles); the stick is lost when another seat
-wins (``h``, :attr:`~ActionParameters.hands_won_share`: at a draw it stays on the table).  Left
-out, and said in the reasons: ippatsu, and dama's freedom to change the wait or fold.
+wins (``h``, :attr:`~ActionParameters.hands_won_share`: at a draw it stays on the table).
+``I`` is ippatsu's han on a win before the seat's next discard: the next draw's share of ``t``
+(``t1 = 1 - (1 - t) ** (1 / n)``, ``n`` draws left) times the self-draw's gain with ippatsu,
+and as many chances on the go-around's discards (times ``f``) times the discard win's gain; a
+call that breaks ippatsu is not modelled.  Left out, and said in the reasons: dama's freedom to
+change the wait or fold.
 
 **Push or fold** (:func:`push_value`, :func:`safest`): a discard's value against the
 opponents who threaten (in riichi) is its expected score where the hand survives, less the
@@ -59,7 +63,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, NamedTuple
 
-from app.core.advice.expected_score import DEFAULT_MAX_STATES, ExpectedScores, TurnValue, expected_scores
+from app.core.advice.expected_score import DEFAULT_MAX_STATES, LAST_TURN, ExpectedScores, TurnValue, expected_scores
 from app.core.advice.safety import TileSafety
 from app.core.errors import TenpaiError
 from app.core.shape.engine import Checker
@@ -527,6 +531,15 @@ def riichi_or_dama(
         for declared in (True, False)
         for drawn in (True, False)
     }
+    ippatsu_mean = {
+        drawn: sum(
+            situation.unseen[tile]
+            * _win_points(hand.with_tile(tile), tile, situation, dealer, riichi=True, self_draw=drawn, ippatsu=True)
+            for tile in waits
+        )
+        / copies
+        for drawn in (True, False)
+    }
     # The search counts self-draws only.  A ready hand has as many chances on discards as on its
     # draws when a share r of the wins are on discards (r = 1/2: as many), so it fails to win
     # with the search's chance of failing to the power 1 / (1 - r).
@@ -535,10 +548,22 @@ def riichi_or_dama(
     on_discard = won - self_draw
     declared_on_discard = parameters.riichi_win_factor * on_discard
     riichi_won = self_draw + declared_on_discard
+    # Ippatsu: a win before the seat's next discard (its next draw, and the discards of the
+    # go-around, as many chances as a draw by the same reckoning) scores a han more.  The draws
+    # left share the self-draw chance evenly.
+    draws_left = max(1, LAST_TURN - situation.turn + 1)
+    first_draw = 1.0 - (1.0 - self_draw) ** (1.0 / draws_left)
+    first_discards = parameters.riichi_win_factor * (
+        1.0 - (1.0 - first_draw) ** (parameters.ron_share / (1.0 - parameters.ron_share))
+    )
+    ippatsu = first_draw * (ippatsu_mean[True] - mean[True, True]) + first_discards * (
+        ippatsu_mean[False] - mean[True, False]
+    )
     # The stick is lost when another seat wins; at a draw it stays on the table.
     riichi_value = (
         self_draw * mean[True, True]
         + declared_on_discard * mean[True, False]
+        + ippatsu
         - (1.0 - riichi_won) * parameters.hands_won_share * RIICHI_STICK
     )
     dama_value = self_draw * mean[False, True] + on_discard * mean[False, False]
@@ -549,6 +574,7 @@ def riichi_or_dama(
         f"win {won:.1%} by the last turn, {self_draw:.1%} by self-draw (riichi {riichi_won:.1%}: "
         "opponents stop throwing dangerous tiles)",
         f"riichi: {mean[True, False]:,.0f} on a discard, {mean[True, True]:,.0f} by self-draw, ura dora expected; "
+        f"ippatsu adds {ippatsu:,.0f} ({first_draw + first_discards:.1%} to win within the go-around); "
         "the stick is lost when another seat wins",
         f"dama: {mean[False, False]:,.0f} on a discard"
         + (" (no yaku: it cannot win on one)" if mean[False, False] == 0 else "")
@@ -557,7 +583,9 @@ def riichi_or_dama(
     return RiichiChoice(riichi, riichi_value, dama_value, riichi_points, dama_points, won, tuple(reasons))
 
 
-def _win_points(whole: Hand, tile: Tile, situation: Situation, dealer: int, *, riichi: bool, self_draw: bool) -> float:
+def _win_points(
+    whole: Hand, tile: Tile, situation: Situation, dealer: int, *, riichi: bool, self_draw: bool, ippatsu: bool = False
+) -> float:
     """Points the seat (0) takes winning ``whole`` on ``tile`` (0 where it has no yaku); with
     riichi, the ura dora as an expectation over the unseen tiles."""
     rules = situation.rules
@@ -568,6 +596,7 @@ def _win_points(whole: Hand, tile: Tile, situation: Situation, dealer: int, *, r
         round_wind=situation.round_wind,
         dora_indicators=situation.dora_indicators,
         riichi=riichi,
+        ippatsu=ippatsu,
     )
     check_win_tile(whole.counts, tile)
     try:
