@@ -373,6 +373,7 @@ class Advisor(ShantenCaller):
             view.turn,
             VALUE_BUDGET,
             view.stop,
+            view.nuki,
         )
 
     def declare_riichi(self, view: SeatView, discard: Tile) -> bool:
@@ -477,6 +478,7 @@ class Advisor(ShantenCaller):
                 model=DiscardModel.EXPECTED_SCORE,
                 seat_wind=view.seat_wind,
                 round_wind=view.round_wind,
+                nuki=view.nuki,
                 value_budget=VALUE_BUDGET,
                 cancelled=view.stop,
             )
@@ -735,7 +737,7 @@ def plain_exchange(counts: bytes, options: Sequence[tuple[Tile, ...]]) -> tuple[
 
 def unseen_tiles(view: SeatView) -> bytes:
     """Copies of each tile this seat has not seen: not in its hand or melds, the rivers, the
-    other seats' melds, nor ``view.visible``.
+    other seats' melds, nor ``view.visible``; none of a kind the set does not have (sanma's 2m-8m).
 
     >>> from app.core.shape.rules import rule_profile
     >>> from app.core.shape.tiles import parse_mpsz
@@ -744,6 +746,9 @@ def unseen_tiles(view: SeatView) -> bytes:
     >>> view = SeatView(0, hand, None, 1, (Opponent(river=(0, 1)),), (), 50, rules, Checker(rules))
     >>> list(unseen_tiles(view)[:3])
     [0, 3, 4]
+    >>> sanma = rule_profile("sanma")
+    >>> list(unseen_tiles(view._replace(rules=sanma, checker=Checker(sanma)))[:3])
+    [0, 0, 0]
     """
     seen = bytearray(view.hand.all_counts())
     for opponent in view.opponents:
@@ -755,7 +760,8 @@ def unseen_tiles(view: SeatView) -> bytes:
     if view.visible is not None:
         for tile, count in enumerate(view.visible):
             seen[tile] += count
-    return bytes(max(0, COPIES - count) for count in seen)
+    absent = frozenset(view.rules.absent_tiles)
+    return bytes(0 if tile in absent else max(0, COPIES - count) for tile, count in enumerate(seen))
 
 
 def fan_planner(view: SeatView) -> FanPlanner:
