@@ -107,7 +107,9 @@ class ActionParameters:
     #: ``hazard_from_turn``, then ``hazard_per_turn`` more each turn, at most ``hazard_cap``.
     #: Measured on the 549 hands of the 54 Tenhou games in the shared test data
     #: (``scripts/measure_hand_ends.py``, three quarters of the chance any seat wins: 0.037 at
-    #: turn 7, 0.089 at 10, 0.141 at 13, 0.12-0.14 after).
+    #: turn 7, 0.089 at 10, 0.141 at 13, 0.12-0.14 after).  Four-player games: sanma (two
+    #: opponents, faster hands) uses the same figures; the test data's one sanma game (6 hands)
+    #: is too few to measure its own.
     hazard_from_turn: int = 4
     hazard_per_turn: float = 0.013
     hazard_cap: float = 0.13

@@ -60,6 +60,18 @@ Where this module differs from mahjong-cpp (HEAD 453cae0):
   fives are not tracked at all when the rules do not score them.
 * The dealer is seat 0; the seat wind is given (South, a non-dealer, by default).
 
+**Sanma** (three-player riichi, the ``sanma`` preset) is valued by the same search: its
+wall is the unseen copies of the kinds the set has (2m-8m have none, so they are never drawn
+and never an ura indicator; ``S`` is counted from 108 tiles), the 1m indicator names 9m, and a
+self-draw pays what :func:`~app.core.value.riichi_scoring.riichi_payments` pays three seats
+(tsumo loss as the rules say).  The seats are East, South and West.  Norths the player has
+already set aside (``nuki``) are dora of every win, and ura dora when the ura indicator
+names north.  A north still to come is an ordinary honour tile to the search: in play it is
+usually set aside for a dora and a replacement draw (kita), which the search does not model:
+a north drawn counts as a draw that does not help (unless the hand pairs it), so every line is
+valued without the dora and the extra draws that norths to come would bring.  The 18-turn horizon is kept: 55 live tiles over three seats give about as many draws
+as 70 over four.
+
 >>> from app.core.shape.rules import rule_profile
 >>> from app.core.shape.tiles import parse_mpsz
 >>> hand = Hand.from_tiles(parse_mpsz("123m456p789s1z234m5z"))
