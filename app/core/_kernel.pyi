@@ -79,4 +79,5 @@ def expected_scores(
     cancelled: Callable[[], bool] | None,
     first_turn: int,
     last_turn: int,
+    nuki: int,
 ) -> tuple[list[tuple[int, bool, int, list[tuple[int, float, float, float]]]], int, int]: ...

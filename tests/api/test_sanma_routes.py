@@ -14,7 +14,10 @@ from fastapi.testclient import TestClient
 
 from app.api.batch_fast import shanten_batch_json, ting_batch_json
 from app.api.schemas.common import BatchRequest
-from app.core.shape.tiles import format_mpsz
+from app.core.advice.expected_score import expected_scores
+from app.core.shape.hand import Hand
+from app.core.shape.rules import rule_profile
+from app.core.shape.tiles import format_mpsz, format_tile, parse_mpsz
 
 ABSENT = {f"{n}m" for n in range(2, 9)}
 EXISTING = [tile for tile in range(34) if not 1 <= tile <= 7]
@@ -68,6 +71,25 @@ def test_discard_candidates_never_count_absent_tiles(client: TestClient) -> None
     assert answer.status_code == 200
     for candidate in answer.json()["candidates"]:
         assert not ABSENT & _tiles(candidate["ukeire"])
+
+
+def test_discard_ranks_sanma_by_expected_score(client: TestClient) -> None:
+    # The three-seat search: the route's answer is the core's, every candidate valued in points.
+    body = {"hand": "11m99m123p456p789s5z", "rules": "sanma", "dora_indicators": "1m", "seat_wind": "3z"}
+    answer = client.post("/discard", json=body).json()
+    assert answer["model"] == "expected_score" and answer["model_note"] is None
+    found = expected_scores(
+        Hand.from_tiles(parse_mpsz(body["hand"])), rule_profile("sanma"), dora_indicators=(0,), seat_wind=29
+    )
+    core = {format_tile(d.tile): d for d in found.discards}
+    for candidate in answer["candidates"]:
+        assert candidate["expected_score"] == pytest.approx(core[candidate["tile"]].expected_score, abs=1e-5)
+    assert answer["best"] == "5z" and answer["candidates"][0]["expected_score"] > 0
+    # No North seat at a three-player table.
+    north = client.post("/discard", json={**body, "seat_wind": "4z"})
+    assert north.status_code == 422
+    [error] = north.json()["detail"]
+    assert error["loc"] == ["body", "seat_wind"] and error["type"] == "invalid_win_context"
 
 
 @pytest.mark.parametrize(

@@ -93,7 +93,7 @@ from app.core.shape.shanten import (
     thirteen_orphans_improving_draws,
 )
 from app.core.shape.tables import tables
-from app.core.shape.tiles import EAST, NUM_TILE_KINDS, ORPHANS, SOUTH, Counts, Tile, dora_table, format_tile
+from app.core.shape.tiles import EAST, NORTH, NUM_TILE_KINDS, ORPHANS, SOUTH, Counts, Tile, dora_table, format_tile
 from app.core.value.riichi_scoring import _limit_of, riichi_payments, score_riichi
 from app.core.value.scoring_context import WinContext
 
@@ -179,20 +179,19 @@ class ExpectedScores(NamedTuple):
 
 
 def supports(rules: RuleProfile) -> bool:
-    """Whether the model can value hands under ``rules``: four-player riichi scoring.
+    """Whether the model can value hands under ``rules``: riichi scoring, four-player or sanma.
 
     >>> from app.core.shape.rules import rule_profile
-    >>> supports(rule_profile("riichi")), supports(rule_profile("chinese"))
-    (True, False)
+    >>> [supports(rule_profile(name)) for name in ("riichi", "sanma", "chinese")]
+    [True, True, False]
     """
-    return (
-        rules.name == "riichi"
-        and rules.seats == 4
-        and not rules.wildcards
-        and not rules.absent_tiles
-        and not rules.knitted_forms
-        and not rules.win_requires_meld
-    )
+    if rules.name == "riichi":
+        table = rules.seats == 4 and not rules.absent_tiles
+    elif rules.name == "sanma":
+        table = rules.seats == 3
+    else:
+        return False
+    return table and not rules.wildcards and not rules.knitted_forms and not rules.win_requires_meld
 
 
 def expected_scores(
@@ -204,6 +203,7 @@ def expected_scores(
     dora_indicators: Sequence[Tile] = (),
     round_wind: Tile = EAST,
     seat_wind: Tile = SOUTH,
+    nuki: int = 0,
     first_turn: int = FIRST_TURN,
     last_turn: int = LAST_TURN,
     extra: int = DEFAULT_EXTRA,
@@ -234,7 +234,8 @@ def expected_scores(
         held = bytearray(hand.all_counts())
         for indicator in dora_indicators:
             held[indicator] += 1
-        unseen = bytes(max(0, 4 - c) for c in held)
+        held[NORTH] += nuki  # the norths set aside are seen
+        unseen = bytes(0 if tile in rules.absent_tiles else max(0, 4 - c) for tile, c in enumerate(held))
     search = _Search(
         hand,
         rules,
@@ -243,6 +244,7 @@ def expected_scores(
         tuple(dora_indicators),
         round_wind,
         seat_wind,
+        nuki,
         extra,
         max_states,
         deadline,
@@ -281,6 +283,7 @@ class _Search:
         dora_indicators: tuple[Tile, ...],
         round_wind: Tile,
         seat_wind: Tile,
+        nuki: int,
         extra: int,
         max_states: int,
         deadline: float | None,
@@ -310,11 +313,12 @@ class _Search:
             1 if (red >> s) & 1 or (self.track_red and unseen[five] > 0) else 0 for s, five in enumerate(FIVES)
         ]
         self.dora_indicators = dora_indicators
-        self.dora_of = dora_table()
-        #: The indicator that makes each tile a dora.
-        self.indicator_of = [0] * NUM_TILE_KINDS
+        self.dora_of = dora_table(rules.absent_tiles)
+        #: The indicators that make each tile a dora (sanma: 1m and the absent 2m-8m name 9m).
+        self.indicators_of: list[list[Tile]] = [[] for _ in range(NUM_TILE_KINDS)]
         for indicator, dora in enumerate(self.dora_of):
-            self.indicator_of[dora] = indicator
+            self.indicators_of[dora].append(indicator)
+        self.nuki = nuki
         self.round_wind = round_wind
         self.seat = seat_wind - EAST
         self.extra = extra
@@ -420,6 +424,7 @@ class _Search:
             dora_indicators=self.dora_indicators,
             red_fives=tuple(five for s, five in enumerate(FIVES) if (red >> s) & 1),
             riichi=riichi,
+            nuki=self.nuki,
         )
         try:
             result = score_riichi(Hand(counts, self.melds), win_tile, self.rules, context)
@@ -439,19 +444,23 @@ class _Search:
         if drawn == 1 and not self.melds:
             # One indicator: a kind held ``c`` times adds ``c`` ura dora when its indicator is
             # drawn, with the indicator's share of the wall (the wall holds ``S`` tiles throughout).
+            # A north set aside adds one more when north is the ura dora.
             plain = self.points_of(han, fu)
             gained = 0.0
-            indicator_of = self.indicator_of
-            for tile in self.held_tiles(counts):
-                indicator = indicator_of[tile]
-                copies = base[indicator] - counts[indicator]
-                if copies > 0:
-                    gained += copies * (self.points_of(han + counts[tile], fu) - plain)
+            for tile in range(NUM_TILE_KINDS):
+                gain = counts[tile] + (self.nuki if tile == NORTH else 0)
+                if not gain:
+                    continue
+                for indicator in self.indicators_of[tile]:
+                    copies = base[indicator] - counts[indicator]
+                    if copies > 0:
+                        gained += copies * (self.points_of(han + gain, fu) - plain)
             return plain + gained / self.wall_size
         held = bytearray(counts)
         for meld in self.melds:
             for tile in meld.tiles:
                 held[tile] += 1
+        held[NORTH] += self.nuki
         wall = [b - c for b, c in zip(base, counts, strict=True)]
         total = sum(wall)
         if total < drawn:
@@ -482,17 +491,14 @@ class _Search:
                     expected += count * rest * self.points_of(han + ura, fu)
         return expected / math.comb(total, drawn)
 
-    @staticmethod
-    def held_tiles(counts: bytes) -> list[Tile]:
-        return [tile for tile in range(NUM_TILE_KINDS) if counts[tile]]
-
     def points_of(self, han: int, fu: int) -> int:
         """What a self-drawn win of ``han`` and ``fu`` brings the player."""
         key = (han, fu)
         known = self.points.get(key)
         if known is None:
             base = _limit_of(han, fu, self.rules)[1]
-            known = riichi_payments(base, self.seat, 0, None, 0)[0][self.seat]
+            seats, loss = self.rules.seats, self.rules.tsumo_loss
+            known = riichi_payments(base, self.seat, 0, None, 0, seats=seats, tsumo_loss=loss)[0][self.seat]
             self.points[key] = known
         return known
 

@@ -136,6 +136,53 @@ def test_generated_hands_with_melds_red_fives_and_dora(case: tuple[Hand, dict[st
     assert_same(*both(hand, rules, **situation), f"{variant} {label}")
 
 
+SANMA = rule_profile("sanma")
+SANMA_KINDS = [tile for tile in range(NUM_TILE_KINDS) if tile not in SANMA.absent_tiles]
+SANMA_MELDS = [Meld.of("pon", [31, 31, 31]), Meld.of("closed_kan", [0] * 4), Meld.of("pon", [13, 13, 13])]
+
+
+@st.composite
+def sanma_situations(draw: st.DrawFn) -> tuple[Hand, dict[str, Any], str]:
+    """A hand dealt from sanma's 108 tiles (no 2m-8m), with pons and kans (no chi), the seat's
+    norths set aside, and the winds of three seats."""
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    melds = draw(st.lists(st.sampled_from(SANMA_MELDS), max_size=2, unique_by=lambda m: m.tiles[0]))
+    wall = [tile for tile in SANMA_KINDS for _ in range(4)]
+    for meld in melds:
+        for tile in meld.tiles:
+            wall.remove(tile)
+    rng.shuffle(wall)
+    concealed = sorted(wall[: 14 - 3 * len(melds)])
+    indicators = tuple(wall[14 : 14 + draw(st.integers(0, 3))])
+    norths_left = 4 - concealed.count(30) - indicators.count(30)
+    situation = {
+        "red_fives": tuple(five for five in FIVES[1:] if concealed.count(five) and draw(st.booleans())),
+        "dora_indicators": indicators,
+        "round_wind": draw(st.sampled_from((27, 28))),
+        "seat_wind": draw(st.integers(27, 29)),
+        "nuki": draw(st.integers(0, min(2, norths_left))),
+        "extra": draw(st.integers(0, 2)),
+        "first_turn": draw(st.integers(1, 6)),
+        "last_turn": draw(st.integers(6, 18)),
+        "max_states": draw(st.sampled_from((300, 2_000, 6_000))),
+    }
+    return Hand(bytes(Hand.from_tiles(concealed).counts), tuple(melds)), situation, f"{concealed} {melds} {situation}"
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sanma_situations(), st.sampled_from(("sanma", "no_tsumo_loss", "no_red")))
+def test_generated_sanma_hands(case: tuple[Hand, dict[str, Any], str], variant: str) -> None:
+    # Three seats: the payments of a self-draw (with and without tsumo loss), the 1m indicator
+    # naming 9m, no copies of 2m-8m in the wall, and norths set aside counted as dora and ura dora.
+    hand, situation, label = case
+    rules = {
+        "sanma": SANMA,
+        "no_tsumo_loss": replace(SANMA, tsumo_loss=False),
+        "no_red": replace(SANMA, red_fives=False),
+    }[variant]
+    assert_same(*both(hand, rules, **situation), f"{variant} {label}")
+
+
 def test_a_cancelled_search_stops_and_says_so() -> None:
     hand = Hand.from_tiles([0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 28, 29, 30, 31])
     calls = []
@@ -188,6 +235,10 @@ BAD_CALLS = [
     ({"dora_indicators": [1] * 6}, "at most 5"),
     ({"round_wind": 3}, "winds"),
     ({"first_turn": 0}, "turns"),
+    # Three seats: no North seat, and norths set aside count against the four copies.
+    ({"seat_wind": 30, "options": kernel_options(SANMA)}, "seat_wind"),
+    ({"nuki": 4, "options": kernel_options(SANMA)}, "nuki"),
+    ({"nuki": -1}, "nuki"),
 ]
 
 
@@ -211,6 +262,7 @@ def _good_arguments() -> dict[str, Any]:
         "cancelled": None,
         "first_turn": 1,
         "last_turn": 18,
+        "nuki": 0,
     }
 
 

@@ -34,6 +34,8 @@ from app.core.shape.engine import Checker
 from app.core.shape.hand import Hand, Meld
 from app.core.shape.rules import rule_profile
 from app.core.shape.tiles import NUM_TILE_KINDS, format_tile, parse_mpsz, parse_mpsz_with_red
+from app.core.value.riichi_scoring import score_riichi
+from app.core.value.scoring_context import InvalidWinContext, WinContext
 
 RIICHI = rule_profile("riichi")
 #: The reference does not tell red fives apart; with them, a red five drawn is a new tile for the
@@ -249,10 +251,92 @@ def test_bounds_say_so() -> None:
 
 
 def test_other_rules_are_refused() -> None:
-    assert supports(RIICHI)
-    assert not supports(rule_profile("chinese")) and not supports(rule_profile("sanma"))
+    assert supports(RIICHI) and supports(SANMA)
+    assert not supports(rule_profile("chinese")) and not supports(rule_profile("sichuan"))
+    # Riichi scoring with a set the model was not checked on: absent tiles at four seats.
+    assert not supports(replace(RIICHI, absent_tiles=SANMA.absent_tiles))
+    assert not supports(replace(SANMA, seats=4))
     with pytest.raises(NoValueModel):
         expected_scores(Hand.from_tiles(parse_mpsz("123m456p789s1z234m5z")), rule_profile("mcr"))
+
+
+# --- sanma ---------------------------------------------------------------------------------
+
+SANMA = rule_profile("sanma")
+
+
+def test_sanma_never_draws_an_absent_kind() -> None:
+    # 1m 9m 123p 456p 789s 11z after 5z: one from tenpai.  With one draw left, the tenpai
+    # probability is the copies of the kinds that make it ready over the wall.  At four seats
+    # 2m 3m 7m 8m would too; sanma has none of them, and its wall is 108 tiles less the hand's 14.
+    hand = Hand.from_tiles(parse_mpsz("19m123p456p789s11z5z"))
+    after = hand.without(parse_mpsz("5z"))
+    checker = Checker(SANMA)
+    unseen = checker.remaining(hand)
+    assert sum(unseen) == 94 and not any(unseen[tile] for tile in SANMA.absent_tiles)
+    useful = [t for t in range(NUM_TILE_KINDS) if unseen[t] and checker.shanten_number(after.with_tile(t)) <= 0]
+    assert [format_tile(t) for t in useful] == ["1m", "9m", "1z"]
+    by_kind = {rules.name: expected_scores(hand, rules, first_turn=17) for rules in (SANMA, RIICHI)}
+    (sanma,) = (d for d in by_kind["sanma"].discards if d.tile == parse_mpsz("5z")[0])
+    assert sanma.tenpai_probability == pytest.approx(sum(unseen[t] for t in useful) / (94 - 17), abs=1e-12)
+    assert sanma.tenpai_probability == pytest.approx(8 / 77, abs=1e-12)
+    (four,) = (d for d in by_kind["riichi"].discards if d.tile == parse_mpsz("5z")[0])
+    assert four.tenpai_probability == pytest.approx(24 / (122 - 17), abs=1e-12)  # 2m 3m 7m 8m: 16 more
+
+
+@pytest.mark.parametrize("seat_wind", [27, 28, 29])
+@pytest.mark.parametrize("tsumo_loss", [True, False])
+def test_a_sanma_self_draw_is_worth_what_the_scorer_pays(seat_wind: int, tsumo_loss: bool) -> None:
+    # 11m 99m 123p 456p 789s after 5z waits on 1m and 9m; the 1m indicator names 9m (2m-8m are
+    # absent).  With one draw left the value is each win's points, riichi and the ura dora as an
+    # average over the wall's tiles as the ura indicator, each scored by the Python scorer with
+    # three seats (tsumo loss or not), over the wall.
+    rules = replace(SANMA, red_fives=False, tsumo_loss=tsumo_loss)
+    hand = Hand.from_tiles(parse_mpsz("11m99m123p456p789s5z"))
+    indicators = (0,)
+    found = expected_scores(hand, rules, dora_indicators=indicators, seat_wind=seat_wind, first_turn=17)
+    (line,) = (d for d in found.discards if d.tile == parse_mpsz("5z")[0])
+    unseen = Checker(rules).remaining(hand, bytes(1 if t == 0 else 0 for t in range(NUM_TILE_KINDS)))
+    wall_size = sum(unseen)
+    assert wall_size == 93
+    base = [u + c for u, c in zip(unseen, hand.counts, strict=True)]
+    seat = seat_wind - 27
+    total = 0.0
+    for win_tile in parse_mpsz("1m9m"):
+        whole = hand.without(parse_mpsz("5z")).with_tile(win_tile)
+        wall = [b - c for b, c in zip(base, whole.counts, strict=True)]
+        assert sum(wall) == wall_size and not any(wall[t] for t in rules.absent_tiles)
+        points = 0.0
+        for ura, copies in enumerate(wall):
+            if copies:
+                context = WinContext(seat, 0, dora_indicators=indicators, ura_indicators=(ura,), riichi=True)
+                points += copies * score_riichi(whole, win_tile, rules, context).payments[seat]
+        total += unseen[win_tile] * points / wall_size
+    assert line.expected_score == pytest.approx(total / (wall_size - 17), rel=1e-12)
+    assert line.win_probability == pytest.approx((unseen[0] + unseen[8]) / (wall_size - 17), rel=1e-12)
+
+
+def test_sanma_norths_set_aside_are_dora() -> None:
+    # Two norths set aside: two dora on every win, and two fewer norths in the wall.
+    hand = Hand.from_tiles(parse_mpsz("11m99m123p456p789s5z"))
+    after = hand.without(parse_mpsz("5z"))
+    wall_size = 108 - 14 - 2
+    want = 0.0
+    for win_tile in parse_mpsz("1m9m"):
+        context = WinContext(1, 0, riichi=True, nuki=2)
+        want += 2 * score_riichi(after.with_tile(win_tile), win_tile, SANMA, context).payments[1]
+    for nuki, wall in ((0, wall_size + 2), (2, wall_size)):
+        found = expected_scores(hand, SANMA, first_turn=17, nuki=nuki)
+        (line,) = (d for d in found.discards if d.tile == parse_mpsz("5z")[0])
+        assert line.win_probability == pytest.approx(4 / (wall - 17), rel=1e-12)
+        if nuki:
+            assert line.expected_score == pytest.approx(want / (wall - 17), rel=1e-12)
+        else:
+            assert line.expected_score < want / (wall - 17)
+    with pytest.raises(InvalidWinContext):
+        expected_scores(hand, RIICHI, nuki=1)
+    with pytest.raises(InvalidWinContext):
+        expected_scores(hand, SANMA, seat_wind=30)  # no North seat at three
 
 
 # --- against mahjong-cpp itself -----------------------------------------------------------

@@ -108,6 +108,7 @@ def searches(draw: st.DrawFn) -> dict[str, Any]:
         "cancelled": None,
         "first_turn": first_turn,
         "last_turn": draw(st.integers(first_turn, 24)),
+        "nuki": 0,
     }
 
 

@@ -249,14 +249,30 @@ def test_far_from_tenpai_or_without_a_value_model_the_advisor_is_the_linear_one(
     far = _seat_view("riichi", "13m2579p1368s1225z")
     assert far.checker.shanten_number(far.hand) > VALUE_SHANTEN
     near = _seat_view("riichi", PARTING_HANDS[0][0])
-    # Sanma's three-seat scoring has no value model: its advisor is the linear one.
-    sanma = _seat_view("sanma", "19m123456p12345s4z")
-    for view in (far, sanma):
+    # Chinese Official scoring has no value model: its advisor is the linear one.
+    chinese = _seat_view("chinese", PARTING_HANDS[0][0])
+    for view in (far, chinese):
         assert not Advisor().values(view)
         calls.clear()
         assert Advisor().discard(view) == LinearAdvisor().discard(view)
         assert all("model" not in call for call in calls)
     assert Advisor().values(near) and not LinearAdvisor().values(near)
+
+
+def test_the_sanma_advisor_ranks_by_expected_score(monkeypatch):
+    # Sanma's three seats are valued like four: near tenpai the expected score ranks, with the
+    # seat's norths set aside, and the search never sees a copy of 2m-8m.
+    calls = _spy_on_evaluate_discards(monkeypatch)
+    # The table lists every north set aside, this seat's too, among the tiles seen (``visible``).
+    norths = bytes(1 if tile == 30 else 0 for tile in range(34))
+    view = _seat_view("sanma", "99m123p456p789s11z4z")._replace(nuki=1, visible=norths)
+    assert Advisor().values(view) and view.checker.shanten_number(view.hand) <= VALUE_SHANTEN
+    calls.clear()
+    Advisor().discard(view)
+    assert calls[0]["model"] is DiscardModel.EXPECTED_SCORE and calls[0]["nuki"] == 1
+    situation = Advisor().situation(view)
+    assert situation.nuki == 1 and not any(situation.unseen[tile] for tile in view.rules.absent_tiles)
+    assert sum(situation.unseen) == 108 - 14 - 1 - 1  # the hand, the dora indicator and the north
 
 
 def test_the_advisor_charges_for_dealing_in_only_where_an_opponent_may_be_ready():

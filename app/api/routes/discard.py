@@ -111,13 +111,15 @@ async def discard(
     melds), safety against each opponent, dora and honour value kept, and the score of seed 000,
     `-10·shanten + 0.8·ukeire/4 + 1.2·safety + 1.5·dora + 0.6·honors`, term by term.
 
-    Under riichi rules the default ranking (`model: expected_score`) is each discard's expected
+    Under riichi rules (`riichi`, `sanma`) the default ranking (`model: expected_score`) is each discard's expected
     points over the rest of the hand, after mahjong-cpp's expected-score model: tenpai and win
     probability by turn 18 from an exact search over the unseen tiles that also swaps tiles at
     equal shanten and steps back once, riichi declared at tenpai, every win valued by the riichi
     scorer (yaku, dora, red fives, expected ura dora), less the expected cost of dealing in when
-    opponents are given. Hands more than three from tenpai, other rules, and `model: linear` are
-    ranked by the linear score. The search runs off the event loop within TENPAI_HEAVY_SECONDS;
+    opponents are given. Under `sanma` the search's wall has no 2m-8m, the 1m indicator names 9m,
+    a self-draw pays as three seats pay, and a north is an ordinary honour (kita is not modelled).
+    Hands more than three from tenpai, other rules, and `model: linear` are ranked by the linear
+    score. The search runs off the event loop within TENPAI_HEAVY_SECONDS;
     a bound that cut it short is flagged in `value_search`. It is a heavy request: with
     TENPAI_MAX_HEAVY_REQUESTS already running, the linear score ranks at once (`model: linear`,
     `model_note` says why, `Cache-Control: no-store`).

@@ -151,7 +151,7 @@ def _judged(
 async def act_now(body: Annotated[ActRequest, Body(openapi_examples=ACT_EXAMPLES)], request: Request) -> Response:
     """`legal` is every action the rules allow `seat` after the last event, each once, in mjai form;
     `action` is the one the service picks, and `ranked` orders them all best first with the value it
-    gives each, in points, and the reasons. Under four-player riichi every decision is valued
+    gives each, in points, and the reasons. Under riichi and sanma every decision is valued
     (docs/table.md, "The advisor's decisions"): discards by today's `/discard` model, folding to
     the safest tile when no discard is worth the risk against a riichi; a chi, pon or open kan by
     the expected score after it against passing; riichi against dama; a win on a discard is passed

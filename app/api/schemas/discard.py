@@ -190,7 +190,7 @@ class DiscardRequest(BaseModel):
         f"riichi scorer) less the expected cost of dealing in ({DEAL_IN_POINTS:,.0f} points plus the hand's own "
         "expectation, times the danger); under `sichuan`, each discard's expected base points by the hand's end, "
         "wins valued by the Sichuan scorer (a flush and 根 double a win) as wins on a discard, after the void "
-        "tiles go; for rules without a value model (not `riichi` or `sichuan`) and for hands more than "
+        "tiles go; for rules without a value model (not `riichi`, `sanma` or `sichuan`) and for hands more than "
         f"{MAX_VALUE_SHANTEN} from tenpai the linear model ranks instead, and the answer's `model` says so. "
         "Where a win needs fans (`mcr`: 8) the default is `fan_plan`: the distance to the nearest fan pattern "
         "worth the minimum (flushes, straights, shifted and triple chows, pungs, the knitted forms, seven "

@@ -69,7 +69,7 @@ from app.core.errors import TenpaiError
 from app.core.shape.engine import Checker
 from app.core.shape.hand import Hand, Meld, MeldKind
 from app.core.shape.rules import RuleProfile
-from app.core.shape.tiles import COPIES, EAST, HONORS, SOUTH, Tile, dora_from_indicator, format_tile
+from app.core.shape.tiles import COPIES, EAST, HONORS, NORTH, SOUTH, Tile, dora_from_indicator, format_tile
 from app.core.value.riichi_scoring import RiichiScore, base_points_of, riichi_payments
 from app.core.value.scoring import REFUSALS, score
 from app.core.value.scoring_context import WinContext, check_win_tile
@@ -107,7 +107,9 @@ class ActionParameters:
     #: ``hazard_from_turn``, then ``hazard_per_turn`` more each turn, at most ``hazard_cap``.
     #: Measured on the 549 hands of the 54 Tenhou games in the shared test data
     #: (``scripts/measure_hand_ends.py``, three quarters of the chance any seat wins: 0.037 at
-    #: turn 7, 0.089 at 10, 0.141 at 13, 0.12-0.14 after).
+    #: turn 7, 0.089 at 10, 0.141 at 13, 0.12-0.14 after).  Four-player games: sanma (two
+    #: opponents, faster hands) uses the same figures; the test data's one sanma game (6 hands)
+    #: is too few to measure its own.
     hazard_from_turn: int = 4
     hazard_per_turn: float = 0.013
     hazard_cap: float = 0.13
@@ -170,6 +172,8 @@ class Situation(NamedTuple):
     turn: int = 1
     max_states: int = DEFAULT_MAX_STATES
     cancelled: Callable[[], bool] | None = None
+    #: Norths the seat has set aside (sanma's kita), each a dora of its wins.
+    nuki: int = 0
 
     @classmethod
     def of(
@@ -181,11 +185,18 @@ class Situation(NamedTuple):
         seen: Sequence[Tile] = (),
         **fields: object,
     ) -> Situation:
-        """A situation where the seat has seen its hand, the indicators and ``seen`` only."""
+        """A situation where the seat has seen its hand, the indicators and ``seen`` only (a
+        kind the set does not have, as sanma's 2m-8m, has no copy unseen).
+
+        >>> from app.core.shape.rules import rule_profile
+        >>> list(Situation.of(Hand.from_tiles([0, 0, 8]), rule_profile("sanma")).unseen[:9])
+        [2, 0, 0, 0, 0, 0, 0, 0, 3]
+        """
         held = bytearray(hand.all_counts())
         for tile in (*dora_indicators, *seen):
             held[tile] += 1
-        unseen = bytes(max(0, COPIES - count) for count in held)
+        absent = frozenset(rules.absent_tiles)
+        unseen = bytes(0 if tile in absent else max(0, COPIES - count) for tile, count in enumerate(held))
         return cls(rules, unseen, tuple(dora_indicators), **fields)  # type: ignore[arg-type]
 
 
@@ -235,6 +246,7 @@ def _search(hand: Hand, situation: Situation, unseen: bytes) -> ExpectedScores:
         dora_indicators=situation.dora_indicators,
         round_wind=situation.round_wind,
         seat_wind=situation.seat_wind,
+        nuki=situation.nuki,
         first_turn=situation.turn,
         max_states=situation.max_states,
         cancelled=situation.cancelled,
@@ -597,6 +609,7 @@ def _win_points(
         dora_indicators=situation.dora_indicators,
         riichi=riichi,
         ippatsu=ippatsu,
+        nuki=situation.nuki,
     )
     check_win_tile(whole.counts, tile)
     try:
@@ -629,7 +642,8 @@ def indicator_gains(whole: Hand, situation: Situation) -> dict[int, float]:
     single: dict[int, float] = {}
     for indicator, copies in enumerate(situation.unseen):
         if copies:
-            gain = counts[dora_from_indicator(indicator, absent_tiles=situation.rules.absent_tiles)]
+            dora = dora_from_indicator(indicator, absent_tiles=situation.rules.absent_tiles)
+            gain = counts[dora] + (situation.nuki if dora == NORTH else 0)  # a north set aside counts too
             single[gain] = single.get(gain, 0.0) + copies / total
     return single
 
@@ -650,7 +664,9 @@ def _ura_distribution(whole: Hand, situation: Situation) -> dict[int, float]:
 
 def _points(han: int, fu: int, dealer: int, self_draw: bool, rules: RuleProfile) -> float:
     base = base_points_of(min(han, 13), fu, rules)
-    net, _ = riichi_payments(base, 0, dealer, None if self_draw else 1, 0, seats=rules.seats)
+    net, _ = riichi_payments(
+        base, 0, dealer, None if self_draw else 1, 0, seats=rules.seats, tsumo_loss=rules.tsumo_loss
+    )
     return float(net[0])
 
 

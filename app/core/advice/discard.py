@@ -471,6 +471,8 @@ class DiscardQuestion:
     value_budget: int = DEFAULT_VALUE_BUDGET
     #: Under rules with a void suit (定缺), the hand's (0 m, 1 p, 2 s); None: the best suit to void.
     void_suit: int | None = None
+    #: Sanma: norths the seat has set aside (kita), each a dora of the expected-score search's wins.
+    nuki: int = 0
 
 
 def evaluate_discards(hand: Hand, rules: RuleProfile, **situation: Any) -> list[Candidate]:
@@ -668,6 +670,7 @@ def advise(
             dora_indicators=dora_indicators,
             round_wind=round_wind,
             seat_wind=SOUTH if seat_wind is None else seat_wind,
+            nuki=question.nuki,
             first_turn=FIRST_TURN if turn is None else min(turn, LAST_TURN),
             max_states=question.value_budget,
             deadline=deadline,

@@ -60,6 +60,18 @@ Where this module differs from mahjong-cpp (HEAD 453cae0):
   fives are not tracked at all when the rules do not score them.
 * The dealer is seat 0; the seat wind is given (South, a non-dealer, by default).
 
+**Sanma** (three-player riichi, the ``sanma`` preset) is valued by the same search: its
+wall is the unseen copies of the kinds the set has (2m-8m have none, so they are never drawn
+and never an ura indicator; ``S`` is counted from 108 tiles), the 1m indicator names 9m, and a
+self-draw pays what :func:`~app.core.value.riichi_scoring.riichi_payments` pays three seats
+(tsumo loss as the rules say).  The seats are East, South and West.  Norths the player has
+already set aside (``nuki``) are dora of every win, and ura dora when the ura indicator
+names north.  A north still to come is an ordinary honour tile to the search: in play it is
+usually set aside for a dora and a replacement draw (kita), which the search does not model:
+a north drawn counts as a draw that does not help (unless the hand pairs it), so every line is
+valued without the dora and the extra draws that norths to come would bring.  The 18-turn horizon is kept: 55 live tiles over three seats give about as many draws
+as 70 over four.
+
 >>> from app.core.shape.rules import rule_profile
 >>> from app.core.shape.tiles import parse_mpsz
 >>> hand = Hand.from_tiles(parse_mpsz("123m456p789s1z234m5z"))
@@ -83,8 +95,9 @@ from app.core.errors import TenpaiError, WrongTileCount
 from app.core.shape.hand import Hand, MeldKind
 from app.core.shape.rules import RuleProfile
 from app.core.shape.tables import tables
-from app.core.shape.tiles import EAST, SOUTH, Counts, Tile, format_tile
+from app.core.shape.tiles import COPIES, EAST, NORTH, SOUTH, Counts, Tile, format_tile
 from app.core.value.riichi_scoring import kernel_options
+from app.core.value.scoring_context import InvalidWinContext
 
 FIRST_TURN: Final = 1
 LAST_TURN: Final = 18
@@ -154,20 +167,19 @@ class ExpectedScores(NamedTuple):
 
 
 def supports(rules: RuleProfile) -> bool:
-    """Whether the model can value hands under ``rules``: four-player riichi scoring.
+    """Whether the model can value hands under ``rules``: riichi scoring, four-player or sanma.
 
     >>> from app.core.shape.rules import rule_profile
-    >>> supports(rule_profile("riichi")), supports(rule_profile("chinese"))
-    (True, False)
+    >>> [supports(rule_profile(name)) for name in ("riichi", "sanma", "chinese", "mcr")]
+    [True, True, False, False]
     """
-    return (
-        rules.name == "riichi"
-        and rules.seats == 4
-        and not rules.wildcards
-        and not rules.absent_tiles
-        and not rules.knitted_forms
-        and not rules.win_requires_meld
-    )
+    if rules.name == "riichi":
+        table = rules.seats == 4 and not rules.absent_tiles
+    elif rules.name == "sanma":
+        table = rules.seats == 3
+    else:
+        return False
+    return table and not rules.wildcards and not rules.knitted_forms and not rules.win_requires_meld
 
 
 def expected_scores(
@@ -179,6 +191,7 @@ def expected_scores(
     dora_indicators: Sequence[Tile] = (),
     round_wind: Tile = EAST,
     seat_wind: Tile = SOUTH,
+    nuki: int = 0,
     first_turn: int = FIRST_TURN,
     last_turn: int = LAST_TURN,
     extra: int = DEFAULT_EXTRA,
@@ -189,8 +202,11 @@ def expected_scores(
     """Tenpai and win probability and expected score of every discard of a 3n+2 ``hand``.
 
     ``unseen`` holds the copies of each tile the player has not seen (default: four less
-    the hand, the melds and the dora indicators).  ``red_fives`` lists the red fives held
-    concealed.  ``deadline`` (a :func:`time.monotonic` instant), ``cancelled`` and
+    the hand, the melds, the dora indicators and the norths set aside; none of a kind the set
+    does not have).
+    ``red_fives`` lists the red fives held concealed.  ``seat_wind`` names a seat at the
+    table (East, South or West in sanma); ``nuki`` counts the norths the player has set aside
+    (sanma's kita), each a dora of its wins.  ``deadline`` (a :func:`time.monotonic` instant), ``cancelled`` and
     ``max_states`` bound the work; a bounded answer has ``complete`` False.
 
     >>> from app.core.shape.rules import rule_profile
@@ -205,11 +221,20 @@ def expected_scores(
         raise WrongTileCount(
             f"expected scores are for a hand that discards (3n+2 tiles), got {hand.tile_count}", field="hand"
         )
+    if not EAST <= seat_wind < EAST + rules.seats:
+        raise InvalidWinContext(
+            f"seat_wind: {rules.seats} seats have the winds {', '.join(format_tile(EAST + s) for s in range(rules.seats))}",
+            field="seat_wind",
+        )
+    if not 0 <= nuki <= (COPIES if rules.seats == 3 else 0):
+        raise InvalidWinContext("nuki: norths set aside, 0-4, at a three-player table only", field="nuki")
     if unseen is None:
         held = bytearray(hand.all_counts())
         for indicator in dora_indicators:
             held[indicator] += 1
-        unseen = bytes(max(0, 4 - c) for c in held)
+        held[NORTH] += nuki  # the norths set aside are seen
+        absent = frozenset(rules.absent_tiles)
+        unseen = bytes(0 if tile in absent else max(0, COPIES - c) for tile, c in enumerate(held))
     start_red = 0
     if rules.red_fives:
         for tile in red_fives:
@@ -232,6 +257,7 @@ def expected_scores(
         cancelled,
         first_turn,
         last_turn,
+        nuki,
     )
     discards = []
     for tile, red, shanten, rows in found:

@@ -33,6 +33,7 @@ using shape::kKinds;
 constexpr int kRiichiFlag = 8;
 constexpr int kFives[3] = {4, 13, 22};
 constexpr int kEast = 27;
+constexpr int kNorth = 30;
 
 int red_bit(int tile) {
     return tile == 4 ? 1 : tile == 13 ? 2 : tile == 22 ? 4 : 0;
@@ -97,6 +98,7 @@ struct Query {
     std::vector<std::uint8_t> dora_indicators;
     int round_wind = kEast;
     int seat_wind = kEast + 1;
+    int nuki = 0;  // norths the player has set aside (sanma's kita), each a dora of its own
     riichi::Options options;  // the scorer's, and the forms and red fives the shape follows
     int extra = 1;
     int max_states = 60000;
@@ -120,7 +122,12 @@ class Search {
         for (int suit = 0; suit < 3; ++suit) {
             red_base_[suit] = ((q_.start_red >> suit) & 1) || (q_.options.red_fives && q_.unseen[kFives[suit]] > 0) ? 1 : 0;
         }
-        for (int indicator = 0; indicator < kKinds; ++indicator) indicator_of_[q_.options.dora_of[indicator]] = indicator;
+        // Every indicator of each dora: one in four-player riichi; in sanma 1m and the absent 2m-8m
+        // all name 9m, and the absent ones have no copies in the wall.
+        for (int indicator = 0; indicator < kKinds; ++indicator) {
+            const int dora = q_.options.dora_of[indicator];
+            indicators_of_[dora][indicator_count_[dora]++] = static_cast<std::uint8_t>(indicator);
+        }
         seat_ = q_.seat_wind - kEast;
         started_ = std::chrono::steady_clock::now();
     }
@@ -158,7 +165,8 @@ class Search {
     std::array<int, kKinds> base_{};
     int wall_size_ = 0;
     std::array<int, 3> red_base_{};
-    std::array<int, kKinds> indicator_of_{};
+    std::array<std::array<std::uint8_t, kKinds>, kKinds> indicators_of_{};
+    std::array<int, kKinds> indicator_count_{};
     int seat_ = 1;
     std::chrono::steady_clock::time_point started_;
     Stop stopped_by_ = Stop::None;
@@ -237,6 +245,7 @@ double Search::win_value(const Counts& counts, int red, int win_tile, bool riich
     situation.dora_indicators = q_.dora_indicators;
     situation.red_fives = ((red & 1) != 0) + ((red & 2) != 0) + ((red & 4) != 0);
     situation.riichi = riichi;
+    situation.nuki = q_.nuki;
     const riichi::Score result = riichi::score(counts.data(), q_.melds.data(), int(q_.melds.size()), win_tile,
                                                q_.options, situation);
     double value = 0.0;  // no yaku: the hand cannot be declared a win
@@ -255,19 +264,24 @@ double Search::with_ura(const Counts& counts, int han, int fu) {
     if (drawn == 1 && q_.melds.empty()) {
         // One indicator: a kind held c times adds c ura dora when its indicator is drawn, with
         // the indicator's share of the wall (the wall holds wall_size tiles throughout).
+        // A north set aside adds one more when north is the ura dora.
         const int plain = points_of(han, fu);
         double gained = 0.0;
         for (int tile = 0; tile < kKinds; ++tile) {
-            if (!counts[tile]) continue;
-            const int indicator = indicator_of_[tile];
-            const int copies = base_[indicator] - counts[indicator];
-            if (copies > 0) gained += double(copies * (points_of(han + counts[tile], fu) - plain));
+            const int gain = counts[tile] + (tile == kNorth ? q_.nuki : 0);
+            if (!gain) continue;
+            for (int i = 0; i < indicator_count_[tile]; ++i) {
+                const int indicator = indicators_of_[tile][i];
+                const int copies = base_[indicator] - counts[indicator];
+                if (copies > 0) gained += double(copies * (points_of(han + gain, fu) - plain));
+            }
         }
         return plain + gained / wall_size_;
     }
     std::array<int, kKinds> held{};
     for (int tile = 0; tile < kKinds; ++tile) held[tile] = counts[tile];
     for (auto tile : q_.meld_tiles) held[tile] += 1;
+    held[kNorth] += q_.nuki;
     std::array<int, kKinds> wall{};
     int total = 0;
     for (int tile = 0; tile < kKinds; ++tile) {
@@ -725,7 +739,7 @@ const Binding bind_expected{"expected", [](py::module_& m) {
         [](const py::bytes& start, const py::bytes& unseen, const std::vector<std::pair<int, int>>& melds,
            int start_red, const std::vector<int>& dora_indicators, int round_wind, int seat_wind,
            const riichi::Options& options, int extra, int max_states,
-           double seconds, const py::object& cancelled, int first_turn, int last_turn) {
+           double seconds, const py::object& cancelled, int first_turn, int last_turn, int nuki) {
             Query q;
             q.start = counts_of(start, "start");
             q.unseen = counts_of(unseen, "unseen");
@@ -766,6 +780,13 @@ const Binding bind_expected{"expected", [](py::module_& m) {
             if (round_wind < kEast || round_wind > kEast + 3 || seat_wind < kEast || seat_wind > kEast + 3) {
                 throw std::invalid_argument("winds: 27-30");
             }
+            // The dealer is seat 0 and the seat wind names the player's seat: one at the table.
+            if (seat_wind - kEast >= std::clamp(options.seats, 2, 4)) {
+                throw std::invalid_argument("seat_wind: a seat at the table (East, South, West with three seats)");
+            }
+            if (nuki < 0 || q.start[kNorth] + q.unseen[kNorth] + nuki > 4) {
+                throw std::invalid_argument("nuki: norths set aside, at most 4 with the hand's and the unseen");
+            }
             if (first_turn < 1 || last_turn < first_turn || last_turn > 200) {
                 throw std::invalid_argument("turns: 1 <= first_turn <= last_turn <= 200");
             }
@@ -778,6 +799,7 @@ const Binding bind_expected{"expected", [](py::module_& m) {
             q.seconds = seconds;
             q.first_turn = first_turn;
             q.last_turn = last_turn;
+            q.nuki = nuki;
             shape::tables();  // installed, or a clean error before the GIL is released
             std::vector<double> values;
             int states = 0;
@@ -806,7 +828,7 @@ const Binding bind_expected{"expected", [](py::module_& m) {
         },
         py::arg("start"), py::arg("unseen"), py::arg("melds"), py::arg("start_red"), py::arg("dora_indicators"),
         py::arg("round_wind"), py::arg("seat_wind"), py::arg("options"), py::arg("extra"), py::arg("max_states"), py::arg("seconds"),
-        py::arg("cancelled"), py::arg("first_turn"), py::arg("last_turn"),
+        py::arg("cancelled"), py::arg("first_turn"), py::arg("last_turn"), py::arg("nuki"),
         "The expected-score search of app/core/advice/expected_score.py: ([(tile, red, shanten, [(turn, tenpai, "
         "win, score) per turn])], states, stop 0 none / 1 states / 2 time).");
 }};

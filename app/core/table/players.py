@@ -10,14 +10,14 @@ another win of the hand would not.
     The discard advisor (:func:`app.core.advice.discard.evaluate_discards`) told everything a
     player at the table sees: its own turn, its seat and the round wind, the dora
     indicators and each opponent's river, melds and declaration.  Under rules the
-    expected-score model values (:func:`app.core.advice.expected_score.supports`: four-player
-    riichi), it ranks by that model, :class:`~app.core.advice.discard.DiscardModel`'s
+    expected-score model values (:func:`app.core.advice.expected_score.supports`: riichi and
+    sanma), it ranks by that model, :class:`~app.core.advice.discard.DiscardModel`'s
     ``EXPECTED_SCORE`` (``POST /discard``'s default), whenever the hand is
     :data:`VALUE_SHANTEN` or closer to tenpai, and by the linear model with its weights
     beyond (see :class:`Advisor` for why); it folds against a riichi when no discard is
     worth the risk, values calls against passing and riichi against dama by the same
-    search (:mod:`app.core.advice.actions`).  Under other rules (sanma, whose three-seat
-    scoring the model does not value, Qiqihar, Chinese) it is the ``linear`` advisor.
+    search (:mod:`app.core.advice.actions`).  Under other rules (Qiqihar, Chinese) it is the
+    ``linear`` advisor.
     Where a win needs fans (``SeatView.minimum_fan``: MCR's 8), the fan planner
     (:class:`app.core.advice.mcr_targets.FanPlanner`) makes its discards, calls and
     kongs instead: toward the nearest fan target worth 8 (flushes, straights,
@@ -240,7 +240,7 @@ VALUE_BUDGET: Final = DEFAULT_VALUE_BUDGET
 class Advisor(ShantenCaller):
     """The advisor: every decision of a seat valued on one scale, told what the seat sees.
 
-    Under rules the expected-score model values (four-player riichi,
+    Under rules the expected-score model values (riichi and sanma,
     :func:`~app.core.advice.expected_score.supports`), each decision is valued in points at
     the end of the hand (:mod:`app.core.advice.actions` has the formulas):
 
@@ -270,9 +270,16 @@ class Advisor(ShantenCaller):
     * **Wins** and nine terminals are the table's decisions (:mod:`app.core.table.decide`:
       a win that ends the game in last place when a later one would not is declined).
 
-    Under other rules (sanma, whose three-seat scoring the model does not value, Qiqihar,
-    Chinese) it is the ``linear`` advisor.  Where a win needs fans (``view.minimum_fan``: MCR),
-    the fan planner (:class:`~app.core.advice.mcr_targets.FanPlanner`) decides its discards,
+    Under sanma the same values hold with three seats: the search's wall has no 2m-8m, its wins
+    pay as three seats pay (tsumo loss) and count the norths the seat has set aside, and a push
+    or a call weighs two opponents.  Figures measured at four-player tables are kept as they
+    are: the other seats' win hazard of :func:`~app.core.advice.actions.contested` (two
+    opponents instead of three, but sanma hands are made faster: which way it errs is not
+    measured), the discard wins' share of :func:`~app.core.advice.actions.riichi_or_dama` and
+    ``DEAL_IN_POINTS`` (a sanma hand is worth more, with more dora): the shared Tenhou games
+    hold one sanma game, 6 hands, too few to measure them on.  Kita is :class:`ShantenCaller`'s
+    rule.  Under other rules (Qiqihar, Chinese) it is the ``linear`` advisor.  Where a win needs
+    fans (``view.minimum_fan``: MCR), the fan planner (:class:`~app.core.advice.mcr_targets.FanPlanner`) decides its discards,
     calls and kongs.
 
     Choices that make it fit the table:
@@ -373,6 +380,7 @@ class Advisor(ShantenCaller):
             view.turn,
             VALUE_BUDGET,
             view.stop,
+            view.nuki,
         )
 
     def declare_riichi(self, view: SeatView, discard: Tile) -> bool:
@@ -477,6 +485,7 @@ class Advisor(ShantenCaller):
                 model=DiscardModel.EXPECTED_SCORE,
                 seat_wind=view.seat_wind,
                 round_wind=view.round_wind,
+                nuki=view.nuki,
                 value_budget=VALUE_BUDGET,
                 cancelled=view.stop,
             )
@@ -735,7 +744,7 @@ def plain_exchange(counts: bytes, options: Sequence[tuple[Tile, ...]]) -> tuple[
 
 def unseen_tiles(view: SeatView) -> bytes:
     """Copies of each tile this seat has not seen: not in its hand or melds, the rivers, the
-    other seats' melds, nor ``view.visible``.
+    other seats' melds, nor ``view.visible``; none of a kind the set does not have (sanma's 2m-8m).
 
     >>> from app.core.shape.rules import rule_profile
     >>> from app.core.shape.tiles import parse_mpsz
@@ -744,6 +753,9 @@ def unseen_tiles(view: SeatView) -> bytes:
     >>> view = SeatView(0, hand, None, 1, (Opponent(river=(0, 1)),), (), 50, rules, Checker(rules))
     >>> list(unseen_tiles(view)[:3])
     [0, 3, 4]
+    >>> sanma = rule_profile("sanma")
+    >>> list(unseen_tiles(view._replace(rules=sanma, checker=Checker(sanma)))[:3])
+    [0, 0, 0]
     """
     seen = bytearray(view.hand.all_counts())
     for opponent in view.opponents:
@@ -755,7 +767,8 @@ def unseen_tiles(view: SeatView) -> bytes:
     if view.visible is not None:
         for tile, count in enumerate(view.visible):
             seen[tile] += count
-    return bytes(max(0, COPIES - count) for count in seen)
+    absent = frozenset(view.rules.absent_tiles)
+    return bytes(0 if tile in absent else max(0, COPIES - count) for tile, count in enumerate(seen))
 
 
 def fan_planner(view: SeatView) -> FanPlanner:
