@@ -199,6 +199,25 @@ def test_at_all_last_a_win_that_leaves_the_seat_fourth_is_passed_when_another_wo
     assert act(_all_last(0, scores), 1, RIICHI, strategy=LinearAdvisor()).action["type"] == "hora"
 
 
+def test_the_all_last_judgement_after_another_seats_kan_weighs_a_plain_self_draw():
+    # Seat 0 makes a closed kan of 1m and throws the 3m it draws from the dead wall.  Seat 1's
+    # self-draw to come is an ordinary draw, not a replacement tile (it holds no kan): the same
+    # judgement as without the kan, the win passed.
+    scores = [27000, 18000, 21000, 34000]
+    events = _all_last(0, scores)[:-2]
+    events += [
+        {"type": "tsumo", "actor": 0, "pai": "1m"},
+        {"type": "ankan", "actor": 0, "consumed": ["1m", "1m", "1m", "1m"]},
+        {"type": "dora", "dora_marker": "9s"},
+        {"type": "tsumo", "actor": 0, "pai": "3m"},
+        {"type": "dahai", "actor": 0, "pai": "3m", "tsumogiri": True},
+    ]
+    answer = act(events, 1, RIICHI, strategy=Advisor())
+    assert answer.action == {"type": "none"}
+    win = next(item for item in answer.ranked if item[0]["type"] == "hora")
+    assert "ends the game with seat 1 last" in win[2][0]
+
+
 def test_act_values_riichi_and_the_same_discard_as_dama_on_one_scale():
     # The dealer's first draw makes a hatsu hand ready on 1s-4s: riichi more than doubles it.
     events: list[dict[str, Any]] = [

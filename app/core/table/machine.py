@@ -1607,6 +1607,10 @@ class TableMachine:
         if not self.checker.is_win(whole):
             return None
         context = self._context(seat, target, kind, (), True)
+        if seat == target:
+            # A draw to come, not the one this turn made: neither a kan's replacement tile (the
+            # table may be just after one, by another seat) nor the first go-around's.
+            context = context._replace(kong_replacement=False, kong_feeder=None, first_turn=False)
         try:
             result = score(whole, kind, self.rules, context)
         except REFUSALS:
