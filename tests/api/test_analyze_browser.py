@@ -627,9 +627,15 @@ def test_discard_table_shows_the_ranking_models_own_figures(
         hand_box = browser.find_element(By.ID, "hand")
         hand_box.clear()
         hand_box.send_keys(sanma_hand)
+        valued_sanma = _settled_discard(service_url, {"hand": sanma_hand, "rules": "sanma"})
         _choose(browser, "rules", "sanma")
         _wait_for_rules(browser, sanma_hand, "sanma", default)
-        assert _discard_table(browser)["model"] == "linear"
+        # Sanma hands are valued in expected points too (three seats' payments, no 2m-8m to draw).
+        shown = _discard_table(browser)
+        assert shown["model"] == valued_sanma["model"] == "expected_score"
+        assert shown["columns"] == ["expected_score", "win_probability", "tenpai_probability"]
+        for row, candidate in zip(shown["rows"], valued_sanma["candidates"], strict=True):
+            assert {k: float(v) for k, v in row["values"].items()} == {k: candidate[k] for k in shown["columns"]}
         _screenshot(browser, tmp_path, "page-sanma.png")
     except Exception:
         browser.save_screenshot(str(tmp_path / "failure.png"))

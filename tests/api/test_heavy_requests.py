@@ -329,7 +329,7 @@ def _leaving_call(app: FastAPI, path: str, body: dict[str, Any], leave_after: fl
 
 
 #: The costliest lineup of each kind of advisor: the riichi expected-score search (0.9 s of CPU
-#: a game, one search up to tenths of a second), sanma's linear advisor with kita, MCR's fan planner.
+#: a game, one search up to tenths of a second), sanma's expected-score advisor with kita, MCR's fan planner.
 LEAVING_LINEUPS = {
     "riichi_advisors": LONG_SIMULATION,
     "sanma_advisors": {"rules": "sanma", "players": ["advisor"] * 3, "games": 200, "seed": 5},
