@@ -154,7 +154,9 @@ async def act_now(body: Annotated[ActRequest, Body(openapi_examples=ACT_EXAMPLES
     gives each, in points, and the reasons. Under riichi and sanma every decision is valued
     (docs/table.md, "The advisor's decisions"): discards by today's `/discard` model, folding to
     the safest tile when no discard is worth the risk against a riichi; a chi, pon or open kan by
-    the expected score after it against passing; riichi against dama; a win on a discard is passed
+    the expected score after it against passing; riichi against dama (ura dora, ippatsu, the stick); a
+    closed or added kan by its replacement draw, new dora and the chance it is robbed, against the
+    best discard; a win on a discard is passed
     at all-last when it would end the game in last place and another win of the hand would not.
     Under other rules calls and kans follow simple rules and every win is taken.
 
