@@ -300,11 +300,15 @@ class Checker:
         suits = self.voidable_suits(hand)
         if len(suits) == 1:
             return suits[0]
-        with_ukeire = hand.tile_count % 3 == 1
-        return min(
-            (self.bound(suit).shanten(hand, with_ukeire=with_ukeire) for suit in suits),
-            key=partial(_void_rank, hand.counts),
-        ).void_suit  # type: ignore[return-value]  # a bound checker's answer names its suit
+        best = self._best_void_answer(hand, suits, None, with_ukeire=hand.tile_count % 3 == 1)
+        return best.void_suit  # type: ignore[return-value]  # a bound checker's answer names its suit
+
+    def _best_void_answer(
+        self, hand: Hand, suits: Sequence[int], visible: bytes | None, *, with_ukeire: bool
+    ) -> ShantenResult:
+        """The shanten answer of the best of ``suits`` to void (:func:`_void_rank`)."""
+        answers = (self.bound(suit).shanten(hand, visible, with_ukeire=with_ukeire) for suit in suits)
+        return min(answers, key=partial(_void_rank, hand.counts))
 
     def _shape_counts(self, hand: Hand) -> bytes:
         """The concealed counts the shape is measured on: with a void suit, its tiles taken out
@@ -565,12 +569,8 @@ class Checker:
         n = hand.tile_count
         if n % 3 == 0 or n > 14:
             _check_size(hand, (1, 2))
-        if self._auto_void:
-            # The best suit to void: the lowest shanten, then the most ukeire (see best_void_suit).
-            answers = [
-                self.bound(suit).shanten(hand, visible, with_ukeire=with_ukeire) for suit in self.voidable_suits(hand)
-            ]
-            return min(answers, key=partial(_void_rank, hand.counts))
+        if self._auto_void:  # the best suit to void: the lowest shanten, then the most ukeire
+            return self._best_void_answer(hand, self.voidable_suits(hand), visible, with_ukeire=with_ukeire)
         closed = n >= 13 and not hand.melds
         draws = n % 3 == 1 and with_ukeire
         shanten, (regular, pairs, orphans, knitted, honors), w, improving = self._analyse(
