@@ -137,7 +137,7 @@ from app.core.shape.tiles import (
     dora_table,
     format_tile,
 )
-from app.core.shape.void_suit import format_suit
+from app.core.shape.void_suit import forced_discards, format_suit
 from app.core.value.scoring import MINIMUM_FANS
 
 UKEIRE_UNIT: Final = 4
@@ -544,10 +544,10 @@ def advise(
     )
     options_by_tile = checker.discards(hand, others)
     counts = hand.counts
-    void_held = void_suit is not None and any(counts[9 * void_suit : 9 * void_suit + 9])
+    forced = forced_discards(counts, void_suit)
+    void_held = bool(forced)
     if void_held:
-        # The table forces it (定缺): while a void tile is held, a void tile is the discard.
-        options_by_tile = [option for option in options_by_tile if option.tile // 9 == void_suit]
+        options_by_tile = [option for option in options_by_tile if option.tile in forced]
     wild = rules.wildcards
     # Per kind, once: dora values, honour values, safety.
     dora_lost: Sequence[int]

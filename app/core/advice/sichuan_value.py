@@ -51,6 +51,7 @@ from app.core.shape.engine import Checker
 from app.core.shape.hand import MAX_CONCEALED, Hand
 from app.core.shape.rules import RuleProfile
 from app.core.shape.tiles import NUM_TILE_KINDS, Counts, Tile, format_tile
+from app.core.shape.void_suit import forced_discards
 from app.core.value.scoring_context import WinContext
 from app.core.value.sichuan_scoring import score_sichuan
 
@@ -134,11 +135,8 @@ class _Search(DrawSearch):
 
     def discards(self, drawn: bytearray) -> Iterable[Tile]:
         """The discards the hand may make: a void tile while it holds one, else any tile."""
-        if self.void is not None:
-            void = [tile for tile in range(9 * self.void, 9 * self.void + 9) if drawn[tile]]
-            if void:
-                return void
-        return [tile for tile in range(NUM_TILE_KINDS) if drawn[tile]]
+        forced = forced_discards(bytes(drawn), self.void)
+        return forced or [tile for tile in range(NUM_TILE_KINDS) if drawn[tile]]
 
     def children(self, drawn: bytearray, shanten: int) -> Iterator[bytes]:
         """The hands kept by the discards the table allows that leave ``shanten``; out of time,

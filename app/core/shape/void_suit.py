@@ -91,6 +91,19 @@ def holds_suit(hand: Hand, suit: int) -> bool:
     return any(meld.tiles[0] // 9 == suit for meld in hand.melds)
 
 
+def forced_discards(counts: bytes, void_suit: int | None) -> tuple[Tile, ...]:
+    """The discards the table forces (定缺): while the hand holds a tile of its void suit, only
+    such tiles may be thrown; empty when it holds none (or has no void suit).
+
+    >>> from app.core.shape.tiles import counts_from_tiles, parse_mpsz
+    >>> forced_discards(counts_from_tiles(parse_mpsz("19m234p")), 0), forced_discards(counts_from_tiles(parse_mpsz("234p")), 0)
+    ((0, 8), ())
+    """
+    if void_suit is None:
+        return ()
+    return tuple(tile for tile in suit_tiles(void_suit) if counts[tile])
+
+
 def without_suit(counts: bytes, suit: int) -> bytes:
     """``counts`` with the suit's nine counts zeroed: the hand as the shape sees it, its void
     tiles thrown (each one a tile the complete hand still lacks).
