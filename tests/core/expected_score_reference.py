@@ -80,6 +80,7 @@ from typing import Final, NamedTuple
 
 import numpy as np
 
+from app.core.advice.expected_score import supports  # which rules the model takes: the rule, not the search
 from app.core.errors import TenpaiError, WrongTileCount
 from app.core.shape.hand import Hand
 from app.core.shape.rules import RuleProfile, SevenPairs
@@ -176,22 +177,6 @@ class ExpectedScores(NamedTuple):
     states: int
     complete: bool
     stopped_by: SearchStop | None = None
-
-
-def supports(rules: RuleProfile) -> bool:
-    """Whether the model can value hands under ``rules``: riichi scoring, four-player or sanma.
-
-    >>> from app.core.shape.rules import rule_profile
-    >>> [supports(rule_profile(name)) for name in ("riichi", "sanma", "chinese")]
-    [True, True, False]
-    """
-    if rules.name == "riichi":
-        table = rules.seats == 4 and not rules.absent_tiles
-    elif rules.name == "sanma":
-        table = rules.seats == 3
-    else:
-        return False
-    return table and not rules.wildcards and not rules.knitted_forms and not rules.win_requires_meld
 
 
 def expected_scores(

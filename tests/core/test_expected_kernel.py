@@ -98,29 +98,46 @@ MELDS = [
 ]
 
 
-@st.composite
-def situations(draw: st.DrawFn) -> tuple[Hand, dict[str, Any], str]:
+def _deal(draw: st.DrawFn, kinds: list[int], meld_choices: list[Meld]) -> tuple[list[Meld], list[int], tuple[int, ...]]:
+    """Up to two melds of ``meld_choices``, a 3n+2 concealed part and up to three dora
+    indicators, dealt from four copies of each of ``kinds``."""
     rng = random.Random(draw(st.integers(0, 2**32 - 1)))
-    melds = draw(st.lists(st.sampled_from(MELDS), max_size=2, unique_by=lambda m: m.tiles[0]))
-    wall = [tile for tile in range(NUM_TILE_KINDS) for _ in range(4)]
+    melds = draw(st.lists(st.sampled_from(meld_choices), max_size=2, unique_by=lambda m: m.tiles[0]))
+    wall = [tile for tile in kinds for _ in range(4)]
     for meld in melds:
         for tile in meld.tiles:
             wall.remove(tile)
     rng.shuffle(wall)
     concealed = sorted(wall[: 14 - 3 * len(melds)])
-    indicators = tuple(wall[14 : 14 + draw(st.integers(0, 3))])
+    return melds, concealed, tuple(wall[14 : 14 + draw(st.integers(0, 3))])
+
+
+def _search_bounds(draw: st.DrawFn) -> dict[str, int]:
+    """The search's turns, extra states and state budget."""
+    return {
+        "extra": draw(st.integers(0, 2)),
+        "first_turn": draw(st.integers(1, 6)),
+        "last_turn": draw(st.integers(6, 18)),
+        "max_states": draw(st.sampled_from((300, 2_000, 6_000))),
+    }
+
+
+def _case(concealed: list[int], melds: list[Meld], situation: dict[str, Any]) -> tuple[Hand, dict[str, Any], str]:
+    return Hand(bytes(Hand.from_tiles(concealed).counts), tuple(melds)), situation, f"{concealed} {melds} {situation}"
+
+
+@st.composite
+def situations(draw: st.DrawFn) -> tuple[Hand, dict[str, Any], str]:
+    melds, concealed, indicators = _deal(draw, list(range(NUM_TILE_KINDS)), MELDS)
     reds = tuple(five for five in FIVES if concealed.count(five) and draw(st.booleans()))
     situation = {
         "red_fives": reds,
         "dora_indicators": indicators,
         "round_wind": draw(st.sampled_from((27, 28))),
         "seat_wind": draw(st.integers(27, 30)),
-        "extra": draw(st.integers(0, 2)),
-        "first_turn": draw(st.integers(1, 6)),
-        "last_turn": draw(st.integers(6, 18)),
-        "max_states": draw(st.sampled_from((300, 2_000, 6_000))),
+        **_search_bounds(draw),
     }
-    return Hand(bytes(Hand.from_tiles(concealed).counts), tuple(melds)), situation, f"{concealed} {melds} {situation}"
+    return _case(concealed, melds, situation)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -145,15 +162,7 @@ SANMA_MELDS = [Meld.of("pon", [31, 31, 31]), Meld.of("closed_kan", [0] * 4), Mel
 def sanma_situations(draw: st.DrawFn) -> tuple[Hand, dict[str, Any], str]:
     """A hand dealt from sanma's 108 tiles (no 2m-8m), with pons and kans (no chi), the seat's
     norths set aside, and the winds of three seats."""
-    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
-    melds = draw(st.lists(st.sampled_from(SANMA_MELDS), max_size=2, unique_by=lambda m: m.tiles[0]))
-    wall = [tile for tile in SANMA_KINDS for _ in range(4)]
-    for meld in melds:
-        for tile in meld.tiles:
-            wall.remove(tile)
-    rng.shuffle(wall)
-    concealed = sorted(wall[: 14 - 3 * len(melds)])
-    indicators = tuple(wall[14 : 14 + draw(st.integers(0, 3))])
+    melds, concealed, indicators = _deal(draw, SANMA_KINDS, SANMA_MELDS)
     norths_left = 4 - concealed.count(30) - indicators.count(30)
     situation = {
         "red_fives": tuple(five for five in FIVES[1:] if concealed.count(five) and draw(st.booleans())),
@@ -161,12 +170,9 @@ def sanma_situations(draw: st.DrawFn) -> tuple[Hand, dict[str, Any], str]:
         "round_wind": draw(st.sampled_from((27, 28))),
         "seat_wind": draw(st.integers(27, 29)),
         "nuki": draw(st.integers(0, min(2, norths_left))),
-        "extra": draw(st.integers(0, 2)),
-        "first_turn": draw(st.integers(1, 6)),
-        "last_turn": draw(st.integers(6, 18)),
-        "max_states": draw(st.sampled_from((300, 2_000, 6_000))),
+        **_search_bounds(draw),
     }
-    return Hand(bytes(Hand.from_tiles(concealed).counts), tuple(melds)), situation, f"{concealed} {melds} {situation}"
+    return _case(concealed, melds, situation)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
