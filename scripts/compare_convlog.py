@@ -136,12 +136,17 @@ def compare_shared_games(binary: Path, testdata: Path) -> Comparison | None:
         ours = read_log(tenhou6, "tenhou6")
         if ours != original:
             raise SystemExit(f"{path.name}: tenpai's own round trip differs; fix that first")
-        theirs, error = run_convlog(binary, tenhou6)
-        if theirs is None:
-            result.refused.append((path.name, error))
-            continue
-        compare_events(result, path.name, ours, theirs)
+        _compare_one(result, binary, path.name, tenhou6, ours)
     return result
+
+
+def _compare_one(result: Comparison, binary: Path, name: str, tenhou6: str, ours: list[Event]) -> None:
+    """convlog's events for ``tenhou6`` set against ``ours`` (a refusal recorded as one)."""
+    theirs, error = run_convlog(binary, tenhou6)
+    if theirs is None:
+        result.refused.append((name, error))
+    else:
+        compare_events(result, name, ours, theirs)
 
 
 def compare_convlog_tests(binary: Path, folder: Path) -> Comparison:
@@ -149,11 +154,7 @@ def compare_convlog_tests(binary: Path, folder: Path) -> Comparison:
     for path in sorted(folder.glob("*.json")):
         tenhou6 = path.read_text()
         ours = read_log(tenhou6, "tenhou6")
-        theirs, error = run_convlog(binary, tenhou6)
-        if theirs is None:
-            result.refused.append((path.name, error))
-            continue
-        compare_events(result, path.name, ours, theirs)
+        _compare_one(result, binary, path.name, tenhou6, ours)
     return result
 
 

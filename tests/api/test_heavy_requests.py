@@ -378,12 +378,17 @@ def test_a_client_that_leaves_stops_its_value_search() -> None:
     assert _limiter(app).running == 0
 
 
-def test_a_client_that_leaves_stops_its_referee() -> None:
+def _every_tenhou_game() -> list[dict]:
+    """The events of every shared Tenhou game, one game after another (skips where they are absent)."""
     games = shared_testdata_dir() / "tenhou-games"
     if not games.is_dir():
         pytest.skip(f"the Tenhou games are not at {games} (set TENPAI_TESTDATA to the shared test data folder)")
+    return [json.loads(line) for path in sorted(games.glob("*.jsonl")) for line in path.read_text().splitlines()]
+
+
+def test_a_client_that_leaves_stops_its_referee() -> None:
     # Every game, one after another: seconds of replay (the referee goes on past each end_game).
-    events = [json.loads(line) for path in sorted(games.glob("*.jsonl")) for line in path.read_text().splitlines()]
+    events = _every_tenhou_game()
     settings = Settings(heavy_seconds=60.0, max_events=len(events), max_body_bytes=16 * 1024 * 1024)
     app = create_app(settings)
     left = _leaving_call(app, "/referee", {"events": events}, leave_after=0.5)
@@ -396,11 +401,8 @@ def test_a_client_that_leaves_stops_its_referee() -> None:
 
 
 def test_a_client_that_leaves_stops_its_review() -> None:
-    games = shared_testdata_dir() / "tenhou-games"
-    if not games.is_dir():
-        pytest.skip(f"the Tenhou games are not at {games} (set TENPAI_TESTDATA to the shared test data folder)")
     # Every game one after another, reviewed for seat 0: many seconds of advisor searches.
-    events = [json.loads(line) for path in sorted(games.glob("*.jsonl")) for line in path.read_text().splitlines()]
+    events = _every_tenhou_game()
     settings = Settings(heavy_seconds=60.0, max_events=len(events), max_body_bytes=16 * 1024 * 1024)
     app = create_app(settings)
     left = _leaving_call(app, "/review", {"events": events, "seat": 0}, leave_after=0.5)
