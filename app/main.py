@@ -32,6 +32,7 @@ from app.api.logs import log_config
 from app.api.metrics import Metrics
 from app.api.observe import REQUEST_ID_HEADER, Observe
 from app.api.routes import ROUTERS
+from app.api.shutdown import arm_exit_deadline
 from app.api.state import ServiceState
 from app.settings import Settings
 
@@ -109,6 +110,9 @@ def _version() -> str:
 @asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     readiness = app.state.service.readiness
+    # Under uvicorn (the main thread, its signal handlers in place): a stop signal ends the
+    # process within the drain, even with a request stuck (app.api.shutdown).
+    arm_exit_deadline(app.state.service.settings.graceful_shutdown_seconds)
     building = asyncio.create_task(readiness.build_tables())
     try:
         yield
@@ -190,7 +194,8 @@ def run() -> None:
 
     On SIGTERM uvicorn stops accepting connections, lets in-flight requests
     finish for up to ``TENPAI_GRACEFUL_SHUTDOWN_SECONDS`` (uvicorn's
-    ``--timeout-graceful-shutdown``), then exits.
+    ``--timeout-graceful-shutdown``), then exits; a process still there a few
+    seconds later (a request stuck in its work) is ended (:mod:`app.api.shutdown`).
     """
     import uvicorn
 

@@ -662,7 +662,14 @@ def unreadable_body(body: bytes | None, cause: BaseException | None) -> ApiError
     if found is not None:
         loc, digits = found
         return ApiError(loc, _too_long_message(digits), "int_parsing_size")
-    return ApiError(("body",), f"request body is not valid JSON: {clipped(str(cause), ECHO_LIMIT * 2)}", "json_invalid")
+    if isinstance(cause, UnicodeDecodeError):
+        # Our words, not the codec's: where the text breaks, and what JSON must be.
+        return ApiError(
+            ("body",),
+            f"request body is not valid JSON: byte {cause.start} is not UTF-8, UTF-16 or UTF-32 text",
+            "json_invalid",
+        )
+    return ApiError(("body",), "request body is not valid JSON", "json_invalid")
 
 
 async def _unparsable_body(request: Request, cause: BaseException | None) -> JSONResponse | None:

@@ -11,8 +11,10 @@ by its answer's size, :mod:`app.api.answer_size`):
   and the cache bounds the bytes of its answers, not of its keys.)
 * **Slots.**  At most ``TENPAI_MAX_HEAVY_REQUESTS`` computations at once per process
   (:class:`HeavyLimiter`); one more is answered at once with 503 ``too_busy`` and a
-  ``Retry-After`` of the seconds until the earliest running one must end.  Refusing
-  beats queueing: a queued request would spend its budget waiting.
+  ``Retry-After`` of the seconds until the earliest slot is given back at the latest (its
+  deadline, the watchdog's grace and the wait for the work to unwind: a slot is never held
+  longer, whatever its work does).  Refusing beats queueing: a queued request would spend
+  its budget waiting.
 * **A budget.**  Each computation gets a :class:`Budget`: a deadline, ``seconds``
   after it took its slot (``TENPAI_HEAVY_SECONDS`` for a lookahead,
   ``TENPAI_SIMULATE_SECONDS`` for a ``/simulate`` run), and a flag set when its client
@@ -21,16 +23,22 @@ by its answer's size, :mod:`app.api.answer_size`):
   advisor's search), and answers with what it has, flagged incomplete.  Incomplete
   answers depend on the load, so they are not cached (and carry
   ``Cache-Control: no-store``).
-* **Off the loop.**  The work runs in a worker thread; meanwhile the event loop asks
-  every :data:`DISCONNECT_POLL_SECONDS` whether the client is still there, and
-  sets the flag when it is not: work whose client left costs at most that poll and
-  the few milliseconds until the work hears the flag.  Cheap requests go on being
-  served meanwhile, the GIL handed over often enough (:func:`share_the_gil`).
+* **Off the loop.**  The work runs in a thread of its own (a daemon: it never keeps the
+  process alive); meanwhile the event loop asks every :data:`DISCONNECT_POLL_SECONDS`
+  whether the client is still there, and sets the flag when it is not: work whose client
+  left costs at most that poll and the few milliseconds until the work hears the flag.
+  Cheap requests go on being served meanwhile, the GIL handed over often enough
+  (:func:`share_the_gil`).
+* **A hard stop.**  Work that has not answered :data:`OVERRUN_GRACE_SECONDS` after its
+  deadline (or after its client left) did not hear its budget: the
+  :class:`~app.api.watchdog.Watchdog` raises :class:`~app.api.watchdog.Overran` inside its
+  thread, and the request is a 503 ``out_of_time``.  The slot is given back
+  :data:`RELEASE_WAIT_SECONDS` later at the latest, stopped or not.
 
 >>> limiter = HeavyLimiter(1)
 >>> slot = limiter.enter(2.0)
->>> limiter.enter(2.0) is None, limiter.running, limiter.retry_after()
-(True, 1, 2)
+>>> limiter.enter(2.0) is None, limiter.running, limiter.retry_after()  # 2 s, then 1.5 s grace, 0.5 s wait
+(True, 1, 4)
 >>> limiter.leave(slot)
 >>> limiter.running
 0
@@ -38,7 +46,9 @@ by its answer's size, :mod:`app.api.answer_size`):
 
 from __future__ import annotations
 
+import asyncio
 import itertools
+import logging
 import math
 import sys
 import threading
@@ -48,19 +58,30 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Final, NamedTuple, TypeVar
 
-import anyio
-import anyio.to_thread
 from fastapi import Request, Response
 
 from app.api.cache import ResultCache
 from app.api.errors import ApiError
 from app.api.questions import json_response
 from app.api.state import service_state
+from app.api.watchdog import Overran, Run, Watchdog
 
 T = TypeVar("T")
 
 DISCONNECT_POLL_SECONDS: Final = 0.1
 """How often the event loop asks whether a heavy request's client is still there."""
+OVERRUN_GRACE_SECONDS: Final = 1.5
+"""How long heavy work may go on past its deadline (or its client leaving) before the watchdog
+stops it.  Work that hears its budget answers within milliseconds of the deadline; the rest is
+rendering what it found, which takes well under this even on a loaded machine."""
+RELEASE_WAIT_SECONDS: Final = 0.5
+"""How long the event loop waits for stopped work to unwind before it gives the slot back anyway
+(work inside native code hears the watchdog only when it returns to Python)."""
+
+logger = logging.getLogger(__name__)
+
+WATCHDOG: Final = Watchdog()
+"""The process's one watchdog (its thread starts with the first heavy computation)."""
 GIL_SWITCH_SECONDS: Final = 0.0002
 """How long a thread keeps the GIL while another waits for it (CPython's default is 5 ms).
 
@@ -112,6 +133,12 @@ class Slot:
     token: int
     deadline: float
 
+    @property
+    def released_by(self) -> float:
+        """When the slot is given back at the latest: the deadline, the watchdog's grace, the
+        wait for stopped work to unwind (:func:`off_the_loop`)."""
+        return self.deadline + OVERRUN_GRACE_SECONDS + RELEASE_WAIT_SECONDS
+
 
 class HeavyLimiter:
     """At most ``capacity`` heavy computations at once in this process.
@@ -123,35 +150,35 @@ class HeavyLimiter:
     def __init__(self, capacity: int) -> None:
         self.capacity = capacity
         self._lock = threading.Lock()
-        self._deadlines: dict[int, float] = {}
+        self._released_by: dict[int, float] = {}
         self._tokens = itertools.count()
 
     def enter(self, seconds: float) -> Slot | None:
         """A slot whose deadline is ``seconds`` from now, or None when every slot is taken."""
         with self._lock:
-            if len(self._deadlines) >= self.capacity:
+            if len(self._released_by) >= self.capacity:
                 return None
             slot = Slot(next(self._tokens), time.monotonic() + seconds)
-            self._deadlines[slot.token] = slot.deadline
+            self._released_by[slot.token] = slot.released_by
             return slot
 
     def leave(self, slot: Slot) -> None:
         """Give ``slot`` back."""
         with self._lock:
-            self._deadlines.pop(slot.token, None)
+            self._released_by.pop(slot.token, None)
 
     @property
     def running(self) -> int:
         """Heavy computations running now."""
         with self._lock:
-            return len(self._deadlines)
+            return len(self._released_by)
 
     def retry_after(self) -> int:
-        """Whole seconds (at least 1) until the earliest running computation's deadline:
-        by then it has answered, give or take one step of its work."""
+        """Whole seconds (at least 1) until the earliest slot is given back at the latest
+        (:attr:`Slot.released_by`): a bound :func:`off_the_loop` keeps, whatever the work does."""
         now = time.monotonic()
         with self._lock:
-            earliest = min(self._deadlines.values(), default=now)
+            earliest = min(self._released_by.values(), default=now)
         return max(1, math.ceil(earliest - now))
 
 
@@ -214,33 +241,84 @@ async def answer_heavy(
     return response
 
 
+class OutOfTime(ApiError):
+    """The 503 for heavy work stopped by the watchdog: it did not answer within its bound."""
+
+    def __init__(self, budget: Budget, seconds: float) -> None:
+        why = (
+            "its client left"
+            if budget.cancelled()
+            else f"it did not answer within its {seconds:g} s and {OVERRUN_GRACE_SECONDS:g} s of grace, and was stopped"
+        )
+        super().__init__(
+            ("body",),
+            f"the computation stopped: {why}; ask again, or ask for less",
+            "out_of_time",
+            ctx={"seconds": seconds},
+        )
+
+
 async def off_the_loop(request: Request, budget: Budget, work: Callable[[], T]) -> T:
-    """``work()`` in a worker thread, while the event loop watches for the client leaving
-    (then it sets ``budget.gone``, which the work checks as it goes)."""
-    async with anyio.create_task_group() as watching:
-        watching.start_soon(_watch_client, request, budget.gone)
+    """``work()`` in a thread of its own, while the event loop watches for the client leaving
+    (then it sets ``budget.gone``, which the work checks as it goes) and for the work outliving
+    its budget (then the watchdog stops it, and this raises :class:`OutOfTime`).  Returns by
+    ``budget.deadline`` plus :data:`OVERRUN_GRACE_SECONDS` and :data:`RELEASE_WAIT_SECONDS`
+    whatever the work does, so the caller's slot is never held longer."""
+    watchdog = WATCHDOG
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[tuple[T | None, BaseException | None]] = loop.create_future()
+    runs: list[Run] = []  # the work's run, once its thread has registered it
+
+    def settle(outcome: tuple[T | None, BaseException | None]) -> None:
+        if not done.done():
+            done.set_result(outcome)
+
+    def in_thread() -> None:
+        outcome: tuple[T | None, BaseException | None]
         try:
-            result, error = await anyio.to_thread.run_sync(_outcome, work)
-        finally:
-            watching.cancel_scope.cancel()
-    # Raised here, outside the task group, which would wrap it in an ExceptionGroup that no
-    # error handler knows (the client's error, e.g. a hand of the wrong size, became a 500).
+            with watchdog.bounded(budget.deadline + OVERRUN_GRACE_SECONDS) as run:
+                runs.append(run)
+                if budget.cancelled():  # the client left before the thread started
+                    watchdog.stop_by(run, time.monotonic() + OVERRUN_GRACE_SECONDS)
+                outcome = (work(), None)
+        except Overran:
+            outcome = (None, OutOfTime(budget, budget_seconds))
+        except Exception as error:  # noqa: BLE001 - re-raised by the caller, on the event loop
+            outcome = (None, error)
+        try:
+            loop.call_soon_threadsafe(settle, outcome)
+        except RuntimeError:  # the loop has closed: the process is stopping, nobody waits
+            pass
+
+    budget_seconds = max(0.0, budget.deadline - time.monotonic())
+    threading.Thread(target=in_thread, name="tenpai heavy work", daemon=True).start()
+    give_up_at = budget.deadline + OVERRUN_GRACE_SECONDS + RELEASE_WAIT_SECONDS
+    try:
+        while not done.done():
+            now = time.monotonic()
+            if now >= give_up_at:
+                logger.error(
+                    "heavy work did not stop within %.1f s of its deadline; its slot is given back",
+                    OVERRUN_GRACE_SECONDS + RELEASE_WAIT_SECONDS,
+                )
+                raise OutOfTime(budget, budget_seconds)
+            await asyncio.wait({done}, timeout=min(DISCONNECT_POLL_SECONDS, give_up_at - now))
+            if not done.done() and not budget.gone.is_set() and await request.is_disconnected():
+                budget.gone.set()
+                leave_by = time.monotonic() + OVERRUN_GRACE_SECONDS
+                if runs:
+                    watchdog.stop_by(runs[0], leave_by)
+                give_up_at = min(give_up_at, leave_by + RELEASE_WAIT_SECONDS)
+    except asyncio.CancelledError:
+        # The request itself is cancelled (the server is stopping): the work is of no use.
+        budget.gone.set()
+        if runs:
+            watchdog.stop_by(runs[0], time.monotonic())
+        raise
+    result, error = done.result()
     if error is not None:
         raise error
     return result  # type: ignore[return-value]
-
-
-def _outcome(work: Callable[[], T]) -> tuple[T | None, Exception | None]:
-    try:
-        return work(), None
-    except Exception as error:  # noqa: BLE001 - re-raised by the caller, on the event loop
-        return None, error
-
-
-async def _watch_client(request: Request, gone: threading.Event) -> None:
-    while not await request.is_disconnected():
-        await anyio.sleep(DISCONNECT_POLL_SECONDS)
-    gone.set()
 
 
 class _Unfinished(Exception):

@@ -460,3 +460,39 @@ def test_compact_mpsz_fast_path_equals_general_parser(tiles: list[int], red: boo
         text = text.replace("5p", "0p", 1)
     assert T._COMPACT_MPSZ.fullmatch(text) or not text
     assert sorted(T.parse_tiles(text)) == sorted(T.parse_mpsz(text))
+
+
+# --- dora: the next tile of the indicator's cycle that the set has -----------------------
+
+#: The cycles written out by hand: each suit's nine, the four winds, the three dragons.
+DORA_CYCLES = [list(range(base, base + 9)) for base in (0, 9, 18)] + [[27, 28, 29, 30], [31, 32, 33]]
+
+
+def _dora_oracle(indicator: int, absent: set[int]) -> int:
+    """The first tile after ``indicator`` going round its cycle that is not absent; the
+    indicator itself when the lap finds none (a cycle with no tile left has no dora)."""
+    cycle = next(cycle for cycle in DORA_CYCLES if indicator in cycle)
+    at = cycle.index(indicator)
+    for step in range(1, len(cycle) + 1):
+        tile = cycle[(at + step) % len(cycle)]
+        if tile not in absent:
+            return tile
+    return indicator
+
+
+@given(st.sets(st.sampled_from(list(ALL_TILES))))
+def test_dora_table_agrees_with_the_cycle_walk_for_any_absent_set(absent: set[int]) -> None:
+    # Any subset ends, a whole cycle absent included (issue 33: every wind or dragon absent looped forever).
+    table = T.dora_table(tuple(sorted(absent)))
+    assert list(table) == [_dora_oracle(tile, absent) for tile in ALL_TILES]
+
+
+@pytest.mark.parametrize(
+    "absent",
+    [range(27, 31), range(31, 34), range(27, 34), range(0, 9), range(9, 18)],
+    ids=["winds", "dragons", "honours", "characters", "dots"],
+)
+def test_a_cycle_with_nothing_left_names_no_tile_a_hand_can_hold(absent: range) -> None:
+    table = T.dora_table(tuple(absent))
+    assert all(table[tile] == tile for tile in absent)
+    assert all(table[tile] not in absent for tile in ALL_TILES if tile not in absent)

@@ -61,14 +61,16 @@ def clean_environment(**tenpai: str) -> dict[str, str]:
 
 
 @contextmanager
-def live_server(env: Mapping[str, str], log_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
-    """``python -m app.main`` on a free 127.0.0.1 port, ready; stopped (SIGKILL at worst) on exit."""
+def live_server(
+    env: Mapping[str, str], log_path: Path, *, script: Path | None = None
+) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """``python -m app.main`` (or ``python script``, serving on TENPAI_HOST and TENPAI_PORT) on a
+    free 127.0.0.1 port, ready; stopped (SIGKILL at worst) on exit."""
     port = free_port()
     full_env = clean_environment(TENPAI_HOST="127.0.0.1", TENPAI_PORT=str(port), **env)
+    command = [sys.executable, "-m", "app.main"] if script is None else [sys.executable, str(script)]
     with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "app.main"], cwd=ROOT, env=full_env, stdout=log, stderr=subprocess.STDOUT
-        )
+        process = subprocess.Popen(command, cwd=ROOT, env=full_env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + READY_TIMEOUT_SECONDS

@@ -81,8 +81,9 @@ class LimitsResponse(BaseModel):
 
 
 @router.get("/limits", operation_id="limits", summary="The service's bounds", responses=error_responses(500))
-def limits(request: Request) -> LimitsResponse:
+async def limits(request: Request) -> LimitsResponse:
     """What one request may ask for, and how long heavy work may take, on this process."""
+    # async, as /health: answered on the event loop even when every pool thread is busy.
     settings = service_state(request).settings
     return LimitsResponse(
         max_body_bytes=settings.max_body_bytes,

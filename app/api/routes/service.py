@@ -61,8 +61,9 @@ class ReadyResponse(BaseModel):
 
 
 @router.get("/health", operation_id="health", summary="Liveness", responses=error_responses(500))
-def health() -> HealthResponse:
+async def health() -> HealthResponse:
     """200 whenever the process can answer at all."""
+    # async: answered on the event loop, never queued behind busy worker threads.
     return HealthResponse(status="ok")
 
 
@@ -72,8 +73,9 @@ def health() -> HealthResponse:
     summary="Readiness",
     responses={503: {"model": ReadyResponse, "description": "The lookup tables are still being built."}},
 )
-def ready(request: Request, response: Response) -> ReadyResponse:
+async def ready(request: Request, response: Response) -> ReadyResponse:
     """200 once the lookup tables are built at start-up, 503 until then."""
+    # async, as /health: the cache's lock is held only for a few dictionary operations.
     state = service_state(request)
     readiness = state.readiness
     if not readiness.tables_built:

@@ -30,9 +30,15 @@ from app.api.questions import ask_game
 from app.api.request_path import BodyRoute
 from app.api.schemas.simulate import SimulateRequest, SimulateResponse
 from app.api.state import service_state
+from app.core.errors import TenpaiError
 from app.core.table.game import GameConfig
 from app.selfplay.report import build_report
 from app.selfplay.runner import run_games
+
+
+class SelfPlayFailed(RuntimeError):
+    """An engine error raised inside a self-play game: a bug of the service, answered 500."""
+
 
 router = APIRouter(tags=["simulate"], route_class=BodyRoute)
 _ERRORS = error_responses(413, 422, 500, 503)
@@ -77,7 +83,12 @@ def play_report(config: GameConfig, games: int, budget: Budget) -> Finished:
     """The report of ``games`` games of ``config``, rendered, stopping as soon as ``budget`` says so
     (its deadline passed, its client left): then the report is of the games finished, flagged, and
     ``complete`` is false."""
-    results = run_games(config, games, stop=budget.passed)
+    try:
+        results = run_games(config, games, stop=budget.passed)
+    except TenpaiError as error:
+        # The request was checked before the games; an engine error inside one is ours (a 500,
+        # logged with the game's seed), never the client's error at a field it did not send.
+        raise SelfPlayFailed(f"self-play seed {config.seed} failed: {error.code}: {error.message}") from error
     report = build_report(config, results)
     complete = len(results) == games
     if not complete:

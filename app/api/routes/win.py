@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import nullcontext
+from functools import partial
 from typing import Annotated
 
 from fastapi import APIRouter, Body, Request, Response
-from starlette.concurrency import run_in_threadpool
 
 from app.api.answer_size import CHEAP_WILDCARDS, AnswerTally, wildcards_held
 from app.api.cache import ResultCache
 from app.api.errors import error_responses
-from app.api.heavy import heavy_slot
+from app.api.heavy import Budget, heavy_slot, off_the_loop
 from app.api.questions import (
     SITUATION_RENAMES,
     Asked,
@@ -151,9 +151,11 @@ async def win(body: Annotated[WinRequest, Body(openapi_examples=WIN_EXAMPLES)], 
     cached = state.cache.peek(asked.key(asked.questions[0]))
     if isinstance(cached, bytes):
         return json_response(cached)
-    with heavy_slot(request, state.settings.heavy_seconds):
-        (answer,) = await run_in_threadpool(
-            _answers, asked, state.cache, compute=compute, limit=limit, max_answer_bytes=cap
+    with heavy_slot(request, state.settings.heavy_seconds) as slot:
+        (answer,) = await off_the_loop(
+            request,
+            Budget(slot.deadline),
+            partial(_answers, asked, state.cache, compute=compute, limit=limit, max_answer_bytes=cap),
         )
     return json_response(answer)
 

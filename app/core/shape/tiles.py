@@ -138,14 +138,23 @@ _NEXT_TILE: Final = _build_next_tiles()
 def dora_table(absent_tiles: tuple[Tile, ...] = ()) -> tuple[Tile, ...]:
     """Indicator -> dora for every tile, stepping over tiles the set does not have (sanma: 1m -> 9m).
 
+    Each step stays in the indicator's cycle (a suit's nine, the four winds, the three dragons),
+    so the walk takes at most the cycle's length.  A cycle with no tile left in the set (every
+    honour under ``sichuan``; every dragon in a riichi room without them) has no dora: each of
+    its indicators names itself, a tile no hand can hold, so it adds nothing.
+
     >>> table = dora_table()
     >>> [format_tile(table[t]) for t in (8, 4, 30, 33)]
     ['1m', '6m', '1z', '5z']
+    >>> format_tile(dora_table(tuple(range(EAST, NUM_TILE_KINDS)))[EAST])  # no honours at all
+    '1z'
     """
+    absent = frozenset(absent_tiles)
     nexts = []
     for tile in range(NUM_TILE_KINDS):
         dora = _NEXT_TILE[tile]
-        while dora in absent_tiles:
+        # The walk returns to ``tile`` after one lap of its cycle: a bound whatever is absent.
+        while dora in absent and dora != tile:
             dora = _NEXT_TILE[dora]
         nexts.append(dora)
     return tuple(nexts)

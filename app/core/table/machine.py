@@ -57,7 +57,7 @@ from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
-from app.core.errors import TenpaiError
+from app.core.errors import NotAWinningHand, TenpaiError, VoidSuitHeld
 from app.core.shape.engine import Checker
 from app.core.shape.hand import Hand, Meld, MeldKind
 from app.core.shape.rules import SEAT_COUNTS, RuleProfile
@@ -110,7 +110,7 @@ from app.core.value.mcr_scoring import McrScore
 from app.core.value.riichi_scoring import RiichiScore
 from app.core.value.scoring import REFUSALS, ScoreResult, score
 from app.core.value.scoring_context import WinContext
-from app.core.value.sichuan_scoring import SichuanScore
+from app.core.value.sichuan_scoring import SichuanScore, check_sichuan_hand
 
 if TYPE_CHECKING:
     from app.core.advice.safety import Opponent
@@ -1646,11 +1646,24 @@ class TableMachine:
             return False
         if self._void_kind(seat, kind_of(tile)) or self._holds_void(seat):
             return False  # a hand with a tile of its void suit never wins
-        if self.play.scoring in ("flat", "sichuan"):
-            return True  # every complete hand scores (Sichuan's 平胡 is the base)
+        if self.play.scoring == "flat":
+            return True  # every complete hand scores
+        if self.play.scoring == "sichuan":
+            return self._sichuan_takes(seat, hand)  # every complete hand it takes scores (平胡 is the base)
+
         try:
             score(hand, kind_of(tile), self.rules, self._context(seat, target, tile, (), not self.hora_seats))
         except REFUSALS:
+            return False
+        return True
+
+    def _sichuan_takes(self, seat: int, whole: Hand) -> bool:
+        """Whether the Sichuan scorer takes ``whole`` (a complete 14-tile hand of ``seat``) as a win:
+        one rule, the scorer's, also without the void suit option: a hand of all three suits never
+        wins (缺一门), nor one holding its void suit."""
+        try:
+            check_sichuan_hand(whole, self.rules, self.players[seat].void)
+        except (NotAWinningHand, VoidSuitHeld):
             return False
         return True
 
@@ -1664,7 +1677,10 @@ class TableMachine:
             ready = self.hand_shanten(seat) == 0 and not self._holds_void(seat)
             # Under a void suit, its checker never waits on a tile of it.
             checker = self.checker if player.void is None else self.checker.bound(player.void)
-            player.waits_cache = frozenset(checker.waits(hand).shape_waits) if ready else frozenset()
+            waits = checker.waits(hand).shape_waits if ready else ()
+            if self.play.scoring == "sichuan":
+                waits = tuple(wait for wait in waits if self._sichuan_takes(seat, hand.with_tile(wait)))
+            player.waits_cache = frozenset(waits)
         return player.waits_cache
 
     def _furiten(self, seat: int) -> bool:

@@ -305,6 +305,9 @@ def _read_event(obj: object, seats: int) -> Event:
             parse_pai(marker, f"ura_markers[{position}]")
     if kind == "dora":
         pai = parse_pai(obj.get("dora_marker"), "dora_marker")
+    if kind == "start_kyoku" and obj.get("dora_marker") is not None:
+        # The first indicator is shown to every seat, as a dora event's is.
+        _require_shown(kind, parse_pai(obj.get("dora_marker"), "dora_marker"), ())
     if kind not in _MAY_HIDE:
         _require_shown(kind, pai, consumed)
     return Event(kind, actor, target, pai, consumed, tsumogiri, obj)
@@ -312,12 +315,12 @@ def _read_event(obj: object, seats: int) -> Event:
 
 def _require_shown(kind: str, pai: TableTile | None, consumed: tuple[TableTile, ...]) -> None:
     """Refuse ``?`` in an event every seat sees: it stands only for another seat's draw or dealt tiles."""
-    field = "dora_marker" if kind == "dora" else "pai"
+    field = "dora_marker" if kind in ("dora", "start_kyoku") else "pai"
     hidden = field if pai == UNKNOWN else next((f"consumed[{i}]" for i, t in enumerate(consumed) if t == UNKNOWN), None)
     if hidden is not None:
         raise MalformedEvent(
             f"? stands for a tile a seat cannot see (another seat's tsumo or dealt tiles); a {kind} shows its "
-            "tiles to every seat",
+            f"{'dora indicator' if field == 'dora_marker' else 'tiles'} to every seat",
             field=hidden,
         )
 
