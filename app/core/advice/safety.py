@@ -303,6 +303,7 @@ def _build_rows() -> tuple[tuple[float, ...], ...]:
         filled = []
         for column, value in enumerate(row):
             later = index
+            # Ends: the published table's last row is complete (an IndexError at import otherwise).
             while value is None:
                 later += 1
                 value = DEAL_IN_BY_TURN[later][column]

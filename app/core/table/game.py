@@ -321,6 +321,7 @@ class _Game:
         for offset in range(n):
             # A flower dealt goes aside and is replaced from the back, seat by seat in deal order.
             seat = (state.oya + offset) % n
+            # Ends: each pass sets one flower aside for good, and the set holds at most eight.
             while any(is_flower(tile) for tile in dealt[seat]):
                 flower = next(tile for tile in dealt[seat] if is_flower(tile))
                 dealt[seat].remove(flower)
