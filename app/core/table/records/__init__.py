@@ -18,14 +18,14 @@ from __future__ import annotations
 import gzip
 import io
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
-from app.core.table.records.common import FORMATS, Event, MalformedLog, UnknownLogFormat
+from app.core.table.records.common import FORMATS, Event, MalformedLog, ReadStopped, UnknownLogFormat
 from app.core.table.records.mjlog import read_mjlog, write_mjlog
 from app.core.table.records.tenhou6 import read_tenhou6, write_tenhou6
 
-__all__ = ["FORMATS", "MalformedLog", "UnknownLogFormat", "detect_format", "read_log", "write_log"]
+__all__ = ["FORMATS", "MalformedLog", "ReadStopped", "UnknownLogFormat", "detect_format", "read_log", "write_log"]
 
 #: The most a gzipped mjlog may unpack to: a whole hanchan is well under a megabyte.
 MAX_UNPACKED: Final = 16 * 1024 * 1024
@@ -115,18 +115,20 @@ def write_mjai(events: Sequence[Mapping[str, Any]]) -> str:
     return "".join(json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n" for event in events)
 
 
-def read_log(data: str | bytes, format: str | None = None) -> list[Event]:
+def read_log(data: str | bytes, format: str | None = None, *, stop: Callable[[], bool] | None = None) -> list[Event]:
     """The mjai events of a log in ``format`` (None: :func:`detect_format`).
 
     Raises :class:`MalformedLog` (``malformed_log``, ``field`` naming the place) for a log its
-    format does not allow, and :class:`UnknownLogFormat` for an unknown format.
+    format does not allow, :class:`UnknownLogFormat` for an unknown format, and
+    :class:`ReadStopped` when ``stop`` says so (the tenhou.net/6 reader's search for the order of
+    moves looks at it as it goes; the other readers' work is linear in the log's size).
     """
     text = _text(data)
     chosen = _check_format(format) if format is not None else detect_format(text)
     if chosen == "mjlog":
         return read_mjlog(text)
     if chosen == "tenhou6":
-        return read_tenhou6(text)
+        return read_tenhou6(text, stop=stop)
     return read_mjai(text)
 
 

@@ -41,6 +41,14 @@ class UnknownLogFormat(TenpaiError):
     code = "unknown_log_format"
 
 
+class ReadStopped(Exception):
+    """The caller's ``stop`` signal fired while a log was being read (its deadline passed, its client left).
+
+    Only the tenhou.net/6 reader's search for the order of the moves looks at it: every other part
+    of reading costs time in proportion to the log's size, which its caller bounds.
+    """
+
+
 @dataclass(slots=True)
 class Hand:
     """One hand of an mjai game: its ``start_kyoku`` and the events up to its ``end_kyoku``.

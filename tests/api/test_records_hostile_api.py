@@ -1,0 +1,52 @@
+"""POST /records/convert and POST /review against issue 33's hostile logs: each answered within the heavy
+bound, with a 422 at the log's place or a 503 ``out_of_time``, never a 500 (the clients here raise on one).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from typing import Any
+
+import pytest
+from api_helpers import assert_error, started
+from fastapi.testclient import TestClient
+from hostile_logs import deep_choices_log, pon_chain_log
+
+from app.settings import Settings
+
+#: Python's words for these faults, which no answer may carry.
+PYTHON_WORDS = re.compile(r"Exceeds the limit|maximum recursion|codec can't|Error\(|surrogates not allowed")
+ROUTES = ("/records/convert", "/review")
+
+
+def _post(client: TestClient, route: str, log: str) -> Any:
+    body: dict[str, Any] = {"log": log, "to": "mjai"} if route == "/records/convert" else {"log": log, "seat": 0}
+    return client.post(route, content=json.dumps(body), headers={"content-type": "application/json"})
+
+
+@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize("build", [pon_chain_log, deep_choices_log], ids=["pon_chain", "deep_choices"])
+def test_a_hostile_hand_is_answered_within_the_heavy_bound(client: TestClient, route: str, build: Any) -> None:
+    seconds = Settings().heavy_seconds
+    log = build()
+    began = time.monotonic()
+    response = _post(client, route, log)
+    assert time.monotonic() - began < seconds + 3  # the pon chain took 22.8 s before
+    if response.status_code == 503:
+        assert_error(response, 503, ["body", "log"], "out_of_time")
+    else:
+        item = assert_error(response, 422, ["body", "log", "log", 0], "malformed_log")
+        assert not PYTHON_WORDS.search(item["msg"])
+
+
+@pytest.mark.parametrize("route", ROUTES)
+def test_a_reading_the_clock_stops_is_a_503_out_of_time_at_the_log(route: str) -> None:
+    client = started(Settings(heavy_seconds=1e-6))
+    try:
+        item = assert_error(_post(client, route, deep_choices_log()), 503, ["body", "log"], "out_of_time")
+        assert item["msg"].startswith("the reading of the log stopped: it did not finish within")
+        assert item["ctx"] == {"seconds": 1e-6}
+    finally:
+        client.__exit__(None, None, None)

@@ -1,0 +1,130 @@
+"""The game-record readers against hostile logs (issue 33): each must end fast, in a 422 naming its place.
+
+* tenhou.net/6's search for the order of moves: bounded by its work (``_Replay.MAX_STEPS``), heeding a
+  ``stop`` signal, and no longer doubling its readings at a call that is no choice.
+
+The hostile hands are built in tests/hostile_logs.py.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hostile_logs import deep_choices_log, go_arounds, hand_log, pon_chain_log
+
+from app.core.table.records import MalformedLog, ReadStopped, read_log, write_log
+from app.core.table.records.tenhou6 import _TINY, _Replay
+
+#: Python's words for the faults below, which no message of ours may carry.
+PYTHON_WORDS = re.compile(r"Exceeds the limit|maximum recursion|codec can't|Error\(|object has no|invalid literal")
+
+
+class _Counting:
+    """Counts the work of every hand the tenhou.net/6 reader reads (its ``_Replay``s)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.replays: list[_Replay] = []
+        solve = _Replay.solve
+
+        def counted(replay: _Replay) -> list[dict[str, Any]]:
+            self.replays.append(replay)
+            return solve(replay)
+
+        monkeypatch.setattr(_Replay, "solve", counted)
+
+    @property
+    def steps(self) -> int:
+        return sum(replay.steps for replay in self.replays)
+
+
+def _refused(text: str, format: str, **kwargs: Any) -> MalformedLog:
+    with pytest.raises(MalformedLog) as caught:
+        read_log(text, format, **kwargs)
+    error = caught.value
+    assert error.code == "malformed_log" and error.field, error
+    assert not PYTHON_WORDS.search(str(error)), error
+    return error
+
+
+# -- the search for the order of moves --------------------------------------------------------
+
+
+def test_the_pon_chain_of_issue_33_is_refused_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    work = _Counting(monkeypatch)
+    began = time.process_time()
+    error = _refused(pon_chain_log(), "tenhou6")
+    assert time.process_time() - began < 3.0  # 19.7 s of CPU before; about 0.03 s now
+    assert error.field == "log[0]" and "do not make one hand" in error.reason
+    # One reading: a pon by the next seat in turn is no choice (passing the tile on comes to the same call).
+    [replay] = work.replays
+    assert replay.readings == 1 and replay.steps == 1 + 1 + 16 + 4000
+
+
+def test_a_search_past_its_bound_of_work_is_refused_at_the_hand(monkeypatch: pytest.MonkeyPatch) -> None:
+    work = _Counting(monkeypatch)
+    began = time.process_time()
+    error = _refused(deep_choices_log(), "tenhou6")
+    assert time.process_time() - began < 3.0
+    assert error.field == "log[0]"
+    assert f"within {_Replay.MAX_STEPS} steps" in error.reason and "the first reading ended: " in error.reason
+    assert work.steps == _Replay.MAX_STEPS + 1  # the step past the bound is where it stopped
+    assert work.replays[0].readings == 5  # each reading replays the 4,000 turns before the gadgets
+
+
+def test_the_bound_is_the_work_of_the_search_not_its_readings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two gadgets need three readings of 4,000 turns: under the bound, the hand is read."""
+    work = _Counting(monkeypatch)
+    events = read_log(deep_choices_log(2, extra_discard=False), "tenhou6")
+    assert [replay.readings for replay in work.replays] == [3]
+    assert _Replay.MAX_STEPS // 2 < work.steps < _Replay.MAX_STEPS
+    pons = [(event["actor"], event["target"]) for event in events if event["type"] == "pon"]
+    assert pons == [(0, 1), (3, 0)] * 2
+    # Lowered below that work, the same hand is refused at the bound.
+    monkeypatch.setattr(_Replay, "MAX_STEPS", work.steps - 1)
+    assert "within" in _refused(deep_choices_log(2, extra_discard=False), "tenhou6").reason
+
+
+def test_a_hand_whose_one_reading_is_past_the_bound_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No real hand has more than 136 turns: one of 5,001 go-arounds is refused at the bound, unfinished."""
+    work = _Counting(monkeypatch)
+    error = _refused(hand_log(go_arounds(5001), extra_discard=False), "tenhou6")
+    assert error.field == "log[0]" and "the first reading is longer" in error.reason
+    assert [(replay.readings, replay.steps) for replay in work.replays] == [(1, _Replay.MAX_STEPS + 1)]
+
+
+def _stop_after(calls: int) -> tuple[Callable[[], bool], list[int]]:
+    """A stop signal that turns true at its ``calls``-th look, and the count of its looks."""
+    looks = [0]
+
+    def stop() -> bool:
+        looks[0] += 1
+        return looks[0] >= calls
+
+    return stop, looks
+
+
+def test_a_stop_signal_stops_the_search_between_readings_and_within_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    work = _Counting(monkeypatch)
+    never, looks = _stop_after(10**9)
+    _refused(deep_choices_log(), "tenhou6", stop=never)
+    # Looked at each reading's start and every STOP_CHECK_EVERY steps of one.
+    readings = work.replays[0].readings
+    assert looks[0] == readings + (_Replay.MAX_STEPS + 1) // _Replay.STOP_CHECK_EVERY
+    for turns_true_at in (1, 2, 7, 40):
+        work.replays.clear()
+        stop, looks = _stop_after(turns_true_at)
+        with pytest.raises(ReadStopped):
+            read_log(deep_choices_log(), "tenhou6", stop=stop)
+        assert looks[0] == turns_true_at  # it stopped at the first look that said so
+        assert work.steps <= turns_true_at * _Replay.STOP_CHECK_EVERY
+
+
+def test_the_stop_signal_is_looked_at_once_a_hand_for_a_real_log() -> None:
+    stop, looks = _stop_after(10**9)
+    log = write_log(_TINY, "tenhou6")
+    assert read_log(log, "tenhou6", stop=stop) == _TINY
+    assert looks[0] == 1
