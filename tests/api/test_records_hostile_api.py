@@ -14,6 +14,8 @@ from api_helpers import assert_error, started
 from fastapi.testclient import TestClient
 from hostile_logs import deep_choices_log, pon_chain_log
 
+from app.core.table.records import write_log
+from app.core.table.records.tenhou6 import _TINY
 from app.settings import Settings
 
 #: Python's words for these faults, which no answer may carry.
@@ -50,3 +52,23 @@ def test_a_reading_the_clock_stops_is_a_503_out_of_time_at_the_log(route: str) -
         assert item["ctx"] == {"seconds": 1e-6}
     finally:
         client.__exit__(None, None, None)
+
+
+COMMENTED_ENTITY = ("<!--" + "x" * 5000 + '--><!DOCTYPE mjloggm [<!ENTITY e "INJECTED">]>') + write_log(
+    _TINY, "mjlog"
+).replace('n1="b"', 'n1="&e;"')
+
+HOSTILE = {
+    "mjlog surrogate name": (write_log(_TINY, "mjlog").replace('n1="b"', 'n1="%ED%A0%80"'), ["tags", 2, "n1"]),
+    "mjlog entity behind a comment": (COMMENTED_ENTITY, ["tags"]),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize("case", list(HOSTILE))
+def test_what_python_cannot_read_is_a_422_at_its_place(client: TestClient, route: str, case: str) -> None:
+    log, place = HOSTILE[case]
+    response = _post(client, route, log)
+    item = assert_error(response, 422, ["body", "log", *place], "malformed_log")
+    assert not PYTHON_WORDS.search(item["msg"]), item["msg"]
+    assert "INJECTED" not in response.text

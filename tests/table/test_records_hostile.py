@@ -1,7 +1,9 @@
 """The game-record readers against hostile logs (issue 33): each must end fast, in a 422 naming its place.
 
 * tenhou.net/6's search for the order of moves: bounded by its work (``_Replay.MAX_STEPS``), heeding a
-  ``stop`` signal, and no longer doubling its readings at a call that is no choice.
+  ``stop`` signal, and no longer doubling its readings at a call that is no choice;
+* mjlog: numbers of ASCII digits, names that are text, and a DOCTYPE or an entity declaration
+  anywhere refused.
 
 The hostile hands are built in tests/hostile_logs.py.
 """
@@ -128,3 +130,68 @@ def test_the_stop_signal_is_looked_at_once_a_hand_for_a_real_log() -> None:
     log = write_log(_TINY, "tenhou6")
     assert read_log(log, "tenhou6", stop=stop) == _TINY
     assert looks[0] == 1
+
+
+# -- mjlog: numbers of ASCII digits, names that are text ------------------------------------
+
+LONG = "7" * 5000
+
+
+def _mjlog() -> str:
+    return write_log(_TINY, "mjlog")
+
+
+@pytest.mark.parametrize(
+    ("spoil", "field"),
+    [
+        (lambda text: re.sub(r"<T[0-9]+/>", "<T\u0663/>", text, count=1), "tags[5]"),  # T٣: not a draw of id 3
+        (lambda text: text.replace('<N who="0"', '<N who="\u0660"', 1), "tags[13].who"),
+        (lambda text: text.replace('<N who="0"', '<N who="0_0"', 1), "tags[13].who"),
+        (lambda text: text.replace('<N who="0"', '<N who=" 0"', 1), "tags[13].who"),
+        (lambda text: re.sub(r'ten="[0-9]+', 'ten="' + LONG, text, count=1), "tags[4].ten"),
+        (lambda text: text.replace('<N who="0"', "<N", 1), "tags[13].who"),  # no who at all
+    ],
+)
+def test_mjlog_numbers_are_ascii_digits(spoil: Callable[[str], str], field: str) -> None:
+    assert _refused(spoil(_mjlog()), "mjlog").field == field
+
+
+SURROGATE = "\ud800"
+
+
+@pytest.mark.parametrize("name", [SURROGATE, "a" + SURROGATE + "b", "\udfff", "nul\x00", "line\nbreak", "\x9b31m"])
+def test_an_mjlog_name_that_is_not_text_is_malformed(name: str) -> None:
+    # URL-encoded as the writer writes names (a lone surrogate has no UTF-8 to encode).
+    encoded = "".join(f"%{byte:02X}" for byte in name.encode("utf-8", "surrogatepass"))
+    assert _refused(_mjlog().replace('n1="b"', f'n1="{encoded}"'), "mjlog").field == "tags[2].n1"
+
+
+def test_names_of_every_script_and_emoji_are_kept() -> None:
+    names = ["ASAPIN", "すずめクレイジー", "\N{PILE OF POO}\N{ZERO WIDTH JOINER}x", "Ωmega é"]
+    events = [{**_TINY[0], "names": names}, *_TINY[1:]]
+    for format in ("tenhou6", "mjlog", "mjai"):
+        assert read_log(write_log(events, format), format)[0]["names"] == names
+
+
+# -- mjlog: no DOCTYPE, no entity, anywhere ----------------------------------------------------
+
+
+def _with_entity(text: str, *, padding: int) -> str:
+    declared = '<!DOCTYPE mjloggm [<!ENTITY e "INJECTED">]>'
+    return "<!--" + "x" * padding + "-->" + declared + text.replace('n1="b"', 'n1="&e;"')
+
+
+@pytest.mark.parametrize("padding", [0, 5000, 100_000])
+def test_an_internal_entity_behind_a_long_comment_is_refused(padding: int) -> None:
+    error = _refused(_with_entity(_mjlog(), padding=padding), "mjlog")
+    assert error.field == "tags" and "DOCTYPE" in error.reason
+
+
+def test_an_entity_declaration_without_a_doctype_is_not_xml() -> None:
+    text = _mjlog().replace("<SHUFFLE", '<!ENTITY e "INJECTED"><SHUFFLE', 1)
+    assert _refused(text, "mjlog").field == "tags"
+
+
+def test_an_xml_declaration_and_comments_are_still_read() -> None:
+    text = '<?xml version="1.0" encoding="UTF-8"?>\n<!-- a comment -->' + _mjlog()
+    assert read_log(text, "mjlog")[0]["names"] == ["a", "b", "c", "d"]

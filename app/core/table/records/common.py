@@ -7,12 +7,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from app.core.errors import TenpaiError
-from app.core.table.mjai import MalformedEvent, read_event
+from app.core.shape.tiles import quoted
+from app.core.table.mjai import MalformedEvent, name_fault, read_event
 from app.core.table.records.tiles import KIND_OF_NAME, is_terminal_or_honour, kind_of_name
 
 #: The record formats :func:`app.core.table.records.read_log` and ``write_log`` know.
@@ -47,6 +49,37 @@ class ReadStopped(Exception):
     Only the tenhou.net/6 reader's search for the order of the moves looks at it: every other part
     of reading costs time in proportion to the log's size, which its caller bounds.
     """
+
+
+#: A UTF-16 surrogate standing alone in a Python str: what ``\ud800`` in a request's JSON becomes.
+_LONE_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+
+
+def check_text(text: str, where: str) -> None:
+    """Refuse a log whose text holds a lone surrogate: no UTF-8 can, so no reader or writer could take it.
+
+    >>> check_text("<mjloggm>" + chr(0xDC00), "log")
+    Traceback (most recent call last):
+    ...
+    app.core.table.records.common.MalformedLog: log: not text: a lone surrogate U+DC00 at character 9, which no UTF-8 text can hold
+    """
+    found = _LONE_SURROGATE.search(text)
+    if found is not None:
+        reason = (
+            f"a lone surrogate U+{ord(found.group()):04X} at character {found.start()}, which no UTF-8 text can hold"
+        )
+        raise MalformedLog(f"not text: {reason}", field=where)
+
+
+def check_name(name: object, where: str) -> str:
+    """A player's name read from a log: text, with no lone surrogate and no control character
+    (:func:`~app.core.table.mjai.name_fault`), else a :class:`MalformedLog` at ``where``."""
+    if not isinstance(name, str):
+        raise MalformedLog(f"a player's name is text, not {quoted(name)}", field=where)
+    fault = name_fault(name)
+    if fault is not None:
+        raise MalformedLog(f"not a player's name: {fault}", field=where)
+    return name
 
 
 @dataclass(slots=True)
