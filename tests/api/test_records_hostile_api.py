@@ -1,5 +1,8 @@
 """POST /records/convert and POST /review against issue 33's hostile logs: each answered within the heavy
 bound, with a 422 at the log's place or a 503 ``out_of_time``, never a 500 (the clients here raise on one).
+
+Bodies are sent as ASCII JSON (``\\ud800`` escaped), as the hostile client sent them: a lone surrogate
+cannot be encoded otherwise.
 """
 
 from __future__ import annotations
@@ -54,11 +57,44 @@ def test_a_reading_the_clock_stops_is_a_503_out_of_time_at_the_log(route: str) -
         client.__exit__(None, None, None)
 
 
+def _tenhou6(**changes: Any) -> dict[str, Any]:
+    log: dict[str, Any] = json.loads(write_log(_TINY, "tenhou6"))
+    log.update(changes)
+    return log
+
+
+def _superscript_call() -> str:
+    log = _tenhou6()
+    log["log"][0][5][0] = "p²²²²²²"
+    return json.dumps(log, ensure_ascii=False)
+
+
+def _mjai(first_line: str | None = None, second_line: str | None = None) -> str:
+    lines = write_log(_TINY, "mjai").splitlines()
+    if first_line is not None:
+        lines[0] = first_line
+    if second_line is not None:
+        lines[1] = second_line
+    return "\n".join(lines)
+
+
+LONG = "9" * 5000
+DEEP = "[" * 1000 + "]" * 1000
 COMMENTED_ENTITY = ("<!--" + "x" * 5000 + '--><!DOCTYPE mjloggm [<!ENTITY e "INJECTED">]>') + write_log(
     _TINY, "mjlog"
 ).replace('n1="b"', 'n1="&e;"')
 
 HOSTILE = {
+    "tenhou6 long number": (json.dumps(_tenhou6(x=0)).replace('"x": 0', '"x": ' + LONG), ["log"]),
+    "tenhou6 deep": ('{"log": ' + DEEP + "}", ["log"]),
+    "tenhou6 superscript digits": (_superscript_call(), ["log", 0, 5, 0]),
+    "tenhou6 surrogate name": (json.dumps(_tenhou6(name=["a", "\ud800", "c", "d"])), ["name", 1]),
+    "mjai long number": (_mjai(second_line='{"type": "start_kyoku", "honba": ' + LONG + "}"), ["lines", 1]),
+    "mjai long number first": (_mjai(first_line='{"type": "start_game", "x": ' + LONG + "}"), ["lines", 0]),
+    "mjai deep": (_mjai(second_line='{"type": "start_kyoku", "x": ' + DEEP + "}"), ["lines", 1]),
+    "mjai deep first": (_mjai(first_line='{"type": "start_game", "x": ' + DEEP + "}"), ["lines", 0]),
+    "mjai surrogate name": (_mjai(json.dumps({"type": "start_game", "names": ["a", "\ud800", "c", "d"]})),
+                            ["events", 0, "names", 1]),
     "mjlog surrogate name": (write_log(_TINY, "mjlog").replace('n1="b"', 'n1="%ED%A0%80"'), ["tags", 2, "n1"]),
     "mjlog entity behind a comment": (COMMENTED_ENTITY, ["tags"]),
 }  # fmt: skip
@@ -72,3 +108,18 @@ def test_what_python_cannot_read_is_a_422_at_its_place(client: TestClient, route
     item = assert_error(response, 422, ["body", "log", *place], "malformed_log")
     assert not PYTHON_WORDS.search(item["msg"]), item["msg"]
     assert "INJECTED" not in response.text
+
+
+@pytest.mark.parametrize("to", ["mjai", "tenhou6", "mjlog"])
+def test_a_lone_surrogate_in_a_name_is_never_written(client: TestClient, to: str) -> None:
+    log = json.dumps(_tenhou6(name=["a", "b\udfffc", "c", "d"]))
+    body = json.dumps({"log": log, "to": to})
+    response = client.post("/records/convert", content=body, headers={"content-type": "application/json"})
+    assert_error(response, 422, ["body", "log", "name", 1], "malformed_log")
+
+
+def test_the_referee_refuses_a_name_that_is_not_text_at_its_index(client: TestClient) -> None:
+    events = [{**_TINY[0], "names": ["a", "b", "\ud800", "d"]}, *_TINY[1:]]
+    body = json.dumps({"events": events})
+    response = client.post("/referee", content=body, headers={"content-type": "application/json"})
+    assert_error(response, 422, ["body", "events", 0, "names", 2], "malformed_event")

@@ -2,14 +2,16 @@
 
 * tenhou.net/6's search for the order of moves: bounded by its work (``_Replay.MAX_STEPS``), heeding a
   ``stop`` signal, and no longer doubling its readings at a call that is no choice;
-* mjlog: numbers of ASCII digits, names that are text, and a DOCTYPE or an entity declaration
-  anywhere refused.
+* numbers too long for Python, nesting too deep for its parser, digits that are not ASCII, names
+  that are not text: a ``malformed_log`` at the place, in words of ours, never a crash;
+* mjlog: a DOCTYPE or an entity declaration anywhere is refused.
 
 The hostile hands are built in tests/hostile_logs.py.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Callable
@@ -18,6 +20,7 @@ from typing import Any
 import pytest
 from hostile_logs import deep_choices_log, go_arounds, hand_log, pon_chain_log
 
+from app.core.table.mjai import MalformedEvent, read_event
 from app.core.table.records import MalformedLog, ReadStopped, read_log, write_log
 from app.core.table.records.tenhou6 import _TINY, _Replay
 
@@ -132,9 +135,60 @@ def test_the_stop_signal_is_looked_at_once_a_hand_for_a_real_log() -> None:
     assert looks[0] == 1
 
 
-# -- mjlog: numbers of ASCII digits, names that are text ------------------------------------
+# -- what Python cannot read: long numbers, deep nesting, digits that are not ASCII ------------------
 
 LONG = "7" * 5000
+
+
+def _tenhou6() -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(write_log(_TINY, "tenhou6"))
+    return loaded
+
+
+def _mjai_lines() -> list[str]:
+    return write_log(_TINY, "mjai").splitlines()
+
+
+@pytest.mark.parametrize(
+    ("text", "format", "field"),
+    [
+        (json.dumps(_tenhou6())[:-1] + ', "x": ' + LONG + "}", "tenhou6", "log"),
+        ('{"log": ' + "[" * 1000 + "]" * 1000 + "}", "tenhou6", "log"),
+        ('{"log": ' + "[" * 100_000 + "]" * 100_000 + "}", "tenhou6", "log"),
+        ("\n".join([*_mjai_lines()[:2], '{"type": "tsumo", "actor": 0, "pai": ' + LONG + "}"]), "mjai", "lines[2]"),
+        ("\n".join([_mjai_lines()[0], '{"type": "x", "y": ' + "[" * 1000 + "]" * 1000 + "}"]), "mjai", "lines[1]"),
+        ("[" + "[" * 1000 + "]" * 1000 + "]", "mjai", "events"),
+        ("[" + LONG + "]", "mjai", "events"),
+        # Deep enough to be kept and written back (the writers and the answer's encoder could fail on it).
+        ("\n".join([_mjai_lines()[0], '{"type": "x", "y": ' + "[" * 500 + "]" * 500 + "}"]), "mjai", "events[1].y"),
+    ],
+)  # fmt: skip
+def test_numbers_and_nesting_python_cannot_read_are_malformed_at_their_place(
+    text: str, format: str, field: str
+) -> None:
+    assert _refused(text, format).field == field
+    assert _refused(text, None).field == field  # detected as that format, even where the first line is unreadable
+
+
+def test_a_long_number_is_named_by_its_size_and_place() -> None:
+    error = _refused("\n".join([_mjai_lines()[0], '{"type": "end_game", "x": ' + LONG + "}"]), "mjai")
+    assert error.field == "lines[1]" and "a number of 5000 digits at line 1, column 27" in error.reason
+
+
+@pytest.mark.parametrize(
+    ("where", "item"),
+    [
+        ((5, 0), "p²²²²²²"),  # str.isdigit says yes, int says no
+        ((5, 0), "p١١١١١١"),  # Arabic-Indic digits: int reads them as 111111
+        ((6, 0), "r١١"),
+        ((6, 0), "r²¹"),
+    ],
+)
+def test_call_and_riichi_strings_take_ascii_digits_only(where: tuple[int, int], item: str) -> None:
+    log = _tenhou6()
+    log["log"][0][where[0]][where[1]] = item
+    error = _refused(json.dumps(log, ensure_ascii=False), "tenhou6")
+    assert error.field == f"log[0][{where[0]}][{where[1]}]"
 
 
 def _mjlog() -> str:
@@ -156,14 +210,28 @@ def test_mjlog_numbers_are_ascii_digits(spoil: Callable[[str], str], field: str)
     assert _refused(spoil(_mjlog()), "mjlog").field == field
 
 
+# -- names: text, no lone surrogate, no control character ----------------------------------------
+
 SURROGATE = "\ud800"
 
 
 @pytest.mark.parametrize("name", [SURROGATE, "a" + SURROGATE + "b", "\udfff", "nul\x00", "line\nbreak", "\x9b31m"])
-def test_an_mjlog_name_that_is_not_text_is_malformed(name: str) -> None:
-    # URL-encoded as the writer writes names (a lone surrogate has no UTF-8 to encode).
+def test_a_name_that_is_not_text_is_malformed_in_every_format(name: str) -> None:
+    tenhou6 = _tenhou6()
+    tenhou6["name"][1] = name
+    assert _refused(json.dumps(tenhou6), "tenhou6").field == "name[1]"
+    lines = _mjai_lines()
+    lines[0] = json.dumps({"type": "start_game", "names": ["a", name, "c", "d"]})
+    assert _refused("\n".join(lines), "mjai").field == "events[0].names[1]"
+    # mjlog: the name URL-encoded as its writer writes it (a lone surrogate has no UTF-8 to encode).
     encoded = "".join(f"%{byte:02X}" for byte in name.encode("utf-8", "surrogatepass"))
     assert _refused(_mjlog().replace('n1="b"', f'n1="{encoded}"'), "mjlog").field == "tags[2].n1"
+
+
+def test_a_name_of_another_kind_is_malformed() -> None:
+    tenhou6 = _tenhou6()
+    tenhou6["name"][2] = 5
+    assert _refused(json.dumps(tenhou6), "tenhou6").field == "name[2]"
 
 
 def test_names_of_every_script_and_emoji_are_kept() -> None:
@@ -171,6 +239,26 @@ def test_names_of_every_script_and_emoji_are_kept() -> None:
     events = [{**_TINY[0], "names": names}, *_TINY[1:]]
     for format in ("tenhou6", "mjlog", "mjai"):
         assert read_log(write_log(events, format), format)[0]["names"] == names
+
+
+def test_a_lone_surrogate_anywhere_in_an_mjai_event_or_the_log_text_is_malformed() -> None:
+    lines = _mjai_lines()
+    lines[1] = lines[1][:-1] + ', "note": ["\\ud800"]}'
+    assert _refused("\n".join(lines), "mjai").field == "events[1].note"
+    for format in ("mjlog", "tenhou6", "mjai"):
+        text = write_log(_TINY, format)
+        spoiled = text[:40] + SURROGATE + text[40:]
+        assert _refused(spoiled, format).field == "log"
+
+
+def test_the_event_reader_refuses_such_a_name_at_its_index() -> None:
+    """/referee reads events itself (app.core.table.mjai): the same names are a malformed_event there."""
+    with pytest.raises(MalformedEvent) as caught:
+        read_event({"type": "start_game", "names": ["a", "b", SURROGATE, "d"]}, 0)
+    assert caught.value.field == "events[0].names[2]" and "lone surrogate" in caught.value.reason
+    with pytest.raises(MalformedEvent):
+        read_event({"type": "start_game", "names": ["a", "b", "c", "\x07"]}, 0)
+    assert read_event({"type": "start_game", "names": ["a", "b", "c", "すずめ"]}, 0).kind == "start_game"
 
 
 # -- mjlog: no DOCTYPE, no entity, anywhere ----------------------------------------------------

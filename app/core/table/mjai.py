@@ -319,6 +319,10 @@ def _read_event(obj: object, seats: int) -> Event:
         names = obj.get("names")
         if not isinstance(names, list) or any(not isinstance(name, str) for name in names):
             raise MalformedEvent(f"must be a list of the players' names, got {quoted(names)}", field="names")
+        for seat, name in enumerate(names):
+            fault = name_fault(name)
+            if fault is not None:
+                raise MalformedEvent(f"not a player's name: {fault}", field=f"names[{seat}]")
     if kind in ("hora", "ryukyoku") and obj.get("deltas") is not None:
         deltas = obj.get("deltas")
         if not isinstance(deltas, list) or len(deltas) != seats or any(type(d) is not int for d in deltas):

@@ -7,7 +7,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -49,6 +51,52 @@ class ReadStopped(Exception):
     Only the tenhou.net/6 reader's search for the order of the moves looks at it: every other part
     of reading costs time in proportion to the log's size, which its caller bounds.
     """
+
+
+#: A run of digits longer than Python reads as an integer (``sys.get_int_max_str_digits()``).
+_LONG_NUMBER: Final = re.compile(f"[0-9]{{{sys.get_int_max_str_digits() + 1},}}")
+
+
+def load_json(text: str, where: str) -> Any:
+    """The value of a JSON text, every refusal of the parser a :class:`MalformedLog` at ``where`` in
+    words of ours: not JSON (and where not), a number longer than Python reads, nesting deeper than
+    the parser follows.
+
+    >>> load_json('{"log": [1, 2]}', "log")
+    {'log': [1, 2]}
+    >>> load_json('{"log": [1, 2}', "log")
+    Traceback (most recent call last):
+    ...
+    app.core.table.records.common.MalformedLog: log: not JSON: expecting ',' delimiter at line 1, column 14
+    >>> load_json('[' + '7' * 5000 + ']', "lines[3]")
+    Traceback (most recent call last):
+    ...
+    app.core.table.records.common.MalformedLog: lines[3]: a number of 5000 digits at line 1, column 2: no number in a log has more than a few
+    >>> load_json('[' * 100_000 + ']' * 100_000, "log")
+    Traceback (most recent call last):
+    ...
+    app.core.table.records.common.MalformedLog: log: lists or objects nested too deep to read (a log nests them a few levels deep)
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        reason = error.msg[:1].lower() + error.msg[1:]
+        raise MalformedLog(f"not JSON: {reason} at line {error.lineno}, column {error.colno}", field=where) from None
+    except ValueError:
+        found = _LONG_NUMBER.search(text)
+        if found is None:  # no other ValueError is known: still ours, not Python's words
+            raise MalformedLog("not JSON that can be read", field=where) from None
+        line = text.count("\n", 0, found.start()) + 1
+        column = found.start() - (text.rfind("\n", 0, found.start()) + 1) + 1
+        raise MalformedLog(
+            f"a number of {found.end() - found.start()} digits at line {line}, column {column}: "
+            "no number in a log has more than a few",
+            field=where,
+        ) from None
+    except RecursionError:
+        raise MalformedLog(
+            "lists or objects nested too deep to read (a log nests them a few levels deep)", field=where
+        ) from None
 
 
 #: A UTF-16 surrogate standing alone in a Python str: what ``\ud800`` in a request's JSON becomes.

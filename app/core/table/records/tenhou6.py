@@ -40,6 +40,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from app.core.shape.tiles import quoted
 from app.core.table.machine import HandResult
 from app.core.table.records.common import (
     BAKAZE,
@@ -54,7 +55,9 @@ from app.core.table.records.common import (
     Hand,
     MalformedLog,
     ReadStopped,
+    check_name,
     draw_kind,
+    load_json,
     round_index,
     split_game,
 )
@@ -297,20 +300,14 @@ def read_tenhou6(text: str | Mapping[str, Any], *, stop: Callable[[], bool] | No
     :class:`~app.core.table.records.common.ReadStopped` when ``stop`` (looked at as the search for a
     hand's order goes) says so.
     """
-    if isinstance(text, str):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise MalformedLog(f"not JSON: {error}", field="log") from None
-    else:
-        data = text
+    data = load_json(text, "log") if isinstance(text, str) else text
     if not isinstance(data, Mapping) or not isinstance(data.get("log"), list):
         raise MalformedLog("a tenhou.net/6 log is an object with a 'log' list of hands", field="log")
     hands = data["log"]
     seats = _seats_of(data)
     raw_names = data.get("name")
     names = (
-        [str(name) for name in raw_names[:seats]]
+        [check_name(name, f"name[{seat}]") for seat, name in enumerate(raw_names[:seats])]
         if isinstance(raw_names, list) and len(raw_names) >= seats
         else [str(seat) for seat in range(seats)]
     )
@@ -351,13 +348,18 @@ class _DeadEnd(Exception):
 def _tile(code: object, where: str) -> str:
     name = tenhou6_name(code) if type(code) is int else None
     if name is None:
-        raise MalformedLog(f"not a tenhou.net/6 tile code: {code!r}", field=where)
+        raise MalformedLog(f"not a tenhou.net/6 tile code: {quoted(code)}", field=where)
     return name
 
 
+def _digits(text: str) -> bool:
+    """Whether ``text`` is ASCII digits only (``str.isdigit`` takes ``²`` and ``٣``, which ``int`` refuses or reads)."""
+    return text.isascii() and text.isdigit()
+
+
 def _split_codes(text: str, where: str) -> list[str]:
-    if len(text) % 2 or not text.isdigit():
-        raise MalformedLog(f"not a call string: tiles are two digits each, got {text!r}", field=where)
+    if len(text) % 2 or not _digits(text):
+        raise MalformedLog(f"not a call string: tiles are two digits each, got {quoted(text)}", field=where)
     return [_tile(int(text[at : at + 2]), where) for at in range(0, len(text), 2)]
 
 
@@ -386,36 +388,40 @@ def _read_call(text: str, actor: int, seats: int, where: str) -> _Item:
         if at >= 0:
             break
     else:
-        raise MalformedLog(f"not a call string: no letter c p m k a f in {text!r}", field=where)
+        raise MalformedLog(f"not a call string: no letter c p m k a f in {quoted(text)}", field=where)
     if at % 2:
-        raise MalformedLog(f"not a call string: the letter stands between a tile's digits in {text!r}", field=where)
+        raise MalformedLog(
+            f"not a call string: the letter stands between a tile's digits in {quoted(text)}", field=where
+        )
     tiles = _split_codes(text[:at] + text[at + 1 :], where)
     sizes = {"c": 3, "p": 3, "m": 4, "k": 4, "a": 4, "f": 1}
     if len(tiles) != sizes[letter]:
-        raise MalformedLog(f"a {letter} call holds {sizes[letter]} tiles, not {len(tiles)}: {text!r}", field=where)
+        raise MalformedLog(
+            f"a {letter} call holds {sizes[letter]} tiles, not {len(tiles)}: {quoted(text)}", field=where
+        )
     place = at // 2
     if letter == "f":
         return _Item("kita", tiles[0], where=where)
     if letter == "a":
         if place != 3:
-            raise MalformedLog(f"an ankan's a stands before its last tile: {text!r}", field=where)
+            raise MalformedLog(f"an ankan's a stands before its last tile: {quoted(text)}", field=where)
         return _Item("ankan", consumed=tiles, where=where)
     if letter == "c":
         if place != 0:
-            raise MalformedLog(f"a chi's c comes first: {text!r}", field=where)
+            raise MalformedLog(f"a chi's c comes first: {quoted(text)}", field=where)
         return _Item("chi", tiles[0], tiles[1:], _from_direction(actor, 0, seats), where=where)
     pai = tiles.pop(place)
     if letter == "k":
         if place not in _PON_LETTER_AT:
-            raise MalformedLog(f"misplaced k in {text!r}", field=where)
+            raise MalformedLog(f"misplaced k in {quoted(text)}", field=where)
         return _Item("kakan", pai, tiles, where=where)
     table = _PON_LETTER_AT if letter == "p" else _KAN_LETTER_AT
     if place not in table:
-        raise MalformedLog(f"misplaced {letter} in {text!r}", field=where)
+        raise MalformedLog(f"misplaced {letter} in {quoted(text)}", field=where)
     try:
         target = _from_direction(actor, table.index(place), seats)
     except ValueError:
-        raise MalformedLog(f"a call from across the table in sanma: {text!r}", field=where) from None
+        raise MalformedLog(f"a call from across the table in sanma: {quoted(text)}", field=where) from None
     return _Item("pon" if letter == "p" else "daiminkan", pai, tiles, target, where=where)
 
 
@@ -428,7 +434,7 @@ def _read_draws(items: object, actor: int, seats: int, where: str) -> list[_Item
         if isinstance(item, str):
             call = _read_call(item, actor, seats, at)
             if call.kind not in ("chi", "pon", "daiminkan"):
-                raise MalformedLog(f"a draw list holds tiles, chi, pon and open kans, not {item!r}", field=at)
+                raise MalformedLog(f"a draw list holds tiles, chi, pon and open kans, not {quoted(item)}", field=at)
             out.append(call)
         else:
             out.append(_Item("tsumo", _tile(item, at), where=at))
@@ -449,14 +455,16 @@ def _read_discards(items: object, actor: int, seats: int, where: str) -> list[_I
             body = item[1:]
             if body == str(TSUMOGIRI_CODE):
                 out.append(_Item("riichi", tsumogiri=True, where=at))
-            elif body.isdigit():
+            elif _digits(body):
                 out.append(_Item("riichi", _tile(int(body), at), where=at))
             else:
-                raise MalformedLog(f"not a riichi discard: {item!r}", field=at)
+                raise MalformedLog(f"not a riichi discard: {quoted(item)}", field=at)
         elif isinstance(item, str):
             call = _read_call(item, actor, seats, at)
             if call.kind not in ("ankan", "kakan", "kita"):
-                raise MalformedLog(f"a discard list holds tiles, riichi, ankan, kakan and kita, not {item!r}", field=at)
+                raise MalformedLog(
+                    f"a discard list holds tiles, riichi, ankan, kakan and kita, not {quoted(item)}", field=at
+                )
             out.append(call)
         else:
             out.append(_Item("dahai", _tile(item, at), where=at))
@@ -771,7 +779,7 @@ class _Replay:
                 )
             return out
         if result[0] not in _DRAWS_READ:
-            raise MalformedLog(f"unknown result {result[0]!r}", field=where)
+            raise MalformedLog(f"unknown result {quoted(result[0])}", field=where)
         deltas = result[1] if len(result) > 1 else [0] * seats
         if not (isinstance(deltas, list) and len(deltas) >= seats and all(type(v) is int for v in deltas)):
             raise MalformedLog("a draw's deltas are integers", field=f"{where}[1]")
