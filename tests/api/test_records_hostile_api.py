@@ -123,3 +123,13 @@ def test_the_referee_refuses_a_name_that_is_not_text_at_its_index(client: TestCl
     body = json.dumps({"events": events})
     response = client.post("/referee", content=body, headers={"content-type": "application/json"})
     assert_error(response, 422, ["body", "events", 0, "names", 2], "malformed_event")
+
+
+@pytest.mark.parametrize(("to", "place"), [("tenhou6", ["events", 12]), ("mjlog", ["events"])])
+def test_an_event_the_format_cannot_carry_is_a_422_in_words_of_ours(
+    client: TestClient, to: str, place: list[Any]
+) -> None:
+    events = [*_TINY[:-3], {"type": "hora", "actor": 1, "target": 0}, *_TINY[-2:]]  # a hora without deltas
+    response = client.post("/records/convert", json={"log": write_log(events, "mjai"), "to": to})
+    item = assert_error(response, 422, ["body", "to", *place], "malformed_log")
+    assert "it has no 'deltas'" in item["msg"] and not PYTHON_WORDS.search(item["msg"]), item["msg"]

@@ -251,6 +251,16 @@ def test_a_lone_surrogate_anywhere_in_an_mjai_event_or_the_log_text_is_malformed
         assert _refused(spoiled, format).field == "log"
 
 
+@pytest.mark.parametrize(("to", "field"), [("tenhou6", "events[12]"), ("mjlog", "events")])
+def test_an_event_a_writer_cannot_carry_is_malformed_in_words_of_ours(to: str, field: str) -> None:
+    """mjai lets a hora leave out its deltas; the Tenhou formats need them (the message was "KeyError('deltas')")."""
+    events = [*_TINY[:-3], {"type": "hora", "actor": 1, "target": 0}, *_TINY[-2:]]
+    with pytest.raises(MalformedLog) as caught:
+        write_log(events, to)
+    assert caught.value.field == field and "it has no 'deltas'" in caught.value.reason
+    assert not PYTHON_WORDS.search(str(caught.value))
+
+
 def test_the_event_reader_refuses_such_a_name_at_its_index() -> None:
     """/referee reads events itself (app.core.table.mjai): the same names are a malformed_event there."""
     with pytest.raises(MalformedEvent) as caught:

@@ -130,6 +130,19 @@ def check_name(name: object, where: str) -> str:
     return name
 
 
+def unwritable(error: Exception) -> str:
+    """What a writer found wrong with an event, in words of ours (a Python error's repr is no message):
+    a field it needs that the event lacks (mjai makes some optional: ``hora.deltas``), or one of
+    another kind.
+
+    >>> unwritable(KeyError("deltas")), unwritable(TypeError("'int' object is not iterable"))
+    ("it has no 'deltas'", 'a field of it is not of the kind the format needs')
+    """
+    if isinstance(error, KeyError) and error.args:
+        return f"it has no {quoted(error.args[0])}"
+    return "a field of it is not of the kind the format needs"
+
+
 @dataclass(slots=True)
 class Hand:
     """One hand of an mjai game: its ``start_kyoku`` and the events up to its ``end_kyoku``.

@@ -52,6 +52,7 @@ from app.core.table.records.common import (
     draw_kind,
     round_index,
     split_game,
+    unwritable,
 )
 from app.core.table.records.details import (
     LIMITS,
@@ -205,7 +206,7 @@ class _Writer:
 
         def alloc(name: str) -> int:
             if name not in pool:
-                raise MalformedLog(f"not a tile: {name!r}", field=where)
+                raise MalformedLog(f"not a tile: {quoted(name)}", field=where)
             if not pool[name]:
                 raise MalformedLog(f"more copies of {name} than a wall holds", field=where)
             return pool[name].pop(0)
@@ -429,7 +430,7 @@ def write_mjlog(events: Sequence[Mapping[str, Any]]) -> str:
     except (KeyError, TypeError, IndexError, AttributeError, ValueError) as error:
         if isinstance(error, TenpaiError):
             raise
-        raise MalformedLog(f"events mjlog cannot carry: {error!r}", field="events") from None
+        raise MalformedLog(f"an event mjlog cannot carry: {unwritable(error)}", field="events") from None
 
 
 # -- reading ---------------------------------------------------------------------------------

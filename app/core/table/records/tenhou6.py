@@ -60,6 +60,7 @@ from app.core.table.records.common import (
     load_json,
     round_index,
     split_game,
+    unwritable,
 )
 from app.core.table.records.details import (
     hand_results,
@@ -153,7 +154,7 @@ def write_tenhou6(events: Sequence[Mapping[str, Any]]) -> str:
     try:
         return _write_tenhou6(events)
     except (KeyError, TypeError, IndexError, AttributeError) as error:
-        raise MalformedLog(f"events tenhou.net/6 cannot carry: {error!r}", field="events") from None
+        raise MalformedLog(f"an event tenhou.net/6 cannot carry: {unwritable(error)}", field="events") from None
 
 
 def _write_tenhou6(events: Sequence[Mapping[str, Any]]) -> str:
@@ -233,7 +234,7 @@ def _write_hand(hand: Hand, seats: int, result: HandResult | None) -> list[Any]:
                 if any(deltas) or draw_kind(hand, seats) in (EXHAUSTIVE, NAGASHI):
                     results.append(deltas)
         except (KeyError, TypeError) as error:
-            raise MalformedLog(f"{kind} cannot be written to tenhou.net/6: {error!r}", field=where) from None
+            raise MalformedLog(f"{kind} cannot be written to tenhou.net/6: {unwritable(error)}", field=where) from None
     meta = [round_index(start), start["honba"], start["kyotaku"]]
     out: list[Any] = [meta, _pad(start["scores"], seats), dora, ura]
     for seat in range(4):
