@@ -133,3 +133,10 @@ def test_an_event_the_format_cannot_carry_is_a_422_in_words_of_ours(
     response = client.post("/records/convert", json={"log": write_log(events, "mjai"), "to": to})
     item = assert_error(response, 422, ["body", "to", *place], "malformed_log")
     assert "it has no 'deltas'" in item["msg"] and not PYTHON_WORDS.search(item["msg"]), item["msg"]
+
+
+def test_a_log_of_scores_of_thousands_of_digits_is_a_422_not_a_500(client: TestClient) -> None:
+    big = int("9" * 4299)  # under Python's 4,300 digits: read, then too large for the mjlog writer's floats
+    events = [*_TINY[:1], {**_TINY[1], "scores": [big] * 4}, *_TINY[2:]]
+    response = client.post("/records/convert", json={"log": write_log(events, "mjai"), "to": "mjlog"})
+    assert_error(response, 422, ["body", "to", "events", 1, "scores"], "malformed_log")

@@ -261,6 +261,18 @@ def test_an_event_a_writer_cannot_carry_is_malformed_in_words_of_ours(to: str, f
     assert not PYTHON_WORDS.search(str(caught.value))
 
 
+@pytest.mark.parametrize("to", ["tenhou6", "mjlog"])
+def test_scores_of_thousands_of_digits_are_not_written(to: str) -> None:
+    """JSON lets a log hold a 4,299-digit score; the mjlog writer's final points overflowed a float (a 500)."""
+    big = int("9" * 4299)
+    scores = [*_TINY[:1], {**_TINY[1], "scores": [big] * 4}, *_TINY[2:]]
+    deltas = [*_TINY[:-3], {"type": "ryukyoku", "deltas": [big, big, -big, -big]}, *_TINY[-2:]]
+    for events, field in ((scores, "events[1].scores"), (deltas, "events[12].deltas")):
+        with pytest.raises(MalformedLog) as caught:
+            write_log(events, to)
+        assert caught.value.field == field and "at most 1,000,000,000 points" in caught.value.reason
+
+
 def test_the_event_reader_refuses_such_a_name_at_its_index() -> None:
     """/referee reads events itself (app.core.table.mjai): the same names are a malformed_event there."""
     with pytest.raises(MalformedEvent) as caught:

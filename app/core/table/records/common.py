@@ -205,6 +205,9 @@ def split_game(events: Sequence[Mapping[str, Any]]) -> Game:
             read_event(sent, index, seats)
         except MalformedEvent as error:
             raise MalformedLog(error.reason, field=error.field) from None
+        deltas = sent.get("deltas")
+        if isinstance(deltas, list) and any(abs(delta) > MAX_POINTS for delta in deltas):
+            raise MalformedLog(_POINTS_REASON, field=f"events[{index}].deltas")
     for hand in hands:
         _check_start(hand.start, seats, f"events[{hand.first}]")
     if not isinstance(names, list) or len(names) != seats:
@@ -213,6 +216,12 @@ def split_game(events: Sequence[Mapping[str, Any]]) -> Game:
 
 
 BAKAZE: Final = ("E", "S", "W", "N")
+
+#: The most points a score or a change of score of a written game may be, either way.  No game comes
+#: near it; a larger one (a number of thousands of digits, which JSON lets a log hold) would leave the
+#: figures the writers compute (mjlog's final points are floats) and the numbers Python prints.
+MAX_POINTS: Final = 10**9
+_POINTS_REASON: Final = f"scores and changes of score are at most {MAX_POINTS:,} points either way"
 
 
 def _check_start(start: Mapping[str, Any], seats: int, where: str) -> None:
@@ -231,7 +240,9 @@ def _check_start(start: Mapping[str, Any], seats: int, where: str) -> None:
     count("oya", 0, seats - 1)
     scores = start.get("scores")
     if not isinstance(scores, list) or len(scores) != seats or any(type(value) is not int for value in scores):
-        raise MalformedLog(f"must be {seats} integer scores, got {scores!r}", field=f"{where}.scores")
+        raise MalformedLog(f"must be {seats} integer scores, got {quoted(scores)}", field=f"{where}.scores")
+    if any(abs(value) > MAX_POINTS for value in scores):
+        raise MalformedLog(_POINTS_REASON, field=f"{where}.scores")
     tehais = start.get("tehais")
     if not isinstance(tehais, list) or len(tehais) != seats:
         raise MalformedLog(f"must be {seats} dealt hands", field=f"{where}.tehais")
