@@ -18,12 +18,12 @@ from app.api.errors import error_responses, located
 from app.api.heavy import Budget, Finished, answer_heavy
 from app.api.questions import request_rules
 from app.api.request_path import BodyRoute
-from app.api.routes.table import _out_of_time, _within_bound
+from app.api.routes.table import _log_out_of_time, _out_of_time, _within_bound
 from app.api.schemas.records import ConvertRequest, ConvertResponse
 from app.api.schemas.table import ProblemOut
 from app.api.state import service_state
 from app.core.shape.rules import RuleProfile
-from app.core.table.records import detect_format, read_log, write_log
+from app.core.table.records import ReadStopped, detect_format, read_log, write_log
 from app.core.table.referee import RefereeStopped, judge
 
 router = APIRouter(tags=["table"], route_class=BodyRoute)
@@ -48,7 +48,8 @@ async def convert(body: Annotated[ConvertRequest, Body()], request: Request) -> 
     tenhou.net/6 path such as `log[0][5][0]`, an mjlog tag, an mjai event's index and field); events a format
     cannot carry (a game without `start_game`, say) a 422 `malformed_log` at `["body", "to"]`. More events than
     TENPAI_MAX_EVENTS: a 422 `too_many_events`. A heavy request: off the event loop within
-    TENPAI_HEAVY_SECONDS, a 503 `out_of_time` past it, stopped when its client leaves."""
+    TENPAI_HEAVY_SECONDS, a 503 `out_of_time` past it (at `["body", "log"]` while the log is read, at
+    `["body", "events"]` while it is judged), stopped when its client leaves."""
     settings = service_state(request).settings
     rules = request_rules(body.rules)
     work = partial(_converted, body, rules, settings.max_events, settings.heavy_seconds)
@@ -56,9 +57,12 @@ async def convert(body: Annotated[ConvertRequest, Body()], request: Request) -> 
 
 
 def _converted(body: ConvertRequest, rules: RuleProfile, max_events: int, seconds: float, budget: Budget) -> Finished:
-    with located("body", "log"):
-        source = body.format or detect_format(body.log)
-        events = read_log(body.log, source)
+    try:
+        with located("body", "log"):
+            source = body.format or detect_format(body.log)
+            events = read_log(body.log, source, stop=budget.passed)
+    except ReadStopped:
+        raise _log_out_of_time(seconds, budget) from None
     _within_bound(events, max_events)
     try:
         with located("body", "log"):

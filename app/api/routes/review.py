@@ -22,11 +22,11 @@ from app.api.errors import ApiError, error_responses, located
 from app.api.heavy import Budget, Finished, answer_heavy
 from app.api.questions import request_rules
 from app.api.request_path import BodyRoute
-from app.api.routes.table import _out_of_time, _within_bound
+from app.api.routes.table import _log_out_of_time, _out_of_time, _within_bound
 from app.api.schemas.review import REVIEW_EXAMPLES, ReviewRequest, ReviewResponse
 from app.api.state import service_state
 from app.core.shape.rules import RuleProfile
-from app.core.table.records import read_log
+from app.core.table.records import ReadStopped, read_log
 from app.core.table.review import review
 
 router = APIRouter(tags=["table"], route_class=BodyRoute)
@@ -54,7 +54,8 @@ async def review_game(
     A malformed event is a 422 `malformed_event` at `["body", "events", index, field]`, an event the table does
     not allow a 422 `illegal_event`; a seat the rules do not seat or a `kyoku` past the log's last hand a 422
     `out_of_range` at that field. A heavy request: off the event loop within TENPAI_HEAVY_SECONDS (a review cut
-    short answers what it finished, `complete: false`), stopped when its client leaves."""
+    short answers what it finished, `complete: false`; a `log` whose reading the clock cut short, a 503
+    `out_of_time` at `["body", "log"]`), stopped when its client leaves."""
     settings = service_state(request).settings
     if body.events is not None:
         _within_bound(body.events, settings.max_events)
@@ -76,8 +77,11 @@ def _reviewed(
         events = body.events
     else:
         assert body.log is not None  # the request's validator asks for one of them
-        with located("body", "log"):
-            events = read_log(body.log, body.format)
+        try:
+            with located("body", "log"):
+                events = read_log(body.log, body.format, stop=budget.passed)
+        except ReadStopped:  # a review of no events would be no review: as a stopped replay, a 503
+            raise _log_out_of_time(seconds, budget) from None
         _within_bound(events, max_events)
     with located("body"):
         report = review(events, body.seat, rules, hand=body.kyoku, stop=budget.passed)

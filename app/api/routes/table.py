@@ -66,17 +66,31 @@ def _within_bound(events: Sequence[object], max_events: int) -> None:
         )
 
 
+def _why_stopped(seconds: float, budget: Budget, smaller: str) -> str:
+    if budget.cancelled():
+        return "its client left"
+    return (
+        f"it did not finish within {seconds:g} s (TENPAI_HEAVY_SECONDS) on this process, loaded as it was; "
+        f"ask again, or send {smaller}"
+    )
+
+
 def _out_of_time(events: Sequence[object], seconds: float, budget: Budget) -> ApiError:
     """The 503 for a replay stopped before its end (sent to no one when its client left)."""
-    why = (
-        "its client left"
-        if budget.cancelled()
-        else f"it did not finish within {seconds:g} s (TENPAI_HEAVY_SECONDS) on this process, loaded as it was; "
-        "ask again, or send fewer events"
-    )
     return ApiError(
         _AT_EVENTS,
-        f"the replay of {counted(len(events), 'event')} stopped: {why}",
+        f"the replay of {counted(len(events), 'event')} stopped: {_why_stopped(seconds, budget, 'fewer events')}",
+        "out_of_time",
+        ctx={"seconds": seconds},
+    )
+
+
+def _log_out_of_time(seconds: float, budget: Budget) -> ApiError:
+    """The 503 for a game log whose reading was stopped (:class:`~app.core.table.records.ReadStopped`:
+    the tenhou.net/6 reader's search for the order of moves), as :func:`_out_of_time` for a replay."""
+    return ApiError(
+        ("body", "log"),
+        f"the reading of the log stopped: {_why_stopped(seconds, budget, 'a shorter log')}",
         "out_of_time",
         ctx={"seconds": seconds},
     )

@@ -31,6 +31,7 @@ app.core.table.mjai.MalformedEvent: events[4].actor: must be a seat 0..3, got 9
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
@@ -171,6 +172,31 @@ def tile_name(tile: TableTile) -> str:
     return MJAI_NAMES[tile]
 
 
+#: What a player's name may not hold: a lone surrogate (half of a UTF-16 pair, which no UTF-8 text can
+#: carry: a log with one could be read but never written) or a control character (C0, DEL, C1: no name
+#: on Tenhou or Mahjong Soul has one, and in a viewer or a terminal they would act rather than show).
+_NOT_IN_NAMES: Final = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def name_fault(name: str) -> str | None:
+    """Why ``name`` is not a player's name, or None when it is one.
+
+    >>> name_fault("ASAPIN"), name_fault("\N{PILE OF POO}の人")
+    (None, None)
+    >>> name_fault("a" + chr(0xD800))
+    'a lone surrogate U+D800 at character 1, which no UTF-8 text can hold'
+    >>> name_fault("tab" + chr(9) + "bed")
+    'a control character U+0009 at character 3, which no name has'
+    """
+    found = _NOT_IN_NAMES.search(name)
+    if found is None:
+        return None
+    code = ord(found.group())
+    if 0xD800 <= code <= 0xDFFF:
+        return f"a lone surrogate U+{code:04X} at character {found.start()}, which no UTF-8 text can hold"
+    return f"a control character U+{code:04X} at character {found.start()}, which no name has"
+
+
 def parse_pai(value: object, field: str) -> TableTile:
     """Read an mjai tile string.
 
@@ -293,6 +319,10 @@ def _read_event(obj: object, seats: int) -> Event:
         names = obj.get("names")
         if not isinstance(names, list) or any(not isinstance(name, str) for name in names):
             raise MalformedEvent(f"must be a list of the players' names, got {quoted(names)}", field="names")
+        for seat, name in enumerate(names):
+            fault = name_fault(name)
+            if fault is not None:
+                raise MalformedEvent(f"not a player's name: {fault}", field=f"names[{seat}]")
     if kind in ("hora", "ryukyoku") and obj.get("deltas") is not None:
         deltas = obj.get("deltas")
         if not isinstance(deltas, list) or len(deltas) != seats or any(type(d) is not int for d in deltas):

@@ -7,12 +7,16 @@
 
 from __future__ import annotations
 
+import json
+import re
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from app.core.errors import TenpaiError
-from app.core.table.mjai import MalformedEvent, read_event
+from app.core.shape.tiles import quoted
+from app.core.table.mjai import MalformedEvent, name_fault, read_event
 from app.core.table.records.tiles import KIND_OF_NAME, is_terminal_or_honour, kind_of_name
 
 #: The record formats :func:`app.core.table.records.read_log` and ``write_log`` know.
@@ -39,6 +43,104 @@ class UnknownLogFormat(TenpaiError):
     """A format name that is not one of :data:`FORMATS`, or text that is none of them."""
 
     code = "unknown_log_format"
+
+
+class ReadStopped(Exception):
+    """The caller's ``stop`` signal fired while a log was being read (its deadline passed, its client left).
+
+    Only the tenhou.net/6 reader's search for the order of the moves looks at it: every other part
+    of reading costs time in proportion to the log's size, which its caller bounds.
+    """
+
+
+#: A run of digits longer than Python reads as an integer (``sys.get_int_max_str_digits()``).
+_LONG_NUMBER: Final = re.compile(f"[0-9]{{{sys.get_int_max_str_digits() + 1},}}")
+
+
+def load_json(text: str, where: str) -> Any:
+    """The value of a JSON text, every refusal of the parser a :class:`MalformedLog` at ``where`` in
+    words of ours: not JSON (and where not), a number longer than Python reads, nesting deeper than
+    the parser follows.
+
+    >>> load_json('{"log": [1, 2]}', "log")
+    {'log': [1, 2]}
+    >>> load_json('{"log": [1, 2}', "log")
+    Traceback (most recent call last):
+    ...
+    app.core.table.records.common.MalformedLog: log: not JSON: expecting ',' delimiter at line 1, column 14
+    >>> load_json('[' + '7' * 5000 + ']', "lines[3]")
+    Traceback (most recent call last):
+    ...
+    app.core.table.records.common.MalformedLog: lines[3]: a number of 5000 digits at line 1, column 2: no number in a log has more than a few
+    >>> load_json('[' * 100_000 + ']' * 100_000, "log")
+    Traceback (most recent call last):
+    ...
+    app.core.table.records.common.MalformedLog: log: lists or objects nested too deep to read (a log nests them a few levels deep)
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        reason = error.msg[:1].lower() + error.msg[1:]
+        raise MalformedLog(f"not JSON: {reason} at line {error.lineno}, column {error.colno}", field=where) from None
+    except ValueError:
+        found = _LONG_NUMBER.search(text)
+        if found is None:  # no other ValueError is known: still ours, not Python's words
+            raise MalformedLog("not JSON that can be read", field=where) from None
+        line = text.count("\n", 0, found.start()) + 1
+        column = found.start() - (text.rfind("\n", 0, found.start()) + 1) + 1
+        raise MalformedLog(
+            f"a number of {found.end() - found.start()} digits at line {line}, column {column}: "
+            "no number in a log has more than a few",
+            field=where,
+        ) from None
+    except RecursionError:
+        raise MalformedLog(
+            "lists or objects nested too deep to read (a log nests them a few levels deep)", field=where
+        ) from None
+
+
+#: A UTF-16 surrogate standing alone in a Python str: what ``\ud800`` in a request's JSON becomes.
+_LONE_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+
+
+def check_text(text: str, where: str) -> None:
+    """Refuse a log whose text holds a lone surrogate: no UTF-8 can, so no reader or writer could take it.
+
+    >>> check_text("<mjloggm>" + chr(0xDC00), "log")
+    Traceback (most recent call last):
+    ...
+    app.core.table.records.common.MalformedLog: log: not text: a lone surrogate U+DC00 at character 9, which no UTF-8 text can hold
+    """
+    found = _LONE_SURROGATE.search(text)
+    if found is not None:
+        reason = (
+            f"a lone surrogate U+{ord(found.group()):04X} at character {found.start()}, which no UTF-8 text can hold"
+        )
+        raise MalformedLog(f"not text: {reason}", field=where)
+
+
+def check_name(name: object, where: str) -> str:
+    """A player's name read from a log: text, with no lone surrogate and no control character
+    (:func:`~app.core.table.mjai.name_fault`), else a :class:`MalformedLog` at ``where``."""
+    if not isinstance(name, str):
+        raise MalformedLog(f"a player's name is text, not {quoted(name)}", field=where)
+    fault = name_fault(name)
+    if fault is not None:
+        raise MalformedLog(f"not a player's name: {fault}", field=where)
+    return name
+
+
+def unwritable(error: Exception) -> str:
+    """What a writer found wrong with an event, in words of ours (a Python error's repr is no message):
+    a field it needs that the event lacks (mjai makes some optional: ``hora.deltas``), or one of
+    another kind.
+
+    >>> unwritable(KeyError("deltas")), unwritable(TypeError("'int' object is not iterable"))
+    ("it has no 'deltas'", 'a field of it is not of the kind the format needs')
+    """
+    if isinstance(error, KeyError) and error.args:
+        return f"it has no {quoted(error.args[0])}"
+    return "a field of it is not of the kind the format needs"
 
 
 @dataclass(slots=True)
@@ -103,6 +205,9 @@ def split_game(events: Sequence[Mapping[str, Any]]) -> Game:
             read_event(sent, index, seats)
         except MalformedEvent as error:
             raise MalformedLog(error.reason, field=error.field) from None
+        deltas = sent.get("deltas")
+        if isinstance(deltas, list) and any(abs(delta) > MAX_POINTS for delta in deltas):
+            raise MalformedLog(_POINTS_REASON, field=f"events[{index}].deltas")
     for hand in hands:
         _check_start(hand.start, seats, f"events[{hand.first}]")
     if not isinstance(names, list) or len(names) != seats:
@@ -111,6 +216,12 @@ def split_game(events: Sequence[Mapping[str, Any]]) -> Game:
 
 
 BAKAZE: Final = ("E", "S", "W", "N")
+
+#: The most points a score or a change of score of a written game may be, either way.  No game comes
+#: near it; a larger one (a number of thousands of digits, which JSON lets a log hold) would leave the
+#: figures the writers compute (mjlog's final points are floats) and the numbers Python prints.
+MAX_POINTS: Final = 10**9
+_POINTS_REASON: Final = f"scores and changes of score are at most {MAX_POINTS:,} points either way"
 
 
 def _check_start(start: Mapping[str, Any], seats: int, where: str) -> None:
@@ -129,7 +240,9 @@ def _check_start(start: Mapping[str, Any], seats: int, where: str) -> None:
     count("oya", 0, seats - 1)
     scores = start.get("scores")
     if not isinstance(scores, list) or len(scores) != seats or any(type(value) is not int for value in scores):
-        raise MalformedLog(f"must be {seats} integer scores, got {scores!r}", field=f"{where}.scores")
+        raise MalformedLog(f"must be {seats} integer scores, got {quoted(scores)}", field=f"{where}.scores")
+    if any(abs(value) > MAX_POINTS for value in scores):
+        raise MalformedLog(_POINTS_REASON, field=f"{where}.scores")
     tehais = start.get("tehais")
     if not isinstance(tehais, list) or len(tehais) != seats:
         raise MalformedLog(f"must be {seats} dealt hands", field=f"{where}.tehais")

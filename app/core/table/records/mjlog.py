@@ -30,12 +30,13 @@ the tenpai hands shown at an exhaustive draw (those who received noten payments)
 from __future__ import annotations
 
 import re
-import xml.etree.ElementTree as ElementTree
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 from urllib.parse import quote, unquote
+from xml.parsers import expat
 
 from app.core.errors import TenpaiError
+from app.core.shape.tiles import clipped, quoted
 from app.core.table.flow import placements
 from app.core.table.machine import HandResult
 from app.core.table.records.common import (
@@ -46,9 +47,12 @@ from app.core.table.records.common import (
     Event,
     Hand,
     MalformedLog,
+    check_name,
+    check_text,
     draw_kind,
     round_index,
     split_game,
+    unwritable,
 )
 from app.core.table.records.details import (
     LIMITS,
@@ -69,7 +73,7 @@ GO_SANMA: Final = 0x10
 
 _DRAW_TAGS: Final = "TUVW"
 _DISCARD_TAGS: Final = "DEFG"
-_MOVE: Final = re.compile(r"^([TUVWDEFG])(\d+)$")
+_MOVE: Final = re.compile(r"([TUVWDEFG])([0-9]+)")
 
 _CHI: Final = 0x04
 _PON: Final = 0x08
@@ -202,7 +206,7 @@ class _Writer:
 
         def alloc(name: str) -> int:
             if name not in pool:
-                raise MalformedLog(f"not a tile: {name!r}", field=where)
+                raise MalformedLog(f"not a tile: {quoted(name)}", field=where)
             if not pool[name]:
                 raise MalformedLog(f"more copies of {name} than a wall holds", field=where)
             return pool[name].pop(0)
@@ -426,35 +430,107 @@ def write_mjlog(events: Sequence[Mapping[str, Any]]) -> str:
     except (KeyError, TypeError, IndexError, AttributeError, ValueError) as error:
         if isinstance(error, TenpaiError):
             raise
-        raise MalformedLog(f"events mjlog cannot carry: {error!r}", field="events") from None
+        raise MalformedLog(f"an event mjlog cannot carry: {unwritable(error)}", field="events") from None
 
 
 # -- reading ---------------------------------------------------------------------------------
+
+#: A number of an mjlog: ASCII digits (``int`` would also read ``٣``, ``1_0`` and `` 1``), a sign for
+#: a change of score, and at most 9 digits: no figure of a game has more than 6.
+_NUMBER: Final = re.compile(r"-?[0-9]{1,9}")
+
+
+def _number(text: str, where: str) -> int:
+    if not _NUMBER.fullmatch(text):
+        raise MalformedLog(f"not an integer of at most 9 digits: {quoted(text)}", field=where)
+    return int(text)
 
 
 def _int_list(text: str | None, where: str) -> list[int]:
     if text is None or text == "":
         return []
+    parts = text.split(",")
+    if not all(_NUMBER.fullmatch(part) for part in parts):
+        raise MalformedLog(f"not a list of integers of at most 9 digits: {quoted(text)}", field=where)
+    return [int(part) for part in parts]
+
+
+class _Tag:
+    """One tag of an mjlog game: its name and its attributes."""
+
+    __slots__ = ("tag", "attrib")
+
+    def __init__(self, tag: str, attrib: dict[str, str]) -> None:
+        self.tag = tag
+        self.attrib = attrib
+
+    def get(self, key: str, default: str | None = None) -> str | None:
+        return self.attrib.get(key, default)
+
+    def text(self, key: str) -> str:
+        """An attribute the tag must have."""
+        value = self.attrib.get(key)
+        if value is None:
+            raise MalformedLog(f"no {key} attribute", field=key)
+        return value
+
+    def number(self, key: str) -> int:
+        """An integer attribute the tag must have."""
+        return _number(self.text(key), key)
+
+
+class _Declared(Exception):
+    """The XML declares a DOCTYPE or an entity."""
+
+
+def _declared(*_: object) -> None:
+    raise _Declared
+
+
+def _tags(text: str) -> list[_Tag]:
+    """The tags inside an mjlog's root element (its children; what they hold is not read).
+
+    expat is told to refuse a DOCTYPE, and any entity declaration, wherever it stands: an internal
+    entity would rewrite a name or a tag as the log reads on (``&e;`` in ``UN``), and nested ones
+    multiply a small text into gigabytes.  An mjlog has neither.
+    """
+    parser = expat.ParserCreate()
+    tags: list[_Tag] = []
+    depth = 0
+
+    def start(name: str, attributes: dict[str, str]) -> None:
+        nonlocal depth
+        if depth == 1:
+            tags.append(_Tag(name, attributes))
+        depth += 1
+
+    def end(name: str) -> None:
+        nonlocal depth
+        depth -= 1
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    parser.StartDoctypeDeclHandler = _declared
+    parser.EntityDeclHandler = _declared
+    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+    check_text(text, "tags")  # expat reads UTF-8: a lone surrogate would stop it with Python's words
     try:
-        return [int(part) for part in text.split(",")]
-    except ValueError:
-        raise MalformedLog(f"not a list of integers: {text!r}", field=where) from None
+        parser.Parse(text, True)
+    except _Declared:
+        raise MalformedLog("an mjlog declares no DOCTYPE and no entity", field="tags") from None
+    except expat.ExpatError as error:
+        reason = expat.ErrorString(error.code)
+        raise MalformedLog(f"not XML: {reason}: line {error.lineno}, column {error.offset}", field="tags") from None
+    return tags
 
 
 def read_mjlog(text: str) -> list[Event]:
-    """The mjai events of an mjlog XML game."""
-    head = text[:4096]
-    if "<!DOCTYPE" in head or "<!ENTITY" in head:
-        raise MalformedLog("an mjlog has no DOCTYPE or entities", field="tags")
-    try:
-        root = ElementTree.fromstring(text)
-    except ElementTree.ParseError as error:
-        raise MalformedLog(f"not XML: {error}", field="tags") from None
-    return _Reader(list(root)).read()
+    """The mjai events of an mjlog XML game (no DOCTYPE or entity declaration anywhere in it)."""
+    return _Reader(_tags(text)).read()
 
 
 class _Reader:
-    def __init__(self, tags: list[ElementTree.Element]) -> None:
+    def __init__(self, tags: list[_Tag]) -> None:
         self.tags = tags
         self.seats = 4
         self.red = True
@@ -472,20 +548,17 @@ class _Reader:
                 if tag.get("hai3", None) == "":
                     self.seats = 3
                 break
-        for tag in self.tags:
+        for index, tag in enumerate(self.tags):
             if tag.tag == "GO":
-                go = _int_list(tag.get("type"), "GO.type")
+                with _at_tag(tag, index):
+                    go = _int_list(tag.get("type"), "type")
                 if go:
                     self.red = not go[0] & GO_NO_RED
                     self.seats = 3 if go[0] & GO_SANMA else self.seats
                 break
         for index, tag in enumerate(self.tags):
-            try:
+            with _at_tag(tag, index):
                 self._tag(tag)
-            except MalformedLog as error:
-                raise MalformedLog(f"<{tag.tag}>: {error.reason}", field=f"tags[{index}]") from None
-            except (KeyError, ValueError, IndexError, TypeError) as error:
-                raise MalformedLog(f"cannot read <{tag.tag}>: {error!r}", field=f"tags[{index}]") from None
         if not self.events:
             self.events.append(self._start_game())
         if self.in_hand:
@@ -502,12 +575,12 @@ class _Reader:
             raise MalformedLog(f"not a 136-id: {tile}")
         return name_of_id(tile, red=self.red)
 
-    def _tag(self, tag: ElementTree.Element) -> None:
+    def _tag(self, tag: _Tag) -> None:
         name = tag.tag
         seats = self.seats
-        move = _MOVE.match(name)
+        move = _MOVE.fullmatch(name)
         if name == "UN" and self.names is None and "n0" in tag.attrib:
-            self.names = [unquote(tag.get(f"n{seat}", "")) for seat in range(seats)]
+            self.names = [_player_name(tag, f"n{seat}") for seat in range(seats)]
             return
         if name in ("SHUFFLE", "GO", "UN", "TAIKYOKU", "BYE"):
             return
@@ -521,7 +594,10 @@ class _Reader:
         if not self.in_hand:
             raise MalformedLog("a move before any INIT")
         if move:
-            letter, tile = move.group(1), int(move.group(2))
+            letter, digits = move.group(1), move.group(2)
+            if len(digits) > 3:
+                raise MalformedLog(f"not a 136-id: {clipped(digits)}")
+            tile = int(digits)
             if letter in _DRAW_TAGS:
                 seat = _DRAW_TAGS.index(letter)
                 self._seat(seat)
@@ -542,19 +618,19 @@ class _Reader:
                 self.events.append({"type": "dahai", "actor": seat, "pai": self._name(tile), "tsumogiri": tsumogiri})
             return
         if name == "N":
-            self._call(int(tag.attrib["who"]), int(tag.attrib["m"]))
+            self._call(tag.number("who"), tag.number("m"))
         elif name == "REACH":
-            seat = int(tag.attrib["who"])
+            seat = tag.number("who")
             self._seat(seat)
             step = tag.get("step")
             kind = {"1": "reach", "2": "reach_accepted"}.get(step or "")
             if kind is None:
-                raise MalformedLog(f"REACH step is 1 or 2, not {step!r}")
+                raise MalformedLog(f"REACH step is 1 or 2, not {quoted(step)}", field="step")
             self.events.append({"type": kind, "actor": seat})
         elif name == "DORA":
-            self.events.append({"type": "dora", "dora_marker": self._name(int(tag.attrib["hai"]))})
+            self.events.append({"type": "dora", "dora_marker": self._name(tag.number("hai"))})
         elif name == "AGARI":
-            who, source = int(tag.attrib["who"]), int(tag.attrib["fromWho"])
+            who, source = tag.number("who"), tag.number("fromWho")
             self._seat(who)
             self._seat(source)
             deltas = _int_list(tag.get("sc"), "sc")[1::2]
@@ -576,7 +652,7 @@ class _Reader:
                 raise MalformedLog("sc holds a score and a change for every seat")
             self.events.append({"type": "ryukyoku", "deltas": [delta * 100 for delta in deltas[:seats]]})
         else:
-            raise MalformedLog(f"a tag mjlog does not have: <{name}>")
+            raise MalformedLog(f"a tag mjlog does not have: <{clipped(name)}>")
 
     def _seat(self, seat: int) -> None:
         if not 0 <= seat < self.seats:
@@ -588,7 +664,7 @@ class _Reader:
                 raise MalformedLog(f"seat {seat} does not hold id {tile}")
             self.held[seat].remove(tile)
 
-    def _init(self, tag: ElementTree.Element) -> None:
+    def _init(self, tag: _Tag) -> None:
         seats = self.seats
         seed = _int_list(tag.get("seed"), "seed")
         if len(seed) != 6:
@@ -606,7 +682,8 @@ class _Reader:
             raise MalformedLog("an id dealt twice")
         round_number, honba, sticks, _, _, dora = seed
         if not 0 <= round_number < 16:
-            raise MalformedLog(f"round {round_number} is past North 4")
+            raise MalformedLog(f"round {round_number} is past North 4", field="seed")
+        oya = tag.number("oya")
         self.last_draw = [None] * 4
         self.last_discard = None
         self.in_hand = True
@@ -618,7 +695,7 @@ class _Reader:
                 "kyoku": round_number % 4 + 1,
                 "honba": honba,
                 "kyotaku": sticks,
-                "oya": int(tag.attrib["oya"]),
+                "oya": oya,
                 "scores": [score * 100 for score in scores[:seats]],
                 "tehais": [[self._name(tile) for tile in tiles] for tiles in self.held],
             }
@@ -660,3 +737,36 @@ class _Reader:
         else:
             self._remove(seat, ids)
             self.events.append({"type": "kita", "actor": seat, "pai": names(ids[0])})
+
+
+class _at_tag:  # noqa: N801 - used like a function: ``with _at_tag(tag, index):``
+    """Re-raise a problem with a tag at ``tags[index]`` (and its attribute, where known), led by the tag's name."""
+
+    __slots__ = ("name", "index")
+
+    def __init__(self, tag: _Tag, index: int) -> None:
+        self.name = clipped(tag.tag)
+        self.index = index
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: object) -> None:
+        if error is None:
+            return
+        where = f"tags[{self.index}]"
+        if isinstance(error, MalformedLog):
+            field = f"{where}.{error.field}" if error.field else where
+            raise MalformedLog(f"<{self.name}>: {error.reason}", field=field) from None
+        if isinstance(error, (KeyError, ValueError, IndexError, TypeError)):
+            # Every expected fault is a MalformedLog above; one the checks missed is still the log's.
+            raise MalformedLog(f"<{self.name}> cannot be read", field=where) from None
+
+
+def _player_name(tag: _Tag, key: str) -> str:
+    """A player's name in ``UN``: URL-encoded UTF-8 text (:func:`check_name`)."""
+    try:
+        name = unquote(tag.get(key, "") or "", errors="strict")
+    except UnicodeDecodeError:
+        raise MalformedLog("a name is URL-encoded UTF-8, and this one's bytes are not UTF-8", field=key) from None
+    return check_name(name, key)
