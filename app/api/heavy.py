@@ -80,6 +80,11 @@ RELEASE_WAIT_SECONDS: Final = 0.5
 
 logger = logging.getLogger(__name__)
 
+CHEAP_WORK_SECONDS: Final = 4.0
+"""The bound of a cheap request's work in a pool thread (a sync route such as ``/score`` or a
+batch, ``/discard``'s fan plan): milliseconds for any accepted input, so past this the work is a
+runaway, stopped by the watchdog and answered 503 ``out_of_time`` (:func:`bounded_call`)."""
+
 WATCHDOG: Final = Watchdog()
 """The process's one watchdog (its thread starts with the first heavy computation)."""
 GIL_SWITCH_SECONDS: Final = 0.0002
@@ -345,3 +350,19 @@ def _cached_if_complete(
         return Finished(cache.get_or_compute(key, complete_only), True)
     except _Unfinished as cut:
         return cut.finished
+
+
+def bounded_call(work: Callable[..., T], *args: object) -> T:
+    """``work(*args)`` in this (pool) thread, stopped by the watchdog after
+    :data:`CHEAP_WORK_SECONDS` with a 503 ``out_of_time``: a cheap request's work never holds
+    its thread for good."""
+    try:
+        with WATCHDOG.bounded(time.monotonic() + CHEAP_WORK_SECONDS):
+            return work(*args)
+    except Overran:
+        raise ApiError(
+            ("body",),
+            f"the answer took more than {CHEAP_WORK_SECONDS:g} s and was stopped; ask for less",
+            "out_of_time",
+            ctx={"seconds": CHEAP_WORK_SECONDS},
+        ) from None

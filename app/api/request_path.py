@@ -47,6 +47,7 @@ import email.message
 import inspect
 import json
 from collections.abc import Callable, Coroutine
+from functools import partial
 from typing import Any, Final, TypeVar
 
 from fastapi import Request, Response
@@ -61,6 +62,7 @@ from starlette.types import Message, Receive, Scope, Send
 
 from app.api.answer_size import ANSWER_TOO_LARGE
 from app.api.errors import SENT_BODY, ApiError, error_responses, header, unreadable_body, unsupported_media_type
+from app.api.heavy import bounded_call
 from app.api.questions import json_response
 from app.api.state import service_state
 
@@ -196,10 +198,13 @@ class BodyRoute(APIRoute):
                 body = await self.validate_as_fastapi_does(request, raw)
             response: Response = await self.endpoint(**self._arguments(body, request))
         else:  # one trip to the thread pool for both, unless the body needs the exact path
-            answered = await run_in_threadpool(self._validated_and_answered, request, raw, content_type)
+            # Bounded: the watchdog stops work still running after CHEAP_WORK_SECONDS (a 503).
+            answered = await run_in_threadpool(bounded_call, self._validated_and_answered, request, raw, content_type)
             if answered is None:
                 body = await self.validate_as_fastapi_does(request, raw)
-                answered = await run_in_threadpool(self.endpoint, **self._arguments(body, request))
+                answered = await run_in_threadpool(
+                    bounded_call, partial(self.endpoint, **self._arguments(body, request))
+                )
             assert answered is not None  # a route function returns its response
             response = answered
         cap = state.settings.max_answer_bytes

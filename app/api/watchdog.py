@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import ctypes
 import itertools
+import math
 import threading
 import time
 from collections.abc import Iterator
@@ -78,6 +79,8 @@ class Watchdog:
         self._runs: dict[int, Run] = {}
         self._tokens = itertools.count()
         self._thread: threading.Thread | None = None
+        #: When the watching thread wakes next (monotonic; infinity while nothing is bounded).
+        self._wakes_at = math.inf
         #: How many runs it has stopped (for the metrics and the tests).
         self.stopped = 0
 
@@ -90,7 +93,8 @@ class Watchdog:
         with self._lock:
             self._runs[token] = run
             self._start_locked()
-            self._changed.notify()
+            if stop_at < self._wakes_at:  # else its sleep already ends in time
+                self._changed.notify()
         try:
             yield run
         finally:
@@ -107,7 +111,8 @@ class Watchdog:
         with self._lock:
             if stop_at < run.stop_at:
                 run.stop_at = stop_at
-                self._changed.notify()
+                if stop_at < self._wakes_at:
+                    self._changed.notify()
 
     @property
     def running(self) -> int:
@@ -134,4 +139,5 @@ class Watchdog:
                         _raise_in(run.ident, Overran)
                     elif earliest is None or run.stop_at < earliest:
                         earliest = run.stop_at
+                self._wakes_at = math.inf if earliest is None else earliest
                 self._changed.wait(None if earliest is None else earliest - now)

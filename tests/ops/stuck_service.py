@@ -8,6 +8,8 @@ the drain come from the environment, as for ``python -m app.main``.
 * ``POST /spin-heavy``: heavy work (a slot, its own thread, a budget) that never checks its budget;
 * ``POST /sleep-heavy``: heavy work blocked in native code (``time.sleep``), which nothing can interrupt;
 * ``POST /spin-loop``: a request that spins on the event loop itself;
+* ``POST /spin-sync``: a plain sync route of the service's own kind (a body model, as ``/score``)
+  whose work spins in its pool thread;
 * ``POST /block-thread``: a plain sync route that blocks its pool thread until the process ends
   (``POST /few-threads`` first leaves two threads in the pool).
 """
@@ -23,9 +25,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import anyio.to_thread  # noqa: E402
 import uvicorn  # noqa: E402
-from fastapi import Request, Response  # noqa: E402
+from fastapi import APIRouter, Request, Response  # noqa: E402
+from pydantic import BaseModel  # noqa: E402
 
 from app.api.heavy import Budget, Finished, answer_heavy  # noqa: E402
+from app.api.request_path import BodyRoute  # noqa: E402
 from app.main import create_app  # noqa: E402
 from app.settings import Settings  # noqa: E402
 
@@ -64,6 +68,23 @@ async def spin_loop() -> None:
 @app.post("/block-thread")
 def block_thread() -> None:
     forever.wait()
+
+
+class Spin(BaseModel):
+    spins: int = 0
+
+
+sync_routes = APIRouter(route_class=BodyRoute)
+
+
+@sync_routes.post("/spin-sync")
+def spin_sync(body: Spin) -> None:
+    spins = body.spins
+    while True:
+        spins += 1
+
+
+app.router.routes.extend(sync_routes.routes)
 
 
 @app.post("/few-threads")

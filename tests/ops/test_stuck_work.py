@@ -22,7 +22,7 @@ import httpx
 import pytest
 from ops_helpers import live_server
 
-from app.api.heavy import OVERRUN_GRACE_SECONDS, RELEASE_WAIT_SECONDS
+from app.api.heavy import CHEAP_WORK_SECONDS, OVERRUN_GRACE_SECONDS, RELEASE_WAIT_SECONDS
 from app.api.shutdown import EXIT_MARGIN_SECONDS, FORCED_EXIT_STATUS
 
 pytestmark = pytest.mark.slow
@@ -88,6 +88,19 @@ def test_heavy_work_stuck_in_native_code_gives_its_slot_back(tmp_path: Path) -> 
         # The sleeping thread is a daemon: a stop signal ends the process as usual.
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=DRAIN_SECONDS + EXIT_MARGIN_SECONDS + SLACK_SECONDS) in {0, -signal.SIGTERM}
+
+
+def test_a_sync_route_that_spins_is_stopped(tmp_path: Path) -> None:
+    with live_server(ENV, tmp_path / "server.log", script=SCRIPT) as (process, base):
+        started = time.monotonic()
+        answer = httpx.post(f"{base}/spin-sync", json={"spins": 0}, timeout=30, trust_env=False)
+        took = time.monotonic() - started
+        assert answer.status_code == 503, answer.text
+        assert answer.json()["error"] == "out_of_time"
+        assert CHEAP_WORK_SECONDS <= took < CHEAP_WORK_SECONDS + SLACK_SECONDS
+        before = _cpu_seconds(process.pid)
+        time.sleep(3)
+        assert _cpu_seconds(process.pid) - before < 1.0  # its pool thread is free and idle again
 
 
 def test_health_and_ready_answer_with_every_pool_thread_blocked(tmp_path: Path) -> None:

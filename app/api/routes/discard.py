@@ -10,7 +10,7 @@ from fastapi import APIRouter, Body, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from app.api.errors import error_responses, located
-from app.api.heavy import Budget, Finished, TooBusy, answer_heavy
+from app.api.heavy import Budget, Finished, TooBusy, answer_heavy, bounded_call
 from app.api.questions import ask_discard, asks_extras, discard_key, json_response
 from app.api.request_path import BodyRoute, replayable
 from app.api.schemas.discard import DISCARD_EXAMPLES, DiscardRequest, DiscardResponse
@@ -171,7 +171,7 @@ async def discard(
             response.headers["cache-control"] = "no-store"  # depends on the load
             return response
     if asks_extras(question) or ranked_by is DiscardModel.FAN_PLAN:  # the fan plan takes milliseconds
-        answer = await run_in_threadpool(state.cache.get_or_compute, key, lambda: _answer(question))
+        answer = await run_in_threadpool(bounded_call, state.cache.get_or_compute, key, lambda: _answer(question))
     else:
         answer = state.cache.get_or_compute(key, lambda: _answer(question))
     return json_response(answer)
