@@ -137,3 +137,26 @@ def test_a_body_that_is_no_text_gets_our_words(client: TestClient) -> None:
     answer = client.post("/shanten", content=b'{"hand": "\xff\xfe\xfa"}', headers={"content-type": "application/json"})
     item = assert_error(answer, 422, ["body"], "json_invalid")
     assert "codec" not in item["msg"] and "utf-8" not in item["msg"], item["msg"]
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "loc"),
+    [
+        ("/simulate", {"rules": "mcr", "players": ["greedy"] * 3, "games": 1, "options": {"seats": 3}}, "options"),
+        (
+            "/score",
+            {
+                "hand": "123456789m123p55s",
+                "win_tile": "9m",
+                "rules": {"preset": "mcr", "seats": 3},
+                "winner": 1,
+                "dealer": 0,
+            },
+            "rules",
+        ),
+    ],
+    ids=["simulate", "score"],
+)
+def test_mcr_at_three_seats_is_refused(client: TestClient, path: str, body: dict[str, Any], loc: str) -> None:
+    # Found by the hostile fuzz test: a 500 (IndexError) in /simulate, four payments in /score.
+    assert_error(client.post(path, json=body), 422, ["body", loc, "seats"], "invalid_rule_option")

@@ -29,6 +29,9 @@ from app.core.shape.tiles import HONORS, NUM_TILE_KINDS, RED, TERMINALS, Tile, f
 #: Seats a table may have: three-player (sanma) or four-player.
 SEAT_COUNTS: Final = (3, 4)
 DEFAULT_SEATS: Final = 4
+#: Presets whose scoring is defined for four seats only: MCR's payments are the rule book's,
+#: every other seat paying the winner (a three-seat table once got four payments).
+FOUR_SEATS_ONLY: Final = frozenset({"mcr"})
 """Players at a table unless the rules say otherwise (sanma: 3)."""
 
 
@@ -440,7 +443,7 @@ OPTIONS: Final[tuple[RuleOption, ...]] = (
     RuleOption(
         "seats",
         OptionKind(_choice(SEAT_COUNTS), _same, MappingProxyType({"type": "integer", "enum": list(SEAT_COUNTS)}), int),
-        "Players at the table: 4, or 3 for sanma (table simulation and scoring).",
+        "Players at the table: 4, or 3 for sanma (table simulation and scoring); mcr is played by four only.",
         described_example=3,
     ),
     RuleOption(
@@ -528,6 +531,8 @@ def rule_profile(preset: str = "riichi", **overrides: Any) -> RuleProfile:
     changes = {option: _coerce(option, value) for option, value in overrides.items()}
     profile = replace(base, **changes)
     profile.check_tiles_exist(profile.wildcards, field="wildcards")
+    if profile.seats != DEFAULT_SEATS and profile.name in FOUR_SEATS_ONLY:
+        raise InvalidRuleOption(f"seats: {profile.name} is played by four seats", field="seats")
     if profile.thirteen_orphans and set(profile.absent_tiles) & set(HONORS):
         raise InvalidRuleOption(
             "absent_tiles: honours may be absent only with thirteen_orphans off", field="absent_tiles"
