@@ -261,3 +261,22 @@ def test_the_sanma_game_is_reviewed_with_legal_picks() -> None:
             pick = {k: v for k, v in decision.pick.items() if not (decision.pick["type"] == "reach" and k == "pai")}
             assert pick in legal[decision.index][0], decision
             assert decision.loss is None or decision.loss >= 0
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_a_sichuan_game_is_reviewed_through_its_exchange_and_void_suits(seed: int) -> None:
+    # Every seat passes its tiles and declares its void suit at once, so the seat's own choice
+    # need not be the next event: the review once refused every Sichuan game at events[2].
+    from app.core.table.game import GameConfig, play_game
+
+    sichuan = rule_profile("sichuan")
+    events = play_game(GameConfig("sichuan", ("greedy",) * 4, seed), 0).events
+    for seat in range(4):
+        report = review(events, seat, sichuan)
+        assert report.complete
+        taken = [decision.taken for decision in report.decisions]
+        assert [t["type"] for t in taken[:2]] == ["exchange_out", "void_suit"]
+        assert all(t["actor"] == seat for t in taken[:2])
+        legal = _legal_at(events, seat, {d.index for d in report.decisions}, sichuan)
+        for decision in report.decisions:
+            assert decision.pick in legal[decision.index][0], decision

@@ -89,6 +89,9 @@ _BETWEEN_ANSWERS: Final = frozenset({"reach_accepted", "dora"})
 _ADVISOR_VERDICTS: Final = frozenset({"not called", "not declared", "not chosen"})
 #: What a seat may do on its own turn.
 _TURN_ACTIONS: Final = frozenset({"dahai", "reach", "ankan", "kakan", "hora", "ryukyoku", "kita", "flower"})
+#: Phases in which every seat chooses at once (Sichuan's 换三张 and 定缺), and their events.
+_TOGETHER: Final = frozenset({"exchange", "void"})
+_TOGETHER_ACTIONS: Final = frozenset({"exchange_out", "void_suit"})
 #: Which claims come first: a win, then a pon or open kan, then a chi.
 _CLAIM_PRIORITY: Final = {"hora": 3, "pon": 2, "daiminkan": 2, "chi": 1}
 
@@ -238,7 +241,10 @@ def review(
         # After its own reach the seat picks the declaring discard: that choice was reviewed at
         # its draw, as the riichi with that tile.
         declared = event.kind == "reach" and event.actor == seat
-        if machine.hand_open and not declared and _decides_here(machine, seat):
+        # A choice every seat makes at once stays open while the others make theirs: it was
+        # reviewed where it opened (the previous event left the seat in the same phase).
+        still_open = machine.phase in _TOGETHER and event.kind in _TOGETHER_ACTIONS and event.actor != seat
+        if machine.hand_open and not declared and not still_open and _decides_here(machine, seat):
             reviewed = _review_point(machine, events, index, seat, hand_index, advisor, stop, out)
             if stop is not None and stop():  # the search was cut short: its ranking is not the advisor's
                 out.complete = False
@@ -288,13 +294,31 @@ def _review_point(
 ) -> ReviewedDecision | None:
     legal = machine.legal_actions(seat)
     claim = legal[-1].kind == "none"
-    taken = _claim_taken(events, index, seat, legal) if claim else _turn_taken(events, index, seat)
+    taken: tuple[Event, Event | None] | None
+    if machine.phase in _TOGETHER:
+        taken = _together_taken(events, index, seat)
+    else:
+        taken = _claim_taken(events, index, seat, legal) if claim else _turn_taken(events, index, seat)
     if taken is None:
         out.preempted += 1
         return None
     decision = decide(machine, seat, advisor, stop=stop)
     player = machine.players[seat]
     return _judged(machine, index, hand_index, decision, taken, len(legal), player)
+
+
+def _together_taken(events: Sequence[Event], index: int, seat: int) -> tuple[Event, None]:
+    """The seat's own choice in a phase where every seat chooses at once (Sichuan's exchange and
+    void suit): its event among the run of that phase's events after ``index``, in any order."""
+    for event in events[index + 1 :]:
+        if event.kind not in _TOGETHER_ACTIONS:
+            break
+        if event.actor == seat:
+            return event, None
+    raise NotADecisionPoint(
+        f"events[{index}]: seat {seat} chooses here with the others, but their choices that follow hold none of its own",
+        field=f"events[{index + 1}]",
+    )
 
 
 def _turn_taken(events: Sequence[Event], index: int, seat: int) -> tuple[Event, Event | None] | None:
@@ -483,6 +507,8 @@ def _same_choice(pick: Event, pick_discard: Event | None, taken: Event, declarin
     tsumogiri of the same kind is the same choice)."""
     if pick.kind != taken.kind:
         return False
+    if pick.kind == "void_suit":
+        return pick.suit == taken.suit
     if pick.kind == "reach":
         return pick_discard is not None and declaring is not None and _kind(pick_discard) == _kind(declaring)
     if pick.kind in ("dahai", "kakan"):
