@@ -8,6 +8,7 @@ worker thread holding a slot for /discard, /score and /simulate); here each must
 from __future__ import annotations
 
 import copy
+import json
 import time
 from typing import Any
 
@@ -160,3 +161,15 @@ def test_a_body_that_is_no_text_gets_our_words(client: TestClient) -> None:
 def test_mcr_at_three_seats_is_refused(client: TestClient, path: str, body: dict[str, Any], loc: str) -> None:
     # Found by the hostile fuzz test: a 500 (IndexError) in /simulate, four payments in /score.
     assert_error(client.post(path, json=body), 422, ["body", loc, "seats"], "invalid_rule_option")
+
+
+@pytest.mark.parametrize("to", ["tenhou6", "mjlog"])
+def test_a_game_without_dora_indicators_is_not_written_as_a_tenhou_log(client: TestClient, to: str) -> None:
+    # Found by the hostile fuzz helper: "not a tile: None" for a Chinese game; now it says why.
+    from app.core.table.game import GameConfig, play_game
+
+    events = play_game(GameConfig("chinese", ("greedy",) * 4, 1), 0).events
+    log = "\n".join(json.dumps(event) for event in events)
+    answer = client.post("/records/convert", json={"log": log, "format": "mjai", "to": to, "rules": "chinese"})
+    item = assert_error(answer, 422, ["body", "to", "events", 1, "dora_marker"], "malformed_log")
+    assert "write it as mjai" in item["msg"], item["msg"]

@@ -249,8 +249,14 @@ def _check_start(start: Mapping[str, Any], seats: int, where: str) -> None:
     for seat, tiles in enumerate(tehais):
         if not isinstance(tiles, list) or len(tiles) != 13 or any(tile not in KIND_OF_NAME for tile in tiles):
             raise MalformedLog("a dealt hand is 13 tiles (no ?, no flowers)", field=f"{where}.tehais[{seat}]")
+    if start.get("dora_marker") is None:
+        # Chinese rules show no dora indicator; Tenhou's formats hold one in every hand.
+        raise MalformedLog(
+            "a Tenhou log shows a dora indicator in every hand, and this game has none: write it as mjai",
+            field=f"{where}.dora_marker",
+        )
     if start.get("dora_marker") not in KIND_OF_NAME:
-        raise MalformedLog(f"not a tile: {start.get('dora_marker')!r}", field=f"{where}.dora_marker")
+        raise MalformedLog(f"not a tile: {quoted(start.get('dora_marker'))}", field=f"{where}.dora_marker")
 
 
 def round_index(start: Mapping[str, Any]) -> int:
