@@ -18,6 +18,7 @@ find "$work/app" -name '*.so' -delete
 
 if [ $# -eq 0 ]; then
   set -- tests/core/test_kernel_fuzz.py tests/core/test_expected_kernel.py tests/core/test_riichi_kernel.py \
+    tests/core/test_fast_construction.py \
     tests/core/test_mcr_kernel.py
 fi
 runtime="$(g++ -print-file-name=libasan.so) $(g++ -print-file-name=libubsan.so)"

@@ -1,8 +1,9 @@
 """Types of the compiled kernel (app/core/kernel/*.cpp); see registry.hpp for how parts join."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import Any
 
-from app.core.shape.hand import Hand, MeldKind
+from app.core.shape.hand import Hand, Meld, MeldKind
 from app.core.value.mcr_scoring import Fan
 from app.core.value.riichi_scoring import FuPart, Group, Reading, RiichiScore, YakuHan
 from app.core.value.scoring_context import WinContext
@@ -20,6 +21,8 @@ def install_shape_tables(
     final_stride: int,
 ) -> None: ...
 def regular_draws(counts: bytes, melds_wanted: int) -> tuple[int, bytes]: ...
+def named_tuple_new(cls: type[tuple[Any, ...]]) -> Callable[..., Any]: ...
+def hand_counts(tiles: Iterable[int], melds: tuple[Meld, ...]) -> bytes | None: ...
 
 # riichi.cpp: riichi scoring.
 class RiichiOptions:
@@ -40,6 +43,10 @@ class RiichiOptions:
         seats: int,
         tsumo_loss: bool,
         dora_of: bytes,
+        wildcards: bool,
+        win_requires_meld: int,
+        chi_allowed: bool,
+        absent_tiles: int,
     ) -> None: ...
 
 def install_riichi_answers(
@@ -52,6 +59,12 @@ def install_riichi_answers(
     context_fields: tuple[str, ...],
 ) -> None: ...
 def riichi_score(hand: Hand, win_tile: int, options: RiichiOptions, context: WinContext) -> RiichiScore | int: ...
+def riichi_score_checked(
+    hand: Hand, win_tile: int, options: RiichiOptions, context: WinContext
+) -> RiichiScore | int: ...
+def riichi_payments_checked(
+    hand: Hand, win_tile: int, options: RiichiOptions, context: WinContext
+) -> tuple[int, ...] | int: ...
 def riichi_payments(
     base: int, winner: int, dealer: int, discarder: int | None, honba: int, seats: int, tsumo_loss: bool
 ) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]: ...

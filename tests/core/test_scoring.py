@@ -1,16 +1,20 @@
-"""Qiqihar scoring (seed 004 section 4): the worked example and every seat arrangement."""
+"""Qiqihar scoring (seed 004 section 4): the worked example and every seat arrangement; and
+``win_payments``, the payments alone, against ``score`` under every profile that has them."""
 
 from __future__ import annotations
 
 import itertools
+import random
+from typing import Any
 
 import pytest
+from riichi_situations import random_situation
 
-from app.core.errors import NotAWinningHand
+from app.core.errors import NotAWinningHand, TenpaiError
 from app.core.shape.hand import Hand, Meld
 from app.core.shape.rules import rule_profile
 from app.core.shape.tiles import parse_mpsz
-from app.core.value.scoring import InvalidWinContext, WinContext, score
+from app.core.value.scoring import InvalidWinContext, WinContext, score, win_payments
 
 QIQIHAR = rule_profile("qiqihar")
 PON_EAST = Meld.of("pon", [27, 27, 27])
@@ -80,3 +84,28 @@ def test_a_closed_hand_does_not_win_under_qiqihar() -> None:
 def test_impossible_contexts_are_refused(context: WinContext) -> None:
     with pytest.raises(InvalidWinContext):
         score(WITH_RED, NINE_SOU, QIQIHAR, context)
+
+
+def _paid(scorer: Any, *request: Any) -> tuple[Any, ...]:
+    try:
+        return ("paid", tuple(scorer(*request)))
+    except TenpaiError as error:
+        return ("error", type(error).__name__, str(error), error.field)
+
+
+@pytest.mark.parametrize("preset", ["riichi", "sanma", "qiqihar"])
+def test_win_payments_are_the_scores_payments(preset: str) -> None:
+    """Generated wins, some with their flags drawn freely (refused) or without a yaku."""
+    rules = rule_profile(preset)
+    rng = random.Random(17)
+    outcomes = set()
+    for _ in range(400):
+        situation = random_situation(rng, rules=rule_profile("sanma" if preset == "sanma" else "riichi"))
+        context = situation.context
+        if rng.random() < 0.3:
+            context = context._replace(riichi=rng.random() < 0.5, ippatsu=rng.random() < 0.5, last_tile=True)
+        request = (situation.hand, situation.win_tile, rules, context)
+        paid = _paid(win_payments, *request)
+        assert paid == _paid(lambda *r: score(*r).payments, *request), request
+        outcomes.add(paid[0] if paid[0] == "paid" else paid[1])
+    assert "paid" in outcomes and len(outcomes) > 1  # scored and refused requests were both tried

@@ -71,7 +71,7 @@ from app.core.shape.hand import Hand, Meld, MeldKind
 from app.core.shape.rules import RuleProfile
 from app.core.shape.tiles import COPIES, EAST, HONORS, NORTH, SOUTH, Tile, dora_from_indicator, format_tile
 from app.core.value.riichi_scoring import RiichiScore, base_points_of, riichi_payments
-from app.core.value.scoring import REFUSALS, score
+from app.core.value.scoring import REFUSALS, score, win_payments
 from app.core.value.scoring_context import WinContext, check_win_tile
 
 RIICHI_STICK: Final = 1000
@@ -612,12 +612,17 @@ def _win_points(
         nuki=situation.nuki,
     )
     check_win_tile(whole.counts, tile)
+    if not riichi or not situation.dora_indicators:  # no ura dora to weigh: the payments say it all
+        try:
+            return float(win_payments(whole, tile, rules, context)[0])
+        except REFUSALS:
+            return 0.0
     try:
         result = score(whole, tile, rules, context)
     except REFUSALS:
         return 0.0
     points = float(result.payments[0])
-    if not riichi or not situation.dora_indicators or not isinstance(result, RiichiScore) or result.yakuman_count:
+    if not isinstance(result, RiichiScore) or result.yakuman_count:
         return points
     han, fu = result.han, result.fu
     expected = 0.0

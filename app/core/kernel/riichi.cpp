@@ -845,10 +845,11 @@ std::array<int, 4> payments(int base, int winner, int dealer, int discarder, int
 
 // -- Python --------------------------------------------------------------------------------
 //
-// riichi_score builds the answer, app.core.value.riichi_scoring.RiichiScore, itself: its
-// NamedTuples are filled the way tuple.__new__ fills them, from objects made once at
-// install_riichi_answers (every YakuHan, FuPart and Group a score can hold, and the names).
-// A score takes about a microsecond, so the answer's Python objects are most of the call.
+// riichi_score and riichi_score_checked build the answer, app.core.value.riichi_scoring.RiichiScore,
+// themselves: its NamedTuples are filled the way tuple.__new__ fills them, from objects made once
+// at install_riichi_answers (every YakuHan, FuPart and Group a score can hold, and the names).
+// A score takes well under a microsecond, so the answer's Python objects are a good part of the
+// call; riichi_payments_checked builds only the payments, for callers that need no more.
 
 namespace py = pybind11;
 
@@ -912,6 +913,22 @@ PyObject* int_object(long value) {
     return made;
 }
 
+// Payments, base points and sticks are mostly multiples of 100 of a few thousand points: those
+// come from ints made once (a new int for each would be a good part of an answer's cost).
+constexpr long kCachedPoints = 200000;
+
+PyObject* points_object(long value) {
+    static const std::vector<PyObject*> cached = [] {  // made with the GIL held; never freed
+        std::vector<PyObject*> made;
+        for (long points = -kCachedPoints; points <= kCachedPoints; points += 100) made.push_back(int_object(points));
+        return made;
+    }();
+    if (value % 100 != 0 || value < -kCachedPoints || value > kCachedPoints) return int_object(value);
+    PyObject* found = cached[static_cast<std::size_t>((value + kCachedPoints) / 100)];
+    Py_INCREF(found);
+    return found;
+}
+
 PyObject* yaku_object(const Answers& a, const YakuItem& item) {
     const int yaku = static_cast<int>(item.yaku);
     if (item.han < kHanTable) return new_ref(a.yaku_han[yaku * kHanTable + item.han]);
@@ -946,13 +963,13 @@ PyObject* reading_object(const Answers& a, const Reading& reading) {
 // (payments, per_payer) as RiichiScore holds them: payments one per seat.
 std::pair<py::object, py::object> settlement_objects(const Settlement& settled, int seats) {
     py::object payments = py::reinterpret_steal<py::object>(tuple_object(seats));
-    for (int seat = 0; seat < seats; ++seat) PyTuple_SET_ITEM(payments.ptr(), seat, int_object(settled.payments[seat]));
+    for (int seat = 0; seat < seats; ++seat) PyTuple_SET_ITEM(payments.ptr(), seat, points_object(settled.payments[seat]));
     py::object per_payer = py::reinterpret_steal<py::object>(tuple_object(settled.payer_count));
     for (int i = 0; i < settled.payer_count; ++i) {
         PyObject* payer = tuple_object(2);
         PyTuple_SET_ITEM(per_payer.ptr(), i, payer);
         PyTuple_SET_ITEM(payer, 0, int_object(settled.per_payer[i].seat));
-        PyTuple_SET_ITEM(payer, 1, int_object(settled.per_payer[i].points));
+        PyTuple_SET_ITEM(payer, 1, points_object(settled.per_payer[i].points));
     }
     return {std::move(payments), std::move(per_payer)};
 }
@@ -975,8 +992,8 @@ py::object score_object(const Answers& a, const Score& score, int seats) {
         py::reinterpret_steal<py::object>(int_object(score.han)),
         py::reinterpret_steal<py::object>(int_object(score.fu)),
         py::reinterpret_steal<py::object>(int_object(score.yakuman_count)),
-        py::reinterpret_steal<py::object>(int_object(score.base_points)),
-        py::reinterpret_steal<py::object>(int_object(score.riichi_sticks_won)),
+        py::reinterpret_steal<py::object>(points_object(score.base_points)),
+        py::reinterpret_steal<py::object>(points_object(score.riichi_sticks_won)),
     };
     PyObject* made = new_named_tuple(a.score_type, 12);
     PyTuple_SET_ITEM(made, 0, payments.release().ptr());
@@ -1089,6 +1106,200 @@ void read_hand(const Answers& a, const py::handle& hand, HandInput& in) {
     }
 }
 
+// -- the checked entry points --------------------------------------------------------------
+//
+// riichi_score_checked and riichi_payments_checked read a request, check it as score_riichi's
+// checks (app/core/value/riichi_scoring.py) do and score it, in one call.  read_checked answers
+// false for every request those checks refuse, and also for one it does not vouch for although
+// they may pass it: a bool or a float where an int goes, a list where a tuple goes, a meld whose
+// tiles are not its kind's, more than 4 copies of a tile in the concealed counts.  The caller
+// then runs the Python checks, which raise the error, or, when they pass, scores with
+// riichi_score as before; so the answers are the ones of those checks and riichi_score.
+// read_checked must never answer true where a check refuses (tests/core/test_riichi_kernel.py).
+
+constexpr int kRefused = 3;  // the checked entry points' answer: "check it in Python"
+
+bool exact_int(PyObject* value, int& out) {
+    if (!PyLong_CheckExact(value)) return false;
+    int overflow = 0;
+    const long number = PyLong_AsLongAndOverflow(value, &overflow);
+    if (overflow != 0 || number < -(1L << 30) || number > (1L << 30)) return false;
+    out = static_cast<int>(number);
+    return true;
+}
+
+bool exact_tile(PyObject* value, int& out) { return exact_int(value, out) && out >= 0 && out < kKinds; }
+
+bool exact_flag(PyObject* value, bool& out) {
+    if (value != Py_True && value != Py_False) return false;
+    out = value == Py_True;
+    return true;
+}
+
+// The attribute, or a null object (no error set) when the object has none.
+py::object attribute_or_null(PyObject* object, const py::object& name) {
+    PyObject* found = PyObject_GetAttr(object, name.ptr());
+    if (found == nullptr) PyErr_Clear();
+    return py::reinterpret_steal<py::object>(found);
+}
+
+// The hand's counts and melds, with what the checks read of the melds.
+struct CheckedHand {
+    HandInput in;
+    int tiles = 0;                    // concealed tiles
+    std::array<std::uint8_t, kKinds> held{};  // hand and melds
+    Mask meld_tiles = 0;
+    std::uint8_t meld_kinds = 0;      // bit k: a meld of MeldKind k
+    bool has_open = false, has_kan = false;
+};
+
+bool read_checked_hand(const Answers& a, PyObject* hand, const Options& options, CheckedHand& out) {
+    const py::object counts = attribute_or_null(hand, a.counts_name);
+    if (!counts || !PyBytes_CheckExact(counts.ptr()) || PyBytes_GET_SIZE(counts.ptr()) != kKinds) return false;
+    std::memcpy(out.in.counts.data(), PyBytes_AS_STRING(counts.ptr()), kKinds);
+    for (int t = 0; t < kKinds; ++t) {
+        const int count = out.in.counts[t];
+        if (count > 4) return false;
+        if (count && (options.absent_tiles & bit(t))) return false;  // check_tiles_exist(..., "hand")
+        out.tiles += count;
+    }
+    out.held = out.in.counts;
+    const py::object melds = attribute_or_null(hand, a.melds_name);
+    if (!melds || !PyTuple_CheckExact(melds.ptr()) || PyTuple_GET_SIZE(melds.ptr()) > 4) return false;
+    out.in.meld_count = static_cast<int>(PyTuple_GET_SIZE(melds.ptr()));
+    for (int i = 0; i < out.in.meld_count; ++i) {
+        PyObject* meld = PyTuple_GET_ITEM(melds.ptr(), i);
+        const py::object kind = attribute_or_null(meld, a.kind_name);
+        const py::object tiles = attribute_or_null(meld, a.tiles_name);
+        if (!kind || !tiles) return false;
+        int code = 0;
+        while (code < 5 && !kind.is(a.meld_kinds[code])) ++code;
+        if (code == 5) return false;
+        const auto meld_kind = static_cast<MeldKind>(code);
+        const bool chi = meld_kind == MeldKind::Chi;
+        const Py_ssize_t size = chi || meld_kind == MeldKind::Pon ? 3 : 4;
+        if (!PyTuple_CheckExact(tiles.ptr()) || PyTuple_GET_SIZE(tiles.ptr()) != size) return false;
+        int first = 0;
+        if (!exact_tile(PyTuple_GET_ITEM(tiles.ptr(), 0), first)) return false;
+        if (chi && (first >= kEast || first % 9 > 6)) return false;
+        for (Py_ssize_t k = 0; k < size; ++k) {
+            int tile = 0;
+            if (!exact_int(PyTuple_GET_ITEM(tiles.ptr(), k), tile) || tile != first + (chi ? k : 0)) return false;
+            if (options.absent_tiles & bit(tile)) return false;  // check_tiles_exist(..., "melds[i].tiles")
+            ++out.held[tile];
+            out.meld_tiles |= bit(tile);
+        }
+        out.in.melds[i] = {meld_kind, static_cast<std::uint8_t>(first)};
+        out.meld_kinds |= static_cast<std::uint8_t>(1u << code);
+        out.has_open = out.has_open || meld_kind != MeldKind::ClosedKan;
+        out.has_kan = out.has_kan || size == 4;
+    }
+    if (out.tiles + 3 * out.in.meld_count != 14) return false;  // WrongTileCount
+    if (options.wildcards) return false;                         // InvalidRuleOption
+    if (options.win_requires_meld && !(options.win_requires_meld & out.meld_kinds)) return false;
+    if (!options.chi_allowed && (out.meld_kinds & (1u << static_cast<int>(MeldKind::Chi)))) return false;
+    return true;
+}
+
+// Indicators as _check_situation counts them: at most 5, each a tile of the set, and no tile
+// seen more than 4 times with the ones held (`total`) and the indicators before it.
+bool read_checked_indicators(PyObject* value, const Options& options, std::array<std::uint8_t, kKinds>& total,
+                             std::vector<std::uint8_t>& out) {
+    out.clear();
+    if (!PyTuple_CheckExact(value) || PyTuple_GET_SIZE(value) > 5) return false;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(value); ++i) {
+        int tile = 0;
+        if (!exact_tile(PyTuple_GET_ITEM(value, i), tile) || (options.absent_tiles & bit(tile))) return false;
+        if (++total[tile] > 4) return false;  // TooManyCopies
+        out.push_back(static_cast<std::uint8_t>(tile));
+    }
+    return true;
+}
+
+// check_win_tile, score_riichi's checks of the hand and the rules, check_seats and
+// _check_situation, in the order of the fields rather than theirs (only the verdict counts).
+bool read_checked(const Answers& a, PyObject* hand, PyObject* win_tile_object, const Options& options,
+                  PyObject* context, HandInput& in, int& win_tile, Situation& s) {
+    if (!exact_tile(win_tile_object, win_tile)) return false;
+    CheckedHand checked;
+    if (!read_checked_hand(a, hand, options, checked)) return false;
+    if (!checked.in.counts[win_tile]) return false;  // check_win_tile
+    if (!PyTuple_Check(context)) return false;
+    const Py_ssize_t size = PyTuple_GET_SIZE(context);
+    for (const int index : a.context_index) {
+        if (index >= size) return false;
+    }
+    const auto field = [&](int which) { return PyTuple_GET_ITEM(context, a.context_index[which]); };
+    const int seats = options.seats;
+    // check_seats: exact ints (a bool is no seat) at the table; the discarder not the winner.
+    if (!exact_int(field(kWinner), s.winner) || s.winner < 0 || s.winner >= seats) return false;
+    if (!exact_int(field(kDealer), s.dealer) || s.dealer < 0 || s.dealer >= seats) return false;
+    PyObject* discarder = field(kDiscarder);
+    if (discarder == Py_None) {
+        s.discarder = -1;
+    } else if (!exact_int(discarder, s.discarder) || s.discarder < 0 || s.discarder >= seats ||
+               s.discarder == s.winner) {
+        return false;
+    }
+    if (!exact_flag(field(kKongReplacement), s.kong_replacement) || !exact_flag(field(kRobbedKong), s.robbed_kong) ||
+        !exact_flag(field(kRiichi), s.riichi) || !exact_flag(field(kDoubleRiichi), s.double_riichi) ||
+        !exact_flag(field(kIppatsu), s.ippatsu) || !exact_flag(field(kLastTile), s.last_tile) ||
+        !exact_flag(field(kFirstTurn), s.first_turn)) {
+        return false;
+    }
+    const bool tsumo = s.discarder < 0;
+    if ((s.kong_replacement && !tsumo) || (s.robbed_kong && tsumo)) return false;
+    if (!exact_int(field(kRoundWind), s.round_wind) || s.round_wind < kEast || s.round_wind > kNorth) return false;
+    if (!exact_int(field(kHonba), s.honba) || !exact_int(field(kRiichiSticks), s.riichi_sticks) ||
+        !exact_int(field(kNuki), s.nuki)) {
+        return false;
+    }
+    if (s.honba < 0 || s.riichi_sticks < 0) return false;
+    // _check_situation.
+    const bool in_riichi = s.riichi || s.double_riichi;
+    if (in_riichi && checked.has_open) return false;
+    if (s.ippatsu && !in_riichi) return false;
+    if (s.kong_replacement) {
+        const bool after_kita = seats == 3 && s.nuki > 0;  // sanma: the replacement after a kita
+        if ((!after_kita && !checked.has_kan) || (s.ippatsu && !after_kita) || s.last_tile) return false;
+    }
+    if (s.robbed_kong) {
+        if (checked.in.counts[win_tile] != 1 || (checked.meld_tiles & bit(win_tile)) || s.last_tile) return false;
+    }
+    if (s.first_turn && (!tsumo || checked.in.meld_count || in_riichi || s.kong_replacement || s.last_tile)) {
+        return false;
+    }
+    std::array<std::uint8_t, kKinds> total = checked.held;
+    if (s.nuki != 0) {
+        if (seats != 3 || s.nuki < 0 || s.nuki > 4 - total[kNorth]) return false;
+        total[kNorth] = static_cast<std::uint8_t>(total[kNorth] + s.nuki);
+    }
+    if (s.robbed_kong) total[win_tile] = static_cast<std::uint8_t>(total[win_tile] + 3);
+    if (!read_checked_indicators(field(kDoraIndicators), options, total, s.dora_indicators) ||
+        !read_checked_indicators(field(kUraIndicators), options, total, s.ura_indicators)) {
+        return false;
+    }
+    // Red fives: fives of m, p or s, no more of each than held in hand and melds.
+    PyObject* reds = field(kRedFives);
+    if (!PyTuple_CheckExact(reds) || PyTuple_GET_SIZE(reds) > 12) return false;
+    std::array<int, kKinds> red_count{};
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(reds); ++i) {
+        int tile = 0;
+        if (!exact_tile(PyTuple_GET_ITEM(reds, i), tile) || (tile != 4 && tile != 13 && tile != 22)) return false;
+        if (++red_count[tile] > checked.held[tile]) return false;
+    }
+    s.red_fives = static_cast<int>(PyTuple_GET_SIZE(reds));
+    in = checked.in;
+    return true;
+}
+
+// The net payments of a score, one per seat, as RiichiScore.payments holds them.
+py::object payments_object(const Score& score, int seats) {
+    py::object payments = py::reinterpret_steal<py::object>(tuple_object(seats));
+    for (int seat = 0; seat < seats; ++seat) PyTuple_SET_ITEM(payments.ptr(), seat, points_object(score.payments[seat]));
+    return payments;
+}
+
 void install(const py::object& score_type, const py::object& reading_type, const py::object& yaku_han_type,
              const py::object& fu_part_type, const py::object& group_type, const py::tuple& meld_kinds,
              const py::tuple& context_fields) {
@@ -1163,7 +1374,8 @@ const Binding bind_riichi{"riichi", [](py::module_& m) {
     py::class_<Options>(m, "RiichiOptions", "A rule profile's riichi scoring options, for riichi_score.")
         .def(py::init([](bool seven_pairs, bool seven_pairs_quad_as_two, bool thirteen_orphans, bool double_yakuman,
                          bool open_tanyao, bool kazoe_yakuman, bool kiriage, bool yakuman_stacking, bool red_fives,
-                         int seats, bool tsumo_loss, const py::bytes& dora_of) {
+                         int seats, bool tsumo_loss, const py::bytes& dora_of, bool wildcards,
+                         int win_requires_meld, bool chi_allowed, std::uint64_t absent_tiles) {
                  Options options = options_of(seats, tsumo_loss);
                  options.seven_pairs = seven_pairs;
                  options.seven_pairs_quad_as_two = seven_pairs_quad_as_two;
@@ -1174,6 +1386,14 @@ const Binding bind_riichi{"riichi", [](py::module_& m) {
                  options.kiriage = kiriage;
                  options.yakuman_stacking = yakuman_stacking;
                  options.red_fives = red_fives;
+                 if (win_requires_meld < 0 || win_requires_meld >= 32) {
+                     throw py::value_error("win_requires_meld: a mask of the 5 meld kinds");
+                 }
+                 if (absent_tiles >> kKinds) throw py::value_error("absent_tiles: a mask of the 34 tiles");
+                 options.wildcards = wildcards;
+                 options.win_requires_meld = static_cast<std::uint8_t>(win_requires_meld);
+                 options.chi_allowed = chi_allowed;
+                 options.absent_tiles = absent_tiles;
                  const std::string raw = dora_of;
                  if (raw.size() != kKinds) throw py::value_error("dora_of: 34 bytes expected");
                  for (int t = 0; t < kKinds; ++t) {
@@ -1185,7 +1405,8 @@ const Binding bind_riichi{"riichi", [](py::module_& m) {
              py::kw_only(), py::arg("seven_pairs"), py::arg("seven_pairs_quad_as_two"), py::arg("thirteen_orphans"),
              py::arg("double_yakuman"), py::arg("open_tanyao"), py::arg("kazoe_yakuman"), py::arg("kiriage"),
              py::arg("yakuman_stacking"), py::arg("red_fives"), py::arg("seats"), py::arg("tsumo_loss"),
-             py::arg("dora_of"));
+             py::arg("dora_of"), py::arg("wildcards"), py::arg("win_requires_meld"), py::arg("chi_allowed"),
+             py::arg("absent_tiles"));
     m.def("install_riichi_answers", &install, py::arg("score_type"), py::arg("reading_type"), py::arg("yaku_han_type"),
           py::arg("fu_part_type"), py::arg("group_type"), py::arg("meld_kinds"), py::arg("context_fields"),
           "Give riichi_score the classes of its answer (called once, by app.core.value.riichi_scoring).");
@@ -1206,6 +1427,41 @@ const Binding bind_riichi{"riichi", [](py::module_& m) {
         },
         py::arg("hand"), py::arg("win_tile"), py::arg("options"), py::arg("context"),
         "RiichiScore of a validated win, or 1 (not a winning hand) or 2 (no yaku).");
+    m.def(
+        "riichi_score_checked",
+        [](const py::handle& hand, const py::handle& win_tile, const Options& options,
+           const py::handle& context) -> py::object {
+            const Answers& a = answers();
+            HandInput in;
+            int win = 0;
+            thread_local Situation situation;  // its indicator vectors keep their room between calls
+            if (!read_checked(a, hand.ptr(), win_tile.ptr(), options, context.ptr(), in, win, situation)) {
+                return py::int_(kRefused);
+            }
+            const Score scored = score(in.counts.data(), in.melds.data(), in.meld_count, win, options, situation);
+            if (scored.status != Status::Won) return py::int_(static_cast<int>(scored.status));
+            return score_object(a, scored, options.seats);
+        },
+        py::arg("hand"), py::arg("win_tile"), py::arg("options"), py::arg("context"),
+        "riichi_score with score_riichi's checks: RiichiScore, or 1 (not a winning hand), 2 (no yaku) or 3 "
+        "(refused or not vouched for: run the checks in Python).");
+    m.def(
+        "riichi_payments_checked",
+        [](const py::handle& hand, const py::handle& win_tile, const Options& options,
+           const py::handle& context) -> py::object {
+            const Answers& a = answers();
+            HandInput in;
+            int win = 0;
+            thread_local Situation situation;
+            if (!read_checked(a, hand.ptr(), win_tile.ptr(), options, context.ptr(), in, win, situation)) {
+                return py::int_(kRefused);
+            }
+            const Score scored = score(in.counts.data(), in.melds.data(), in.meld_count, win, options, situation);
+            if (scored.status != Status::Won) return py::int_(static_cast<int>(scored.status));
+            return payments_object(scored, options.seats);
+        },
+        py::arg("hand"), py::arg("win_tile"), py::arg("options"), py::arg("context"),
+        "riichi_score_checked's payments alone (net per seat), or its status 1, 2 or 3.");
     m.def(
         "riichi_payments",
         [](int base, int winner, int dealer, std::optional<int> discarder, int honba, int seats, bool tsumo_loss) {

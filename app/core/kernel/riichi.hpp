@@ -1,7 +1,8 @@
 // Riichi scoring in C++: the readings of a winning hand, its yaku, fu, limit and payments
-// (Tenhou's rules, with the room options of app/core/shape/rules.py).  Python validates a
-// request (app/core/value/riichi_scoring.py) before it reaches score(); the expected-score
-// search (expected.cpp) calls score() for every win it can reach.
+// (Tenhou's rules, with the room options of app/core/shape/rules.py).  A request is checked
+// before it reaches score(): by riichi.cpp's checked entry points, which answer as the checks
+// of app/core/value/riichi_scoring.py do (and leave to them the requests they refuse); the
+// expected-score search (expected.cpp) calls score() for every win it can reach.
 //
 // score() reads only its arguments and constant tables: it is safe to call from many threads
 // at once, and it allocates nothing.
@@ -36,6 +37,13 @@ struct Options {
     std::array<std::uint8_t, 34> dora_of{};  // the dora each indicator shows (sanma skips 2m-8m)
     // seven_pairs == "quad_as_two": four of a kind counts as two of the seven pairs.
     bool seven_pairs_quad_as_two = false;
+    // What a request must respect under the profile.  score() reads none of these: the checked
+    // Python entry points (riichi_score_checked, riichi_payments_checked) refuse a request that
+    // breaks one, as app/core/value/riichi_scoring.py's checks do.
+    bool wildcards = false;                 // riichi scoring has no wildcards: every request refused
+    std::uint8_t win_requires_meld = 0;     // bit k: a meld of MeldKind k is needed to win (0: none)
+    bool chi_allowed = true;
+    std::uint64_t absent_tiles = 0;         // bit t: tile t is not in the set (sanma: 2m-8m)
 };
 
 // The riichi fields of a WinContext.  The seat wind follows from winner, dealer and

@@ -3,6 +3,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <memory>
 #include <stdexcept>
@@ -168,7 +169,57 @@ Counts counts_argument(const py::bytes& data) {
     return counts;
 }
 
+// A tile as Hand.from_tiles takes it without a second look: an exact int 0..33.
+bool exact_tile(PyObject* value, int& tile) {
+    if (!PyLong_CheckExact(value)) return false;
+    int overflow = 0;
+    const long number = PyLong_AsLongAndOverflow(value, &overflow);
+    if (overflow != 0 || number < 0 || number >= kKinds) return false;
+    tile = static_cast<int>(number);
+    return true;
+}
+
+// hand_counts: the 34 counts of `tiles` (a list or tuple of exact ints 0..33) when they make,
+// with `melds` (a tuple of at most 4 objects whose `tiles` is a tuple of exact ints 0..33), a hand
+// Hand.validate passes: no tile more than 4 times in hand and melds, at most 14 tiles with each
+// meld counted as 3.  None otherwise, having read nothing but `tiles` and the melds' tiles:
+// Hand.from_tiles then counts and checks in Python, and raises the error there is.
+py::object hand_counts(const py::handle& tiles, const py::handle& melds) {
+    PyObject* sequence = tiles.ptr();
+    if (!PyList_CheckExact(sequence) && !PyTuple_CheckExact(sequence)) return py::none();
+    if (!PyTuple_CheckExact(melds.ptr()) || PyTuple_GET_SIZE(melds.ptr()) > 4) return py::none();
+    const Py_ssize_t meld_count = PyTuple_GET_SIZE(melds.ptr());
+    const Py_ssize_t size = PySequence_Fast_GET_SIZE(sequence);
+    if (size > 14 - 3 * meld_count) return py::none();
+    PyObject** items = PySequence_Fast_ITEMS(sequence);
+    std::array<std::uint8_t, kKinds> counts{};
+    for (Py_ssize_t i = 0; i < size; ++i) {
+        int tile = 0;
+        if (!exact_tile(items[i], tile) || ++counts[tile] > 4) return py::none();
+    }
+    std::array<std::uint8_t, kKinds> total = counts;
+    static PyObject* const tiles_name = PyUnicode_InternFromString("tiles");
+    for (Py_ssize_t m = 0; m < meld_count; ++m) {
+        PyObject* meld_tiles = PyObject_GetAttr(PyTuple_GET_ITEM(melds.ptr(), m), tiles_name);
+        if (meld_tiles == nullptr) {
+            PyErr_Clear();
+            return py::none();
+        }
+        const py::object held = py::reinterpret_steal<py::object>(meld_tiles);
+        if (!PyTuple_CheckExact(meld_tiles)) return py::none();
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(meld_tiles); ++i) {
+            int tile = 0;
+            if (!exact_tile(PyTuple_GET_ITEM(meld_tiles, i), tile) || ++total[tile] > 4) return py::none();
+        }
+    }
+    PyObject* made = PyBytes_FromStringAndSize(reinterpret_cast<const char*>(counts.data()), kKinds);
+    if (made == nullptr) throw py::error_already_set();
+    return py::reinterpret_steal<py::object>(made);
+}
+
 const Binding bind_shape{"shape", [](py::module_& m) {
+    m.def("hand_counts", &hand_counts, py::arg("tiles"), py::arg("melds"),
+          "34 counts of tiles making a valid hand with melds (Hand.from_tiles's fast path), or None.");
     m.def(
         "install_shape_tables",
         [](const py::bytes& number_class, const py::bytes& number_next, const py::bytes& honor_class,

@@ -13,11 +13,12 @@ checked by the question, not here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence, Sized
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Final
+from typing import Final, cast
 
+from app.core import _kernel
 from app.core.errors import InvalidMeld, TooManyCopies, WrongTileCount
 from app.core.shape.tiles import (
     MAX_MELDS,
@@ -82,11 +83,24 @@ class Meld:
         app.core.errors.InvalidMeld: a chi needs three consecutive tiles of one suit, got 1m2m4m
         """
         try:
-            meld_kind = MeldKind(kind)
-        except ValueError:
+            meld_kind = _MELD_KIND_OF.get(kind) or MeldKind(kind)
+        except (ValueError, TypeError):
             names = ", ".join(k.value for k in MeldKind)
             raise InvalidMeld(f"unknown meld kind {quoted(kind)}; expected one of {names}", field="kind") from None
         ordered = tuple(sorted(tiles))
+        # Every meld there can be is made once, at import: a valid one is looked up rather than
+        # checked and built again.  Its tiles must be ints, not merely equal to them (True == 1,
+        # but a bool is no tile, as the checks below say); indexes 0, 1, -2, -1 are all 3 or 4.
+        try:
+            made = _EVERY_MELD.get((meld_kind, ordered))
+        except TypeError:  # unhashable tiles: not a meld, as the checks below say
+            made = None
+        if (
+            made is not None
+            and cls is Meld
+            and type(ordered[0]) is type(ordered[1]) is type(ordered[-2]) is type(ordered[-1]) is int
+        ):
+            return made
         # A meld has at most 4 tiles; a message shows a few more, and the count says the rest.
         shown = "".join(format_tile(t) for t in ordered[:_SHOWN_TILES]) + ("…" if len(ordered) > _SHOWN_TILES else "")
         if len(ordered) != meld_kind.size:
@@ -108,6 +122,16 @@ class Meld:
     def is_open(self) -> bool:
         """Whether this meld opens the hand."""
         return self.kind.is_open
+
+
+_MELD_KIND_OF: Final[dict[str, MeldKind]] = {kind.value: kind for kind in MeldKind}
+_EVERY_MELD: Final[dict[tuple[MeldKind, tuple[Tile, ...]], Meld]] = {
+    (kind, tiles): Meld(kind, tiles)
+    for kind in MeldKind
+    for first in range(NUM_TILE_KINDS)
+    if kind is not MeldKind.CHI or (not is_honor(first) and first % 9 <= 6)
+    for tiles in [(first, first + 1, first + 2) if kind is MeldKind.CHI else (first,) * kind.size]
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +162,12 @@ class Hand:
         ...
         app.core.errors.TooManyCopies: 5 copies of 1m (hand); a tile has 4
         """
-        hand = cls(counts_from_tiles(tiles), tuple(melds))
+        declared = tuple(melds)
+        counts = _kernel.hand_counts(tiles, declared)
+        if counts is not None and cls is Hand:
+            # The kernel counted and checked as validate() does: no second look, no __init__.
+            return _valid_hand(counts, declared, len(cast("Sized", tiles)))
+        hand = cls(counts_from_tiles(tiles), declared)
         hand.validate()
         return hand
 
@@ -231,6 +260,23 @@ class Hand:
                 if total[tile] < 255:
                     total[tile] += 1
         return bytes(total)
+
+
+_new_hand: Final = object.__new__
+_set_counts: Final[Callable[[Hand, bytes], None]] = vars(Hand)["counts"].__set__
+_set_melds: Final[Callable[[Hand, tuple[Meld, ...]], None]] = vars(Hand)["melds"].__set__
+_set_tile_count: Final[Callable[[Hand, int], None]] = vars(Hand)["tile_count"].__set__
+
+
+def _valid_hand(counts: bytes, melds: tuple[Meld, ...], tile_count: int) -> Hand:
+    """A hand of fields known to be valid (``tile_count`` the sum of ``counts``), its slots set
+    directly: the dataclass's ``__init__`` sets each through ``object.__setattr__`` (the class
+    is frozen) and sums the counts again, which costs more than the counting."""
+    hand: Hand = _new_hand(Hand)
+    _set_counts(hand, counts)
+    _set_melds(hand, melds)
+    _set_tile_count(hand, tile_count)
+    return hand
 
 
 def added_kong(melds: Sequence[Meld], tile: Tile) -> tuple[Meld, ...]:

@@ -108,7 +108,7 @@ from app.core.table.mjai import (
 from app.core.table.play_rules import FLAT_WIN_VALUE, PLAY_RULES, PlayRules
 from app.core.value.mcr_scoring import McrScore
 from app.core.value.riichi_scoring import RiichiScore
-from app.core.value.scoring import REFUSALS, ScoreResult, score
+from app.core.value.scoring import REFUSALS, ScoreResult, score, win_payments
 from app.core.value.scoring_context import WinContext
 from app.core.value.sichuan_scoring import SichuanScore, check_sichuan_hand
 
@@ -1432,10 +1432,10 @@ class TableMachine:
                 after_kong=False, robbed_kong=False, kong_replacement=False, first_turn=False, kong_feeder=None
             )
             try:
-                result = score(whole, wait, self.rules, context)
+                paid = win_payments(whole, wait, self.rules, context)
             except REFUSALS:
                 continue
-            best = max(best, result.payments[seat])
+            best = max(best, paid[seat])
         return best
 
     def draw_kind(self) -> str | None:
@@ -1612,10 +1612,10 @@ class TableMachine:
             # table may be just after one, by another seat) nor the first go-around's.
             context = context._replace(kong_replacement=False, kong_feeder=None, first_turn=False)
         try:
-            result = score(whole, kind, self.rules, context)
+            paid = win_payments(whole, kind, self.rules, context)
         except REFUSALS:
             return None
-        scores = [a + b for a, b in zip(self.scores, result.payments, strict=True)]
+        scores = [a + b for a, b in zip(self.scores, paid, strict=True)]
         scores[seat] += RIICHI_STICK * self.kyotaku
         state = TableState(
             RoundWind("ESWN"[self.bakaze - WINDS[0]]), self.kyoku, self.honba, 0, self.oya, tuple(scores)
@@ -1652,7 +1652,7 @@ class TableMachine:
             return self._sichuan_takes(seat, hand)  # every complete hand it takes scores (平胡 is the base)
 
         try:
-            score(hand, kind_of(tile), self.rules, self._context(seat, target, tile, (), not self.hora_seats))
+            win_payments(hand, kind_of(tile), self.rules, self._context(seat, target, tile, (), not self.hora_seats))
         except REFUSALS:
             return False
         return True

@@ -1,7 +1,8 @@
 """What a riichi win is worth: yaku, han, fu, limits and Tenhou's payments.
 
-This module checks a request and answers it; the compiled kernel
-(app/core/kernel/riichi.cpp) does the scoring.  Every reading of the hand is
+The compiled kernel (app/core/kernel/riichi.cpp) checks a request and scores it in one
+call; the checks are written here too (:func:`_check_request`), and run only for a request
+the kernel refuses, to say why.  Every reading of the hand is
 scored and the highest is kept, as the rules say: each way the concealed tiles split into a pair and four groups (or seven
 pairs, or thirteen orphans), and within a split each group the winning tile
 could have completed (a tile that fits a run on either side is a two-sided
@@ -52,7 +53,7 @@ Fixed choices, all Tenhou's:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, NoReturn
 
 from app.core import _kernel
 from app.core.errors import InvalidRuleOption, NotAWinningHand, NoYaku, TooManyCopies, WrongTileCount
@@ -84,6 +85,8 @@ _RED_FIVE_TILES: Final = (M5, P5, S5)
 _MELD_KIND_FIELDS: Final = tuple(f"melds[{index}].kind" for index in range(MAX_MELDS))
 _NO_YAKU: Final = 2
 """riichi_score's answer for a complete hand without a yaku (Status::NoYaku in riichi.hpp)."""
+_REFUSED: Final = 3
+"""riichi_score_checked's answer for a request its checks refuse or do not vouch for (kRefused)."""
 
 #: Limits by name and base points (yakuman: per yakuman counted).
 LIMIT_BASE: Final = {"mangan": 2000, "haneman": 3000, "baiman": 4000, "sanbaiman": 6000, "yakuman": 8000}
@@ -213,6 +216,11 @@ def kernel_options(rules: RuleProfile) -> _kernel.RiichiOptions:
         seats=rules.seats,
         tsumo_loss=rules.tsumo_loss,
         dora_of=bytes(dora_table(rules.absent_tiles)),
+        # What score_riichi's checks read of the profile, for the kernel's own checks.
+        wildcards=bool(rules.wildcards),
+        win_requires_meld=sum(1 << index for index, kind in enumerate(MeldKind) if kind in rules.win_requires_meld),
+        chi_allowed=rules.chi_allowed,
+        absent_tiles=sum(1 << tile for tile in set(rules.absent_tiles)),
     )
     if len(_OPTIONS_BY_PROFILE) >= _OPTIONS_KEPT:
         _OPTIONS_BY_PROFILE.clear()  # requests with their own overrides make a profile each
@@ -421,6 +429,71 @@ def score_riichi(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinCon
     >>> [(y.name, y.han) for y in result.yaku], result.fu, result.limit, result.payments
     ([('riichi', 1), ('menzen_tsumo', 1), ('pinfu', 1), ('ittsu', 2)], 20, 'mangan', (12000, -4000, -4000, -4000))
     """
+    # The kernel checks the request as _check_request does and scores it, in one call; only a
+    # request it refuses (or does not vouch for) comes back to Python, to be told why.
+    known = _OPTIONS_BY_PROFILE.get(id(rules))  # kernel_options(rules), without the call
+    options = known[1] if known is not None and known[0] is rules else _options_or_none(rules)
+    if options is None:
+        return _score_refused(hand, win_tile, rules, context)
+    scored = _kernel.riichi_score_checked(hand, win_tile, options, context)
+    if isinstance(scored, int):
+        return _score_refused(hand, win_tile, rules, context) if scored == _REFUSED else _raise_status(scored, rules)
+    return scored
+
+
+def score_riichi_payments(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinContext) -> tuple[int, ...]:
+    """:func:`score_riichi`'s ``payments`` alone (net per seat, honba included), with its checks
+    and errors: for callers that want what a win pays and nothing else, so that no
+    :class:`RiichiScore` is built.
+
+    >>> from app.core.shape.rules import rule_profile
+    >>> from app.core.shape.tiles import parse_mpsz
+    >>> hand = Hand.from_tiles(parse_mpsz("123456789m11p456s"))
+    >>> score_riichi_payments(hand, 8, rule_profile("riichi"), WinContext(winner=0, dealer=0, riichi=True))
+    (12000, -4000, -4000, -4000)
+    """
+    known = _OPTIONS_BY_PROFILE.get(id(rules))
+    options = known[1] if known is not None and known[0] is rules else _options_or_none(rules)
+    if options is None:
+        return _score_refused(hand, win_tile, rules, context).payments
+    paid = _kernel.riichi_payments_checked(hand, win_tile, options, context)
+    if isinstance(paid, int):
+        if paid == _REFUSED:
+            return _score_refused(hand, win_tile, rules, context).payments
+        _raise_status(paid, rules)
+    return paid
+
+
+def _options_or_none(rules: RuleProfile) -> _kernel.RiichiOptions | None:
+    """``kernel_options(rules)``, or None for a profile the kernel cannot take (seats other than 3
+    or 4, made without ``rule_profile``): its requests are checked in Python first, as before."""
+    try:
+        return kernel_options(rules)
+    except ValueError:
+        return None
+
+
+def _score_refused(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinContext) -> RiichiScore:
+    """Score a request the kernel's checks refused: the Python checks raise the error.  A
+    request they pass (one the kernel does not vouch for, such as a bool for a tile count or a
+    list of indicators) is scored by the kernel without its checks, as before them."""
+    _check_request(hand, win_tile, rules, context)
+    scored = _kernel.riichi_score(hand, win_tile, kernel_options(rules), context)
+    if isinstance(scored, int):
+        _raise_status(scored, rules)
+    return scored
+
+
+def _raise_status(status: int, rules: RuleProfile) -> NoReturn:
+    """Raise the error of the kernel's ``status`` for a request it checked: no yaku, or not a win."""
+    if status == _NO_YAKU:
+        raise NoYaku("the hand is complete but has no yaku, so it cannot be declared a win", field="hand")
+    raise NotAWinningHand(f"the hand does not win under {rules.name} rules", field="hand")
+
+
+def _check_request(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinContext) -> None:
+    """Every check of a request, in Python: raise the first error it has (the kernel's
+    ``riichi_score_checked`` answers 3 for every request this refuses)."""
     check_win_tile(hand.counts, win_tile)
     groups_declared = len(hand.melds)
     if hand.tile_count + 3 * groups_declared != 14:
@@ -448,9 +521,3 @@ def score_riichi(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinCon
         for index, meld in enumerate(hand.melds):
             rules.check_meld_allowed(meld.kind, field=_MELD_KIND_FIELDS[index])
     _check_situation(hand, win_tile, context, total, rules)
-    scored = _kernel.riichi_score(hand, win_tile, kernel_options(rules), context)
-    if isinstance(scored, int):  # the kernel's Status: 1 not a winning hand, 2 no yaku
-        if scored == _NO_YAKU:
-            raise NoYaku("the hand is complete but has no yaku, so it cannot be declared a win", field="hand")
-        raise NotAWinningHand(f"the hand does not win under {rules.name} rules", field="hand")
-    return scored

@@ -34,7 +34,7 @@ from app.core.shape.hand import Hand
 from app.core.shape.rules import RuleProfile
 from app.core.shape.tiles import EAST, RED, Tile
 from app.core.value.mcr_scoring import MINIMUM_FAN, McrScore, score_mcr
-from app.core.value.riichi_scoring import RiichiScore, score_riichi
+from app.core.value.riichi_scoring import RiichiScore, score_riichi, score_riichi_payments
 from app.core.value.scoring_context import InvalidWinContext, WinContext, check_seats, check_win_tile
 from app.core.value.sichuan_scoring import SichuanScore, score_sichuan
 
@@ -155,6 +155,29 @@ def score(
     return scoring(hand, win_tile, rules, context)
 
 
+#: Profiles that can tell a win's payments without building its whole answer.
+_PAYMENTS_ONLY: Final[Mapping[str, Callable[[Hand, Tile, RuleProfile, WinContext], tuple[int, ...]]]] = (
+    MappingProxyType({"riichi": score_riichi_payments, "sanma": score_riichi_payments})
+)
+
+
+def win_payments(hand: Hand, win_tile: Tile, rules: RuleProfile, context: WinContext) -> tuple[int, ...]:
+    """``score(hand, win_tile, rules, context).payments``, with the same errors, for callers that
+    need what a win pays (or whether it scores) and nothing more: riichi and sanma take them
+    from the kernel without building the score's yaku, fu and reading.
+
+    >>> from app.core.shape.rules import rule_profile
+    >>> from app.core.shape.tiles import parse_mpsz
+    >>> hand = Hand.from_tiles(parse_mpsz("123456789m11p456s"))
+    >>> win_payments(hand, 8, rule_profile("riichi"), WinContext(winner=0, dealer=0, riichi=True))
+    (12000, -4000, -4000, -4000)
+    """
+    only = _PAYMENTS_ONLY.get(rules.name)
+    if only is not None:
+        return only(hand, win_tile, rules, context)
+    return score(hand, win_tile, rules, context).payments
+
+
 class SelfDraw(NamedTuple):
     """Whether a complete 3n+2 hand may be declared a self-draw win (tsumo) instead of a discard."""
 
@@ -197,8 +220,7 @@ def self_draw(hand: Hand, rules: RuleProfile, *, seat_wind: Tile | None = None, 
     shape = Checker(rules).win(hand, limit=1)
     if not shape.win:
         return SelfDraw(False, reason=shape.reason)
-    scoring = SCORING.get(rules.name)
-    if scoring is None:
+    if rules.name not in SCORING:
         return SelfDraw(True)
     winners = range(rules.seats) if seat_wind is None else (seat_wind - EAST,)
     drawn = [tile for tile, count in enumerate(hand.counts) if count]
@@ -208,7 +230,7 @@ def self_draw(hand: Hand, rules: RuleProfile, *, seat_wind: Tile | None = None, 
         context = WinContext(winner=winner, dealer=0, round_wind=round_wind)
         for tile in drawn:
             try:
-                scoring(hand, tile, rules, context)
+                win_payments(hand, tile, rules, context)
                 scored = True
             except (*REFUSALS, NotAWinningHand) as refusal:
                 refused = refused or refusal

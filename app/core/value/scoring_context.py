@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import NamedTuple, NoReturn
 
+from app.core import _kernel
 from app.core.errors import TenpaiError
 from app.core.shape.rules import DEFAULT_SEATS
 from app.core.shape.tiles import EAST, NUM_TILE_KINDS, Tile, format_tile
@@ -67,6 +68,11 @@ class WinContext(NamedTuple):
     #: Sichuan: the seat whose discard the winner's open kong claimed, for a win on that
     #: kong's replacement draw (点杠花); None: the kong was the winner's own (or no kong).
     kong_feeder: int | None = None
+
+
+# Built in C (app/core/kernel/named_tuple.cpp says why): the same fields, defaults and
+# instances as the __new__ typing.NamedTuple writes, bound without a Python call.
+setattr(WinContext, "__new__", _kernel.named_tuple_new(WinContext))  # noqa: B010 (mypy: no method assignment)
 
 
 def check_win_tile(hand_counts: bytes, win_tile: Tile) -> None:
