@@ -1650,7 +1650,6 @@ class TableMachine:
             return True  # every complete hand scores
         if self.play.scoring == "sichuan":
             return self._sichuan_takes(seat, hand)  # every complete hand it takes scores (平胡 is the base)
-
         try:
             win_payments(hand, kind_of(tile), self.rules, self._context(seat, target, tile, (), not self.hora_seats))
         except REFUSALS:
