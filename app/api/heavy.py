@@ -50,6 +50,7 @@ import asyncio
 import itertools
 import logging
 import math
+import queue
 import sys
 import threading
 import time
@@ -87,6 +88,58 @@ runaway, stopped by the watchdog and answered 503 ``out_of_time`` (:func:`bounde
 
 WATCHDOG: Final = Watchdog()
 """The process's one watchdog (its thread starts with the first heavy computation)."""
+
+IDLE_THREAD_SECONDS: Final = 60.0
+"""How long an idle heavy-work thread waits for more work before it ends."""
+
+
+class DaemonThreads:
+    """Threads for heavy work, each a daemon (it never keeps the process alive) and reused.
+
+    Reuse matters beyond the cost of starting a thread: glibc gives threads their own malloc
+    arenas, and each arena keeps its high-water mark, so a new thread per request let the
+    resident memory of a busy process grow by hundreds of MiB.  A thread whose work never
+    returns (stuck in native code) is simply never idle again; the next job gets another.
+
+    >>> threads = DaemonThreads()
+    >>> done = threading.Event()
+    >>> threads.run(done.set)
+    >>> done.wait(5)
+    True
+    """
+
+    def __init__(self, idle_seconds: float = IDLE_THREAD_SECONDS) -> None:
+        self._lock = threading.Lock()
+        self._idle: list[queue.SimpleQueue[Callable[[], None]]] = []
+        self._idle_seconds = idle_seconds
+
+    def run(self, job: Callable[[], None]) -> None:
+        """Run ``job`` in an idle thread, or in a new one when none is idle."""
+        with self._lock:
+            jobs = self._idle.pop() if self._idle else None
+        if jobs is None:
+            jobs = queue.SimpleQueue()
+            threading.Thread(target=self._serve, args=(jobs,), name="tenpai heavy work", daemon=True).start()
+        jobs.put(job)
+
+    def _serve(self, jobs: queue.SimpleQueue[Callable[[], None]]) -> None:
+        while True:
+            try:
+                job = jobs.get(timeout=self._idle_seconds)
+            except queue.Empty:
+                with self._lock:
+                    if jobs in self._idle:  # still idle: nobody can hand it a job now
+                        self._idle.remove(jobs)
+                        return
+                continue  # taken from the idle list just now: its job is on the way
+            job()
+            del job  # an idle thread holds nothing of the last request (its answer may be megabytes)
+            with self._lock:
+                self._idle.append(jobs)
+
+
+HEAVY_THREADS: Final = DaemonThreads()
+"""The process's threads for heavy work (:func:`off_the_loop`)."""
 GIL_SWITCH_SECONDS: Final = 0.0002
 """How long a thread keeps the GIL while another waits for it (CPython's default is 5 ms).
 
@@ -296,7 +349,7 @@ async def off_the_loop(request: Request, budget: Budget, work: Callable[[], T]) 
             pass
 
     budget_seconds = max(0.0, budget.deadline - time.monotonic())
-    threading.Thread(target=in_thread, name="tenpai heavy work", daemon=True).start()
+    HEAVY_THREADS.run(in_thread)
     give_up_at = budget.deadline + OVERRUN_GRACE_SECONDS + RELEASE_WAIT_SECONDS
     try:
         while not done.done():
