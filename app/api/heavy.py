@@ -23,8 +23,8 @@ by its answer's size, :mod:`app.api.answer_size`):
   advisor's search), and answers with what it has, flagged incomplete.  Incomplete
   answers depend on the load, so they are not cached (and carry
   ``Cache-Control: no-store``).
-* **Off the loop.**  The work runs in a thread of its own (a daemon: it never keeps the
-  process alive); meanwhile the event loop asks every :data:`DISCONNECT_POLL_SECONDS`
+* **Off the loop.**  The work runs in one of the process's heavy-work threads
+  (:class:`DaemonThreads`: daemons, so they never keep the process alive); meanwhile the event loop asks every :data:`DISCONNECT_POLL_SECONDS`
   whether the client is still there, and sets the flag when it is not: work whose client
   left costs at most that poll and the few milliseconds until the work hears the flag.
   Cheap requests go on being served meanwhile, the GIL handed over often enough
@@ -300,14 +300,12 @@ async def answer_heavy(
 
 
 class OutOfTime(ApiError):
-    """The 503 for heavy work stopped by the watchdog: it did not answer within its bound."""
+    """The 503 for work stopped by the watchdog: it did not answer within ``seconds`` (and
+    ``grace``), or its client left first."""
 
-    def __init__(self, budget: Budget, seconds: float) -> None:
-        why = (
-            "its client left"
-            if budget.cancelled()
-            else f"it did not answer within its {seconds:g} s and {OVERRUN_GRACE_SECONDS:g} s of grace, and was stopped"
-        )
+    def __init__(self, seconds: float, *, grace: float = 0.0, client_left: bool = False) -> None:
+        allowed = f"{seconds:g} s" + (f" and {grace:g} s of grace" if grace else "")
+        why = "its client left" if client_left else f"it did not answer within {allowed}, and was stopped"
         super().__init__(
             ("body",),
             f"the computation stopped: {why}; ask again, or ask for less",
@@ -322,7 +320,7 @@ async def off_the_loop(request: Request, budget: Budget, work: Callable[[], T]) 
     its budget (then the watchdog stops it, and this raises :class:`OutOfTime`).  Returns by
     ``budget.deadline`` plus :data:`OVERRUN_GRACE_SECONDS` and :data:`RELEASE_WAIT_SECONDS`
     whatever the work does, so the caller's slot is never held longer."""
-    watchdog = WATCHDOG
+    seconds = max(0.0, budget.deadline - time.monotonic())
     loop = asyncio.get_running_loop()
     done: asyncio.Future[tuple[T | None, BaseException | None]] = loop.create_future()
     runs: list[Run] = []  # the work's run, once its thread has registered it
@@ -334,13 +332,13 @@ async def off_the_loop(request: Request, budget: Budget, work: Callable[[], T]) 
     def in_thread() -> None:
         outcome: tuple[T | None, BaseException | None]
         try:
-            with watchdog.bounded(budget.deadline + OVERRUN_GRACE_SECONDS) as run:
+            with WATCHDOG.bounded(budget.deadline + OVERRUN_GRACE_SECONDS) as run:
                 runs.append(run)
                 if budget.cancelled():  # the client left before the thread started
-                    watchdog.stop_by(run, time.monotonic() + OVERRUN_GRACE_SECONDS)
+                    WATCHDOG.stop_by(run, time.monotonic() + OVERRUN_GRACE_SECONDS)
                 outcome = (work(), None)
         except Overran:
-            outcome = (None, OutOfTime(budget, budget_seconds))
+            outcome = (None, _stopped(budget, seconds))
         except Exception as error:  # noqa: BLE001 - re-raised by the caller, on the event loop
             outcome = (None, error)
         try:
@@ -348,7 +346,6 @@ async def off_the_loop(request: Request, budget: Budget, work: Callable[[], T]) 
         except RuntimeError:  # the loop has closed: the process is stopping, nobody waits
             pass
 
-    budget_seconds = max(0.0, budget.deadline - time.monotonic())
     HEAVY_THREADS.run(in_thread)
     give_up_at = budget.deadline + OVERRUN_GRACE_SECONDS + RELEASE_WAIT_SECONDS
     try:
@@ -359,19 +356,19 @@ async def off_the_loop(request: Request, budget: Budget, work: Callable[[], T]) 
                     "heavy work did not stop within %.1f s of its deadline; its slot is given back",
                     OVERRUN_GRACE_SECONDS + RELEASE_WAIT_SECONDS,
                 )
-                raise OutOfTime(budget, budget_seconds)
+                raise _stopped(budget, seconds)
             await asyncio.wait({done}, timeout=min(DISCONNECT_POLL_SECONDS, give_up_at - now))
             if not done.done() and not budget.gone.is_set() and await request.is_disconnected():
                 budget.gone.set()
                 leave_by = time.monotonic() + OVERRUN_GRACE_SECONDS
                 if runs:
-                    watchdog.stop_by(runs[0], leave_by)
+                    WATCHDOG.stop_by(runs[0], leave_by)
                 give_up_at = min(give_up_at, leave_by + RELEASE_WAIT_SECONDS)
     except asyncio.CancelledError:
         # The request itself is cancelled (the server is stopping): the work is of no use.
         budget.gone.set()
         if runs:
-            watchdog.stop_by(runs[0], time.monotonic())
+            WATCHDOG.stop_by(runs[0], time.monotonic())
         raise
     result, error = done.result()
     if error is not None:
@@ -405,6 +402,10 @@ def _cached_if_complete(
         return cut.finished
 
 
+def _stopped(budget: Budget, seconds: float) -> OutOfTime:
+    return OutOfTime(seconds, grace=OVERRUN_GRACE_SECONDS, client_left=budget.cancelled())
+
+
 def bounded_call(work: Callable[..., T], *args: object) -> T:
     """``work(*args)`` in this (pool) thread, stopped by the watchdog after
     :data:`CHEAP_WORK_SECONDS` with a 503 ``out_of_time``: a cheap request's work never holds
@@ -413,9 +414,4 @@ def bounded_call(work: Callable[..., T], *args: object) -> T:
         with WATCHDOG.bounded(time.monotonic() + CHEAP_WORK_SECONDS):
             return work(*args)
     except Overran:
-        raise ApiError(
-            ("body",),
-            f"the answer took more than {CHEAP_WORK_SECONDS:g} s and was stopped; ask for less",
-            "out_of_time",
-            ctx={"seconds": CHEAP_WORK_SECONDS},
-        ) from None
+        raise OutOfTime(CHEAP_WORK_SECONDS) from None
