@@ -193,8 +193,13 @@ def name_fault(name: str) -> str | None:
         return None
     code = ord(found.group())
     if 0xD800 <= code <= 0xDFFF:
-        return f"a lone surrogate U+{code:04X} at character {found.start()}, which no UTF-8 text can hold"
+        return lone_surrogate(code, found.start())
     return f"a control character U+{code:04X} at character {found.start()}, which no name has"
+
+
+def lone_surrogate(code: int, at: int) -> str:
+    """Why a text holding the lone surrogate ``code`` at character ``at`` cannot be taken."""
+    return f"a lone surrogate U+{code:04X} at character {at}, which no UTF-8 text can hold"
 
 
 def parse_pai(value: object, field: str) -> TableTile:

@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from app.core.errors import TenpaiError
 from app.core.shape.tiles import quoted
-from app.core.table.mjai import MalformedEvent, name_fault, read_event
+from app.core.table.mjai import MalformedEvent, lone_surrogate, name_fault, read_event
 from app.core.table.records.tiles import KIND_OF_NAME, is_terminal_or_honour, kind_of_name
 
 #: The record formats :func:`app.core.table.records.read_log` and ``write_log`` know.
@@ -113,10 +113,7 @@ def check_text(text: str, where: str) -> None:
     """
     found = _LONE_SURROGATE.search(text)
     if found is not None:
-        reason = (
-            f"a lone surrogate U+{ord(found.group()):04X} at character {found.start()}, which no UTF-8 text can hold"
-        )
-        raise MalformedLog(f"not text: {reason}", field=where)
+        raise MalformedLog(f"not text: {lone_surrogate(ord(found.group()), found.start())}", field=where)
 
 
 def check_name(name: object, where: str) -> str:
