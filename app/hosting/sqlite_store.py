@@ -255,6 +255,8 @@ class SqliteTableStore:
         return True
 
     def claim_due(self, now: float, lease_seconds: float, limit: int) -> list[str]:
+        if limit <= 0:
+            return []  # SQLite reads a negative LIMIT as "no limit"
         with self._write() as connection:
             due = [
                 table
@@ -275,6 +277,8 @@ class SqliteTableStore:
         return int(count)
 
     def abandon_idle(self, now: float, idle_seconds: float, limit: int) -> list[str]:
+        if limit <= 0:
+            return []
         with self._write() as connection:
             idle = [
                 table

@@ -201,6 +201,7 @@ def test_claim_due_takes_the_due_deadlines_earliest_first_and_leases_them(store:
     assert store.claim_due(now, lease_seconds=30.0, limit=10) == ["t_now"]
     assert store.claim_due(now, lease_seconds=30.0, limit=10) == []
     assert store.claim_due(now, lease_seconds=30.0, limit=0) == []
+    assert store.claim_due(now + 99, lease_seconds=30.0, limit=-1) == []
     for table in ["t_earliest", "t_due", "t_now"]:
         stored = store.load(table)
         assert stored is not None and stored.deadline == now + 30.0 and stored.revision == 0
@@ -234,6 +235,7 @@ def test_two_processes_claiming_200_due_tables_claim_each_once(store: TableStore
     for process in claimers:
         process.join(timeout=30)
         assert process.exitcode == 0
+    assert claimed[0] and claimed[1], "one process claimed everything: the processes did not race"
     assert len(claimed[0]) + len(claimed[1]) == 200
     assert set(claimed[0]) | set(claimed[1]) == tables
 
@@ -269,6 +271,7 @@ def test_abandon_idle_takes_at_most_limit_and_racing_callers_split_the_tables(st
     for table in sorted(tables):
         store.create(table, {}, [event(1)], [], deadline=None)
     later = time.time() + 120
+    assert store.abandon_idle(later, idle_seconds=60, limit=0) == store.abandon_idle(later, 60, limit=-1) == []
     assert len(store.abandon_idle(later, idle_seconds=60, limit=4)) == 4
     start = threading.Barrier(4)
 
