@@ -76,6 +76,7 @@ ERROR_STATUS: Final[Mapping[str, int]] = MappingProxyType(
         "no_value_model": 422,
         "unknown_strategy": 422,
         "invalid_game_config": 422,
+        "invalid_seed": 422,
         "invalid_run_option": 422,
         "malformed_event": 422,
         "malformed_log": 422,

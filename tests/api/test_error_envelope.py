@@ -397,6 +397,7 @@ def test_unknown_paths_and_methods_use_the_envelope(client: TestClient) -> None:
 
 
 def test_every_core_error_code_has_a_status() -> None:
+    import app.core.table.wall  # noqa: F401  hosted tables' seeds, until a route imports them
     import app.main  # noqa: F401  every module, so every error class, is loaded
     import app.selfplay.runner  # noqa: F401
 
