@@ -78,9 +78,12 @@ class SeedWallSource:
 class HostedGame:
     """One hosted game in play, paused at the seats it asks (none once it is over)."""
 
-    def __init__(self, rules: RuleProfile, length: str, walls: WallSource, *, names: Sequence[str]) -> None:
+    def __init__(
+        self, rules: RuleProfile, length: str, walls: WallSource, *, names: Sequence[str], audit: bool = False
+    ) -> None:
+        """``audit``: the dealer checks after every event that no tile was created or lost (tests)."""
         self.rules = rules
-        self.dealer = Dealer(rules, table_rules(rules, length), walls, names=names)
+        self.dealer = Dealer(rules, table_rules(rules, length), walls, names=names, audit=audit)
         self._run: GameRun = self.dealer.run()
         self.answer_count = 0
         self.result: GameRecord | None = None

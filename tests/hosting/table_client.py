@@ -1,0 +1,218 @@
+"""A random client of hosted tables over HTTP, and a real server to play it against.
+
+:class:`RandomSeat` plays one client seat of a table to the end the way a game backend would:
+it long-polls its view (``GET /tables/{table}?after=V&wait=S``), and whenever ``legal`` is not
+empty it posts one of those actions, chosen by a seeded :class:`random.Random`, with the
+version of the view it read.  A 409 ``stale_version`` (another seat or the clock moved the table
+between its read and its post) sends it back to reading.  It keeps everything a test needs to
+check the service afterwards: every view it was shown, in order, and every action answered 200
+with the version it was sent at.
+
+:func:`tenpai_server` starts ``python -m app.main`` (real uvicorn, its own free port, a SQLite
+store in a temporary folder), waits for ``/ready`` and kills it on exit, so that no server
+outlives its test.  Test folders have no packages: a test elsewhere puts this folder on
+``sys.path`` (:data:`HOSTING_TESTS`) before importing it.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+HOSTING_TESTS = Path(__file__).resolve().parent
+READY_TIMEOUT_SECONDS = 120
+#: How long one long poll of a client waits for the table to move.
+POLL_WAIT_SECONDS = 5.0
+#: The HTTP timeout of one request: a long poll's wait plus the service's own bound on a table's work.
+REQUEST_TIMEOUT_SECONDS = POLL_WAIT_SECONDS + 30.0
+
+
+def free_port() -> int:
+    """A port nobody listens on now (the kernel picks one)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def server_environment(**tenpai: str) -> dict[str, str]:
+    """This process's environment without TENPAI_* and proxy variables, plus ``tenpai``: a
+    setting of the test runner's shell never reaches the server by accident."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith("TENPAI_") and key.lower() not in {"http_proxy", "https_proxy", "all_proxy"}
+    }
+    # The server imports the app of the tree under test, wherever pytest was started from.
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [env.get("PYTHONPATH")])])
+    env.update(tenpai)
+    return env
+
+
+@dataclass
+class Server:
+    """A running server: its base URL, its process and where its log goes."""
+
+    base: str
+    process: subprocess.Popen[bytes]
+    log_path: Path
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+
+@contextmanager
+def tenpai_server(folder: Path, **tenpai: str) -> Iterator[Server]:
+    """``python -m app.main`` on a free 127.0.0.1 port, its table store a SQLite file in ``folder``,
+    ``tenpai`` (``TENPAI_*`` names to values) over its defaults; ready on entry, killed on exit."""
+    port = free_port()
+    settings = {
+        "TENPAI_HOST": "127.0.0.1",
+        "TENPAI_PORT": str(port),
+        "TENPAI_TABLE_STORE": f"sqlite:///{folder.absolute()}/tables.sqlite3",
+        "TENPAI_LOG_FORMAT": "text",
+        "TENPAI_WORKERS": "1",
+        **tenpai,
+    }
+    log_path = folder / "server.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "app.main"],
+            cwd=folder,  # nothing the server writes by default lands in the repository
+            env=server_environment(**settings),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    server = Server(f"http://127.0.0.1:{port}", process, log_path)
+    try:
+        deadline = time.monotonic() + READY_TIMEOUT_SECONDS
+        while True:
+            assert process.poll() is None, f"the server ended before it was ready:\n{server.log()}"
+            try:
+                if httpx.get(f"{server.base}/ready", timeout=2, trust_env=False).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, f"the server was not ready in time:\n{server.log()}"
+            time.sleep(0.1)
+        yield server
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(timeout=10)
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+@dataclass(frozen=True)
+class Answered:
+    """An action the service answered 200: the client's ``index``-th, sent at ``version``."""
+
+    index: int
+    version: int
+    action: dict[str, Any]
+
+
+@dataclass
+class RandomSeat:
+    """One client seat played to the end with random legal actions (see the module's note)."""
+
+    base: str
+    table: str
+    token: str
+    seed: int | str
+    #: Seconds to sleep before each action (a slow player: the clock's bank shrinks).
+    think_seconds: float = 0.0
+    #: Every view the seat was shown, in order (long polls and the answers to its actions).
+    views: list[dict[str, Any]] = field(default_factory=list)
+    answered: list[Answered] = field(default_factory=list)
+    stale: int = 0
+    #: The seat's events, each once, in order: the concatenation of every view's new events.
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+        self.version = 0
+
+    def _take(self, view: dict[str, Any]) -> dict[str, Any]:
+        """Keep a view and its events past those the seat has (views overlap: a view answered
+        after a stale post may repeat a few)."""
+        self.views.append(view)
+        assert view["after"] <= self.version, (view["after"], self.version)
+        fresh = view["events"][self.version - view["after"] :]
+        self.events.extend(fresh)
+        self.version = max(self.version, view["version"])
+        return view
+
+    def read(self, client: httpx.Client, *, wait: float = POLL_WAIT_SECONDS) -> dict[str, Any]:
+        response = client.get(
+            f"{self.base}/tables/{self.table}",
+            params={"after": self.version, "wait": wait},
+            headers=bearer(self.token),
+        )
+        assert response.status_code == 200, response.text
+        return self._take(response.json())
+
+    def act(self, client: httpx.Client, view: dict[str, Any]) -> dict[str, Any] | None:
+        """Post one random legal action of ``view``: the view answered, or None after a 409
+        ``stale_version`` (the table moved on: read it again)."""
+        action = self.rng.choice(view["legal"])
+        if self.think_seconds:
+            time.sleep(self.think_seconds)
+        response = client.post(
+            f"{self.base}/tables/{self.table}/actions",
+            json={"version": view["version"], "action": action},
+            headers=bearer(self.token),
+        )
+        if response.status_code == 409 and response.json()["error"] == "stale_version":
+            self.stale += 1
+            return None
+        assert response.status_code == 200, (action, response.text)
+        self.answered.append(Answered(len(self.answered), view["version"], action))
+        return self._take(response.json())
+
+    def play(self, *, timeout: float = 300.0) -> dict[str, Any]:
+        """Play until the table is over; its last view."""
+        give_up = time.monotonic() + timeout
+        with httpx.Client(timeout=REQUEST_TIMEOUT_SECONDS, trust_env=False) as client:
+            view = self.read(client, wait=0)
+            while view["status"] == "playing":
+                assert time.monotonic() < give_up, f"table {self.table} did not end in {timeout} s"
+                if view["legal"] and view["version"] == self.version:
+                    acted = self.act(client, view)
+                    view = acted if acted is not None else self.read(client, wait=0)
+                else:
+                    view = self.read(client)
+            return view
+
+
+def play_all(seats: list[RandomSeat], *, timeout: float = 300.0) -> list[dict[str, Any]]:
+    """Play every seat to the end at once (a thread each, as separate players would); their
+    last views, in order.  An assertion in any seat fails the caller."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=max(1, len(seats))) as pool:
+        futures = [pool.submit(seat.play, timeout=timeout) for seat in seats]
+        return [future.result() for future in futures]
+
+
+def open_table(base: str, body: Mapping[str, Any], *, api_key: str | None = None) -> dict[str, Any]:
+    """``POST /tables``; the 201 answer."""
+    headers = {"X-API-Key": api_key} if api_key else {}
+    response = httpx.post(f"{base}/tables", json=dict(body), headers=headers, timeout=30, trust_env=False)
+    assert response.status_code == 201, response.text
+    opened: dict[str, Any] = response.json()
+    return opened
