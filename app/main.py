@@ -163,7 +163,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.heavy = HeavyLimiter(settings.max_heavy_requests)
     app.state.tables = TableHost(settings)
     share_the_gil()  # heavy work runs in threads: keep the event loop's waits for the GIL short
-    app.state.metrics = Metrics(app.state.service)
+    app.state.metrics = Metrics(app.state.service, app.state.tables)
     install_error_handlers(app)
     # Middleware added later runs earlier. Outermost (after Observe): CORS, which answers
     # preflights and labels 401s too; the API-key check, before any body is read or a

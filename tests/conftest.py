@@ -16,6 +16,7 @@ emptied before the test (see ``redis_server.py``; mark such tests ``redis``).
 from __future__ import annotations
 
 import os
+import tempfile
 from collections import Counter
 from collections.abc import Iterator
 
@@ -24,6 +25,12 @@ from hypothesis import HealthCheck, settings
 from oracle_sample import FULL_ORACLES_ENV, full_oracles
 from redis_server import RedisServer, empty_database
 from redis_server import redis_server as start_redis_server
+
+# Every app the suite builds keeps its hosted tables in a file of this test process's own, never
+# the default tenpai-tables.sqlite3 of the working directory (a test that wants another store says so).
+os.environ.setdefault(
+    "TENPAI_TABLE_STORE", f"sqlite:///{tempfile.mkdtemp(prefix='tenpai-test-tables-')}/tables.sqlite3"
+)
 
 # --doctest-modules would import this file a second time as a module named "conftest", which
 # by then is tests/api's (the folders have no __init__.py): collected, it is an import error.

@@ -39,6 +39,8 @@ T = TypeVar("T")
 
 #: Without announcements from the store, how often a waiting view checks its table's version.
 POLL_SECONDS: Final = 0.5
+#: With them (Redis pub/sub, at most once), how often it checks all the same.
+ANNOUNCED_POLL_SECONDS: Final = 2.0
 #: The bound of one piece of table work in a thread (an action, a view, a clock's turn at a table).
 TABLE_WORK_SECONDS: Final = 8.0
 #: Table work in threads at once per process: the store's round trips wait, they do not compute.
@@ -57,6 +59,7 @@ class TableHost:
         self._tasks: list[asyncio.Task[None]] = []
         self.limiter = CapacityLimiter(TABLE_THREADS)
         self.firing: set[str] = set()
+        self._announcing = False
 
     @property
     def service(self) -> TableService:
@@ -110,15 +113,15 @@ class TableHost:
         if self._tick_now is not None:
             self._tick_now.set()
 
-    async def wait_change(self, table: str, seconds: float) -> None:
-        """Until ``table`` may have changed, or ``seconds`` (at most :data:`POLL_SECONDS` when the
-        store announces nothing)."""
-        if self.opened and self.service.store.notify_changes is not None and self._tasks:
-            bound = seconds
-        else:
-            bound = min(seconds, POLL_SECONDS)
+    async def wait_change(self, wakeup: asyncio.Event, seconds: float) -> None:
+        """Until ``wakeup`` (taken with :meth:`wakeup` *before* the view was read, so that a change
+        between the read and the wait is not missed) is set, or ``seconds`` pass; at most
+        :data:`POLL_SECONDS` when the store announces nothing, :data:`ANNOUNCED_POLL_SECONDS` when
+        it does (an announcement lost while the connection to Redis was down is caught that way)."""
+        announced = self.opened and self._announcing
+        bound = min(seconds, ANNOUNCED_POLL_SECONDS if announced else POLL_SECONDS)
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.wakeup(table).wait(), timeout=max(0.0, bound))
+            await asyncio.wait_for(wakeup.wait(), timeout=max(0.0, bound))
 
     # -- the clock -------------------------------------------------------------
 
@@ -128,6 +131,7 @@ class TableHost:
         self._tasks.append(asyncio.create_task(self._clock(), name="tenpai-table-clock"))
         changes = await self.run(lambda: self.service.store.notify_changes())
         if changes is not None:
+            self._announcing = True
             self._tasks.append(asyncio.create_task(self._listen(changes), name="tenpai-table-changes"))
 
     async def stop(self) -> None:

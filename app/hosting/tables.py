@@ -193,7 +193,13 @@ class TableService:
         self._held_lock = threading.Lock()
         self._table_locks: LRUCache[str, threading.Lock] = LRUCache(maxsize=4096)
         self._autoplay: LRUCache[str, int] = LRUCache(maxsize=4096)
+        #: Totals since this process started (the metrics' counters), changed under ``_counting``.
         self.counters = {"actions": 0, "deadlines_fired": 0, "tables_opened": 0, "replays": 0, "conflicts": 0}
+        self._counting = threading.Lock()
+
+    def _count(self, name: str) -> None:
+        with self._counting:
+            self.counters[name] += 1
 
     # -- opening -----------------------------------------------------------
 
@@ -238,7 +244,7 @@ class TableService:
         state["version"] = len(game.events)
         self.store.create(table, state, list(game.events), [], self._deadline(state))
         self._hold(table, game, 0)
-        self.counters["tables_opened"] += 1
+        self._count("tables_opened")
         return {
             "table": table,
             "version": state["version"],
@@ -346,7 +352,7 @@ class TableService:
             game = held.game
             game.catch_up(self.store.answers(table, game.answer_count), stop=stop)
         else:
-            self.counters["replays"] += 1
+            self._count("replays")
             game = HostedGame.replay(
                 self._rules(state),
                 state["length"],
@@ -468,7 +474,7 @@ class TableService:
                 state["answered"][seat] = action_object(chosen)
                 state["answers_by"][seat] = CLIENT
                 if self._commit(table, stored, state, game, now):
-                    self.counters["actions"] += 1
+                    self._count("actions")
                     return self.view(self._load(table), seat, version)
             raise TableBusy(
                 f"table {table} changed under {COMMIT_ATTEMPTS} attempts in a row; try again", field="table"
@@ -491,7 +497,7 @@ class TableService:
             self._drop(table)  # the copy here may be ahead of the store
             raise
         if not stored_ok:
-            self.counters["conflicts"] += 1
+            self._count("conflicts")
             self._drop(table)
             return False
         self._hold(table, game, stored.revision + 1)
@@ -540,7 +546,7 @@ class TableService:
                         state["bank"][seat] = 0.0 if not state["autoplay"][seat] else state["bank"][seat]
                         state["autoplay"][seat] = True
                         state["answers_by"][seat] = "clock"
-                        self.counters["deadlines_fired"] += 1
+                        self._count("deadlines_fired")
                     else:
                         state["answers_by"][seat] = BOT
                     state["answered"][seat] = action_object(chosen)
