@@ -350,7 +350,7 @@ class TableService:
         state = stored.state
         if held is not None and held.game.answer_count <= stored.answer_count and held.revision < stored.revision:
             game = held.game
-            game.catch_up(self.store.answers(table, game.answer_count), stop=stop)
+            game.catch_up(self._answers(table, stored, game.answer_count), stop=stop)
         else:
             self._count("replays")
             game = HostedGame.replay(
@@ -358,7 +358,7 @@ class TableService:
                 state["length"],
                 SeedWallSource(state["seed"]),
                 names=state["names"],
-                answers=self.store.answers(table),
+                answers=self._answers(table, stored),
                 stop=stop,
             )
         if len(game.events) != stored.event_count:
@@ -368,6 +368,12 @@ class TableService:
             )
         self._hold(table, game, stored.revision)
         return game
+
+    def _answers(self, table: str, stored: StoredTable, start: int = 0) -> list[StoredAnswer]:
+        """The stored answers from ``start`` up to ``stored``'s revision: another process may have
+        committed more since ``stored`` was read, and a game built past it is not ``stored``'s."""
+        answers: list[StoredAnswer] = self.store.answers(table, start)
+        return answers[: max(0, stored.answer_count - start)]
 
     @staticmethod
     def _rules(state: Mapping[str, Any]) -> RuleProfile:
@@ -411,7 +417,9 @@ class TableService:
         """What ``seat`` sees of the table: its events after the first ``after``, what it may do."""
         state = stored.state
         after = max(0, min(after, stored.event_count))
-        events = self.store.events(stored.table, after) if after < stored.event_count else []
+        # Up to the version read, not past it: the table may have moved since, and a view whose
+        # events run past its version hands the seat those events twice.
+        events = self.store.events(stored.table, after, stored.event_count) if after < stored.event_count else []
         asked = seat in state["asked"] and state["answered"][seat] is None
         view: dict[str, Any] = {
             "table": stored.table,
