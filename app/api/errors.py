@@ -231,10 +231,25 @@ def _bounded_loc(loc: Any) -> list[str | int]:
     return parts + ["…"] if len(loc) > _LOC_PARTS else parts
 
 
+#: ``ctx`` entries the service writes from its own state, never from the request, shown whole:
+#: a hosted seat's ``legal`` actions (a few dozen at most, by the rules) are what a client acts
+#: on after a 422 ``illegal_action``, and cut to 400 characters they were a fragment of JSON text.
+_WHOLE_CTX: Final = frozenset({"legal"})
+
+
 def _bounded_ctx(ctx: Any) -> Any:
+    """``ctx`` bounded as an echoed value is, but for the service's own :data:`_WHOLE_CTX` entries.
+
+    >>> legal = [{"type": "dahai", "actor": 0, "pai": f"{n}m", "tsumogiri": False} for n in range(1, 10)]
+    >>> _bounded_ctx({"legal": legal})["legal"] == legal, isinstance(_bounded_ctx({"other": legal})["other"], str)
+    (True, True)
+    """
     if not isinstance(ctx, Mapping):
         return bounded(ctx)
-    return {clipped(str(key)): bounded(value) for key, value in list(ctx.items())[:_INPUT_ITEMS]}
+    return {
+        clipped(str(key)): value if key in _WHOLE_CTX else bounded(value)
+        for key, value in list(ctx.items())[:_INPUT_ITEMS]
+    }
 
 
 #: The keys of every envelope item, in this order (pydantic's own order).
