@@ -232,6 +232,9 @@ async def table_socket(websocket: WebSocket, table: str, token: str | None = Non
     try:
         view = await _serve(websocket, lambda: _view(host, table, presented, 0))
     except ApiError as error:
+        # Accepted first: a close before the handshake is answered is an HTTP 403 to the client
+        # whatever the code, so a browser would see 1006 and never the reason it was refused.
+        await websocket.accept()
         await websocket.close(code=4000 + status_of(error.code), reason=error.code)
         return
     await websocket.accept()
@@ -268,7 +271,9 @@ async def table_socket(websocket: WebSocket, table: str, token: str | None = Non
 
 
 async def _socket_action(websocket: WebSocket, table: str, token: str | None, message: str) -> dict[str, Any]:
-    """The answer to one message: the view after the action, or the error envelope with its status."""
+    """The answer to one message: the view after the action (its ``status`` is the game's,
+    ``playing`` or ``over``, as the HTTP route's 200 answer has it), or the error envelope with
+    its HTTP ``status`` (an integer)."""
     try:
         body = ActionRequest.model_validate_json(message)
     except ValueError as error:
@@ -278,4 +283,5 @@ async def _socket_action(websocket: WebSocket, table: str, token: str | None, me
         answered = await _act(websocket, table, token, body.version, body.action)
     except ApiError as error:
         return {"status": error.status, **error_body(error.loc, error.msg, error.code, ctx=error.ctx)}
-    return {"status": 200, **answered}
+    view: dict[str, Any] = answered
+    return view
