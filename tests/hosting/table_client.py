@@ -147,7 +147,7 @@ class RandomSeat:
         self.rng = random.Random(self.seed)
         self.version = 0
 
-    def _take(self, view: dict[str, Any]) -> dict[str, Any]:
+    def take(self, view: dict[str, Any]) -> dict[str, Any]:
         """Keep a view and its events past those the seat has (views overlap: a view answered
         after a stale post may repeat a few)."""
         self.views.append(view)
@@ -164,7 +164,7 @@ class RandomSeat:
             headers=bearer(self.token),
         )
         assert response.status_code == 200, response.text
-        return self._take(response.json())
+        return self.take(response.json())
 
     def act(self, client: httpx.Client, view: dict[str, Any]) -> dict[str, Any] | None:
         """Post one random legal action of ``view``: the view answered, or None after a 409
@@ -182,7 +182,7 @@ class RandomSeat:
             return None
         assert response.status_code == 200, (action, response.text)
         self.answered.append(Answered(len(self.answered), view["version"], action))
-        return self._take(response.json())
+        return self.take(response.json())
 
     def play(self, *, timeout: float = 300.0) -> dict[str, Any]:
         """Play until the table is over; its last view."""
@@ -216,3 +216,76 @@ def open_table(base: str, body: Mapping[str, Any], *, api_key: str | None = None
     assert response.status_code == 201, response.text
     opened: dict[str, Any] = response.json()
     return opened
+
+
+# -- checks a client can make of what it was shown -------------------------------------------
+
+HIDDEN = "?"
+#: Actions on another seat's discard (or kan): several seats may ask for it, priority picks one.
+CLAIMS = ("chi", "pon", "daiminkan", "hora")
+#: A claim's rank in the dealer's priority (a win before a pon or an open kan before a chi).
+CLAIM_RANK = {"chi": 0, "pon": 1, "daiminkan": 1, "hora": 2}
+
+
+def concealed_from(event: Mapping[str, Any], seat: int) -> list[Any]:
+    """The tiles of ``event`` that ``seat`` must not see: another seat's dealt hand and draws,
+    and Sichuan's exchanged tiles between two other seats (as a player at a real table)."""
+    kind = event.get("type")
+    if kind == "start_kyoku":
+        return [tile for index, hand in enumerate(event["tehais"]) if index != seat for tile in hand]
+    if kind == "tsumo" and event.get("actor") != seat:
+        return [event["pai"]]
+    if kind == "exchange_out" and event.get("actor") != seat:
+        return list(event["pais"])
+    if kind == "exchange_in" and seat not in (event.get("actor"), event.get("target")):
+        return list(event["pais"])
+    return []
+
+
+def assert_shows_no_concealed_tile(events: list[dict[str, Any]], seat: int) -> None:
+    """Every tile of another seat that ``seat`` cannot see is ``?`` in ``events`` (its view)."""
+    for index, event in enumerate(events):
+        hidden = concealed_from(event, seat)
+        assert all(tile == HIDDEN for tile in hidden), (seat, index, event)
+
+
+def is_claim(action: Mapping[str, Any]) -> bool:
+    return action["type"] in CLAIMS and action.get("target") not in (None, action.get("actor"))
+
+
+def assert_answered_in_record(answered: list[Answered], record: list[dict[str, Any]]) -> None:
+    """Every action answered 200 is in the record, in the order answered, after the version it
+    was sent at: a seat's own turn's action, or a claim, as the next event of its seat there;
+    a claim may instead have lost to another seat's claim of higher or equal priority (or a
+    triple ron's draw), and a pass (``none``) leaves no event."""
+    position = 0
+    for answer in answered:
+        action = answer.action
+        if action["type"] == "none":
+            continue
+        start = max(position, answer.version)
+        # The answer's event comes before the next draw: the dealer settles each ask at once.
+        end = next(
+            (index for index in range(start, len(record)) if record[index]["type"] in ("tsumo", "end_kyoku")),
+            len(record),
+        )
+        window = range(start, end)
+        found = next(
+            (index for index in window if {key: record[index].get(key) for key in action} == action),
+            None,
+        )
+        if found is not None:
+            position = found + 1
+            continue
+        assert is_claim(action), (answer, record[start:end])
+        beaten = [
+            record[index]
+            for index in window
+            if record[index]["type"] == "ryukyoku"
+            or (
+                is_claim(record[index])
+                and record[index]["actor"] != action["actor"]
+                and CLAIM_RANK[record[index]["type"]] >= CLAIM_RANK[action["type"]]
+            )
+        ]
+        assert beaten, (answer, record[start:end])
