@@ -132,8 +132,8 @@ def test_every_error_a_seat_can_meet(server: Server, http: httpx.Client) -> None
         ["body", "version"],
     )
     assert stale["ctx"] == {"version": version}
-    held = {tile for action in legal if action["type"] == "dahai" for tile in [action["pai"]]}
-    absent = next(tile for tile in ("1z", "E", "S", "W", "N", "P", "F", "C", "1m", "9p") if tile not in held)
+    held = {action["pai"] for action in legal if action["type"] == "dahai"}
+    absent = next(tile for tile in ("E", "S", "W", "N", "P", "F", "C", "1m", "9p", "5s") if tile not in held)
     illegal = {"type": "dahai", "actor": 0, "pai": absent, "tsumogiri": False}
     refused = error_of(
         http.post(f"/tables/{table}/actions", json={"version": version, "action": illegal}, headers=bearer(token)),

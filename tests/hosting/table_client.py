@@ -9,16 +9,14 @@ check the service afterwards: every view it was shown, in order, and every actio
 with the version it was sent at.
 
 :func:`tenpai_server` starts ``python -m app.main`` (real uvicorn, its own free port, a SQLite
-store in a temporary folder), waits for ``/ready`` and kills it on exit, so that no server
-outlives its test.  Test folders have no packages: a test elsewhere puts this folder on
+store in a temporary folder) with tests/ops' ``live_server``, which waits for ``/ready`` and
+kills it on exit, so that no server outlives its test.  Test folders have no packages: a test elsewhere puts this folder on
 ``sys.path`` (:data:`HOSTING_TESTS`) before importing it.
 """
 
 from __future__ import annotations
 
-import os
 import random
-import socket
 import subprocess
 import sys
 import time
@@ -32,32 +30,13 @@ import httpx
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTING_TESTS = Path(__file__).resolve().parent
-READY_TIMEOUT_SECONDS = 120
+sys.path.insert(0, str(ROOT / "tests" / "ops"))
+from ops_helpers import live_server  # noqa: E402 - a module of another test folder (no packages there)
+
 #: How long one long poll of a client waits for the table to move.
 POLL_WAIT_SECONDS = 5.0
 #: The HTTP timeout of one request: a long poll's wait plus the service's own bound on a table's work.
 REQUEST_TIMEOUT_SECONDS = POLL_WAIT_SECONDS + 30.0
-
-
-def free_port() -> int:
-    """A port nobody listens on now (the kernel picks one)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def server_environment(**tenpai: str) -> dict[str, str]:
-    """This process's environment without TENPAI_* and proxy variables, plus ``tenpai``: a
-    setting of the test runner's shell never reaches the server by accident."""
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith("TENPAI_") and key.lower() not in {"http_proxy", "https_proxy", "all_proxy"}
-    }
-    # The server imports the app of the tree under test, wherever pytest was started from.
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [env.get("PYTHONPATH")])])
-    env.update(tenpai)
-    return env
 
 
 @dataclass
@@ -74,43 +53,18 @@ class Server:
 
 @contextmanager
 def tenpai_server(folder: Path, **tenpai: str) -> Iterator[Server]:
-    """``python -m app.main`` on a free 127.0.0.1 port, its table store a SQLite file in ``folder``,
-    ``tenpai`` (``TENPAI_*`` names to values) over its defaults; ready on entry, killed on exit."""
-    port = free_port()
+    """``python -m app.main`` on a free 127.0.0.1 port (tests/ops' ``live_server``: a clean
+    environment, ready on entry, killed on exit), its table store a SQLite file in ``folder``,
+    ``tenpai`` (``TENPAI_*`` names to values) over its defaults."""
     settings = {
-        "TENPAI_HOST": "127.0.0.1",
-        "TENPAI_PORT": str(port),
         "TENPAI_TABLE_STORE": f"sqlite:///{folder.absolute()}/tables.sqlite3",
         "TENPAI_LOG_FORMAT": "text",
         "TENPAI_WORKERS": "1",
         **tenpai,
     }
     log_path = folder / "server.log"
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "app.main"],
-            cwd=folder,  # nothing the server writes by default lands in the repository
-            env=server_environment(**settings),
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    server = Server(f"http://127.0.0.1:{port}", process, log_path)
-    try:
-        deadline = time.monotonic() + READY_TIMEOUT_SECONDS
-        while True:
-            assert process.poll() is None, f"the server ended before it was ready:\n{server.log()}"
-            try:
-                if httpx.get(f"{server.base}/ready", timeout=2, trust_env=False).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, f"the server was not ready in time:\n{server.log()}"
-            time.sleep(0.1)
-        yield server
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait(timeout=10)
+    with live_server(settings, log_path) as (process, base):
+        yield Server(base, process, log_path)
 
 
 def bearer(token: str) -> dict[str, str]:
