@@ -41,6 +41,10 @@ from app.core.table.wall import SeedWalls, tenhou_tile_order
 #: The strategy that plays bot seats and seats whose clock ran out: /act's advisor.
 BOT_STRATEGY: Final = "advisor"
 
+#: Actions whose mjai object names no actor (:func:`~app.core.table.mjai.action_object` writes
+#: them bare): a pass, and a declared draw (nine terminals).
+BARE_ACTIONS: Final = ("none", "ryukyoku")
+
 #: One stored answer: each asked seat and the mjai object of its action, in the order asked.
 StoredAnswer = list[list[Any]]
 
@@ -155,10 +159,12 @@ class HostedGame:
         if not legal:
             raise IllegalAction(f"seat {seat} is not asked to act now", field="action")
         wanted = read_event(obj, 0, self.rules.seats)
-        if wanted.kind == "none":  # a pass names no actor
-            wanted = wanted._replace(actor=None)
+        if wanted.kind in BARE_ACTIONS and wanted.actor in (None, seat):
+            # Written without its actor (as the legal list and the stored answers have it): the
+            # answering seat's.  Matched with the actor, a stored declared draw never replayed.
+            wanted = wanted._replace(actor=seat)
         for action in legal:
-            if action_key(action._replace(actor=None) if action.kind == "none" else action) == action_key(wanted):
+            if action_key(action._replace(actor=seat) if action.kind in BARE_ACTIONS else action) == action_key(wanted):
                 return action
         raise IllegalAction(
             f"seat {seat} may not {wanted.kind} here: the rules allow {len(legal)} other action(s)",
