@@ -61,6 +61,7 @@ from app.core.table.mjai import (
     read_event,
 )
 from app.core.table.players import Advisor, SeatView, Strategy
+from app.core.table.resume import MachineShelf, PrefixKey, copy_machine, prefix_digests
 from app.core.value.scoring import MINIMUM_FANS
 
 
@@ -547,12 +548,24 @@ def _hidden(tile: object) -> object:
     return "?" if isinstance(tile, str) and tile in MJAI_NAMES else tile
 
 
-def replay(objects: Sequence[object], rules: RuleProfile, *, stop: Callable[[], bool] | None = None) -> TableMachine:
-    """A machine that has applied every event (each checked), or :class:`IllegalEvent`."""
+def replay(
+    objects: Sequence[object],
+    rules: RuleProfile,
+    *,
+    stop: Callable[[], bool] | None = None,
+    machine: TableMachine | None = None,
+    first: int = 0,
+) -> TableMachine:
+    """A machine that has applied every event (each checked), or :class:`IllegalEvent`.
+
+    Given a ``machine`` that has applied the game's first ``first`` events, ``objects`` are
+    the events after them: they are applied to it and named by their place in the whole game.
+    """
     from app.core.table.machine import Foul
 
-    machine = TableMachine(rules)
-    for index, obj in enumerate(objects):
+    if machine is None:
+        machine = TableMachine(rules)
+    for index, obj in enumerate(objects, first):
         if stop is not None and index % 64 == 0 and stop():
             raise TimeoutError
         event = read_event(obj, index, rules.seats)
@@ -598,18 +611,21 @@ def act(
     *,
     strategy: Strategy | None = None,
     stop: Callable[[], bool] | None = None,
+    shelf: MachineShelf | None = None,
 ) -> ActAnswer:
     """What ``seat`` should do after ``objects``: its legal actions, the pick, all ranked.
 
     The answer depends only on what the seat sees: the other seats' hands and draws are
     hidden before the replay.  The last event must be one where the seat acts
     (:func:`require_decision_point`); after a discard it may not claim, its one action is ``none``.
+
+    With a ``shelf`` (:mod:`app.core.table.resume`) the replay starts from the machine kept
+    for the longest prefix of these events it holds, and the machine after all of them is
+    kept there: the answer is the same, only the events after the prefix are read and applied.
     """
     if not 0 <= seat < rules.seats:
         raise NotADecisionPoint(f"seat must be 0..{rules.seats - 1}, got {seat}", field="seat")
-    for index, obj in enumerate(objects):  # each event's form as sent, before other seats' tiles are hidden
-        read_event(obj, index, rules.seats)
-    machine = replay(seat_sees(objects, seat), rules, stop=stop)
+    machine = _seat_machine(objects, seat, rules, stop, shelf)
     last = objects[-1] if objects else None
     before_play = isinstance(last, Mapping) and last.get("type") in _BEFORE_PLAY_POINTS
     if not (before_play and machine.phase in ("exchange", "void") and machine.legal_actions(seat)):
@@ -623,3 +639,35 @@ def act(
         [action_object(action) for action in legal],
         [(action_object(item.action), item.value, item.reasons) for item in decision.ranked],
     )
+
+
+def _seat_machine(
+    objects: Sequence[object],
+    seat: int,
+    rules: RuleProfile,
+    stop: Callable[[], bool] | None,
+    shelf: MachineShelf | None,
+) -> TableMachine:
+    """The machine after ``objects`` as ``seat`` sees them: replayed from the start, or from the
+    longest prefix ``shelf`` keeps (whose events were read and applied, as these, by an earlier
+    request: the same bytes, the same seat, the same rules)."""
+    digests: dict[int, bytes] | None = None
+    if shelf is not None and objects:
+        try:
+            digests = prefix_digests(objects, shelf.lengths())
+        except (ValueError, TypeError, RecursionError):  # not JSON this process can write back: no key
+            digests = None
+    start, resumed = 0, None
+    if shelf is not None and digests is not None:
+        keys = [PrefixKey(rules, seat, count, digest) for count, digest in sorted(digests.items(), reverse=True)]
+        found = shelf.find(keys)
+        if found is not None:
+            start, resumed = found[0].events, copy_machine(found[1]).machine
+    for index in range(start, len(objects)):  # each event's form as sent, before other seats' tiles are hidden
+        read_event(objects[index], index, rules.seats)
+    machine = replay(seat_sees(objects[start:], seat), rules, stop=stop, machine=resumed, first=start)
+    if shelf is not None and digests is not None and start < len(objects):
+        # Kept as a copy: the advisor fills this machine's memos, a kept one never changes.
+        kept = copy_machine(machine)
+        shelf.keep(PrefixKey(rules, seat, len(objects), digests[len(objects)]), kept.machine, kept.size)
+    return machine
