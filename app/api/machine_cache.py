@@ -8,25 +8,25 @@ the next request applies only its new events (:func:`~app.core.table.decide.act`
 
 Bounded twice, like the result cache (:mod:`app.api.cache`): by entries
 (TENPAI_ACT_MACHINES) and by bytes (TENPAI_ACT_MACHINE_BYTES, each machine weighed when it is
-copied in: 15 KB at a hanchan's start to about 40 KB at its end), least recently used out
+kept: about 15 KB at a hanchan's start to 40 KB at its end, :func:`~app.core.table.resume.machine_size`), least recently used out
 first; a machine larger than :data:`LARGEST_SHARE` of the byte budget is not kept.  Either
 bound 0 turns it off (every ``/act`` replays the whole log, as before).  Safe to share
 between the heavy threads of one process: the lock is held for dictionary operations only,
-machines are copied outside it (a kept machine is never changed), and its counters are
-served by ``/metrics``.
+and a machine is in the cache or in one request's hands, never both
+(:mod:`app.core.table.resume`).  Its counters are served by ``/metrics``.
 
 >>> from app.core.shape.rules import rule_profile
 >>> from app.core.table.machine import TableMachine
 >>> from app.core.table.resume import PrefixKey
 >>> cache = MachineCache(8, max_bytes=1 << 20)
 >>> key = PrefixKey(rule_profile("riichi"), 0, 1, b"\\x00" * 32)
->>> cache.find([key]) is None
+>>> cache.take([key]) is None
 True
 >>> cache.keep(key, TableMachine(rule_profile("riichi")), 15_000)
->>> cache.find([key._replace(events=2), key])[0] == key, cache.lengths()
-(True, {1})
->>> cache.stats()
-MachineCacheStats(hits=1, misses=1, size=1, max_size=8, bytes=15000, max_bytes=1048576)
+>>> cache.lengths(), cache.stats()
+({1}, MachineCacheStats(hits=0, misses=1, size=1, max_size=8, bytes=15000, max_bytes=1048576))
+>>> cache.take([key._replace(events=2), key])[0] == key, cache.lengths()  # taken out: the caller's now
+(True, set())
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ class MachineCacheStats:
 
 class MachineCache:
     """A thread-safe LRU of table machines by :class:`PrefixKey`, at most ``max_size`` of them
-    in at most ``max_bytes`` bytes (:func:`~app.core.table.resume.copy_machine`'s measure)."""
+    in at most ``max_bytes`` bytes (:func:`~app.core.table.resume.machine_size`)."""
 
     def __init__(self, max_size: int, *, max_bytes: int) -> None:
         enabled = max_size > 0 and max_bytes > 0
@@ -94,13 +94,14 @@ class MachineCache:
         with self._lock:
             return {key.events for key in self._entries}
 
-    def find(self, keys: Sequence[PrefixKey]) -> tuple[PrefixKey, TableMachine] | None:
-        """The first of ``keys`` kept, with its machine (made the most recently used), or None."""
+    def take(self, keys: Sequence[PrefixKey]) -> tuple[PrefixKey, TableMachine] | None:
+        """The first of ``keys`` kept, with its machine, taken out of the cache (the caller's
+        alone until it keeps it again), or None."""
         if self._entries is None:
             return None
         with self._lock:
             for key in keys:
-                kept = self._entries.get(key)
+                kept = self._entries.pop(key, None)
                 if kept is not None:
                     self._hits += 1
                     return key, kept.machine

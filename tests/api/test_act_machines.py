@@ -28,7 +28,7 @@ from app.core.shape.rules import RuleProfile, rule_profile
 from app.core.table.decide import act, seat_sees
 from app.core.table.game import GameConfig, play_game
 from app.core.table.machine import TableMachine
-from app.core.table.resume import PrefixKey, copy_machine, prefix_digests
+from app.core.table.resume import PrefixKey, machine_size, prefix_digests
 from app.settings import Settings
 
 GAMES_DIR: Final = shared_testdata_dir() / "tenhou-games"
@@ -228,21 +228,31 @@ def test_a_stopped_replay_keeps_nothing() -> None:
     assert shelf.stats().size == 0 and shelf.lengths() == set()
 
 
-def test_an_illegal_event_keeps_nothing_and_a_kept_machine_never_changes() -> None:
+def test_an_illegal_event_keeps_nothing_and_a_good_request_after_it_answers_alike() -> None:
     shelf = MachineCache(8, max_bytes=1 << 22)
     points = [(index, seat) for index, seat in decision_points(_TRUNK, _RIICHI) if index > 20]
     index, seat = points[0]
     first = answer_or_error(_TRUNK[: index + 1], seat, _RIICHI, shelf)
-    assert shelf.stats().size == 1
-    (kept_key,) = list(shelf._entries or {})
-    kept_bytes = copy_machine(shelf.find([kept_key])[1]).size  # type: ignore[index]
+    assert shelf.lengths() == {index + 1}
     later = points[-1][0]
     wrong = spoiled(_TRUNK[: later + 1], later - 1)
+    # The spoiled log takes the kept prefix, fails on its own events, and puts nothing back.
     assert answer_or_error(wrong, seat, _RIICHI, shelf) == answer_or_error(wrong, seat, _RIICHI, None)
-    assert shelf.stats().size == 1  # the spoiled game's machine is not kept
-    # Asked again, the kept machine answers as before: neither the advisor nor the later request changed it.
+    assert shelf.stats().hits == 1 and shelf.lengths() == set()
     assert answer_or_error(_TRUNK[: index + 1], seat, _RIICHI, shelf) == first
-    assert copy_machine(shelf.find([kept_key])[1]).size == kept_bytes  # type: ignore[index]
+    # Asked again, the machine the advisor answered from answers the same.
+    assert answer_or_error(_TRUNK[: index + 1], seat, _RIICHI, shelf) == first
+    assert shelf.stats().hits == 2 and shelf.lengths() == {index + 1}
+
+
+def test_a_question_refused_after_the_replay_keeps_the_machine() -> None:
+    shelf = MachineCache(8, max_bytes=1 << 22)
+    # Another seat's draw is no point where this seat acts: a 422 after the whole replay.
+    index = next(index for index, event in enumerate(_TRUNK) if index > 20 and event["type"] == "tsumo")
+    not_asked = (_TRUNK[index]["actor"] + 1) % 4
+    refused = answer_or_error(_TRUNK[: index + 1], not_asked, _RIICHI, shelf)
+    assert refused[0] == "NotADecisionPoint"  # type: ignore[index]
+    assert shelf.lengths() == {index + 1}
 
 
 def test_the_digest_is_exact_where_it_must_be() -> None:
@@ -261,13 +271,31 @@ def test_json_that_cannot_be_written_back_replays_whole() -> None:
     assert shelf.stats().hits == shelf.stats().misses == 0
 
 
+@pytest.mark.parametrize(("rules", "seed"), [("riichi", 61), ("sanma", 62), ("mcr", 63), ("sichuan", 64)])
+def test_a_machine_weighs_what_its_game_holds(rules: str, seed: int) -> None:
+    profile = rule_profile(rules)
+    machine = TableMachine(profile)
+    empty = machine_size(machine)
+    for index, event in enumerate(self_play(rules, "kyoku", seed)):
+        machine.apply_object(event, index)
+    # The shared rules and checker are not counted: a machine is tens of kilobytes, not the tables' megabytes.
+    assert 2_000 < empty < machine_size(machine) < 100_000
+
+
 def test_a_machine_larger_than_its_share_is_not_kept() -> None:
     machine = TableMachine(_RIICHI)
-    size = copy_machine(machine).size
-    assert 5_000 < size < 50_000
+    size = machine_size(machine)
     shelf = MachineCache(8, max_bytes=size * 16 - 1)
     shelf.keep(PrefixKey(_RIICHI, 0, 1, bytes(32)), machine, size)
     assert shelf.stats().size == 0
     shelf = MachineCache(8, max_bytes=size * 16)
     shelf.keep(PrefixKey(_RIICHI, 0, 1, bytes(32)), machine, size)
     assert shelf.stats().size == 1
+
+
+def test_the_byte_bound_evicts_the_least_recently_used() -> None:
+    machine = TableMachine(_RIICHI)
+    shelf = MachineCache(100, max_bytes=16 * 1000)
+    for events in range(1, 20):
+        shelf.keep(PrefixKey(_RIICHI, 0, events, bytes(32)), machine, 1000)
+    assert shelf.stats().bytes <= 16 * 1000 and shelf.lengths() == set(range(4, 20))

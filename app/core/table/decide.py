@@ -61,7 +61,7 @@ from app.core.table.mjai import (
     read_event,
 )
 from app.core.table.players import Advisor, SeatView, Strategy
-from app.core.table.resume import MachineShelf, PrefixKey, copy_machine, prefix_digests
+from app.core.table.resume import MachineShelf, PrefixKey, machine_size, prefix_digests
 from app.core.value.scoring import MINIMUM_FANS
 
 
@@ -625,7 +625,23 @@ def act(
     """
     if not 0 <= seat < rules.seats:
         raise NotADecisionPoint(f"seat must be 0..{rules.seats - 1}, got {seat}", field="seat")
-    machine = _seat_machine(objects, seat, rules, stop, shelf)
+    machine, kept_as = _seat_machine(objects, seat, rules, stop, shelf)
+    try:
+        answer = _advise(machine, objects, seat, strategy, stop)
+    except TenpaiError:  # the question was refused, the machine stands as the events left it
+        _put_back(shelf, kept_as, machine)
+        raise
+    _put_back(shelf, kept_as, machine)
+    return answer
+
+
+def _advise(
+    machine: TableMachine,
+    objects: Sequence[object],
+    seat: int,
+    strategy: Strategy | None,
+    stop: Callable[[], bool] | None,
+) -> ActAnswer:
     last = objects[-1] if objects else None
     before_play = isinstance(last, Mapping) and last.get("type") in _BEFORE_PLAY_POINTS
     if not (before_play and machine.phase in ("exchange", "void") and machine.legal_actions(seat)):
@@ -647,27 +663,31 @@ def _seat_machine(
     rules: RuleProfile,
     stop: Callable[[], bool] | None,
     shelf: MachineShelf | None,
-) -> TableMachine:
-    """The machine after ``objects`` as ``seat`` sees them: replayed from the start, or from the
-    longest prefix ``shelf`` keeps (whose events were read and applied, as these, by an earlier
-    request: the same bytes, the same seat, the same rules)."""
+) -> tuple[TableMachine, PrefixKey | None]:
+    """The machine after ``objects`` as ``seat`` sees them, and the key to put it back under
+    (None: no shelf, or events with no key).  Replayed from the start, or from the longest
+    prefix ``shelf`` keeps, taken off it: those events were read and applied, as these, by an
+    earlier request (the same bytes, the same seat, the same rules)."""
     digests: dict[int, bytes] | None = None
     if shelf is not None and objects:
         try:
             digests = prefix_digests(objects, shelf.lengths())
         except (ValueError, TypeError, RecursionError):  # not JSON this process can write back: no key
             digests = None
-    start, resumed = 0, None
-    if shelf is not None and digests is not None:
+    if shelf is None or digests is None:
+        start, resumed, whole = 0, None, None
+    else:
         keys = [PrefixKey(rules, seat, count, digest) for count, digest in sorted(digests.items(), reverse=True)]
-        found = shelf.find(keys)
-        if found is not None:
-            start, resumed = found[0].events, copy_machine(found[1]).machine
+        found = shelf.take(keys)
+        start, resumed = (0, None) if found is None else (found[0].events, found[1])
+        whole = keys[0]
     for index in range(start, len(objects)):  # each event's form as sent, before other seats' tiles are hidden
         read_event(objects[index], index, rules.seats)
+    # A replay stopped or refused here drops the machine: taken off the shelf, it is never put back.
     machine = replay(seat_sees(objects[start:], seat), rules, stop=stop, machine=resumed, first=start)
-    if shelf is not None and digests is not None and start < len(objects):
-        # Kept as a copy: the advisor fills this machine's memos, a kept one never changes.
-        kept = copy_machine(machine)
-        shelf.keep(PrefixKey(rules, seat, len(objects), digests[len(objects)]), kept.machine, kept.size)
-    return machine
+    return machine, whole
+
+
+def _put_back(shelf: MachineShelf | None, key: PrefixKey | None, machine: TableMachine) -> None:
+    if shelf is not None and key is not None:
+        shelf.keep(key, machine, machine_size(machine))

@@ -11,11 +11,15 @@ table machine each answer was given, keyed by what that machine's state is a fun
 
 The key is exact in every part but the digest, and the digest is a cryptographic hash of
 an injective encoding: two different prefixes sharing a key would be a SHA-256 collision.
-A kept machine is never changed: it is stored as a copy and handed out as a copy
-(:func:`copy_machine`), so a request that applies more events, or asks the advisor (which
-fills the machine's memos), works on its own.
+A kept machine belongs to the shelf alone: a request takes it off the shelf
+(:meth:`MachineShelf.take`), applies its new events and asks its question, and puts it back
+under the longer key only when the replay succeeded.  No machine is ever shared by two
+requests, and one stopped or refused half-way is never put back: a half-applied machine
+cannot be found.  The price: a second continuation of a prefix that another request took on
+replays further back (from an older machine, or from the start), and answers the same.
+(The advisor fills the machine's memos, which follow its state as they do
+in self-play, where one machine plays the whole game.)
 
->>> from app.core.table.mjai import read_event
 >>> events = [{"type": "start_game"}, {"type": "end_game"}]
 >>> digests = prefix_digests(events, {1})
 >>> sorted(digests), len(digests[2]), digests[1] != digests[2]
@@ -27,10 +31,11 @@ True
 
 from __future__ import annotations
 
-import copy
+import gc
 import hashlib
 import json
 import sys
+import types
 from collections.abc import Collection, Sequence
 from typing import Final, NamedTuple, Protocol
 
@@ -56,30 +61,20 @@ class PrefixKey(NamedTuple):
 
 
 class MachineShelf(Protocol):
-    """Machines kept by :class:`PrefixKey`; what :func:`~app.core.table.decide.act` resumes from.
-
-    The shelf keeps the objects it is given and hands the same objects back: it never
-    changes them, and neither does anyone it hands them to (they copy first).
-    """
+    """Machines kept by :class:`PrefixKey`; what :func:`~app.core.table.decide.act` resumes from."""
 
     def lengths(self) -> Collection[int]:
         """The event counts of the machines kept now (where a request's prefixes are worth hashing)."""
         ...
 
-    def find(self, keys: Sequence[PrefixKey]) -> tuple[PrefixKey, TableMachine] | None:
-        """The first of ``keys`` that is kept, with its machine (one hit), or None (one miss)."""
+    def take(self, keys: Sequence[PrefixKey]) -> tuple[PrefixKey, TableMachine] | None:
+        """The first of ``keys`` kept, with its machine, off the shelf: the caller's alone now
+        (one hit); or None (one miss)."""
         ...
 
     def keep(self, key: PrefixKey, machine: TableMachine, size: int) -> None:
-        """Keep ``machine`` (``size`` bytes, :func:`copy_machine`) under ``key``; it is the shelf's now."""
+        """Keep ``machine`` (``size`` bytes, :func:`machine_size`) under ``key``; it is the shelf's now."""
         ...
-
-
-class MachineCopy(NamedTuple):
-    """A machine copied, and the bytes of the objects the copy holds on its own."""
-
-    machine: TableMachine
-    size: int
 
 
 def prefix_digests(objects: Sequence[object], lengths: Collection[int]) -> dict[int, bytes]:
@@ -105,20 +100,26 @@ def prefix_digests(objects: Sequence[object], lengths: Collection[int]) -> dict[
     return digests
 
 
-def copy_machine(machine: TableMachine) -> MachineCopy:
-    """A copy of ``machine`` that shares nothing it could change, and its size in bytes.
+def machine_size(machine: TableMachine) -> int:
+    """The bytes ``machine`` holds: ``sys.getsizeof`` summed over every object it reaches (its
+    lists, dicts, seat states, hand results, the events it refers to, ...), each once.
 
-    The rule profile, the play and table rules are frozen and the checker only fills memos
-    of its own answers, so the copy shares them (copied, they would cost 20 times the rest).
-    The size is the sum of ``sys.getsizeof`` over every object the copy made (lists, dicts,
-    seat states, hand results, ...); the shared parts and immutable atoms (ints, strings)
-    are not counted: they are not the copy's to free.
+    The rule profile, the play and table rules and the checker are not counted, nor what only
+    they reach: every machine of those rules shares them.  Classes and functions are not
+    counted either.
     """
-    shared = (machine.rules, machine.play, machine.table, machine.checker)
-    memo: dict[int, object] = {id(part): part for part in shared}
-    twin = copy.deepcopy(machine, memo)
-    # deepcopy records each object it made under its original's id (and keeps the originals
-    # alive in a list under the memo's own id): every entry but those is the copy's own.
-    not_made = {id(part) for part in shared} | {id(memo)}
-    size = sum(sys.getsizeof(made) for original, made in memo.items() if original not in not_made)
-    return MachineCopy(twin, size)
+    seen = {id(machine.rules), id(machine.play), id(machine.table), id(machine.checker)}
+    waiting: list[object] = [machine]
+    size = 0
+    while waiting:
+        obj = waiting.pop()
+        if id(obj) in seen or isinstance(obj, _NOT_STATE):
+            continue
+        seen.add(id(obj))
+        size += sys.getsizeof(obj)
+        waiting.extend(gc.get_referents(obj))
+    return size
+
+
+#: What a machine refers to but does not hold: code, not state.
+_NOT_STATE: Final = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType)
