@@ -18,7 +18,7 @@ const CLAIMS = new Set(["chi", "pon", "daiminkan"]);
 
 const play = {
   table: null, token: null, seat: 0, rules: "riichi", commitment: null,
-  // The seat's view: {version, events, legal, deadline, autoplay, scores, status}.
+  // The seat's view: {version, events, legal, deadline, autoplay, bank_seconds, scores, status, seed}.
   view: null,
   socket: null, socketGeneration: 0, reconnects: 0, fresh: false,
   // The version an action was sent at, until the table moves or answers; then null.
@@ -142,13 +142,19 @@ function connect() {
     }
     receive(data);
   });
-  socket.addEventListener("close", () => {
+  socket.addEventListener("close", (event) => {
     if (generation !== play.socketGeneration) return;
     play.socket = null;
     if (play.view?.status === "over") {
       showConnection("the game is over");
       return;
     }
+    // The service closes with 4000 + the HTTP status when it refuses the seat (4401, 4403, 4404).
+    if ([4401, 4403, 4404].includes(event.code)) {
+      showConnection(`the table refused this seat's token (${event.reason || event.code}): open a new table`);
+      return;
+    }
+    resync(); // what happened while the socket was down, should the next one be slow to come
     const delay = RECONNECT_MS[Math.min(play.reconnects, RECONNECT_MS.length - 1)];
     play.reconnects += 1;
     showConnection("connection lost: reconnecting…");
@@ -168,18 +174,28 @@ function showConnection(text) {
 
 // --- the view, kept up to date --------------------------------------------------------
 
+// What a view or a pushed change may update besides the events.
+const VIEW_FIELDS = ["legal", "deadline", "autoplay", "bank_seconds", "scores", "status", "seed"];
+
 function applyView(view) {
   play.view = {
     version: view.version, events: [...view.events], legal: view.legal ?? [], deadline: view.deadline ?? null,
-    autoplay: Boolean(view.autoplay), scores: view.scores ?? null, status: view.status ?? "playing",
+    autoplay: Boolean(view.autoplay), bank_seconds: view.bank_seconds ?? null, scores: view.scores ?? null,
+    status: view.status ?? "playing", seed: view.seed ?? null,
   };
+  if (view.commitment) play.commitment = view.commitment;
 }
 
-// Events that end at `version` (the table's count after the last of them), placed by position:
-// those the page holds already are skipped, and a gap before them is filled from the view.
-function mergeEvents(events, version) {
+function updateView(message) {
+  for (const key of VIEW_FIELDS) if (key in message) play.view[key] = message[key];
+}
+
+// Events that follow the first `after` of the table's (a view's `after`; else they end at
+// `version`, the table's count), placed by position: those the page holds already are skipped,
+// and a gap before them is filled from the view.
+function mergeEvents(events, version, after) {
   const view = play.view;
-  const first = version - events.length;
+  const first = Number.isInteger(after) ? after : version - events.length;
   if (first > view.events.length) {
     resync();
     return false;
@@ -204,14 +220,12 @@ function receive(message) {
     const events = Array.isArray(message.events) ? message.events : message.event ? [message.event] : [];
     if (Number.isInteger(message.version)) {
       if (events.length) {
-        if (!mergeEvents(events, message.version)) return;
+        if (!mergeEvents(events, message.version, message.after)) return;
       } else if (message.version > play.view.version) {
         resync(); // told of events the page does not hold (an action's answer before its event)
       }
     }
-    for (const key of ["legal", "deadline", "autoplay", "scores", "status"]) {
-      if (key in message) play.view[key] = message[key];
-    }
+    updateView(message);
   }
   settle();
 }
@@ -223,11 +237,7 @@ async function resync() {
   try {
     const view = await authorized(`${tablePath(table)}?after=${after}`, play.token);
     if (table !== play.table) return;
-    if (mergeEvents(view.events, view.version)) {
-      for (const key of ["legal", "deadline", "autoplay", "scores", "status"]) {
-        if (key in view) play.view[key] = view[key];
-      }
-    }
+    if (mergeEvents(view.events, view.version, view.after)) updateView(view);
     settle();
   } catch (error) {
     showConnection(`the view could not be had: ${error.message}`);
@@ -489,6 +499,7 @@ function tickClock() {
     clock.dataset.seconds = String(seconds);
     clock.classList.toggle("short", seconds <= 5);
   }
+  $("clock-bank").textContent = view.bank_seconds === null ? "" : ` · bank ${Math.floor(view.bank_seconds)} s`;
   clock.dataset.autoplay = String(view.autoplay);
   $("autoplay").hidden = !view.autoplay;
 }
@@ -589,7 +600,7 @@ async function showSeed() {
   if (table !== play.table) return;
   play.record = record;
   let check = "";
-  if (globalThis.crypto?.subtle && play.commitment) {
+  if (globalThis.crypto?.subtle && play.commitment) { // only in a secure context (https or this machine)
     const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(record.seed));
     const hex = [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
     check = hex === play.commitment ? " Its SHA-256 is the commitment published at the start: the deal was fixed before it began."
