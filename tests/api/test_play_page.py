@@ -57,14 +57,17 @@ def test_the_page_asks_only_public_routes_with_their_own_fields(client: TestClie
     assert {f"/tables/{{table}}{tail}" for tail in tails} <= public | {"/tables/{table}/ws"}
     assert "/tables/{table}" in public and "/tables/{table}/record" in public and "/tables/{table}/actions" in public
     # The table is opened with the fields POST /tables has, the advice asked with /act's.
-    opened = re.search(r"const body = \{\s*(rules: .*?)\};", script, re.DOTALL)
-    assert opened, "play.js opens the table with one body"
-    sent = set(re.findall(r"(\w+):", opened.group(1)))
-    request = schema["components"]["schemas"]["OpenTableRequest"]["properties"]
-    assert {"rules", "length", "seats", "clock", "seed"} <= sent
-    assert {"rules", "length", "seats", "clock", "seed"} <= set(request)
+    schemas = schema["components"]["schemas"]
+    opened = re.search(r"const clock = \{ (.*?) \};\n  const body = \{ (.*?) \};", script)
+    assert opened, "play.js opens the table with one body and its clock"
+    keys = [set(re.findall(r"(?:^|, )(\w+)", part)) for part in opened.groups()]
+    assert keys == [{"decision_seconds", "bank_seconds"}, {"rules", "length", "seats", "clock", "seed"}]
+    request = schemas["OpenTableRequest"]["properties"]
+    assert keys[1] <= set(request)
+    clock = schemas[request["clock"]["$ref"].rsplit("/", 1)[-1]]["properties"]
+    assert keys[0] <= set(clock)
     assert "const body = { seat: play.seat, rules: play.rules, events: view.events };" in script
-    assert {"seat", "rules", "events"} <= set(schema["components"]["schemas"]["ActRequest"]["properties"])
+    assert {"seat", "rules", "events"} <= set(schemas["ActRequest"]["properties"])
 
 
 def test_the_page_is_not_in_the_schema(client: TestClient) -> None:

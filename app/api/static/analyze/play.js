@@ -70,10 +70,8 @@ async function openTable() {
   if (decision === null || bank === null) return;
   const seat = Number($("seat").value);
   const seats = [0, 1, 2, 3].map((s) => (s === seat ? "client" : "bot"));
-  const body = {
-    rules: $("rules").value, length: $("length").value, seats,
-    clock: { decision_seconds: decision, bank_seconds: bank }, seed: $("seed").value.trim() || null,
-  };
+  const clock = { decision_seconds: decision, bank_seconds: bank };
+  const body = { rules: $("rules").value, length: $("length").value, seats, clock, seed: $("seed").value.trim() || null };
   $("new-table-run").disabled = true;
   try {
     const answer = await post("/tables", body);
