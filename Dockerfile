@@ -37,9 +37,12 @@ RUN /opt/tenpai/bin/pip install --no-cache-dir --no-deps --no-build-isolation . 
 FROM ${PYTHON_IMAGE}
 LABEL org.opencontainers.image.title="tenpai" \
       org.opencontainers.image.description="An exact mahjong rules engine over HTTP"
+# /var/lib/tenpai holds the hosted tables' SQLite file (the default store below), the one
+# place the service writes; mount a volume there to keep the tables when the container goes.
 RUN groupadd --gid 10001 tenpai \
     && useradd --uid 10001 --gid tenpai --no-log-init --no-create-home --home-dir /nonexistent \
-       --shell /usr/sbin/nologin tenpai
+       --shell /usr/sbin/nologin tenpai \
+    && install -d -o 10001 -g 10001 -m 0750 /var/lib/tenpai
 COPY --from=build /opt/tenpai /opt/tenpai
 ENV PATH=/opt/tenpai/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \
@@ -48,7 +51,8 @@ ENV PATH=/opt/tenpai/bin:$PATH \
     TENPAI_PORT=8000 \
     TENPAI_WORKERS=1 \
     TENPAI_LOG_FORMAT=json \
-    TENPAI_GRACEFUL_SHUTDOWN_SECONDS=20
+    TENPAI_GRACEFUL_SHUTDOWN_SECONDS=20 \
+    TENPAI_TABLE_STORE=sqlite:////var/lib/tenpai/tables.sqlite3
 WORKDIR /srv
 USER 10001:10001
 EXPOSE 8000

@@ -34,6 +34,7 @@ from app.api.observe import REQUEST_ID_HEADER, Observe
 from app.api.routes import ROUTERS
 from app.api.shutdown import arm_exit_deadline
 from app.api.state import ServiceState
+from app.api.table_host import TableHost
 from app.settings import Settings
 
 DESCRIPTION = """\
@@ -95,6 +96,11 @@ OPENAPI_TAGS = [
         "name": "table",
         "description": "mjai events in: the referee's verdict on a game, a seat's legal actions and the pick.",
     },
+    {
+        "name": "tables",
+        "description": "Hosted tables: the service deals from a secret wall, shows each seat its view, runs the clock "
+        "and keeps the game (SQLite by default, Redis to share tables between replicas).",
+    },
     {"name": "reference", "description": "Rule presets and options, tile notations, the service's bounds."},
     {"name": "service", "description": "Liveness, readiness and the result cache."},
 ]
@@ -114,9 +120,12 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     # process within the drain, even with a request stuck (app.api.shutdown).
     arm_exit_deadline(app.state.service.settings.graceful_shutdown_seconds)
     building = asyncio.create_task(readiness.build_tables())
+    tables: TableHost = app.state.tables
+    await tables.start()
     try:
         yield
     finally:
+        await tables.stop()
         # The build runs in a thread that cannot be interrupted; let it finish.
         with contextlib.suppress(Exception):
             await building
@@ -152,8 +161,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.service = ServiceState.create(settings)
     app.state.heavy = HeavyLimiter(settings.max_heavy_requests)
+    app.state.tables = TableHost(settings)
     share_the_gil()  # heavy work runs in threads: keep the event loop's waits for the GIL short
-    app.state.metrics = Metrics(app.state.service)
+    app.state.metrics = Metrics(app.state.service, app.state.tables)
     install_error_handlers(app)
     # Middleware added later runs earlier. Outermost (after Observe): CORS, which answers
     # preflights and labels 401s too; the API-key check, before any body is read or a

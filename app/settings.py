@@ -122,6 +122,32 @@ class Settings(BaseSettings):
         (), description='Comma-separated origins allowed by CORS ("*" for any); empty: no CORS headers.'
     )
 
+    table_store: str = Field(
+        "sqlite:///tenpai-tables.sqlite3",
+        min_length=1,
+        description="Where hosted tables live: sqlite:///path (an embedded file, relative to the working "
+        "directory; sqlite:////abs/path) or redis://host:port/db, which lets any number of replicas serve the "
+        "same tables.",
+    )
+    max_open_tables: int = Field(
+        1000, ge=1, le=1_000_000, description="Most hosted tables open at once (active within table_idle_seconds)."
+    )
+    table_idle_seconds: float = Field(
+        3600.0,
+        ge=10,
+        le=30 * 86400,
+        description="A hosted table with no action for this long is abandoned: it and its record are deleted.",
+    )
+    tables_held: int = Field(
+        256,
+        ge=1,
+        le=100_000,
+        description="Games in play one process keeps in memory (an LRU; any other table is rebuilt from its store).",
+    )
+    table_tick_seconds: float = Field(
+        0.2, gt=0, le=10, description="How often each process looks for a hosted table's deadline that has passed."
+    )
+
     @field_validator("api_keys", "admin_keys", "cors_origins", mode="before")
     @classmethod
     def _split_commas(cls, value: object) -> object:

@@ -8,7 +8,7 @@
 # The large comparisons with outside oracles check a fixed sample (the same every run); every
 # case, as before issue 21 (about 80 s more CPU, measured on the 2-core machine), with
 #   bash scripts/test.sh --full-oracles -n 2 --dist loadfile     (or TENPAI_FULL_ORACLES=1)
-# Under CI=true the browser and container tests fail where they cannot run; the cross-check
+# Under CI=true the browser, container and Redis tests fail where they cannot run; the cross-check
 # with mahjong-cpp (a third-party build outside the project) skips, saying so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +19,19 @@ if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null
   if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null) \
       || echo "warning: could not install chromium; browser tests will fail under CI=true, skip elsewhere" >&2
+  fi
+fi
+
+# The Redis tests (marked redis: tests/hosting/, the hosted tables on a shared store) start a private
+# Debian redis-server of their own; install it when apt is available and it is missing.  (Under CI=true
+# a Redis test that cannot run fails, so a failed install shows.)  Only tests need it: the service
+# image does not.
+if ! command -v redis-server >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null) \
+      || echo "warning: could not install redis-server; Redis tests will fail under CI=true, skip elsewhere" >&2
+  else
+    echo "warning: redis-server is missing; Redis tests will skip (fail under CI=true)" >&2
   fi
 fi
 

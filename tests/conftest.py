@@ -7,16 +7,30 @@ Hypothesis: under ``CI=true`` the ``ci`` profile (derandomized, so every CI run 
 same examples; no deadline, no example database), elsewhere ``dev`` (random, with the local
 example database, still no deadline: a busy 2-core machine makes a 200 ms deadline flaky).
 ``--hypothesis-profile`` picks one by hand.  Tests keep their own ``max_examples``.
+
+Redis: ``redis_server`` is one private, real ``redis-server`` per test process (each xdist worker
+has its own), ``redis_url`` its URL, and ``empty_redis_url`` the same URL with the database
+emptied before the test (see ``redis_server.py``; mark such tests ``redis``).
 """
 
 from __future__ import annotations
 
 import os
+import tempfile
 from collections import Counter
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
 from oracle_sample import FULL_ORACLES_ENV, full_oracles
+from redis_server import RedisServer, empty_database
+from redis_server import redis_server as start_redis_server
+
+# Every app the suite builds keeps its hosted tables in a file of this test process's own, never
+# the default tenpai-tables.sqlite3 of the working directory (a test that wants another store says so).
+os.environ.setdefault(
+    "TENPAI_TABLE_STORE", f"sqlite:///{tempfile.mkdtemp(prefix='tenpai-test-tables-')}/tables.sqlite3"
+)
 
 # --doctest-modules would import this file a second time as a module named "conftest", which
 # by then is tests/api's (the folders have no __init__.py): collected, it is an import error.
@@ -72,3 +86,23 @@ def pytest_report_header(config: pytest.Config) -> str:
     if full_oracles():
         return "oracle comparisons: every case (--full-oracles)"
     return "oracle comparisons: a fixed sample (--full-oracles runs every case)"
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    """A private ``redis-server`` for this test process; skips without one (fails under CI=true)."""
+    with start_redis_server(tmp_path_factory.mktemp("redis")) as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def redis_url(redis_server: RedisServer) -> str:
+    """``redis://127.0.0.1:PORT/0`` of the private server (shared by the session's tests)."""
+    return redis_server.url
+
+
+@pytest.fixture
+def empty_redis_url(redis_url: str) -> str:
+    """``redis_url`` with its database emptied first, so the test sees only its own tables."""
+    empty_database(redis_url)
+    return redis_url

@@ -34,6 +34,8 @@ from app.api.errors import error_body, send_error
 PROBE_PATHS: Final = frozenset({"/health", "/ready"})
 DOC_PATHS: Final = frozenset({"/docs", "/redoc", "/openapi.json", "/metrics"})
 DOC_ASSETS: Final = "/static/docs/"
+#: Under this prefix, a hosted table's routes: open to its seat tokens (:func:`_is_seat_path`).
+SEAT_PATHS: Final = "/tables/"
 
 _LOC: Final = ("header", "x-api-key")
 _MISSING: Final = "an API key is required: send it in the X-API-Key header or as Authorization: Bearer <key>"
@@ -151,7 +153,22 @@ class ApiKeyAuth:
         await _refuse(send, _MISSING if key is None else _INVALID)
 
     def _is_open(self, path: str) -> bool:
-        return path in self._open or (self._open_prefix is not None and path.startswith(self._open_prefix))
+        return (
+            path in self._open
+            or (self._open_prefix is not None and path.startswith(self._open_prefix))
+            or _is_seat_path(path)
+        )
+
+
+def _is_seat_path(path: str) -> bool:
+    """A hosted table's own path (``/tables/{table}``, ``.../actions``, ``.../ws``, ``.../record``):
+    its seat token authorizes it, so a player's browser never holds the backend's API key.
+    ``POST /tables`` itself stays behind the key.
+
+    >>> _is_seat_path("/tables/t_1/actions"), _is_seat_path("/tables"), _is_seat_path("/tables/")
+    (True, False, False)
+    """
+    return path.startswith(SEAT_PATHS) and len(path) > len(SEAT_PATHS)
 
 
 async def _refuse(send: Send, msg: str) -> None:

@@ -76,6 +76,7 @@ ERROR_STATUS: Final[Mapping[str, int]] = MappingProxyType(
         "no_value_model": 422,
         "unknown_strategy": 422,
         "invalid_game_config": 422,
+        "invalid_seed": 422,
         "invalid_run_option": 422,
         "malformed_event": 422,
         "malformed_log": 422,
@@ -96,6 +97,24 @@ ERROR_STATUS: Final[Mapping[str, int]] = MappingProxyType(
         "too_busy": 503,
         "out_of_time": 503,
         "internal_error": 500,
+        # Hosted tables (app.hosting).
+        "invalid_table_spec": 422,
+        "illegal_action": 422,
+        "missing_token": 401,
+        "not_your_table": 403,
+        "not_your_seat": 403,
+        "table_not_found": 404,
+        "invalid_table_id": 404,
+        "stale_version": 409,
+        "table_over": 409,
+        "table_not_over": 409,
+        "table_exists": 409,
+        "too_many_tables": 503,
+        "table_busy": 503,
+        "store_unavailable": 503,
+        "replay_mismatch": 500,
+        "invalid_table_store": 500,
+        "unsupported_store_schema": 500,
     }
 )
 _DEFAULT_STATUS: Final = 422  # a core code missing above is still the client's question
@@ -292,9 +311,12 @@ class ErrorResponse(BaseModel):
     detail: list[ErrorItem] = Field(description=f"The problems, at most {MAX_ERROR_ITEMS} of them.")
 
 
-def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """The ``responses=`` entry declaring the error envelope for ``statuses``."""
+def error_responses(*statuses: int, **overrides: str) -> dict[int | str, dict[str, Any]]:
+    """The ``responses=`` entry declaring the error envelope for ``statuses`` (``overrides``:
+    a route's own description of a status, keyed ``s401``, ``s409``, ...)."""
     descriptions = {
+        401: "No credentials (`unauthorized`: an API key; `missing_token`: a hosted table's seat token).",
+        409: "The request conflicts with the state of a resource it names.",
         400: "The question is well formed but cannot be answered as asked.",
         403: "Not allowed: the request needs an admin key (X-Admin-Key), or without admin keys a loopback client.",
         404: "No such path.",
@@ -308,6 +330,7 @@ def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
         "heavy requests at once; retry after `Retry-After` seconds), or out of time (`out_of_time`: a replay of "
         "events that could not finish within TENPAI_HEAVY_SECONDS on this process, loaded as it was).",
     }
+    descriptions.update({int(key[1:]): text for key, text in overrides.items()})
     return {status: {"model": ErrorResponse, "description": descriptions[status]} for status in statuses}
 
 

@@ -6,6 +6,10 @@
 * ``tenpai_http_errors_total`` by the ``type`` code of the error envelope
   (``invalid_notation``, ``unauthorized``, ...; ``http_<status>`` for an error
   answer without an envelope);
+* hosted tables, once the process has opened its store: ``tenpai_tables_open``,
+  ``tenpai_table_actions_total``, ``tenpai_table_deadlines_fired_total``,
+  ``tenpai_tables_autoplay_seats``, ``tenpai_tables_opened_total``, ``tenpai_table_replays_total``,
+  ``tenpai_table_conflicts_total``;
 * ``tenpai_cache_hits_total``, ``tenpai_cache_misses_total``, ``tenpai_cache_entries``,
   ``tenpai_cache_max_entries``, ``tenpai_ready`` and ``tenpai_tables_build_seconds``,
   read from the app's state when scraped, so the hot path does not pay for them;
@@ -49,6 +53,7 @@ from prometheus_client.core import (
 from prometheus_client.registry import Collector
 
 from app.api.state import ServiceState
+from app.api.table_host import TableHost
 
 #: The content type of :meth:`Metrics.exposition` (Prometheus text format 0.0.4).
 CONTENT_TYPE: Final = "text/plain; version=0.0.4; charset=utf-8"
@@ -77,8 +82,9 @@ class _Series:
 class Metrics:
     """The registry of one app and the counts its requests update."""
 
-    def __init__(self, state: ServiceState) -> None:
+    def __init__(self, state: ServiceState, tables: TableHost | None = None) -> None:
         self.in_progress = 0
+        self.tables = tables
         self._series: dict[tuple[str, str, int], _Series] = {}
         self._errors: dict[str, int] = {}
         self.registry = CollectorRegistry(auto_describe=True)
@@ -113,6 +119,7 @@ class _Collector(Collector):
 
     def collect(self) -> Iterator[Metric]:
         yield from self._requests()
+        yield from self._tables()
         stats = self._state.cache.stats()
         readiness = self._state.readiness
         yield CounterMetricFamily("tenpai_cache_hits", "Answers served from the result cache.", value=stats.hits)
@@ -130,6 +137,48 @@ class _Collector(Collector):
                 "How long the lookup tables took to build.",
                 value=readiness.build_seconds,
             )
+
+    def _tables(self) -> Iterator[Metric]:
+        """Hosted tables: only once this process has opened its store (a scrape opens nothing)."""
+        host = self._metrics.tables
+        if host is None or not host.opened:
+            return
+        service = host.service
+        with service._counting:
+            counters = dict(service.counters)
+        yield CounterMetricFamily(
+            "tenpai_table_actions", "Seat actions through the API stored by this process.", value=counters["actions"]
+        )
+        yield CounterMetricFamily(
+            "tenpai_table_deadlines_fired",
+            "Decisions this process's clock made for a client seat out of time (the seat goes to auto-play).",
+            value=counters["deadlines_fired"],
+        )
+        yield CounterMetricFamily(
+            "tenpai_tables_opened", "Tables opened by this process.", value=counters["tables_opened"]
+        )
+        yield CounterMetricFamily(
+            "tenpai_table_replays",
+            "Games this process rebuilt from their stored answers (not held, or held behind another replica).",
+            value=counters["replays"],
+        )
+        yield CounterMetricFamily(
+            "tenpai_table_conflicts",
+            "Commits this process lost to another writer of the same table (retried or answered 409).",
+            value=counters["conflicts"],
+        )
+        yield GaugeMetricFamily(
+            "tenpai_tables_autoplay_seats",
+            "Seats in auto-play at the tables this process changed last.",
+            value=service.autoplay_seats(),
+        )
+        try:
+            open_tables = service.open_tables()
+        except Exception:  # noqa: BLE001 - a store that cannot answer now: the scrape still answers
+            return
+        yield GaugeMetricFamily(
+            "tenpai_tables_open", "Hosted tables with activity within TENPAI_TABLE_IDLE_SECONDS.", value=open_tables
+        )
 
     def _requests(self) -> Iterator[Metric]:
         metrics = self._metrics

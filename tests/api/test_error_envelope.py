@@ -408,7 +408,28 @@ def test_every_core_error_code_has_a_status() -> None:
     # A well-formed question whose hand cannot be scored is a 400; everything else is malformed: 422.
     answered_no = {"not_a_winning_hand", "no_yaku", "below_minimum_fan", "void_suit_held"}
     assert {ERROR_STATUS[code] for code in answered_no} == {400}
-    assert {ERROR_STATUS[code] for code in codes if code not in answered_no} == {422}
+    # A hosted table's codes say what HTTP says for a resource: who you are (401, 403), no such
+    # table (404), a conflict with its state (409), a store that cannot serve now (503), or a store
+    # that is not what this service wrote (500: never the client's doing).
+    hosted = {
+        "missing_token": 401,
+        "not_your_table": 403,
+        "not_your_seat": 403,
+        "table_not_found": 404,
+        "invalid_table_id": 404,
+        "stale_version": 409,
+        "table_over": 409,
+        "table_not_over": 409,
+        "table_exists": 409,
+        "too_many_tables": 503,
+        "table_busy": 503,
+        "store_unavailable": 503,
+        "replay_mismatch": 500,
+        "invalid_table_store": 500,
+        "unsupported_store_schema": 500,
+    }
+    assert {code: ERROR_STATUS[code] for code in hosted} == hosted
+    assert {ERROR_STATUS[code] for code in codes if code not in answered_no and code not in hosted} == {422}
 
 
 def test_the_http_layer_codes_have_their_statuses() -> None:

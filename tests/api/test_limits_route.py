@@ -27,6 +27,8 @@ def test_limits_come_from_the_settings() -> None:
         cache_bytes=1 << 20,
         max_answer_bytes=1 << 21,
         max_events=321,
+        max_open_tables=12,
+        table_idle_seconds=600,
     )
     with TestClient(create_app(settings)) as client:
         body = client.get("/limits").json()
@@ -44,9 +46,14 @@ def test_limits_come_from_the_settings() -> None:
         "seen": {"max_characters": SEEN_MAX_CHARS, "max_items": SEEN_MAX_ITEMS},
         "meld": {"max_characters": MELD_MAX_CHARS, "max_items": MELD_MAX_ITEMS},
     }
+    tables = body["tables"]
+    assert tables["store"]["kind"] == "sqlite" and tables["store"]["path"].endswith(".sqlite3")
+    assert tables["max_open_tables"] == 12 and tables["idle_seconds"] == 600
+    assert tables["max_wait_seconds"] == 30
+    assert tables["clock"]["decision_seconds"][0] > 0 and tables["clock"]["bank_seconds"][0] == 0
     assert set(body) == {
         "max_body_bytes", "max_batch_size", "max_simulate_games", "max_events", "heavy_seconds", "simulate_seconds",
         "max_heavy_requests",
         "lookahead_budget_default", "lookahead_budget_max", "decomposition_limit", "cache_size",
-        "cache_bytes", "max_answer_bytes", "tile_fields",
+        "cache_bytes", "max_answer_bytes", "tile_fields", "tables",
     }  # fmt: skip

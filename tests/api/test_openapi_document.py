@@ -66,6 +66,10 @@ def test_every_route_is_documented(schema: dict[str, Any]) -> None:
         "/tiles",
         "/cache/stats",
         "/cache/clear",
+        "/tables",
+        "/tables/{table}",
+        "/tables/{table}/actions",
+        "/tables/{table}/record",
     }
     ids = [op["operationId"] for _, _, op in operations]
     assert len(ids) == len(set(ids))

@@ -122,6 +122,12 @@ def test_the_image_runs_unprivileged_with_a_healthcheck(kit_env: dict[str, str],
     assert config["Config"]["Cmd"] == ["python", "-m", "app.main"]
     assert any(item.startswith("TENPAI_WORKERS=") for item in config["Config"]["Env"])
     assert "8000/tcp" in config["Config"]["ExposedPorts"]
+    # Alone, the image keeps its hosted tables in SQLite, in a directory its unprivileged user
+    # may write (with a volume there, they outlive the container).
+    assert "TENPAI_TABLE_STORE=sqlite:////var/lib/tenpai/tables.sqlite3" in config["Config"]["Env"]
+    write = "import sqlite3; sqlite3.connect('/var/lib/tenpai/tables.sqlite3').execute('create table probe (x)')"
+    probe = _run(["podman", "run", "--rm", built_image, "python", "-c", write], kit_env, 60)
+    assert probe.returncode == 0, _explain(probe)
 
 
 def test_the_container_answers_through_the_published_port(kit_env: dict[str, str], container: tuple[str, str]) -> None:
@@ -179,4 +185,6 @@ def test_three_replicas_answer_behind_nginx(kit_env: dict[str, str], built_image
     table = result.stderr.split("HTTP 200 from", 1)[1]
     healthy = re.findall(r"python -m app\.main\s+Up \(healthy\)", table)
     assert len(healthy) >= 3, result.stderr[-3000:]
+    # The replicas' table store: Debian's redis-server, up and answering PING, on its volume.
+    assert re.search(r"redis-server --dir /data\b.*?\s+Up \(healthy\)", table), result.stderr[-3000:]
     assert '"ready":true' in result.stdout

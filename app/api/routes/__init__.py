@@ -15,6 +15,7 @@ from app.api.routes import (
     shanten,
     simulate,
     table,
+    tables,
     ting,
     win,
 )
@@ -28,6 +29,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     score.router,
     simulate.router,
     table.router,
+    tables.router,
     review.router,
     records.router,
     reference.router,

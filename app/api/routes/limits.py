@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import annotated_types
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from app.api.errors import error_responses
+from app.api.routes.tables import MAX_WAIT_SECONDS, table_host
 from app.api.schemas.common import (
     HAND_MAX_CHARS,
     HAND_MAX_ITEMS,
@@ -14,10 +18,24 @@ from app.api.schemas.common import (
     SEEN_MAX_CHARS,
     SEEN_MAX_ITEMS,
 )
+from app.api.schemas.tables import ClockSpec
 from app.api.state import service_state
 from app.core.advice.discard import DEFAULT_LOOKAHEAD_BUDGET, MAX_LOOKAHEAD_BUDGET
 
 router = APIRouter(tags=["reference"])
+
+
+def field_bounds(model: type[BaseModel], name: str) -> list[float]:
+    """The least and most value a number field of ``model`` takes (its ``ge``/``le``), from the schema itself."""
+    low = high = None
+    for item in model.model_fields[name].metadata:
+        if isinstance(item, annotated_types.Ge):
+            low = float(item.ge)  # type: ignore[arg-type]
+        elif isinstance(item, annotated_types.Le):
+            high = float(item.le)  # type: ignore[arg-type]
+    if low is None or high is None:
+        raise TypeError(f"{model.__name__}.{name} has no ge/le bounds")
+    return [low, high]
 
 
 class TileFieldLimit(BaseModel):
@@ -38,6 +56,29 @@ class TileFieldLimits(BaseModel):
     meld: TileFieldLimit = Field(
         description="A meld's `tiles`, and the one-tile fields (`win_tile`, `seat_wind`, `round_wind`)."
     )
+
+
+class ClockBounds(BaseModel):
+    """What a table's clock may be set to (POST /tables ``clock``)."""
+
+    decision_seconds: list[float] = Field(description="Least and most seconds for each decision.")
+    bank_seconds: list[float] = Field(description="Least and most seconds of a seat's bank for the game.")
+    autoplay_seconds: list[float] = Field(description="Least and most seconds a seat in auto-play is given.")
+
+
+class TableLimits(BaseModel):
+    """Where hosted tables live and how many, how long, how fast."""
+
+    store: dict[str, Any] = Field(
+        description="The table store (TENPAI_TABLE_STORE): kind sqlite with its file's path, or redis with its URL "
+        "(no password)."
+    )
+    max_open_tables: int = Field(description="Most tables open at once (TENPAI_MAX_OPEN_TABLES); more: 503.")
+    idle_seconds: float = Field(
+        description="A table with no action for this long is abandoned, its record deleted (TENPAI_TABLE_IDLE_SECONDS)."
+    )
+    max_wait_seconds: float = Field(description="The longest a long poll (?wait=) holds its answer.")
+    clock: ClockBounds
 
 
 class LimitsResponse(BaseModel):
@@ -78,6 +119,7 @@ class LimitsResponse(BaseModel):
         "larger (a /win batch of hands holding many wildcards) is a 422 answer_too_large, before the work."
     )
     tile_fields: TileFieldLimits = Field(description="Length bounds of the tile fields of a request.")
+    tables: TableLimits = Field(description="Hosted tables: where they live and their bounds.")
 
 
 @router.get("/limits", operation_id="limits", summary="The service's bounds", responses=error_responses(500))
@@ -103,5 +145,16 @@ async def limits(request: Request) -> LimitsResponse:
             hand=TileFieldLimit(max_characters=HAND_MAX_CHARS, max_items=HAND_MAX_ITEMS),
             seen=TileFieldLimit(max_characters=SEEN_MAX_CHARS, max_items=SEEN_MAX_ITEMS),
             meld=TileFieldLimit(max_characters=MELD_MAX_CHARS, max_items=MELD_MAX_ITEMS),
+        ),
+        tables=TableLimits(
+            store=table_host(request).service.store.describe(),
+            max_open_tables=settings.max_open_tables,
+            idle_seconds=settings.table_idle_seconds,
+            max_wait_seconds=MAX_WAIT_SECONDS,
+            clock=ClockBounds(
+                decision_seconds=field_bounds(ClockSpec, "decision_seconds"),
+                bank_seconds=field_bounds(ClockSpec, "bank_seconds"),
+                autoplay_seconds=field_bounds(ClockSpec, "autoplay_seconds"),
+            ),
         ),
     )

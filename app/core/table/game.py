@@ -25,9 +25,9 @@ same seed deals the same walls, hand after hand, whoever sits where (the duplica
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, Protocol
 
 from app.core.advice.discard import DEFAULT_WEIGHTS, Weights
 from app.core.errors import TenpaiError
@@ -62,7 +62,7 @@ from app.core.table.mjai import (
     tile_name,
 )
 from app.core.table.play_rules import PLAY_RULES
-from app.core.table.players import Strategy, make_player
+from app.core.table.players import make_player
 from app.core.value.riichi_scoring import RiichiScore
 from app.core.value.sichuan_scoring import SichuanScore
 
@@ -230,39 +230,129 @@ def wall_tiles(rules: RuleProfile) -> list[int]:
     return tiles
 
 
+class Ask(NamedTuple):
+    """The seats whose decisions the dealer needs next, in the order it asks them.
+
+    One seat on its turn, before the first draw (exchange, void suit) or to answer its own
+    ``reach``; several at once after a discard or an added kan, where each may claim and the
+    dealer settles the claims by priority once it has every answer."""
+
+    seats: tuple[int, ...]
+
+
+#: The answers to an :class:`Ask`: each asked seat's legal action, by seat.
+Answers = Mapping[int, Event]
+
+#: A game in play: yields what it asks, is sent the answers, returns the whole record.
+GameRun = Generator[Ask, Answers, GameRecord]
+
+
+class WallSource(Protocol):
+    """Where each hand's wall comes from: a function of the game's seed and the hand's number."""
+
+    def wall(self, hand: int, tiles: Sequence[int]) -> list[int]:
+        """The tiles of ``tiles`` in the order the dealer reads them for hand number ``hand``."""
+        ...
+
+    def direction(self, hand: int, seats: int) -> int:
+        """Sichuan's exchange-three direction for hand ``hand``: the receiver is ``seat + direction``."""
+        ...
+
+
+class RandomWalls:
+    """Self-play's walls: one :class:`random.Random` shuffles each hand and draws its exchange
+    direction, in the order the hand needs them."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def wall(self, hand: int, tiles: Sequence[int]) -> list[int]:
+        wall = list(tiles)
+        self.rng.shuffle(wall)
+        return wall
+
+    def direction(self, hand: int, seats: int) -> int:
+        return self.rng.randrange(1, seats)  # from the seat after, across, or before
+
+
 def play_game(config: GameConfig, game: int, *, stop: Callable[[], bool] | None = None) -> GameRecord:
     """Play game number ``game`` of the run ``config`` (deterministic in both)."""
     rules = validate_config(config)
-    return _Game(config, rules, game, stop).play()
+    seed = game_seed(config.seed, game)
+    seated = tuple(config.players[(seat + config.rotation) % rules.seats] for seat in range(rules.seats))
+    strategies = [
+        make_player(name, config.weights, random.Random(f"{seed}/{seat}")) for seat, name in enumerate(seated)
+    ]
+    dealer = Dealer(
+        rules,
+        table_rules(rules, config.length),
+        RandomWalls(random.Random(seed)),
+        names=seated,
+        game=game,
+        rotation=config.rotation,
+        record_events=config.record_events,
+        audit=config.audit,
+        stop=stop,
+    )
+    run = dealer.run()
+    try:
+        ask = next(run)
+        while True:
+            ask = run.send(
+                {
+                    seat: decide(dealer.machine, seat, strategies[seat], stop=stop, rank=False).action
+                    for seat in ask.seats
+                }
+            )
+    except StopIteration as finished:
+        record: GameRecord = finished.value
+        return record
 
 
-class _Game:
-    def __init__(self, config: GameConfig, rules: RuleProfile, game: int, stop: Callable[[], bool] | None) -> None:
-        self.config = config
+class Dealer:
+    """One game at the table: the dealer's part of it, as a generator of :class:`Ask`.
+
+    :meth:`run` deals and plays every hand; where a seat must decide it yields the seats it
+    asks and is sent their answers (each one of :meth:`TableMachine.legal_actions`).  Self-play
+    answers with strategies at once (:func:`play_game`); a hosted table answers when its
+    players do, so the same dealer, with the same rules of dealing and claim priority, runs both.
+    """
+
+    def __init__(
+        self,
+        rules: RuleProfile,
+        table: TableRules,
+        walls: WallSource,
+        *,
+        names: Sequence[str],
+        game: int = 0,
+        rotation: int = 0,
+        record_events: bool = True,
+        audit: bool = False,
+        stop: Callable[[], bool] | None = None,
+    ) -> None:
         self.rules = rules
         self.seats = rules.seats
         self.game = game
         self.stop = stop
-        self.table = table_rules(rules, config.length)
-        self.rng = random.Random(game_seed(config.seed, game))
-        seated = [config.players[(seat + config.rotation) % self.seats] for seat in range(self.seats)]
-        self.strategies: list[Strategy] = [
-            make_player(name, config.weights, random.Random(f"{game_seed(config.seed, game)}/{seat}"))
-            for seat, name in enumerate(seated)
-        ]
-        self.record = GameRecord(game, tuple(seated), rotation=config.rotation)
+        self.table = table
+        self.walls = walls
+        self.record_events = record_events
+        self.audit = audit
+        self.record = GameRecord(game, tuple(names), rotation=rotation)
         self.emitted = 0
+        self.hands_dealt = 0
         self.machine = TableMachine(rules, table=self.table)
         self.table_play = PLAY_RULES[rules.name]
         self.tiles = wall_tiles(rules)
 
     # -- the game ----------------------------------------------------------
 
-    def play(self) -> GameRecord:
+    def run(self) -> GameRun:
         self._emit({"type": "start_game", "names": list(self.record.players)})
         state: TableState | GameEnd = first_hand(self.table)
         while isinstance(state, TableState):
-            outcome = self._play_hand(state)
+            outcome = yield from self._play_hand(state)
             after = TableState(
                 state.bakaze,
                 state.kyoku,
@@ -292,22 +382,33 @@ class _Game:
             except MalformedEvent as error:
                 raise error.of_event(self.emitted) from None
         self.emitted += 1
-        if self.config.record_events:
+        if self.record_events:
             self.record.events.append(obj)
-        if self.config.audit:
+        if self.audit:
             self._audit()
 
     def _heed_stop(self) -> None:
         if self.stop is not None and self.stop():
             raise GameStopped(f"game {self.game} was stopped in play")
 
+    def _ask(self, seats: Sequence[int]) -> Generator[Ask, Answers, dict[int, Event]]:
+        """Ask ``seats`` and take their answers: each a legal action of its seat (the driver's
+        duty: self-play's strategies answer through :func:`decide`, a hosted table checks)."""
+        answers = yield Ask(tuple(seats))
+        return {seat: answers[seat] for seat in seats}
+
+    def _decide(self, seat: int) -> Generator[Ask, Answers, Event]:
+        answers = yield from self._ask((seat,))
+        return answers[seat]
+
     # -- one hand ----------------------------------------------------------
 
-    def _play_hand(self, state: TableState) -> AbortiveDraw | ExhaustiveDraw | Wins:
+    def _play_hand(self, state: TableState) -> Generator[Ask, Answers, AbortiveDraw | ExhaustiveDraw | Wins]:
         machine = self.machine
         n = self.seats
-        wall = list(self.tiles)
-        self.rng.shuffle(wall)
+        wall = self.walls.wall(self.hands_dealt, self.tiles)
+        self.hand_number = self.hands_dealt
+        self.hands_dealt += 1
         self.wall = wall
         self.front = 0
         self.back = len(wall) - self.table_play.dead_wall - 1
@@ -346,11 +447,11 @@ class _Game:
         if self.rules.wildcards:
             start["wildcards"] = [tile_name(tile) for tile in self.rules.wildcards]
         self._emit(start)
-        self._before_first_draw()
+        yield from self._before_first_draw()
         for seat in range(n):
             if machine.players[seat].size == HAND_SIZE and machine.hand_shanten(seat) == 0:
                 self.tenpai_turn[seat] = 0
-        outcome = self._turns()
+        outcome = yield from self._turns()
         self._emit({"type": "end_kyoku"})
         result = machine.results[-1]
         payments = tuple(after - before for after, before in zip(machine.scores, scores_before, strict=True))
@@ -379,15 +480,15 @@ class _Game:
         )
         return outcome
 
-    def _before_first_draw(self) -> None:
+    def _before_first_draw(self) -> Generator[Ask, Answers, None]:
         """Sichuan: every seat passes three tiles of one suit (换三张), in one direction the dealer
         draws at random for the hand, then declares its void suit (定缺), seat by seat from the dealer."""
         machine = self.machine
         order = [(machine.oya + offset) % self.seats for offset in range(self.seats)]
         if machine.phase == "exchange":
             for seat in order:
-                self._emit_action(self._decide(seat))
-            offset = self.rng.randrange(1, self.seats)  # from the seat after, across, or before
+                self._emit_action((yield from self._decide(seat)))
+            offset = self.walls.direction(self.hand_number, self.seats)
             for seat in order:
                 target = (seat + offset) % self.seats
                 passed = machine.players[target].exchanged
@@ -396,7 +497,7 @@ class _Game:
                 self._emit(obj)
         if machine.phase == "void":
             for seat in order:
-                self._emit_action(self._decide(seat))
+                self._emit_action((yield from self._decide(seat)))
 
     def _indicator(self, index: int, ura: bool = False) -> int:
         dead = len(self.wall) - self.table_play.dead_wall
@@ -421,15 +522,15 @@ class _Game:
         self._emit(obj, Event("dora", None, None, marker, (), None, obj))
         self.shown += 1
 
-    def _turns(self) -> AbortiveDraw | ExhaustiveDraw | Wins:
+    def _turns(self) -> Generator[Ask, Answers, AbortiveDraw | ExhaustiveDraw | Wins]:
         machine = self.machine
         self._draw(machine.turn)
         while True:
             self._heed_stop()
             if machine.phase == "act":
-                ended = self._act(machine.turn)
+                ended = yield from self._act(machine.turn)
             elif machine.phase == "claim":
-                ended = self._claims()
+                ended = yield from self._claims()
             elif machine.draw_kind() == "exhaustive":  # a play-on table's wall ran out after a win
                 return self._draw_end()
             else:
@@ -438,19 +539,16 @@ class _Game:
             if ended is not None:
                 return ended
 
-    def _decide(self, seat: int) -> Event:
-        return decide(self.machine, seat, self.strategies[seat], stop=self.stop, rank=False).action
-
     def _emit_action(self, action: Event) -> None:
         """Play a seat's legal action: its mjai object, and the action as read from it."""
         obj = action_object(action)
         self._emit(obj, action._replace(raw=obj))
 
-    def _act(self, seat: int) -> AbortiveDraw | ExhaustiveDraw | Wins | None:
+    def _act(self, seat: int) -> Generator[Ask, Answers, AbortiveDraw | ExhaustiveDraw | Wins | None]:
         machine = self.machine
         if machine.draw_kind() == "exhaustive":  # a flower drawn with no tile left to replace it
             return self._draw_end()
-        action = self._decide(seat)
+        action = yield from self._decide(seat)
         kind = action.kind
         if kind == "hora":
             self._win([seat], target=seat)
@@ -473,10 +571,10 @@ class _Game:
         if shanten == 0 and self.tenpai_turn[seat] is None:
             self.tenpai_turn[seat] = len(self.shanten[seat])
 
-    def _claims(self) -> AbortiveDraw | ExhaustiveDraw | Wins | None:
+    def _claims(self) -> Generator[Ask, Answers, AbortiveDraw | ExhaustiveDraw | Wins | None]:
         machine = self.machine
         discarder = machine.turn
-        answers = {seat: self._decide(seat) for seat in machine.decision_seats()}
+        answers = yield from self._ask(machine.decision_seats())
         rons = [seat for seat, answer in answers.items() if answer.kind == "hora"]
         one_winner = self.table_play.head_bump or not self.table.double_ron
         if len(rons) >= 3 and self.table.triple_ron_draw and self.table_play.abortive_draws and not one_winner:

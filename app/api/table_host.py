@@ -1,0 +1,187 @@
+"""One process's part in hosting tables: its table service, its clock, its wake-ups.
+
+The state of every table is in the store (:mod:`app.hosting`); a process holds only
+
+* the :class:`~app.hosting.tables.TableService` over the store, opened on first use (so that
+  importing the app opens no file and no connection);
+* the clock: a task that, every ``TENPAI_TABLE_TICK_SECONDS`` (and at once when an action here
+  leaves a bot to play), claims the tables whose deadline passed and acts for the seats due,
+  each table's work in a worker thread under the watchdog, so that a bot's thinking never
+  blocks the event loop and never outlives its bound;
+* the wake-ups: an :class:`asyncio.Event` per table that long polls and WebSockets wait on, set
+  after a commit here, after one announced by the store (Redis pub/sub: another replica's), and,
+  where the store announces nothing (SQLite, which several worker processes may share), by a
+  check of the table's version every :data:`POLL_SECONDS`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Final, TypeVar
+
+from anyio import CapacityLimiter
+from anyio.to_thread import run_sync
+
+from app.api.heavy import WATCHDOG, OutOfTime
+from app.api.watchdog import Overran
+from app.hosting.store import TableStore, open_store
+from app.hosting.tables import TableService
+from app.settings import Settings
+
+logger = logging.getLogger("app.api")
+
+T = TypeVar("T")
+
+#: Without announcements from the store, how often a waiting view checks its table's version.
+POLL_SECONDS: Final = 0.5
+#: The bound of one piece of table work in a thread (an action, a view, a clock's turn at a table).
+TABLE_WORK_SECONDS: Final = 8.0
+#: Table work in threads at once per process: the store's round trips wait, they do not compute.
+TABLE_THREADS: Final = 32
+
+
+class TableHost:
+    """The table service of one app, its clock and its wake-ups."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._service: TableService | None = None
+        self._opening = threading.Lock()
+        self._wakeups: dict[str, asyncio.Event] = {}
+        self._tick_now: asyncio.Event | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self.limiter = CapacityLimiter(TABLE_THREADS)
+        self.firing: set[str] = set()
+
+    @property
+    def service(self) -> TableService:
+        """The service, its store opened on first use."""
+        if self._service is None:
+            with self._opening:
+                if self._service is None:
+                    store: TableStore = open_store(self.settings.table_store)
+                    self._service = TableService(
+                        store,
+                        max_open_tables=self.settings.max_open_tables,
+                        idle_seconds=self.settings.table_idle_seconds,
+                        games_held=self.settings.tables_held,
+                    )
+        return self._service
+
+    @property
+    def opened(self) -> bool:
+        return self._service is not None
+
+    async def run(self, work: Callable[[], T]) -> T:
+        """``work()`` in a worker thread, stopped by the watchdog past :data:`TABLE_WORK_SECONDS`."""
+
+        def bounded() -> T:
+            try:
+                with WATCHDOG.bounded(time.monotonic() + TABLE_WORK_SECONDS):
+                    return work()
+            except Overran:
+                raise OutOfTime(TABLE_WORK_SECONDS) from None
+
+        return await run_sync(bounded, limiter=self.limiter)
+
+    # -- wake-ups ------------------------------------------------------------
+
+    def wakeup(self, table: str) -> asyncio.Event:
+        event = self._wakeups.get(table)
+        if event is None:
+            if len(self._wakeups) > 10_000:  # forget the unwatched ones
+                for name in [name for name, waiting in self._wakeups.items() if not waiting.is_set()][:5_000]:
+                    self._wakeups.pop(name, None)
+            event = self._wakeups[table] = asyncio.Event()
+        return event
+
+    def changed(self, table: str) -> None:
+        """Wake every view waiting on ``table`` in this process (on the event loop)."""
+        event = self._wakeups.pop(table, None)
+        if event is not None:
+            event.set()
+
+    def tick_soon(self) -> None:
+        if self._tick_now is not None:
+            self._tick_now.set()
+
+    async def wait_change(self, table: str, seconds: float) -> None:
+        """Until ``table`` may have changed, or ``seconds`` (at most :data:`POLL_SECONDS` when the
+        store announces nothing)."""
+        if self.opened and self.service.store.notify_changes is not None and self._tasks:
+            bound = seconds
+        else:
+            bound = min(seconds, POLL_SECONDS)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.wakeup(table).wait(), timeout=max(0.0, bound))
+
+    # -- the clock -------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Start the clock (and the store's announcements) on the running loop."""
+        self._tick_now = asyncio.Event()
+        self._tasks.append(asyncio.create_task(self._clock(), name="tenpai-table-clock"))
+        changes = await self.run(lambda: self.service.store.notify_changes())
+        if changes is not None:
+            self._tasks.append(asyncio.create_task(self._listen(changes), name="tenpai-table-changes"))
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks.clear()
+        if self._service is not None:
+            with contextlib.suppress(Exception):
+                await run_sync(self._service.store.close)
+
+    async def _listen(self, changes: object) -> None:
+        while True:
+            try:
+                async for table in changes:  # type: ignore[attr-defined]
+                    self.changed(str(table))
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - a lost connection: views fall back to polling, retry
+                logger.warning("the table store's announcements stopped; retrying in 1 s", exc_info=True)
+                await asyncio.sleep(1.0)
+
+    async def _clock(self) -> None:
+        assert self._tick_now is not None
+        last_sweep = 0.0
+        while True:
+            try:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._tick_now.wait(), timeout=self.settings.table_tick_seconds)
+                self._tick_now.clear()
+                due = await self.run(self.service.due_tables)
+                for table in due:
+                    if table not in self.firing:
+                        self.firing.add(table)
+                        asyncio.create_task(self._fire(table))
+                if time.monotonic() - last_sweep > 60.0:
+                    last_sweep = time.monotonic()
+                    await self.run(self.service.sweep)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - the clock must go on: a store hiccup is retried next tick
+                logger.warning("the table clock's tick failed", exc_info=True)
+                await asyncio.sleep(self.settings.table_tick_seconds)
+
+    async def _fire(self, table: str) -> None:
+        try:
+            made = await self.run(lambda: self.service.fire(table))
+            if made:
+                self.changed(table)
+                self.tick_soon()  # the next seat may be a bot too
+        except Exception:  # noqa: BLE001 - the deadline's lease runs out and it is due again
+            logger.warning("the clock could not act at table %s", table, exc_info=True)
+        finally:
+            self.firing.discard(table)
