@@ -199,6 +199,7 @@ def test_play_a_hand_to_the_end_and_review_it(service_url: str, browser: webdriv
         while state["status"] != "over":
             assert len(decisions) < MAX_DECISIONS, decisions
             assert browser.find_element(By.ID, "clock").get_attribute("data-autoplay") == "false"
+            assert not browser.find_element(By.ID, "autoplay").is_displayed()
             if len(decisions) == MIDWAY:
                 if browser.find_elements(By.CSS_SELECTOR, "#hand button.tile[aria-disabled='false']"):
                     _check_advice(browser, service_url, table, stored["token"], tmp_path)
@@ -220,6 +221,14 @@ def test_play_a_hand_to_the_end_and_review_it(service_url: str, browser: webdriv
         assert shown == dict(enumerate(record["scores"]))
         seed = WebDriverWait(browser, PAGE_TIMEOUT_SECONDS).until(lambda d: d.find_element(By.ID, "seed-revealed").text)
         assert record["seed"] in seed and "Its SHA-256 is the commitment" in seed, seed
+        ends = [event for event in record["events"] if event["type"] in ("hora", "ryukyoku")]
+        result = browser.find_element(By.ID, "hand-result").text
+        assert result.count(" won ") == sum(event["type"] == "hora" for event in ends), result
+        for event in ends:  # every seat's gain or loss of the hand, as the record has it
+            assert (
+                ", ".join(f"seat {seat} {delta:+,}".replace("+0", "0") for seat, delta in enumerate(event["deltas"]))
+                in result
+            )
         _screenshot(browser, tmp_path, "play-over.png")
 
         browser.find_element(By.ID, "review-link").click()

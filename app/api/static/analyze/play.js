@@ -327,6 +327,7 @@ function render() {
   const kyoku = state.kyoku;
   const turn = turnOf(view.events, seats);
   renderState(state, turn, seats);
+  renderResult(view.events.slice(state.start), kyoku, seats);
   $("dora").replaceChildren(...state.dora.map((pai) => mjaiTileElement(pai)));
   renderSeats(state, turn, seats);
   renderHand(state.seats[play.seat] ?? { hand: [], drawn: null, melds: [] });
@@ -351,6 +352,19 @@ function renderState(state, turn, seats) {
   else if (turn.claims) who = `waiting for claims on the discard; then seat ${turn.seat} draws`;
   else who = `${seatWords(turn.seat, kyoku, seats)} to play`;
   $("table-state").textContent = `${where}${who} · version ${view.version}`;
+}
+
+// How the hand on show ended, once it has: each win (or the draw) and what every seat got.
+function renderResult(handEvents, kyoku, seats) {
+  const ends = handEvents.filter((event) => event.type === "hora" || event.type === "ryukyoku");
+  const result = $("hand-result");
+  result.hidden = !ends.length;
+  result.textContent = ends.map((event) => {
+    const what = event.type === "ryukyoku" ? "drawn hand"
+      : `${seatWords(event.actor, kyoku, seats)} won ` + (event.target === event.actor ? "by self-draw" : `on seat ${event.target}'s ${mjaiName(event.pai)}`);
+    const deltas = (event.deltas ?? []).map((delta, seat) => `seat ${seat} ${delta > 0 ? "+" : ""}${delta.toLocaleString("en")}`);
+    return deltas.length ? `${what}: ${deltas.join(", ")}` : what;
+  }).join("; ");
 }
 
 // The four seats round the table as seen from yours: yours below, the next seat (shimocha) to the
@@ -384,7 +398,9 @@ function renderSeats(state, turn, seats) {
     const concealed = document.createElement("p");
     concealed.className = "help concealed";
     concealed.textContent = seat === play.seat ? "" : `${seatState.hand.length} concealed tiles`;
-    panel.append(title, riverElement(seatState.river, seat), concealed, ...seatState.melds.map(meldElement));
+    // Your own melds are drawn beside your tiles, below.
+    const melds = seat === play.seat ? [] : seatState.melds.map(meldElement);
+    panel.append(title, riverElement(seatState.river, seat), concealed, ...melds);
     return panel;
   }));
 }
