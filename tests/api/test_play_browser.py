@@ -249,3 +249,26 @@ def test_play_a_hand_to_the_end_and_review_it(service_url: str, browser: webdriv
         browser.save_screenshot(str(tmp_path / "failure.png"))
         raise
     assert _requests_that_left(browser, service_url) == []
+
+
+def test_the_table_fits_a_phone(service_url: str, tmp_path: Path) -> None:
+    """On a 390 px phone the table, its tiles and its buttons fit the width: nothing to scroll sideways."""
+    phone = headless_chrome(tmp_path, "390,844")
+    try:
+        phone.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True}
+        )
+        phone.get(f"{service_url}/play")
+        phone.find_element(By.ID, "seed").send_keys("the play page's phone")
+        phone.find_element(By.ID, "new-table-run").click()
+        state = _settled(phone)
+        assert state["status"] == "playing" and len(_hand(phone)) == 14
+        width = phone.execute_script("return document.documentElement.scrollWidth")
+        assert width <= 390, f"the page is {width}px wide on a 390px phone"
+        phone.execute_script("document.getElementById('table').scrollIntoView()")
+        _screenshot(phone, tmp_path, "play-phone.png")
+    except Exception:
+        phone.save_screenshot(str(tmp_path / "failure.png"))
+        raise
+    finally:
+        phone.quit()
