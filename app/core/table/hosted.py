@@ -11,8 +11,8 @@ dealing, drawing, showing dora and settling claims by priority live there once. 
 paused at each :class:`~app.core.table.game.Ask`: the seats it asks, each with its legal actions
 (:meth:`legal`), answered together once every asked seat has chosen (:meth:`answer`).
 
-An answer is stored as ``[[seat, action object], ...]``, the mjai objects of the actions in the
-order the seats were asked.
+An answer is stored as ``[[seat, action object, ...], ...]``, the mjai objects of the actions in
+the order the seats were asked (a hosted table adds who chose each: the client, a bot, the clock).
 
 >>> from app.core.shape.rules import rule_profile
 >>> from app.core.table.game import RandomWalls
@@ -41,7 +41,8 @@ from app.core.table.wall import SeedWalls, tenhou_tile_order
 #: The strategy that plays bot seats and seats whose clock ran out: /act's advisor.
 BOT_STRATEGY: Final = "advisor"
 
-#: One stored answer: each asked seat and the mjai object of its action, in the order asked.
+#: One stored answer: each asked seat and the mjai object of its action (and what the host adds),
+#: in the order asked.
 StoredAnswer = list[list[Any]]
 
 
@@ -110,9 +111,9 @@ class HostedGame:
                 raise TimeoutError("the replay of a hosted game was stopped")
             chosen: dict[int, Event] = {}
             for pair in stored:
-                if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], int)):
-                    raise ReplayMismatch(f"stored answer {self.answer_count} is not a list of [seat, action] pairs")
-                seat, obj = pair
+                if not (isinstance(pair, list) and len(pair) >= 2 and isinstance(pair[0], int)):
+                    raise ReplayMismatch(f"stored answer {self.answer_count} is not a list of [seat, action, ...]")
+                seat, obj = pair[0], pair[1]
                 try:
                     chosen[seat] = self.legal_action(seat, obj)
                 except (IllegalAction, MalformedEvent) as error:
