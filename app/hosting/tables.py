@@ -411,7 +411,9 @@ class TableService:
         """What ``seat`` sees of the table: its events after the first ``after``, what it may do."""
         state = stored.state
         after = max(0, min(after, stored.event_count))
-        events = self.store.events(stored.table, after) if after < stored.event_count else []
+        # Up to the version read, no further: a commit since (another thread's, another replica's)
+        # would otherwise show events beyond ``version`` beside the ``legal`` of before it.
+        events = self.store.events(stored.table, after, stored.event_count) if after < stored.event_count else []
         asked = seat in state["asked"] and state["answered"][seat] is None
         view: dict[str, Any] = {
             "table": stored.table,
