@@ -41,6 +41,10 @@ from app.core.table.wall import SeedWalls, tenhou_tile_order
 #: The strategy that plays bot seats and seats whose clock ran out: /act's advisor.
 BOT_STRATEGY: Final = "advisor"
 
+#: Actions whose mjai object names no actor (:func:`~app.core.table.mjai.action_object`): a pass,
+#: and a declared draw (nine terminals) as libriichi writes it; the asked seat is the actor.
+_WITHOUT_ACTOR: Final = frozenset({"none", "ryukyoku"})
+
 #: One stored answer: each asked seat and the mjai object of its action (and what the host adds),
 #: in the order asked.
 StoredAnswer = list[list[Any]]
@@ -153,10 +157,12 @@ class HostedGame:
         if not legal:
             raise IllegalAction(f"seat {seat} is not asked to act now", field="action")
         wanted = read_event(obj, 0, self.rules.seats)
-        if wanted.kind == "none":  # a pass names no actor
+        if wanted.kind in _WITHOUT_ACTOR:
             wanted = wanted._replace(actor=None)
         for action in legal:
-            if action_key(action._replace(actor=None) if action.kind == "none" else action) == action_key(wanted):
+            if action_key(action._replace(actor=None) if action.kind in _WITHOUT_ACTOR else action) == action_key(
+                wanted
+            ):
                 return action
         raise IllegalAction(
             f"seat {seat} may not {wanted.kind} here: the rules allow {len(legal)} other action(s)",
