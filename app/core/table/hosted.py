@@ -157,12 +157,8 @@ class HostedGame:
         if not legal:
             raise IllegalAction(f"seat {seat} is not asked to act now", field="action")
         wanted = read_event(obj, 0, self.rules.seats)
-        if wanted.kind in _WITHOUT_ACTOR:
-            wanted = wanted._replace(actor=None)
         for action in legal:
-            if action_key(action._replace(actor=None) if action.kind in _WITHOUT_ACTOR else action) == action_key(
-                wanted
-            ):
+            if _choice(action) == _choice(wanted):
                 return action
         raise IllegalAction(
             f"seat {seat} may not {wanted.kind} here: the rules allow {len(legal)} other action(s)",
@@ -203,6 +199,11 @@ class HostedGame:
         own view of the table (:class:`~app.core.table.players.SeatView`), never the wall."""
         strategy = make_player(BOT_STRATEGY, DEFAULT_WEIGHTS, rng)
         return decide(self.dealer.machine, seat, strategy, stop=stop, rank=False).action
+
+
+def _choice(action: Event) -> tuple[object, ...]:
+    """What makes two actions of the asked seat the same choice (its actor-less forms included)."""
+    return action_key(action._replace(actor=None) if action.kind in _WITHOUT_ACTOR else action)
 
 
 def seat_events(events: Sequence[Mapping[str, Any]], seat: int) -> list[dict[str, Any]]:
