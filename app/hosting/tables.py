@@ -350,7 +350,7 @@ class TableService:
         state = stored.state
         if held is not None and held.game.answer_count <= stored.answer_count and held.revision < stored.revision:
             game = held.game
-            game.catch_up(self.store.answers(table, game.answer_count), stop=stop)
+            game.catch_up(self._answers(table, stored, game.answer_count), stop=stop)
         else:
             self._count("replays")
             game = HostedGame.replay(
@@ -358,7 +358,7 @@ class TableService:
                 state["length"],
                 SeedWallSource(state["seed"]),
                 names=state["names"],
-                answers=self.store.answers(table),
+                answers=self._answers(table, stored),
                 stop=stop,
             )
         if len(game.events) != stored.event_count:
@@ -368,6 +368,12 @@ class TableService:
             )
         self._hold(table, game, stored.revision)
         return game
+
+    def _answers(self, table: str, stored: StoredTable, start: int = 0) -> list[Any]:
+        """The stored answers from ``start`` up to ``stored``'s revision, no further: another
+        replica may have committed since ``stored`` was read, and a game past it is not the one
+        ``stored``'s state (who is asked, what each may do) describes."""
+        return self.store.answers(table, start)[: max(0, stored.answer_count - start)]
 
     @staticmethod
     def _rules(state: Mapping[str, Any]) -> RuleProfile:

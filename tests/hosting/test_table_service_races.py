@@ -1,4 +1,4 @@
-"""The table service where two writers meet: a view read across a commit, two clocks on one deadline.
+"""The table service where two writers meet: reads across another's commit, two clocks on one deadline.
 
 Found by tests/ops/test_tables_survive.py's clients on two replicas sharing one Redis; here each
 race is made to happen at once, on both stores.
@@ -6,6 +6,9 @@ race is made to happen at once, on both stores.
 * A view reads the table (state, version) and then its events; a commit in between (a bot's turn
   on another thread, an action on another replica) appended more.  Shown, they would sit beside
   the ``legal`` and ``version`` of before them.
+* A game is built (caught up, or replayed) for the revision just read; the answers read after
+  it may hold more, committed since by another replica, and a game past the read is not the one
+  its state describes.
 * Two replicas' clocks may act on one table at once (a claim's lease holds one ask, and the
   next ask is due for anyone): the compare-and-set keeps one answer, and only the replica whose
   answer was kept may count the deadline as fired.
@@ -14,6 +17,8 @@ race is made to happen at once, on both stores.
 from __future__ import annotations
 
 from typing import Any
+
+import pytest
 
 from app.hosting.store import TableStore, open_store
 from app.hosting.tables import CLIENT, Clock, TableService, TableSpec
@@ -67,6 +72,44 @@ def test_a_clock_whose_answer_lost_the_race_counts_no_deadline_fired(store_url: 
         assert by_clock > 0
         assert first.counters["deadlines_fired"] == 0
         assert second.counters["deadlines_fired"] == by_clock
+    finally:
+        first_store.close()
+        second_store.close()
+
+
+@pytest.mark.parametrize("holding", [True, False], ids=["held-game", "rebuilt-game"])
+def test_a_game_is_caught_up_to_the_revision_read_not_past_it(store_url: str, holding: bool) -> None:
+    # ``first`` reads the table; before it reads the answers, ``second`` (another replica) answers
+    # for the bots.  The game ``first`` builds must be the one its read describes: with the newer
+    # answers it held more events than the store it read ("the replay holds N events, the store M").
+    first_store, second_store = open_store(store_url), open_store(store_url)
+    first = TableService(first_store, max_open_tables=10, idle_seconds=3600)
+    second = TableService(second_store, max_open_tables=10, idle_seconds=3600)
+    # Held: ``first`` dealt the game and holds it, behind by the action taken on ``second``, so it
+    # catches up; rebuilt: ``first`` holds nothing and replays the table from its answers.
+    opener = first if holding else second
+    opened = opener.create(TableSpec("riichi", "kyoku", SEATS, clock=Clock(60, 60), seed="caught-up"))
+    table, token = opened["table"], opened["seats"][0]["token"]
+    read = second_store.load(table)
+    assert read is not None
+    second.act(table, token, read.event_count, read.state["legal"][0][0])  # now the bots are due
+    load = first_store.load
+    raced = False
+
+    def second_clock_after_the_read(name: str) -> Any:
+        nonlocal raced
+        stored = load(name)
+        if not raced:
+            raced = True
+            assert second.fire(name) > 0
+        return stored
+
+    first_store.load = second_clock_after_the_read  # type: ignore[method-assign]
+    try:
+        assert first.fire(table) == 0  # its read was overtaken: its answer is not stored
+        assert first.counters["conflicts"] == 1
+        # Nothing broke: the table goes on from the other replica's answers.
+        assert first.fire(table) >= 0
     finally:
         first_store.close()
         second_store.close()
