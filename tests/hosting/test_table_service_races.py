@@ -67,7 +67,7 @@ def test_a_clock_whose_answer_lost_the_race_counts_no_deadline_fired(store_url: 
         assert first.fire(table) == 0  # its answer lost: nothing of it is stored
         stored = second_store.load(table)
         assert stored is not None
-        by_clock = sum(seat == 0 for answer in second_store.answers(table) for seat, _action in answer)
+        by_clock = sum(pair[0] == 0 for answer in second_store.answers(table) for pair in answer)
         by_clock += stored.state["answers_by"][0] == "clock"  # answered, the others still asked
         assert by_clock > 0
         assert first.counters["deadlines_fired"] == 0

@@ -378,10 +378,11 @@ def check_record(server: Server, record: dict[str, Any], commitment: str) -> Non
         assert hand["deltas"] == hand["logged_deltas"], hand
 
 
-def check_replay(store_url: str, table: str, record: dict[str, Any]) -> list[tuple[int, dict[int, Any]]]:
-    """The stored answers, replayed from the seed, deal exactly the record's events (one answer
-    per ask: a doubled or lost answer would not fit, or would deal other events); each answer as
-    the table's version when it was asked and each asked seat's action."""
+def check_replay(store_url: str, table: str, record: dict[str, Any]) -> list[tuple[int, dict[int, tuple[Any, str]]]]:
+    """The stored answers (the record's too), replayed from the seed, deal exactly the record's
+    events (one answer per ask: a doubled or lost answer would not fit, or would deal other
+    events); each answer as the table's version when it was asked and, for each asked seat, its
+    action and who chose it (``client``, ``bot`` or ``clock``)."""
     store = open_store(store_url)
     try:
         stored = store.load(table)
@@ -391,10 +392,11 @@ def check_replay(store_url: str, table: str, record: dict[str, Any]) -> list[tup
     finally:
         store.close()
     assert stored.answer_count == len(answers)
+    assert record["answers"] == answers
     game = HostedGame(rule_profile(RULES), record["length"], SeedWallSource(record["seed"]), names=names)
     asked = []
     for answer in answers:
-        asked.append((len(game.events), {seat: action for seat, action in answer}))
+        asked.append((len(game.events), {seat: (action, chooser) for seat, action, chooser in answer}))
         game.catch_up([answer])
     assert game.over
     assert game.events == record["events"]
@@ -412,7 +414,7 @@ def check_table(server: Server, store_url: str, client: SeatClient) -> None:
     # at (the versions only grow, so they are in order too); the clock's answers are the others.
     for acted in client.acted:
         stored_there = [actions.get(CLIENT_SEAT) for version, actions in asked if version == acted.version]
-        assert acted.action in stored_there, f"{client.table}: answered 200, stored {stored_there}: {acted}"
+        assert (acted.action, "client") in stored_there, f"{client.table}: answered 200, stored {stored_there}: {acted}"
         if acted.action["type"] in TURN_ACTIONS or (
             acted.action["type"] == "hora" and acted.action.get("target") == CLIENT_SEAT
         ):
@@ -423,6 +425,9 @@ def check_table(server: Server, store_url: str, client: SeatClient) -> None:
                 if event.get("actor") == CLIENT_SEAT or event["type"] == acted.action["type"]
             )
             assert {key: event.get(key) for key in acted.action} == acted.action, (acted, event)
+    # And the client chose nothing else, but for actions whose answer a killed replica never sent.
+    by_client = sum(actions.get(CLIENT_SEAT, (None, ""))[1] == "client" for _version, actions in asked)
+    assert len(client.acted) <= by_client <= len(client.acted) + client.lost_answers, (by_client, client.lost_answers)
 
 
 # -- the tests ----------------------------------------------------------------------------
@@ -519,7 +524,9 @@ def test_deadlines_fire_once_with_two_replicas_racing(
         check_record(servers[0], record, client.commitment)
         asked = check_replay(empty_redis_url, client.table, record)
         assert client.events == seat_events(record["events"], CLIENT_SEAT)
-        by_clock += sum(CLIENT_SEAT in actions for _version, actions in asked)
+        choosers = [actions[CLIENT_SEAT][1] for _version, actions in asked if CLIENT_SEAT in actions]
+        assert set(choosers) == {"clock"}, set(choosers)
+        by_clock += len(choosers)
     fired = sum(server.metric("tenpai_table_deadlines_fired_total") for server in servers)
     assert by_clock > 0
     assert fired == by_clock, f"the clocks say they fired {fired} times; the stores hold {by_clock} clock answers"
