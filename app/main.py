@@ -42,7 +42,8 @@ An exact mahjong rules engine: does a hand win (`/win`), what does it wait on (`
 is it from tenpai (`/shanten`), which tile to throw (`/discard`) and what a win pays (`/score`),
 with batch forms of each, seeded self-play (`/simulate`) and reference pages. The table speaks
 mjai: is a game's log legal and what does each hand pay (`/referee`), what may a seat do now and
-what should it do (`/act`).
+what should it do (`/act`). It also hosts tables (`/tables`): it deals from a secret wall, shows
+each seat its view, runs the clock and keeps the game.
 
 **Rules.** `rules` names a preset, `riichi` unless a request says otherwise, or takes
 `{"preset": name, ...overrides}`; `GET /rules` lists the presets and every option:
@@ -72,10 +73,16 @@ Bodies are JSON, sent with `content-type: application/json`.
 * 503: the lookup tables are still being built (`not_ready`; see `GET /ready`), too many
   heavy requests run at once (`too_busy`, with `Retry-After`), a replay of events that could
   not finish in its time (`out_of_time`), or, where
-  TENPAI_LIMIT_CONCURRENCY is set, more requests than it at once.
-* 401: a missing or wrong API key, where API keys are configured; 403: `POST /cache/clear`
-  from a client that is not an administrator; 404 and 405: a path or method the service does
-  not have; 500: a bug, never the input's.
+  TENPAI_LIMIT_CONCURRENCY is set, more requests than it at once; for hosted tables, as many
+  open as the service keeps (`too_many_tables`), a table store that cannot be reached
+  (`store_unavailable`), or a table changed by others under every attempt (`table_busy`).
+* 401: a missing or wrong API key, where API keys are configured, or a hosted table's request
+  without its seat token (`missing_token`); 403: `POST /cache/clear` from a client that is not
+  an administrator, a token that is not the table's (`not_your_table`), an action for another
+  seat (`not_your_seat`); 404: a path the service does not have, or a table it does not (`table_not_found`);
+  405: a method it does not have; 409: a hosted table's action at a version it has left
+  (`stale_version`), after its end (`table_over`), or its record before the end (`table_not_over`);
+  500: a bug or a table store altered behind the service's back, never the input's.
 
 Every error answer has one envelope, `{"error": code, "detail": [{"type", "loc", "msg", "input",
 "ctx"}]}`: `error` is the first item's `type`, `loc` names the field (and batch index), `input`

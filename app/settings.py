@@ -43,6 +43,20 @@ class Settings(BaseSettings):
         ge=0,
         description="Bytes of rendered answers the LRU cache keeps at most (besides cache_size entries).",
     )
+    act_machines: int = Field(
+        256,
+        ge=0,
+        le=1_000_000,
+        description="Table machines POST /act keeps (an LRU keyed by the rules, the seat and the SHA-256 of the "
+        "events), so that a growing log of one game is resumed from its longest kept prefix instead of replayed "
+        "whole; 0 disables it.",
+    )
+    act_machine_bytes: int = Field(
+        32 * 1024 * 1024,
+        ge=0,
+        description="Bytes of table machines POST /act keeps at most (besides act_machines entries; a machine "
+        "weighs 15 to 40 KB); 0 disables the machine cache.",
+    )
     max_body_bytes: int = Field(1_048_576, ge=1024, description="Largest request body accepted; larger ones get 413.")
     max_answer_bytes: int = Field(
         8 * 1024 * 1024,

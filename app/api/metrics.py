@@ -13,6 +13,10 @@
 * ``tenpai_cache_hits_total``, ``tenpai_cache_misses_total``, ``tenpai_cache_entries``,
   ``tenpai_cache_max_entries``, ``tenpai_ready`` and ``tenpai_tables_build_seconds``,
   read from the app's state when scraped, so the hot path does not pay for them;
+* the same of ``/act``'s table machines (:mod:`app.api.machine_cache`):
+  ``tenpai_act_machine_hits_total`` (requests resumed from a kept prefix),
+  ``tenpai_act_machine_misses_total`` (replayed from the start), ``tenpai_act_machine_entries``,
+  ``tenpai_act_machine_bytes``, ``tenpai_act_machine_max_entries`` and ``tenpai_act_machine_max_bytes``;
 * the process collector's ``process_resident_memory_bytes``, CPU and file descriptors.
 
 Requests are counted by :class:`~app.api.observe.Observe`, on the event loop,
@@ -128,6 +132,7 @@ class _Collector(Collector):
         yield GaugeMetricFamily(
             "tenpai_cache_max_entries", "Bound of the result cache (TENPAI_CACHE_SIZE).", value=stats.max_size
         )
+        yield from self._machines()
         yield GaugeMetricFamily(
             "tenpai_ready", "1 once the lookup tables are built, else 0.", value=int(readiness.tables_built)
         )
@@ -178,6 +183,29 @@ class _Collector(Collector):
             return
         yield GaugeMetricFamily(
             "tenpai_tables_open", "Hosted tables with activity within TENPAI_TABLE_IDLE_SECONDS.", value=open_tables
+        )
+
+    def _machines(self) -> Iterator[Metric]:
+        stats = self._state.machines.stats()
+        yield CounterMetricFamily(
+            "tenpai_act_machine_hits", "/act requests resumed from a kept table machine.", value=stats.hits
+        )
+        yield CounterMetricFamily(
+            "tenpai_act_machine_misses", "/act requests whose events no kept table machine began.", value=stats.misses
+        )
+        yield GaugeMetricFamily("tenpai_act_machine_entries", "Table machines kept for /act now.", value=stats.size)
+        yield GaugeMetricFamily(
+            "tenpai_act_machine_bytes", "Bytes of the table machines kept for /act now.", value=stats.bytes
+        )
+        yield GaugeMetricFamily(
+            "tenpai_act_machine_max_entries",
+            "Bound of the /act machine cache in machines (TENPAI_ACT_MACHINES).",
+            value=stats.max_size,
+        )
+        yield GaugeMetricFamily(
+            "tenpai_act_machine_max_bytes",
+            "Bound of the /act machine cache in bytes (TENPAI_ACT_MACHINE_BYTES).",
+            value=stats.max_bytes,
         )
 
     def _requests(self) -> Iterator[Metric]:

@@ -1,4 +1,4 @@
-"""What one app instance owns: its settings, its result cache and its readiness."""
+"""What one app instance owns: its settings, its result cache, its machine cache and its readiness."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from starlette.requests import Request
 
 from app.api.cache import ResultCache
+from app.api.machine_cache import MachineCache
 from app.core.shape.batch import warm as warm_batch
 from app.core.shape.tables import tables
 from app.settings import Settings
@@ -58,11 +59,17 @@ class ServiceState:
 
     settings: Settings
     cache: ResultCache
+    #: The table machines /act resumes growing logs from (:mod:`app.api.machine_cache`).
+    machines: MachineCache
     readiness: Readiness = field(default_factory=Readiness)
 
     @classmethod
     def create(cls, settings: Settings) -> ServiceState:
-        return cls(settings, ResultCache(settings.cache_size, max_bytes=settings.cache_bytes))
+        return cls(
+            settings,
+            ResultCache(settings.cache_size, max_bytes=settings.cache_bytes),
+            MachineCache(settings.act_machines, max_bytes=settings.act_machine_bytes),
+        )
 
 
 def service_state(request: Request) -> ServiceState:

@@ -369,11 +369,11 @@ class TableService:
         self._hold(table, game, stored.revision)
         return game
 
-    def _answers(self, table: str, stored: StoredTable, start: int = 0) -> list[StoredAnswer]:
-        """The stored answers from ``start`` up to ``stored``'s revision: another process may have
-        committed more since ``stored`` was read, and a game built past it is not ``stored``'s."""
-        answers: list[StoredAnswer] = self.store.answers(table, start)
-        return answers[: max(0, stored.answer_count - start)]
+    def _answers(self, table: str, stored: StoredTable, start: int = 0) -> list[Any]:
+        """The stored answers from ``start`` up to ``stored``'s revision, no further: another
+        replica may have committed since ``stored`` was read, and a game past it is not the one
+        ``stored``'s state (who is asked, what each may do) describes."""
+        return self.store.answers(table, start)[: max(0, stored.answer_count - start)]
 
     @staticmethod
     def _rules(state: Mapping[str, Any]) -> RuleProfile:
@@ -417,8 +417,8 @@ class TableService:
         """What ``seat`` sees of the table: its events after the first ``after``, what it may do."""
         state = stored.state
         after = max(0, min(after, stored.event_count))
-        # Up to the version read, not past it: the table may have moved since, and a view whose
-        # events run past its version hands the seat those events twice.
+        # Up to the version read, no further: a commit since (another thread's, another replica's)
+        # would otherwise show events beyond ``version`` beside the ``legal`` of before it.
         events = self.store.events(stored.table, after, stored.event_count) if after < stored.event_count else []
         asked = seat in state["asked"] and state["answered"][seat] is None
         view: dict[str, Any] = {
@@ -496,7 +496,7 @@ class TableService:
         try:
             if all(state["answered"][seat] is not None for seat in state["asked"]):
                 chosen = {seat: game.legal_action(seat, state["answered"][seat]) for seat in state["asked"]}
-                answers.append(game.stored_answer(chosen))
+                answers.append([[*pair, state["answers_by"][pair[0]]] for pair in game.stored_answer(chosen)])
                 events = [dict(event) for event in game.answer(chosen)]
                 self._ask(state, game, now)
             state["version"] = stored.event_count + len(events)
@@ -520,50 +520,63 @@ class TableService:
 
     def fire(self, table: str, *, stop: Callable[[], bool] | None = None) -> int:
         """Act for every asked seat whose deadline passed (bots, and clients out of time, who go
-        to auto-play), settle, and go on while bots are due; the answers made (0: none due)."""
+        to auto-play), settle, and go on while bots are due; the answers made (0: none due).
+
+        Each step holds the table's lock only for itself, so that a client's action waits for at
+        most one bot's thinking; bots still due after :data:`STEPS_PER_FIRE` steps are due in the
+        store, and the next tick (here or on another replica) goes on."""
         made = 0
-        with self._lock(table):
-            for _step in range(STEPS_PER_FIRE):
-                if stop is not None and stop():
-                    break
-                stored = self.store.load(table)
-                if stored is None or stored.state["status"] != "playing":
-                    return made
-                state = _copy_state(stored.state)
-                now = self.now()
-                due = [
-                    seat
-                    for seat in state["asked"]
-                    if (deadline := self._seat_deadline(state, seat)) is not None and deadline <= now
-                ]
-                if not due:
-                    # Not due (a client acted first, or the lease ran out early): put the deadline back.
-                    if stored.deadline != self._deadline(state):
-                        self.store.commit(table, stored.revision, state, [], [], self._deadline(state))
-                    return made
-                game = self._game(table, stored, stop)
-                for seat in due:
-                    rng = random.Random(f"{table}/{game.answer_count}/{seat}")
-                    started = time.monotonic()
-
-                    def thinking(started: float = started) -> bool:
-                        return time.monotonic() - started > BOT_DECISION_SECONDS or (stop is not None and stop())
-
-                    chosen = game.bot_action(seat, rng=rng, stop=thinking)
-                    if state["seats"][seat] == CLIENT:
-                        state["bank"][seat] = 0.0 if not state["autoplay"][seat] else state["bank"][seat]
-                        state["autoplay"][seat] = True
-                        state["answers_by"][seat] = "clock"
-                        self._count("deadlines_fired")
-                    else:
-                        state["answers_by"][seat] = BOT
-                    state["answered"][seat] = action_object(chosen)
-                if not self._commit(table, stored, state, game, now):
-                    return made
-                made += len(due)
-            # Bots still due after STEPS_PER_FIRE answers: the stored deadline says so, and the
-            # next tick (here or on another replica) goes on.
+        for _step in range(STEPS_PER_FIRE):
+            if stop is not None and stop():
+                break
+            with self._lock(table):
+                step = self._fire_step(table, stop)
+            if step is None:
+                break
+            made += step
         return made
+
+    def _fire_step(self, table: str, stop: Callable[[], bool] | None) -> int | None:
+        """One step of :meth:`fire`: the answers it made and stored, or None when there was
+        nothing to do (or another writer was first)."""
+        stored = self.store.load(table)
+        if stored is None or stored.state["status"] != "playing":
+            return None
+        state = _copy_state(stored.state)
+        now = self.now()
+        due = [
+            seat
+            for seat in state["asked"]
+            if (deadline := self._seat_deadline(state, seat)) is not None and deadline <= now
+        ]
+        if not due:
+            # Not due (a client acted first, or the lease ran out early): put the deadline back.
+            if stored.deadline != self._deadline(state):
+                self.store.commit(table, stored.revision, state, [], [], self._deadline(state))
+            return None
+        game = self._game(table, stored, stop)
+        for seat in due:
+            rng = random.Random(f"{table}/{game.answer_count}/{seat}")
+            started = time.monotonic()
+
+            def thinking(started: float = started) -> bool:
+                return time.monotonic() - started > BOT_DECISION_SECONDS or (stop is not None and stop())
+
+            chosen = game.bot_action(seat, rng=rng, stop=thinking)
+            if state["seats"][seat] == CLIENT:
+                if not state["autoplay"][seat]:
+                    state["bank"][seat] = 0.0  # decision time and bank both ran out
+                state["autoplay"][seat] = True
+                state["answers_by"][seat] = "clock"
+            else:
+                state["answers_by"][seat] = BOT
+            state["answered"][seat] = action_object(chosen)
+        if not self._commit(table, stored, state, game, now):
+            return None
+        for seat in due:
+            if state["seats"][seat] == CLIENT:
+                self._count("deadlines_fired")
+        return len(due)
 
     # -- the record ------------------------------------------------------------
 
@@ -583,6 +596,7 @@ class TableService:
             "seed": state["seed"],
             "commitment": state["commitment"],
             "scores": state["scores"],
+            "answers": self.store.answers(table),
         }
 
     def sweep(self) -> list[str]:

@@ -11,7 +11,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -43,11 +43,15 @@ def _free_port() -> int:
 
 
 @contextmanager
-def uvicorn_service(log_dir: Path) -> Iterator[str]:
-    """``app.main:app`` under uvicorn on a free 127.0.0.1 port, ready; its base URL."""
+def uvicorn_service(log_dir: Path, settings: Mapping[str, str] | None = None) -> Iterator[str]:
+    """``app.main:app`` under uvicorn on a free 127.0.0.1 port, ready; its base URL.
+
+    The service reads none of this process's ``TENPAI_*`` settings, only ``settings`` (e.g. a
+    ``TENPAI_TABLE_STORE`` of the test's own)."""
     port = _free_port()
     log_path = log_dir / "uvicorn.log"
     env = {key: value for key, value in os.environ.items() if not key.startswith("TENPAI_")}
+    env.update(settings or {})
     with log_path.open("wb") as log:
         server = subprocess.Popen(
             [

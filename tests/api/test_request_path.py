@@ -30,6 +30,7 @@ from app.api.request_path import BodyRoute, is_json_content_type
 from app.api.routes import ROUTERS
 from app.api.schemas.table import ONE_HAND
 from app.api.state import ServiceState
+from app.api.table_host import TableHost
 from app.settings import Settings
 
 SETTINGS = Settings(cache_size=0)  # no answer may come from a cache on either side
@@ -53,6 +54,10 @@ VALID: dict[str, dict[str, Any]] = {
     "/act": {"seat": 1, "events": ONE_HAND[:4]},
     "/review": {"seat": 0, "events": ONE_HAND},
     "/records/convert": {"log": "\n".join(json.dumps(event) for event in ONE_HAND), "to": "tenhou6"},
+    # Well formed, answered the same way every time: a table of bots only is refused (422), and an
+    # action at a table that does not exist is a 404 (a real table's answers hold fresh secrets).
+    "/tables": {"rules": "riichi", "length": "kyoku", "seats": ["bot", "bot", "bot", "bot"]},
+    "/tables/{table}/actions": {"version": 0, "action": {"type": "none"}},
 }
 
 MALFORMED: list[bytes] = [
@@ -95,6 +100,7 @@ def _standard_app() -> FastAPI:
     app = FastAPI(strict_content_type=False)  # as the service: a body without a Content-Type is JSON
     app.state.service = ServiceState.create(SETTINGS)
     app.state.heavy = HeavyLimiter(SETTINGS.max_heavy_requests)
+    app.state.tables = TableHost(SETTINGS)
     install_error_handlers(app)
     for route in BODY_ROUTES:
         app.router.add_api_route(route.path, route.endpoint, methods=list(route.methods), route_class_override=APIRoute)

@@ -394,34 +394,35 @@ def test_a_whole_hand_over_the_websocket(server: Server, http: httpx.Client) -> 
     opened, token = one_client_table(server, seed="socket-1")
     table = opened["table"]
     seat = RandomSeat(server.base, table, token, seed="socket")  # its choices, views and answers
-    messages = 0
+    pushes = 0
     with connect(ws_url(server, table, token), open_timeout=10) as socket:
         view = seat.take(json.loads(socket.recv(timeout=10)))
         assert view["after"] == 0 and view["status"] == "playing" and view["seat"] == 0
         pending: tuple[int, dict[str, Any]] | None = None
         give_up = time.monotonic() + 120
-        while view["status"] == "playing":
+        while view["status"] == "playing" or pending is not None:
             assert time.monotonic() < give_up, "the hand did not end over the socket"
             if pending is None and view["legal"] and view["version"] == seat.version:
                 action = seat.rng.choice(view["legal"])
                 socket.send(json.dumps({"version": view["version"], "action": action}))
                 pending = (view["version"], action)
             message = json.loads(socket.recv(timeout=30))
-            messages += 1
-            # The answer to an action is the view after it (an error, with its HTTP status);
-            # pushes are views too: each new event and each change of what the seat may do.
-            assert "error" not in message, message
+            # The answer to an action is the view after it with its HTTP status; pushes are
+            # views without one: each new event and each change of what the seat may do.
+            if "http_status" in message:
+                assert message["http_status"] == 200 and pending is not None, message
+                seat.answered.append(Answered(len(seat.answered), *pending))
+                pending = None
+            else:
+                pushes += 1
             taken = seat.take(message)
             if taken["version"] >= view["version"]:  # an answer sent after a newer push is not news
                 view = taken
-            if pending is not None and (view["version"] > pending[0] or not view["legal"]):
-                seat.answered.append(Answered(len(seat.answered), *pending))
-                pending = None
-        # A stale action on the socket is answered as the HTTP route answers it.
-        socket.send(json.dumps({"version": 0, "action": {"type": "none"}}))
+        # A late action on the socket is answered as the HTTP route answers it.
+        socket.send(json.dumps({"version": view["version"], "action": {"type": "none"}}))
         refused = json.loads(socket.recv(timeout=10))
-        assert refused["status"] == 409 and refused["error"] == "table_over", refused
-    assert len(seat.answered) >= 5 and messages > len(seat.answered)  # pushes came between answers
+        assert refused["http_status"] == 409 and refused["error"] == "table_over", refused
+    assert len(seat.answered) >= 5 and pushes > 0
     record = http.get(f"/tables/{table}/record", headers=bearer(token)).json()
     assert seat.events == seat_events(record["events"], 0)
     assert_shows_no_concealed_tile(seat.events, 0)
@@ -437,16 +438,17 @@ def test_a_socket_action_is_answered_as_the_http_route_answers_it(server: Server
         assert first["version"] == view["version"] and first["legal"] == view["legal"]
         socket.send(json.dumps({"version": view["version"] - 1, "action": view["legal"][0]}))
         stale = json.loads(socket.recv(timeout=10))
-        assert stale["status"] == 409 and stale["error"] == "stale_version", stale
+        assert stale["http_status"] == 409 and stale["error"] == "stale_version", stale
         assert stale["detail"][0]["ctx"] == {"version": view["version"]}
         socket.send(json.dumps({"version": view["version"], "action": {**view["legal"][0], "actor": 2}}))
         assert json.loads(socket.recv(timeout=10))["error"] == "not_your_seat"
         socket.send("not json")
         garbled = json.loads(socket.recv(timeout=10))
-        assert garbled["status"] == 422 and garbled["error"] == "invalid_request", garbled
+        assert garbled["http_status"] == 422 and garbled["error"] == "invalid_request", garbled
         socket.send(json.dumps({"version": view["version"], "action": view["legal"][0]}))
         answer = json.loads(socket.recv(timeout=10))
-        assert answer["status"] in ("playing", "over") and answer["version"] > view["version"], answer
+        assert answer["http_status"] == 200 and answer["status"] in ("playing", "over"), answer
+        assert answer["version"] > view["version"]
         assert answer["after"] == view["version"] and answer["events"][0] == view["legal"][0]
 
 

@@ -1,8 +1,11 @@
-"""The hand analyzer page: GET / and GET /analyze, and its three static files.
+"""The analyzer site: the hand analyzer (GET / and GET /analyze), the page that plays a hosted
+table (GET /play), and their static files.
 
-A plain HTML page with vanilla JavaScript that calls only the public API
-(``POST /shanten``, ``/ting``, ``/discard``, and ``/score`` for the value of a
-complete riichi hand). Every asset is served from here with the same headers:
+Plain HTML pages with vanilla JavaScript that call only the public API: the analyzer
+``POST /shanten``, ``/ting``, ``/discard``, and ``/score`` for the value of a complete
+riichi hand; the play page the hosted-table routes (``/tables``, its WebSocket) and
+``/act`` for advice. ``shared.js`` (tiles, mjai in words, one hand read off the events) is
+loaded by both. Every asset is served from here with the same headers:
 a Content-Security-Policy that allows nothing from another origin,
 ``X-Content-Type-Options: nosniff`` (a browser runs a file only as its declared
 type) and ``Referrer-Policy: no-referrer`` (a hand typed into the page never leaks
@@ -37,7 +40,10 @@ SECURITY_HEADERS: Final = {
 }
 _MEDIA_TYPES: Final = {
     "index.html": "text/html; charset=utf-8",
+    "play.html": "text/html; charset=utf-8",
+    "shared.js": "text/javascript; charset=utf-8",
     "app.js": "text/javascript; charset=utf-8",
+    "play.js": "text/javascript; charset=utf-8",
     "style.css": "text/css; charset=utf-8",
 }
 _ASSETS: Final = {name: (files("app.api") / "static" / "analyze" / name).read_bytes() for name in _MEDIA_TYPES}
@@ -59,9 +65,24 @@ def analyze_page() -> Response:
     return _asset("index.html")
 
 
+@router.get("/play")
+def play_page() -> Response:
+    return _asset("play.html")
+
+
+@router.get(f"{STATIC_PREFIX}/shared.js")
+def shared_script() -> Response:
+    return _asset("shared.js")
+
+
 @router.get(f"{STATIC_PREFIX}/app.js")
 def analyze_script() -> Response:
     return _asset("app.js")
+
+
+@router.get(f"{STATIC_PREFIX}/play.js")
+def play_script() -> Response:
+    return _asset("play.js")
 
 
 @router.get(f"{STATIC_PREFIX}/style.css")

@@ -118,11 +118,14 @@ async def _admin(
     dependencies=[Depends(_admin)],
 )
 def cache_clear(request: Request) -> CacheStatsResponse:
-    """Drop every cached answer and reset the counters; answers the counters after.
+    """Drop every cached answer and reset the counters; answers the counters after. The table
+    machines `/act` keeps for growing logs are dropped too (their counters are in `/metrics`).
 
     Needs an admin key in `X-Admin-Key` (TENPAI_ADMIN_KEYS); when no admin key is
     configured, only a client on the loopback interface (127.0.0.0/8, ::1) may clear.
     """
-    cache = service_state(request).cache
+    state = service_state(request)
+    cache = state.cache
     cache.clear()
+    state.machines.clear()
     return CacheStatsResponse.of(cache.stats())

@@ -16,8 +16,13 @@ three ways:
   part of a game would be no verdict); an /act whose advisor's search the clock cut
   short answers what it found, flagged ``complete: false``.
 
-Neither is cached: the exact key of a game is its events, tens of kilobytes, and the
-result cache bounds the bytes of its answers, not of its keys (a hash code is no key).
+Neither answer is cached: the exact key of a game is its events, tens of kilobytes, and the
+result cache bounds the bytes of its answers, not of its keys (a hash code is no key).  But
+/act keeps the table machine it replayed (:mod:`app.api.machine_cache`), keyed by the rules,
+the seat and the SHA-256 of the events' canonical bytes: a backend that sends one game's
+growing log has only the new events applied, and gets the answer a whole replay gives.
+/referee replays whole: its verdict carries more state than the machine (every problem so
+far, the hands' tallies, the recovery after a foul), and a game is judged once, at its end.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from fastapi import APIRouter, Body, Request, Response
 
 from app.api.errors import ApiError, error_responses, located
 from app.api.heavy import Budget, Finished, answer_heavy
+from app.api.machine_cache import MachineCache
 from app.api.questions import request_rules
 from app.api.request_path import BodyRoute
 from app.api.schemas.table import (
@@ -179,19 +185,33 @@ async def act_now(body: Annotated[ActRequest, Body(openapi_examples=ACT_EXAMPLES
     (else a 422 `not_a_decision_point`); an event the table does not allow is a 422 `illegal_event`
     at its index, a malformed one a 422 `malformed_event`.
 
+    A backend may send one game's growing log at every decision: the service keeps the table it
+    replayed (TENPAI_ACT_MACHINES) and applies only the events after the longest prefix it holds for
+    the same rules and seat; the answer is the one a whole replay gives.
+
     A heavy request, like `/referee`: off the event loop within TENPAI_HEAVY_SECONDS; an advisor's
     search cut short by that clock answers what it found with `complete: false`."""
     settings = service_state(request).settings
     _within_bound(body.events, settings.max_events)
     rules = request_rules(body.rules)
-    decided = partial(_decided, body.seat, body.events, rules, settings.heavy_seconds)
+    machines = service_state(request).machines
+    decided = partial(
+        _decided, body.seat, body.events, rules, settings.heavy_seconds, machines if machines.enabled else None
+    )
     return await answer_heavy(request, None, decided, seconds=settings.heavy_seconds)
 
 
-def _decided(seat: int, events: Sequence[object], rules: RuleProfile, seconds: float, budget: Budget) -> Finished:
+def _decided(
+    seat: int,
+    events: Sequence[object],
+    rules: RuleProfile,
+    seconds: float,
+    machines: MachineCache | None,
+    budget: Budget,
+) -> Finished:
     try:
         with located("body"):
-            answer = act(events, seat, rules, stop=budget.passed)
+            answer = act(events, seat, rules, stop=budget.passed, shelf=machines)
     except TimeoutError:  # act's replay heard the stop before the seat's point
         raise _out_of_time(events, seconds, budget) from None
     # The advisor's search stops quietly when told to: past the deadline its ranking may be partial.

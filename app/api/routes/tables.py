@@ -271,17 +271,15 @@ async def table_socket(websocket: WebSocket, table: str, token: str | None = Non
 
 
 async def _socket_action(websocket: WebSocket, table: str, token: str | None, message: str) -> dict[str, Any]:
-    """The answer to one message: the view after the action (its ``status`` is the game's,
-    ``playing`` or ``over``, as the HTTP route's 200 answer has it), or the error envelope with
-    its HTTP ``status`` (an integer)."""
+    """The answer to one message, as the HTTP route would give it, with the status it would have
+    (``http_status``; the view's own ``status`` says whether the game is playing or over)."""
     try:
         body = ActionRequest.model_validate_json(message)
     except ValueError as error:
         loc = ("body",)
-        return {"status": 422, **error_body(loc, f"not an action message: {str(error)[:300]}", "invalid_request")}
+        return {"http_status": 422, **error_body(loc, f"not an action message: {str(error)[:300]}", "invalid_request")}
     try:
         answered = await _act(websocket, table, token, body.version, body.action)
     except ApiError as error:
-        return {"status": error.status, **error_body(error.loc, error.msg, error.code, ctx=error.ctx)}
-    view: dict[str, Any] = answered
-    return view
+        return {"http_status": error.status, **error_body(error.loc, error.msg, error.code, ctx=error.ctx)}
+    return {"http_status": 200, **answered}

@@ -133,3 +133,7 @@ class TableRecord(BaseModel):
     seed: str
     commitment: str
     scores: list[int]
+    answers: list[list[list[Any]]] = Field(
+        description="Every decision the dealer asked for, in order: for each, the seats asked, each as [seat, "
+        "action, by] where by is client (the seat itself), bot, or clock (its time ran out: auto-play)."
+    )

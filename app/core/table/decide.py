@@ -61,6 +61,7 @@ from app.core.table.mjai import (
     read_event,
 )
 from app.core.table.players import Advisor, SeatView, Strategy
+from app.core.table.resume import MachineShelf, PrefixKey, machine_size, prefix_digests
 from app.core.value.scoring import MINIMUM_FANS
 
 
@@ -547,12 +548,24 @@ def _hidden(tile: object) -> object:
     return "?" if isinstance(tile, str) and tile in MJAI_NAMES else tile
 
 
-def replay(objects: Sequence[object], rules: RuleProfile, *, stop: Callable[[], bool] | None = None) -> TableMachine:
-    """A machine that has applied every event (each checked), or :class:`IllegalEvent`."""
+def replay(
+    objects: Sequence[object],
+    rules: RuleProfile,
+    *,
+    stop: Callable[[], bool] | None = None,
+    machine: TableMachine | None = None,
+    first: int = 0,
+) -> TableMachine:
+    """A machine that has applied every event (each checked), or :class:`IllegalEvent`.
+
+    Given a ``machine`` that has applied the game's first ``first`` events, ``objects`` are
+    the events after them: they are applied to it and named by their place in the whole game.
+    """
     from app.core.table.machine import Foul
 
-    machine = TableMachine(rules)
-    for index, obj in enumerate(objects):
+    if machine is None:
+        machine = TableMachine(rules)
+    for index, obj in enumerate(objects, first):
         if stop is not None and index % 64 == 0 and stop():
             raise TimeoutError
         event = read_event(obj, index, rules.seats)
@@ -598,18 +611,37 @@ def act(
     *,
     strategy: Strategy | None = None,
     stop: Callable[[], bool] | None = None,
+    shelf: MachineShelf | None = None,
 ) -> ActAnswer:
     """What ``seat`` should do after ``objects``: its legal actions, the pick, all ranked.
 
     The answer depends only on what the seat sees: the other seats' hands and draws are
     hidden before the replay.  The last event must be one where the seat acts
     (:func:`require_decision_point`); after a discard it may not claim, its one action is ``none``.
+
+    With a ``shelf`` (:mod:`app.core.table.resume`) the replay starts from the machine kept
+    for the longest prefix of these events it holds, and the machine after all of them is
+    kept there: the answer is the same, only the events after the prefix are read and applied.
     """
     if not 0 <= seat < rules.seats:
         raise NotADecisionPoint(f"seat must be 0..{rules.seats - 1}, got {seat}", field="seat")
-    for index, obj in enumerate(objects):  # each event's form as sent, before other seats' tiles are hidden
-        read_event(obj, index, rules.seats)
-    machine = replay(seat_sees(objects, seat), rules, stop=stop)
+    machine, kept_as = _seat_machine(objects, seat, rules, stop, shelf)
+    try:
+        answer = _advise(machine, objects, seat, strategy, stop)
+    except TenpaiError:  # the question was refused, the machine stands as the events left it
+        _put_back(shelf, kept_as, machine)
+        raise
+    _put_back(shelf, kept_as, machine)
+    return answer
+
+
+def _advise(
+    machine: TableMachine,
+    objects: Sequence[object],
+    seat: int,
+    strategy: Strategy | None,
+    stop: Callable[[], bool] | None,
+) -> ActAnswer:
     last = objects[-1] if objects else None
     before_play = isinstance(last, Mapping) and last.get("type") in _BEFORE_PLAY_POINTS
     if not (before_play and machine.phase in ("exchange", "void") and machine.legal_actions(seat)):
@@ -623,3 +655,39 @@ def act(
         [action_object(action) for action in legal],
         [(action_object(item.action), item.value, item.reasons) for item in decision.ranked],
     )
+
+
+def _seat_machine(
+    objects: Sequence[object],
+    seat: int,
+    rules: RuleProfile,
+    stop: Callable[[], bool] | None,
+    shelf: MachineShelf | None,
+) -> tuple[TableMachine, PrefixKey | None]:
+    """The machine after ``objects`` as ``seat`` sees them, and the key to put it back under
+    (None: no shelf, or events with no key).  Replayed from the start, or from the longest
+    prefix ``shelf`` keeps, taken off it: those events were read and applied, as these, by an
+    earlier request (the same bytes, the same seat, the same rules)."""
+    digests: dict[int, bytes] | None = None
+    if shelf is not None and objects:
+        try:
+            digests = prefix_digests(objects, shelf.lengths())
+        except (ValueError, TypeError, RecursionError):  # not JSON this process can write back: no key
+            digests = None
+    if shelf is None or digests is None:
+        start, resumed, whole = 0, None, None
+    else:
+        keys = [PrefixKey(rules, seat, count, digest) for count, digest in sorted(digests.items(), reverse=True)]
+        found = shelf.take(keys)
+        start, resumed = (0, None) if found is None else (found[0].events, found[1])
+        whole = keys[0]
+    for index in range(start, len(objects)):  # each event's form as sent, before other seats' tiles are hidden
+        read_event(objects[index], index, rules.seats)
+    # A replay stopped or refused here drops the machine: taken off the shelf, it is never put back.
+    machine = replay(seat_sees(objects[start:], seat), rules, stop=stop, machine=resumed, first=start)
+    return machine, whole
+
+
+def _put_back(shelf: MachineShelf | None, key: PrefixKey | None, machine: TableMachine) -> None:
+    if shelf is not None and key is not None:
+        shelf.keep(key, machine, machine_size(machine))

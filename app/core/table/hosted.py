@@ -11,8 +11,8 @@ dealing, drawing, showing dora and settling claims by priority live there once. 
 paused at each :class:`~app.core.table.game.Ask`: the seats it asks, each with its legal actions
 (:meth:`legal`), answered together once every asked seat has chosen (:meth:`answer`).
 
-An answer is stored as ``[[seat, action object], ...]``, the mjai objects of the actions in the
-order the seats were asked.
+An answer is stored as ``[[seat, action object, ...], ...]``, the mjai objects of the actions in
+the order the seats were asked (a hosted table adds who chose each: the client, a bot, the clock).
 
 >>> from app.core.shape.rules import rule_profile
 >>> from app.core.table.game import RandomWalls
@@ -41,11 +41,12 @@ from app.core.table.wall import SeedWalls, tenhou_tile_order
 #: The strategy that plays bot seats and seats whose clock ran out: /act's advisor.
 BOT_STRATEGY: Final = "advisor"
 
-#: Actions whose mjai object names no actor (:func:`~app.core.table.mjai.action_object` writes
-#: them bare): a pass, and a declared draw (nine terminals).
-BARE_ACTIONS: Final = ("none", "ryukyoku")
+#: Actions whose mjai object names no actor (:func:`~app.core.table.mjai.action_object`): a pass,
+#: and a declared draw (nine terminals) as libriichi writes it; the asked seat is the actor.
+_WITHOUT_ACTOR: Final = frozenset({"none", "ryukyoku"})
 
-#: One stored answer: each asked seat and the mjai object of its action, in the order asked.
+#: One stored answer: each asked seat and the mjai object of its action (and what the host adds),
+#: in the order asked.
 StoredAnswer = list[list[Any]]
 
 
@@ -117,9 +118,9 @@ class HostedGame:
                 raise TimeoutError("the replay of a hosted game was stopped")
             chosen: dict[int, Event] = {}
             for pair in stored:
-                if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], int)):
-                    raise ReplayMismatch(f"stored answer {self.answer_count} is not a list of [seat, action] pairs")
-                seat, obj = pair
+                if not (isinstance(pair, list) and len(pair) >= 2 and isinstance(pair[0], int)):
+                    raise ReplayMismatch(f"stored answer {self.answer_count} is not a list of [seat, action, ...]")
+                seat, obj = pair[0], pair[1]
                 try:
                     chosen[seat] = self.legal_action(seat, obj)
                 except (IllegalAction, MalformedEvent) as error:
@@ -159,12 +160,8 @@ class HostedGame:
         if not legal:
             raise IllegalAction(f"seat {seat} is not asked to act now", field="action")
         wanted = read_event(obj, 0, self.rules.seats)
-        if wanted.kind in BARE_ACTIONS and wanted.actor in (None, seat):
-            # Written without its actor (as the legal list and the stored answers have it): the
-            # answering seat's.  Matched with the actor, a stored declared draw never replayed.
-            wanted = wanted._replace(actor=seat)
         for action in legal:
-            if action_key(action._replace(actor=seat) if action.kind in BARE_ACTIONS else action) == action_key(wanted):
+            if _choice(action) == _choice(wanted):
                 return action
         raise IllegalAction(
             f"seat {seat} may not {wanted.kind} here: the rules allow {len(legal)} other action(s)",
@@ -205,6 +202,11 @@ class HostedGame:
         own view of the table (:class:`~app.core.table.players.SeatView`), never the wall."""
         strategy = make_player(BOT_STRATEGY, DEFAULT_WEIGHTS, rng)
         return decide(self.dealer.machine, seat, strategy, stop=stop, rank=False).action
+
+
+def _choice(action: Event) -> tuple[object, ...]:
+    """What makes two actions of the asked seat the same choice (its actor-less forms included)."""
+    return action_key(action._replace(actor=None) if action.kind in _WITHOUT_ACTOR else action)
 
 
 def seat_events(events: Sequence[Mapping[str, Any]], seat: int) -> list[dict[str, Any]]:

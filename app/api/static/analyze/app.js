@@ -1,23 +1,9 @@
 // tenpai hand analyzer: reads the form, asks the public API, draws the answer.
 // Tiles are ints 0..33 (1-9m, 1-9p, 1-9s, E S W N, White Green Red), as in the engine;
-// the API answers in mpsz ("3m"), which is turned into Unicode tiles here.
+// the API answers in mpsz ("3m"), which is turned into Unicode tiles by shared.js (loaded first).
 "use strict";
 
-const SUITS = "mpsz";
-const UNICODE = [
-  ...Array.from({ length: 9 }, (_, i) => String.fromCodePoint(0x1f007 + i)), // man
-  ...Array.from({ length: 9 }, (_, i) => String.fromCodePoint(0x1f019 + i)), // pin
-  ...Array.from({ length: 9 }, (_, i) => String.fromCodePoint(0x1f010 + i)), // sou
-  ...Array.from({ length: 4 }, (_, i) => String.fromCodePoint(0x1f000 + i)), // winds
-  String.fromCodePoint(0x1f006), String.fromCodePoint(0x1f005), String.fromCodePoint(0x1f004), // dragons
-];
 const UNICODE_TILES = new Map(UNICODE.map((char, tile) => [char, tile]));
-// Drawn faces: in Chinese when a CJK font is installed, else in ASCII.
-const FACES = {
-  cjk: { honors: [..."東南西北白發中"], suits: [..."萬筒索"], numerals: [..."一二三四五六七八九"] },
-  ascii: { honors: ["E", "S", "W", "N", "Wh", "Gr", "Rd"], suits: [..."mps"], numerals: [..."123456789"] },
-};
-let faces = FACES.cjk;
 const MELD_KINDS = {
   chi: "chi", pon: "pon", kan: "open_kan", minkan: "open_kan", open_kan: "open_kan",
   ankan: "closed_kan", closed_kan: "closed_kan", kakan: "added_kan", added_kan: "added_kan",
@@ -27,7 +13,6 @@ const FORM_NAMES = {
   knitted_straight: "knitted straight + set + pair", honors_and_knitted: "honours and knitted tiles",
 };
 const WINDS = ["E", "S", "W", "N"]; // seat and round winds; the dealer sits East (seat 0)
-const WIND_NAMES = ["East", "South", "West", "North"];
 // The API's yaku names, with an English gloss for readers who do not know the Japanese term.
 const YAKU_LABELS = {
   riichi: "riichi", double_riichi: "double riichi", ippatsu: "ippatsu (one-shot)",
@@ -61,14 +46,6 @@ const RULES_TIMEOUT_MS = 5000;
 
 // --- notation (display only: the API is the judge of what is valid) -------------
 
-function tileName(tile) {
-  return `${(tile % 9) + 1}${SUITS[Math.floor(tile / 9)]}`;
-}
-
-function tileOfName(name) {
-  const number = name[0] === "0" ? 5 : Number(name[0]);
-  return SUITS.indexOf(name[1]) * 9 + number - 1;
-}
 
 // {tiles: [int], red: [bool]} or null when the text is not readable here.
 function parseTiles(text) {
@@ -180,54 +157,6 @@ function parseMelds(text) {
 
 // --- drawing tiles ----------------------------------------------------------------
 
-let glyphsMissing = false;
-
-// With no font holding the mahjong block every tile is the same empty box:
-// then the tiles are drawn with CSS faces (number and suit) instead.
-function detectGlyphs() {
-  const canvas = document.createElement("canvas");
-  canvas.width = canvas.height = 48;
-  const context = canvas.getContext("2d");
-  if (!context) return;
-  const draw = (char) => {
-    context.clearRect(0, 0, 48, 48);
-    context.font = "40px " + getComputedStyle(document.body).getPropertyValue("--tile-font");
-    context.fillStyle = "#000";
-    context.textBaseline = "top";
-    context.fillText(char, 2, 2);
-    return context.getImageData(0, 0, 48, 48).data.join(",");
-  };
-  glyphsMissing = draw(UNICODE[0]) === draw(UNICODE[18]) && draw(UNICODE[9]) === draw(UNICODE[27]);
-  if (draw("萬") === draw("筒")) faces = FACES.ascii;
-  document.body.classList.toggle("no-glyphs", glyphsMissing);
-}
-
-function tileElement(tile, { red = false, tag = "span" } = {}) {
-  const element = document.createElement(tag);
-  element.className = `tile suit-${SUITS[Math.floor(tile / 9)]}` + (red ? " red-five" : "");
-  element.dataset.tile = tileName(tile);
-  element.title = red ? `0${SUITS[Math.floor(tile / 9)]} (red five)` : tileName(tile);
-  const glyph = document.createElement("span");
-  glyph.className = "glyph";
-  glyph.textContent = UNICODE[tile];
-  glyph.setAttribute("aria-hidden", "true");
-  const face = document.createElement("span");
-  face.className = "face";
-  face.setAttribute("aria-hidden", "true");
-  if (tile >= 27) face.textContent = faces.honors[tile - 27];
-  else {
-    const number = document.createElement("b");
-    number.textContent = faces.numerals[tile % 9];
-    const suit = document.createElement("i");
-    suit.textContent = faces.suits[Math.floor(tile / 9)];
-    face.append(number, suit);
-  }
-  const label = document.createElement("span");
-  label.className = "label";
-  label.textContent = red ? `0${SUITS[Math.floor(tile / 9)]}` : tileName(tile);
-  element.append(glyph, face, label);
-  return element;
-}
 
 function tileWithCount(name, remaining) {
   const wrap = document.createElement("span");
@@ -243,7 +172,6 @@ function tileWithCount(name, remaining) {
 
 // --- the form, the URL and errors -------------------------------------------------
 
-const $ = (id) => document.getElementById(id);
 const FIELDS = ["hand", "rules", "melds", "visible", "void_suit"];
 const VOID_SUITS = ["", "m", "p", "s"]; // "": the service takes the best suit to void
 const SUIT_WORDS = { m: "characters", p: "dots", s: "bamboo" };
@@ -276,24 +204,6 @@ function clearErrors(names = [...FIELDS, "form"]) {
   }
 }
 
-class ApiError extends Error {
-  constructor(status, detail) {
-    super(detail?.msg ?? `HTTP ${status}`);
-    this.status = status;
-    this.detail = detail;
-  }
-}
-
-async function post(path, body) {
-  const response = await fetch(path, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const answer = await response.json().catch(() => null);
-  if (!response.ok) throw new ApiError(response.status, answer?.detail?.[0]);
-  return answer;
-}
 
 function reportApiError(error) {
   const detail = error.detail;
@@ -716,9 +626,6 @@ function percent(probability) {
   return `${(probability * 100).toFixed(1)}%`;
 }
 
-function points(value) {
-  return value.toLocaleString("en", { maximumFractionDigits: Math.abs(value) < 100 ? 1 : 0 });
-}
 
 function signed(value) {
   const shown = Number(value.toFixed(3)) + 0; // + 0: no "-0"
@@ -919,11 +826,9 @@ function discardAndAnalyze(parsed, name) {
 // the indexes agree).
 
 const LOG_FORMATS = { mjai: "mjai", tenhou6: "tenhou.net/6 JSON", mjlog: "Tenhou's mjlog XML" };
-const MJAI_HONORS = { E: 27, S: 28, W: 29, N: 30, P: 31, F: 32, C: 33 };
 // /act answers a busy service's 503 with "retry after 2 s": the page tries that often, that far apart.
 const ACT_ATTEMPTS = 4;
 const ACT_RETRY_MS = 2000;
-const ACTION_WORDS = { chi: "chi", pon: "pon", daiminkan: "open kan", ankan: "closed kan", kakan: "added kan" };
 
 const reviewState = {
   events: null, seats: 4, answer: null, request: null, selected: null, act: new Map(), generation: 0,
@@ -933,21 +838,6 @@ const reviewState = {
   text: null, logEvents: null, logFormat: null, converted: null,
 };
 
-// An mjai tile ("5mr", "E", "?") as {tile, red}; null for a hidden or unknown tile.
-function mjaiTile(name) {
-  if (typeof name !== "string") return null;
-  if (name in MJAI_HONORS) return { tile: MJAI_HONORS[name], red: false };
-  const match = /^([1-9])([mps])(r?)$/.exec(name);
-  if (!match) return null;
-  return { tile: SUITS.indexOf(match[2]) * 9 + Number(match[1]) - 1, red: match[3] === "r" };
-}
-
-// An mjai tile in mpsz, as the review's `tiles` writes it ("5mr" -> "0m", "P" -> "5z").
-function mjaiName(name) {
-  const read = mjaiTile(name);
-  if (!read) return String(name);
-  return read.red ? `0${SUITS[Math.floor(read.tile / 9)]}` : tileName(read.tile);
-}
 
 // The events of an mjai log, or null when the text is not one (then the service reads it).
 function readMjai(text) {
@@ -1101,31 +991,7 @@ function lossWords(value) {
   return `${points(value)} ${Math.round(value) === 1 ? "point" : "points"}`;
 }
 
-// An mjai action in words, its tiles in mpsz ("pon 9p with 9p 9p").
-function actionWords(action, seat) {
-  const pai = action.pai === undefined ? "" : mjaiName(action.pai);
-  const consumed = (action.consumed ?? []).map(mjaiName).join(" ");
-  switch (action.type) {
-    case "dahai": return `discard ${pai}` + (action.tsumogiri ? " (the tile drawn)" : "");
-    case "reach": return action.pai === undefined ? "riichi" : `riichi, discarding ${pai}`;
-    case "chi": case "pon": case "daiminkan":
-      return `${ACTION_WORDS[action.type]} ${pai} with ${consumed}` + (action.target === undefined ? "" : ` from seat ${action.target}`);
-    case "ankan": return `closed kan of ${mjaiName(action.consumed?.[0])}`;
-    case "kakan": return `added kan of ${pai}`;
-    case "hora": return action.target === undefined || action.target === seat ? "tsumo (self-drawn win)" : `ron on ${pai}`;
-    case "ryukyoku": return "abortive draw (nine terminals)";
-    case "none": return "pass";
-    case "nukidora": return "north set aside (nukidora)";
-    default: return action.type;
-  }
-}
 
-// The same action: kind, tile and the tiles used (a discard's tsumogiri flag aside).
-function sameAction(a, b) {
-  if (!a || !b || a.type !== b.type) return false;
-  const tiles = (x) => [x.pai ?? "", ...[...(x.consumed ?? [])].sort()].join(",");
-  return tiles(a) === tiles(b);
-}
 
 // 0 (no loss) .. 1 (the game's largest): a square root, so that small losses still show.
 function lossShade(loss, largest) {
@@ -1311,47 +1177,8 @@ function renderRivers(decision) {
     return;
   }
   message.hidden = true;
-  let start = 0;
-  for (let i = decision.index; i >= 0; i--) if (events[i]?.type === "start_kyoku") { start = i; break; }
-  const kyoku = events[start];
-  const seats = kyoku.tehais?.length ?? reviewState.seats;
-  const table = Array.from({ length: seats }, () => ({ river: [], melds: [], riichi: false }));
-  const dora = kyoku.dora_marker ? [kyoku.dora_marker] : [];
-  let declaring = null;
-  for (let i = start + 1; i <= decision.index && i < events.length; i++) {
-    const event = events[i];
-    const seat = table[event.actor];
-    if (event.type === "dahai" && seat) {
-      seat.river.push({ pai: event.pai, tsumogiri: Boolean(event.tsumogiri), riichi: declaring === event.actor, called: false });
-      if (declaring === event.actor) declaring = null;
-    } else if (event.type === "reach" && seat) {
-      declaring = event.actor;
-      seat.riichi = true;
-    } else if (["chi", "pon", "daiminkan"].includes(event.type) && seat) {
-      const thrown = table[event.target]?.river.at(-1);
-      if (thrown) thrown.called = true;
-      seat.melds.push({ kind: event.type, tiles: [event.pai, ...event.consumed], from: event.target });
-    } else if (event.type === "ankan" && seat) {
-      seat.melds.push({ kind: "ankan", tiles: [...event.consumed] });
-    } else if (event.type === "kakan" && seat) {
-      const pon = seat.melds.find((meld) => meld.kind === "pon" && mjaiTile(meld.tiles[0])?.tile === mjaiTile(event.pai)?.tile);
-      if (pon) { pon.kind = "kakan"; pon.tiles.push(event.pai); } else seat.melds.push({ kind: "kakan", tiles: [...event.consumed, event.pai] });
-    } else if (event.type === "dora" && event.dora_marker) {
-      dora.push(event.dora_marker);
-    }
-  }
-  const drawn = (pai, classes = "") => {
-    const read = mjaiTile(pai);
-    if (!read) {
-      const hidden = document.createElement("span");
-      hidden.className = "tile hidden-tile";
-      hidden.textContent = "?";
-      return hidden;
-    }
-    const element = tileElement(read.tile, { red: read.red });
-    if (classes) element.classList.add(...classes.split(" ").filter(Boolean));
-    return element;
-  };
+  const { kyoku, seats: table, dora } = handOnTable(events, decision.index, reviewState.seats);
+  const seats = table.length;
   const doraRow = document.createElement("div");
   doraRow.className = "river-row dora-row";
   const doraLabel = document.createElement("span");
@@ -1359,7 +1186,7 @@ function renderRivers(decision) {
   doraLabel.textContent = "dora indicators";
   const doraTiles = document.createElement("div");
   doraTiles.className = "tiles small";
-  doraTiles.append(...dora.map((pai) => drawn(pai)));
+  doraTiles.append(...dora.map((pai) => mjaiTileElement(pai)));
   doraRow.append(doraLabel, doraTiles);
   rivers.append(doraRow);
   table.forEach((state, seat) => {
@@ -1371,26 +1198,7 @@ function renderRivers(decision) {
     const wind = WIND_NAMES[(seat - kyoku.oya + seats) % seats];
     label.textContent = `seat ${seat} · ${wind}` + (seat === reviewState.answer.seat ? " (reviewed)" : "")
       + (state.riichi ? " · riichi" : "") + (kyoku.scores ? ` · ${kyoku.scores[seat]}` : "");
-    const river = document.createElement("div");
-    river.className = "tiles small river";
-    river.setAttribute("aria-label", `seat ${seat}'s discards`);
-    river.append(...state.river.map((thrown) => {
-      const element = drawn(thrown.pai, [thrown.tsumogiri ? "tsumogiri" : "", thrown.riichi ? "riichi-tile" : "",
-        thrown.called ? "called" : ""].join(" "));
-      if (element.title !== undefined) {
-        element.title += (thrown.tsumogiri ? ", the tile drawn" : "") + (thrown.riichi ? ", declaring riichi" : "")
-          + (thrown.called ? ", called" : "");
-      }
-      return element;
-    }));
-    row.append(label, river);
-    for (const meld of state.melds) {
-      const group = document.createElement("span");
-      group.className = "meld tiles small";
-      group.title = ACTION_WORDS[meld.kind] + (meld.from === undefined ? "" : ` from seat ${meld.from}`);
-      group.append(...meld.tiles.map((pai) => drawn(pai)));
-      row.append(group);
-    }
+    row.append(label, riverElement(state.river, seat), ...state.melds.map(meldElement));
     rivers.append(row);
   });
 }
@@ -1485,9 +1293,34 @@ function setUpReview() {
   $("review-timeline").addEventListener("keydown", timelineKeys);
 }
 
+// A game played on the play page, opened for review there (/?review_table=ID#review): its record
+// with the seat's token that page keeps in this tab, pasted as mjai JSONL and reviewed for the seat.
+async function reviewPlayedTable() {
+  const table = new URLSearchParams(location.search).get("review_table");
+  if (!table) return;
+  const stored = storedSeat(table);
+  if (!stored) {
+    reviewError("log", `table ${table} was not played in this tab: its record is open only to a seat's token`);
+    return;
+  }
+  let record;
+  try {
+    record = await authorized(tablePath(table, "/record"), stored.token);
+  } catch (error) {
+    reviewError("log", `the record of table ${table} could not be had: ${error.message}`);
+    return;
+  }
+  $("review-log").value = record.events.map((event) => JSON.stringify(event)).join("\n");
+  await readReviewLog();
+  $("review-seat").value = String(stored.seat);
+  $("review").scrollIntoView();
+  await runReview();
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   detectGlyphs();
   setUpReview();
+  reviewPlayedTable();
   $("form").addEventListener("submit", (event) => {
     event.preventDefault();
     analyze({ push: true });
