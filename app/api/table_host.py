@@ -21,7 +21,7 @@ import contextlib
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Final, TypeVar
 
 from anyio import CapacityLimiter
@@ -55,6 +55,8 @@ class TableHost:
         self._wakeups: dict[str, asyncio.Event] = {}
         self._tick_now: asyncio.Event | None = None
         self._tasks: list[asyncio.Task[None]] = []
+        #: The store's announcements are being listened to: a waiting view needs no poll.
+        self._announced = False
         self.limiter = CapacityLimiter(TABLE_THREADS)
         self.firing: set[str] = set()
 
@@ -92,6 +94,9 @@ class TableHost:
     # -- wake-ups ------------------------------------------------------------
 
     def wakeup(self, table: str) -> asyncio.Event:
+        """The event the next change of ``table`` sets.  A waiter takes it *before* it reads the
+        table: a change that lands between the read and the wait then still wakes it (taken
+        after the read, it would sleep through that change until its wait ran out)."""
         event = self._wakeups.get(table)
         if event is None:
             if len(self._wakeups) > 10_000:  # forget the unwatched ones
@@ -110,15 +115,13 @@ class TableHost:
         if self._tick_now is not None:
             self._tick_now.set()
 
-    async def wait_change(self, table: str, seconds: float) -> None:
-        """Until ``table`` may have changed, or ``seconds`` (at most :data:`POLL_SECONDS` when the
-        store announces nothing)."""
-        if self.opened and self.service.store.notify_changes is not None and self._tasks:
-            bound = seconds
-        else:
-            bound = min(seconds, POLL_SECONDS)
+    async def wait_change(self, woken: asyncio.Event, seconds: float) -> None:
+        """Until ``woken`` (from :meth:`wakeup`, taken before the read) is set, or ``seconds``
+        (at most :data:`POLL_SECONDS` when the store announces nothing: a commit by another
+        process sets no event here)."""
+        bound = seconds if self._announced else min(seconds, POLL_SECONDS)
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.wakeup(table).wait(), timeout=max(0.0, bound))
+            await asyncio.wait_for(woken.wait(), timeout=max(0.0, bound))
 
     # -- the clock -------------------------------------------------------------
 
@@ -128,6 +131,7 @@ class TableHost:
         self._tasks.append(asyncio.create_task(self._clock(), name="tenpai-table-clock"))
         changes = await self.run(lambda: self.service.store.notify_changes())
         if changes is not None:
+            self._announced = True
             self._tasks.append(asyncio.create_task(self._listen(changes), name="tenpai-table-changes"))
 
     async def stop(self) -> None:
@@ -141,17 +145,23 @@ class TableHost:
             with contextlib.suppress(Exception):
                 await run_sync(self._service.store.close)
 
-    async def _listen(self, changes: object) -> None:
+    async def _listen(self, changes: AsyncIterator[str]) -> None:
         while True:
             try:
-                async for table in changes:  # type: ignore[attr-defined]
+                async for table in changes:
                     self.changed(str(table))
-                return
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - a lost connection: views fall back to polling, retry
                 logger.warning("the table store's announcements stopped; retrying in 1 s", exc_info=True)
-                await asyncio.sleep(1.0)
+            # Announcements missed while they were down would leave a view waiting its whole
+            # wait: from now on views also poll, and the announcements only wake them sooner.
+            self._announced = False
+            await asyncio.sleep(1.0)
+            renewed = self.service.store.notify_changes()  # a stopped iterator yields nothing again
+            if renewed is None:
+                return
+            changes = renewed
 
     async def _clock(self) -> None:
         assert self._tick_now is not None

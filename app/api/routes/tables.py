@@ -142,11 +142,12 @@ async def table_view(
     token = _bearer(request)
     give_up = time.monotonic() + wait
     while True:
+        woken = host.wakeup(table)  # before the read, so that a change after it wakes the wait
         view = await _serve(request, lambda: _view(host, table, token, after))
         left = give_up - time.monotonic()
         if view["version"] > after or view["status"] != "playing" or left <= 0:
             return JSONResponse(view)
-        await host.wait_change(table, left)
+        await host.wait_change(woken, left)
         if await request.is_disconnected():
             return JSONResponse(view)
 
@@ -227,6 +228,7 @@ async def table_socket(websocket: WebSocket, table: str, token: str | None = Non
     client may send `{"version": V, "action": {...}}` and gets what the HTTP route answers."""
     presented = _bearer(websocket) or token
     host = table_host(websocket)
+    woken = host.wakeup(table)  # before the first read, so that a change after it is pushed
     try:
         view = await _serve(websocket, lambda: _view(host, table, presented, 0))
     except ApiError as error:
@@ -238,9 +240,10 @@ async def table_socket(websocket: WebSocket, table: str, token: str | None = Non
     sending = asyncio.Lock()
 
     async def push() -> None:
-        nonlocal seen
+        nonlocal seen, woken
         while True:
-            await host.wait_change(table, MAX_WAIT_SECONDS)
+            await host.wait_change(woken, MAX_WAIT_SECONDS)
+            woken = host.wakeup(table)
             now = await _serve(websocket, partial(_view, host, table, presented, seen[0]))
             state = (now["version"], json.dumps(now["legal"]), now["autoplay"], now["status"])
             if state != seen:
