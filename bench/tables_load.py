@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from run_http import HOST, ServerSpec, clean_environment, serving, tenpai_spec
+from run_http import HOST, Server, ServerSpec, clean_environment, serving, tenpai_spec
 from timing import cpu_model
 
 BENCH_DIR: Final = Path(__file__).resolve().parent
@@ -226,16 +226,34 @@ def percentile(sorted_values: Sequence[float], share: float) -> float:
     return sorted_values[min(rank, len(sorted_values)) - 1]
 
 
-def summarize(sent: Sequence[Sent], window: tuple[float, float]) -> dict[str, Any]:
-    """The requests answered within ``window``: rate, errors, latency per method (ms)."""
-    start, end = window
-    counted = [request for request in sent if start <= request.ended < end]
-    seconds = end - start
+@dataclass(frozen=True)
+class Window:
+    """The counted part of a run, and the CPU the server and this client spent in it."""
+
+    start: float
+    end: float
+    server_cpu_seconds: float
+    client_cpu_seconds: float
+
+
+def process_cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of process ``pid`` (all its threads), from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
+def summarize(sent: Sequence[Sent], window: Window) -> dict[str, Any]:
+    """The requests answered within ``window``: rate, errors, latency per method (ms), CPU per request."""
+    counted = [request for request in sent if window.start <= request.ended < window.end]
+    seconds = window.end - window.start
     summary: dict[str, Any] = {
         "requests": len(counted),
         "requests_per_second": round(len(counted) / seconds, 1),
         "errors": sum(request.status != 200 for request in counted),
         "statuses": dict(sorted(_count(str(request.status) for request in counted).items())),
+        "server_cpu_share": round(window.server_cpu_seconds / seconds, 2),
+        "server_cpu_ms_per_request": round(1000 * window.server_cpu_seconds / max(1, len(counted)), 3),
+        "client_cpu_ms_per_request": round(1000 * window.client_cpu_seconds / max(1, len(counted)), 3),
     }
     for method in ("GET", "POST"):
         times = sorted(1000 * (r.ended - r.started) for r in counted if r.method == method)
@@ -257,29 +275,37 @@ def _count(keys: Iterator[str]) -> dict[str, int]:
 
 
 def run_threads(
-    threads: Sequence[threading.Thread], stop: threading.Event, warmup: float, seconds: float
-) -> tuple[float, float]:
-    """Start ``threads``, let them run ``warmup + seconds``, stop them; the counted window."""
+    threads: Sequence[threading.Thread], stop: threading.Event, args: argparse.Namespace, server_pid: int
+) -> Window:
+    """Start ``threads``, let them run ``--warmup`` and ``--seconds``, stop them; the counted window."""
     began = time.perf_counter()
     for thread in threads:
         thread.start()
-    window = (began + warmup, began + warmup + seconds)
-    stop.wait(warmup + seconds)
+    stop.wait(args.warmup)
+    server_cpu, client_cpu = process_cpu_seconds(server_pid), time.process_time()
+    start = time.perf_counter()
+    stop.wait(max(0.0, began + args.warmup + args.seconds - start))
+    window = Window(
+        start,
+        time.perf_counter(),
+        process_cpu_seconds(server_pid) - server_cpu,
+        time.process_time() - client_cpu,
+    )
     stop.set()
     for thread in threads:
         thread.join(REQUEST_TIMEOUT_S + 5)
     return window
 
 
-def load_tables(port: int, args: argparse.Namespace, round_index: int) -> tuple[list[Seat], tuple[float, float]]:
+def load_tables(server: Server, args: argparse.Namespace, round_index: int) -> tuple[list[Seat], Window]:
     """The tables' load on a running service; its seats (with what they sent) and the window."""
     stop = threading.Event()
     seats: list[Seat] = []
     for number in range(args.tables):
         seed = f"{args.seed}/{round_index}/{number}"
-        slot = [open_table(port, seed)]
-        seats += [Seat(port, slot, seat, args.wait, stop, seed) for seat in range(SEATS)]
-    window = run_threads(seats, stop, args.warmup, args.seconds)
+        slot = [open_table(server.port, seed)]
+        seats += [Seat(server.port, slot, seat, args.wait, stop, seed) for seat in range(SEATS)]
+    window = run_threads(seats, stop, args, server.process.pid)
     for table in {id(seat.slot): seat.slot[0] for seat in seats}.values():
         table.barrier.abort()
     failures = [seat.failure for seat in seats if seat.failure]
@@ -289,12 +315,12 @@ def load_tables(port: int, args: argparse.Namespace, round_index: int) -> tuple[
 
 
 def load_echo(
-    port: int, patterns: Sequence[Sequence[Sent]], args: argparse.Namespace
-) -> tuple[list[Replay], tuple[float, float]]:
+    server: Server, patterns: Sequence[Sequence[Sent]], args: argparse.Namespace
+) -> tuple[list[Replay], Window]:
+    """The same threads replaying ``patterns`` (one per seat) on the echo; the threads and the window."""
     stop = threading.Event()
-    threads = [Replay(port, pattern, stop) for pattern in patterns if pattern]
-    window = run_threads(threads, stop, args.warmup, args.seconds)
-    return threads, window
+    threads = [Replay(server.port, pattern, stop) for pattern in patterns if pattern]
+    return threads, run_threads(threads, stop, args, server.process.pid)
 
 
 # --- servers ---------------------------------------------------------------------------
@@ -370,8 +396,9 @@ def echo_spec() -> ServerSpec:
 def table_rows(rounds: Sequence[dict[str, Any]]) -> str:
     """The report as a Markdown table, one row per target and round."""
     lines = [
-        "| round | target | requests/s | / echo | GET/s | POST/s | POST p50 ms | POST p99 ms | GET p50 ms | GET p99 ms | errors |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| round | target | requests/s | / echo | GET/s | POST/s | POST p50 ms | POST p99 ms | GET p50 ms "
+        "| GET p99 ms | errors | server CPU | server CPU ms/request |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for number, result in enumerate(rounds, 1):
         echo_rate = result["echo"]["requests_per_second"]
@@ -381,7 +408,8 @@ def table_rows(rounds: Sequence[dict[str, Any]]) -> str:
                 f"| {number} | {target} | {run['requests_per_second']:,.0f} | {ratio:.2f}x | "
                 f"{run['GET']['per_second']:,.0f} | {run['POST']['per_second']:,.0f} | "
                 f"{run['POST']['p50_ms']:.1f} | {run['POST']['p99_ms']:.1f} | "
-                f"{run['GET']['p50_ms']:.1f} | {run['GET']['p99_ms']:.1f} | {run['errors']} |"
+                f"{run['GET']['p50_ms']:.1f} | {run['GET']['p99_ms']:.1f} | {run['errors']} | "
+                f"{run['server_cpu_share']:.0%} | {run['server_cpu_ms_per_request']:.2f} |"
             )
     return "\n".join(lines)
 
@@ -426,7 +454,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 with store_url(store, folder) as url:
                     spec = tenpai_spec(f"tenpai-{store}", TENPAI_TABLE_STORE=url)
                     with serving(spec, folder) as server:
-                        seats, window = load_tables(server.port, args, round_index)
+                        seats, window = load_tables(server, args, round_index)
                 sent = [request for seat in seats for request in seat.sent]
                 result[f"tables, {store}"] = summarize(sent, window)
                 result[f"tables, {store}"]["games_finished"] = sum(seat.games for seat in seats) // SEATS
@@ -437,7 +465,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if not patterns:
                     patterns = [seat.sent for seat in seats]
             with serving(echo_spec(), workdir) as server:
-                replays, window = load_echo(server.port, patterns, args)
+                replays, window = load_echo(server, patterns, args)
             result["echo"] = summarize([request for replay in replays for request in replay.sent], window)
             print(f"  round {round_index + 1} echo: {result['echo']['requests_per_second']} req/s", file=sys.stderr)
             report["rounds"].append(result)
