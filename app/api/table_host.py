@@ -91,6 +91,15 @@ class TableHost:
 
         return await run_sync(bounded, limiter=self.limiter)
 
+    async def read(self, work: Callable[[], T]) -> T:
+        """``work()``, reads of the store and nothing more (a seat's view): on the event loop when
+        the store says its reads never wait (SQLite's, from a local file in WAL mode), else as
+        :meth:`run`.  Views are most of a table's requests (every seat's long poll wakes at every
+        change, and reads twice), and the hop to a worker thread and back cost more than the read."""
+        if self.service.store.reads_in_place:
+            return work()
+        return await self.run(work)
+
     # -- wake-ups ------------------------------------------------------------
 
     def wakeup(self, table: str) -> asyncio.Event:

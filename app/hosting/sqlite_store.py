@@ -81,6 +81,9 @@ CREATE TABLE IF NOT EXISTS answers (
 class SqliteTableStore:
     """Tables in one SQLite file (see the module docstring); thread- and process-safe."""
 
+    #: WAL mode: readers read the file (or the OS's cache of it) and never wait for the writer.
+    reads_in_place = True
+
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path).absolute()
         self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -22,6 +22,7 @@ from fastapi.testclient import TestClient
 
 import app.api.routes.tables as table_routes
 import app.api.table_host as table_host
+from app.hosting.sqlite_store import SqliteTableStore
 from app.hosting.store import open_store
 from app.hosting.tables import TableService
 from app.settings import Settings
@@ -74,6 +75,9 @@ def test_a_change_between_the_views_read_and_its_wait_wakes_the_long_poll(
 ) -> None:
     # No poll to fall back on: only the wake-up can answer the long poll before its wait is over.
     monkeypatch.setattr(table_host, "POLL_SECONDS", 3600.0)
+    # Reads in worker threads, as Redis's are (SQLite's run on the event loop, where nothing
+    # can come between the read and the wait).
+    monkeypatch.setattr(SqliteTableStore, "reads_in_place", False)
     table, tokens = _open(client)
     views = _views(client, table, tokens)
     actor, waiter = _asked_and_waiting(views)

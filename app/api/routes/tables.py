@@ -76,6 +76,14 @@ def _api_error(error: TenpaiError) -> ApiError:
     return ApiError(loc, error.message, error.code, ctx=ctx, headers=headers)
 
 
+async def _read(request: Request | WebSocket, work: Callable[[], T]) -> T:
+    """A view's reads of the store, where :meth:`TableHost.read` runs them."""
+    try:
+        return await table_host(request).read(work)
+    except TenpaiError as error:
+        raise _api_error(error) from None
+
+
 async def _serve(request: Request | WebSocket, work: Callable[[], T]) -> T:
     try:
         return await table_host(request).run(work)
@@ -143,7 +151,7 @@ async def table_view(
     give_up = time.monotonic() + wait
     while True:
         woken = host.wakeup(table)  # before the read, so that a change after it wakes the wait
-        view = await _serve(request, lambda: _view(host, table, token, after))
+        view = await _read(request, lambda: _view(host, table, token, after))
         left = give_up - time.monotonic()
         if view["version"] > after or view["status"] != "playing" or left <= 0:
             return JSONResponse(view)
@@ -230,7 +238,7 @@ async def table_socket(websocket: WebSocket, table: str, token: str | None = Non
     host = table_host(websocket)
     woken = host.wakeup(table)  # before the first read, so that a change after it is pushed
     try:
-        view = await _serve(websocket, lambda: _view(host, table, presented, 0))
+        view = await _read(websocket, lambda: _view(host, table, presented, 0))
     except ApiError as error:
         await websocket.close(code=4000 + status_of(error.code), reason=error.code)
         return
@@ -244,7 +252,7 @@ async def table_socket(websocket: WebSocket, table: str, token: str | None = Non
         while True:
             await host.wait_change(woken, MAX_WAIT_SECONDS)
             woken = host.wakeup(table)
-            now = await _serve(websocket, partial(_view, host, table, presented, seen[0]))
+            now = await _read(websocket, partial(_view, host, table, presented, seen[0]))
             state = (now["version"], json.dumps(now["legal"]), now["autoplay"], now["status"])
             if state != seen:
                 async with sending:
