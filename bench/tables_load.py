@@ -57,6 +57,8 @@ SEATS: Final = 4
 #: A request slower than this is an error (a long poll answers within ``--wait`` seconds).
 REQUEST_TIMEOUT_S: Final = 60.0
 REDIS_START_TIMEOUT_S: Final = 15.0
+#: Answers other than 200 kept whole per connection, to show in the report.
+MAX_KEPT_ERRORS: Final = 3
 #: The clock's decisions are long enough that no seat of a loaded table runs out of time: a
 #: seat acted for by the clock would be a different load (the advisor's decisions).
 CLOCK: Final = {"decision_seconds": 120, "bank_seconds": 600}
@@ -95,6 +97,7 @@ class Connection:
         self.token = token
         self.connection = http.client.HTTPConnection(HOST, port, timeout=REQUEST_TIMEOUT_S)
         self.sent: list[Sent] = []
+        self.failed: list[str] = []  # the first few answers other than 200, for the report
 
     def request(self, method: str, path: str, body: bytes | None = None) -> tuple[int, bytes]:
         headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
@@ -109,6 +112,8 @@ class Connection:
         except (OSError, http.client.HTTPException):
             self.connection.close()  # the next request connects again
         self.sent.append(Sent(method, path, body, started, time.perf_counter(), status))
+        if status != 200 and len(self.failed) < MAX_KEPT_ERRORS:
+            self.failed.append(f"{method} {path} -> {status}: {payload[:300].decode(errors='replace')}")
         return status, payload
 
     def close(self) -> None:
@@ -146,6 +151,7 @@ class Seat(threading.Thread):
         self.seed = seed
         self.rng = random.Random(f"{seed}/{seat}")
         self.sent: list[Sent] = []
+        self.failed: list[str] = []
         self.games = 0
         self.failure: str | None = None
 
@@ -173,24 +179,28 @@ class Seat(threading.Thread):
         version = 0
         try:
             while not self.stop.is_set():
-                status, payload = connection.request("GET", f"/tables/{table.table}?after={version}&wait={self.wait}")
+                wait = self.wait if version else 0  # after a refused action: the view now
+                status, payload = connection.request("GET", f"/tables/{table.table}?after={version}&wait={wait}")
                 if status != 200:
                     time.sleep(0.05)  # counted as an error; read the view again
                     continue
                 view = json.loads(payload)
+                version = view["version"]
                 while view["legal"] and view["status"] == "playing" and not self.stop.is_set():
                     action = self.rng.choice(view["legal"])
                     body = json.dumps({"version": view["version"], "action": action}).encode()
                     status, payload = connection.request("POST", f"/tables/{table.table}/actions", body)
                     if status != 200:
-                        break  # counted as an error; the next view says where the table is
+                        version = 0  # counted as an error; read the whole view again, at once
+                        break
                     view = json.loads(payload)
-                version = view["version"]
+                    version = view["version"]
                 if view["status"] != "playing":
                     return
         finally:
             connection.close()
             self.sent.extend(connection.sent)
+            self.failed.extend(connection.failed)
 
 
 class Replay(threading.Thread):
@@ -458,6 +468,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 sent = [request for seat in seats for request in seat.sent]
                 result[f"tables, {store}"] = summarize(sent, window)
                 result[f"tables, {store}"]["games_finished"] = sum(seat.games for seat in seats) // SEATS
+                result[f"tables, {store}"]["first_errors"] = [error for seat in seats for error in seat.failed][:5]
                 print(
                     f"  round {round_index + 1} {store}: {result[f'tables, {store}']['requests_per_second']} req/s",
                     file=sys.stderr,
@@ -467,6 +478,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             with serving(echo_spec(), workdir) as server:
                 replays, window = load_echo(server, patterns, args)
             result["echo"] = summarize([request for replay in replays for request in replay.sent], window)
+            result["echo"]["first_errors"] = [error for replay in replays for error in replay.connection.failed][:5]
             print(f"  round {round_index + 1} echo: {result['echo']['requests_per_second']} req/s", file=sys.stderr)
             report["rounds"].append(result)
     report["load_average_after"] = os.getloadavg()

@@ -129,8 +129,10 @@ class TableHost:
         (at most :data:`POLL_SECONDS` when the store announces nothing: a commit by another
         process sets no event here)."""
         bound = seconds if self._announced else min(seconds, POLL_SECONDS)
+        # asyncio.timeout, not wait_for: no task of its own for each of the many waits.
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(woken.wait(), timeout=max(0.0, bound))
+            async with asyncio.timeout(max(0.0, bound)):
+                await woken.wait()
 
     # -- the clock -------------------------------------------------------------
 
