@@ -21,7 +21,8 @@ import contextlib
 import logging
 import threading
 import time
-from collections.abc import Callable
+import weakref
+from collections.abc import AsyncIterator, Callable
 from typing import Final, TypeVar
 
 from anyio import CapacityLimiter
@@ -54,12 +55,15 @@ class TableHost:
         self.settings = settings
         self._service: TableService | None = None
         self._opening = threading.Lock()
-        self._wakeups: dict[str, asyncio.Event] = {}
+        # Weak: an event lives while a waiter holds it, so the tables nobody watches are forgotten
+        # by themselves, and no event a view still waits on is ever dropped.
+        self._wakeups: weakref.WeakValueDictionary[str, asyncio.Event] = weakref.WeakValueDictionary()
         self._tick_now: asyncio.Event | None = None
         self._tasks: list[asyncio.Task[None]] = []
+        #: The store's announcements are being listened to: a waiting view needs no poll.
+        self._announced = False
         self.limiter = CapacityLimiter(TABLE_THREADS)
         self.firing: set[str] = set()
-        self._announcing = False
 
     @property
     def service(self) -> TableService:
@@ -92,14 +96,23 @@ class TableHost:
 
         return await run_sync(bounded, limiter=self.limiter)
 
+    async def read(self, work: Callable[[], T]) -> T:
+        """``work()``, reads of the store and nothing more (a seat's view): on the event loop when
+        the store says its reads never wait (SQLite's, from a local file in WAL mode), else as
+        :meth:`run`.  Views are most of a table's requests (every seat's long poll wakes at every
+        change, and reads twice), and the hop to a worker thread and back cost more than the read."""
+        if self.service.store.reads_in_place:
+            return work()
+        return await self.run(work)
+
     # -- wake-ups ------------------------------------------------------------
 
     def wakeup(self, table: str) -> asyncio.Event:
+        """The event the next change of ``table`` sets.  A waiter takes it *before* it reads the
+        table: a change that lands between the read and the wait then still wakes it (taken
+        after the read, it would sleep through that change until its wait ran out)."""
         event = self._wakeups.get(table)
         if event is None:
-            if len(self._wakeups) > 10_000:  # forget the unwatched ones
-                for name in [name for name, waiting in self._wakeups.items() if not waiting.is_set()][:5_000]:
-                    self._wakeups.pop(name, None)
             event = self._wakeups[table] = asyncio.Event()
         return event
 
@@ -113,15 +126,17 @@ class TableHost:
         if self._tick_now is not None:
             self._tick_now.set()
 
-    async def wait_change(self, wakeup: asyncio.Event, seconds: float) -> None:
-        """Until ``wakeup`` (taken with :meth:`wakeup` *before* the view was read, so that a change
-        between the read and the wait is not missed) is set, or ``seconds`` pass; at most
-        :data:`POLL_SECONDS` when the store announces nothing, :data:`ANNOUNCED_POLL_SECONDS` when
-        it does (an announcement lost while the connection to Redis was down is caught that way)."""
-        announced = self.opened and self._announcing
-        bound = min(seconds, ANNOUNCED_POLL_SECONDS if announced else POLL_SECONDS)
+    async def wait_change(self, woken: asyncio.Event, seconds: float) -> None:
+        """Until ``woken`` (from :meth:`wakeup`, taken before the read) is set, or ``seconds``
+        (at most :data:`POLL_SECONDS` when the store announces nothing: a commit by another
+        process sets no event here)."""
+        # Announced (Redis pub/sub, at most once): still a look every ANNOUNCED_POLL_SECONDS, for an
+        # announcement lost on the wire.
+        bound = min(seconds, ANNOUNCED_POLL_SECONDS if self._announced else POLL_SECONDS)
+        # asyncio.timeout, not wait_for: no task of its own for each of the many waits.
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(wakeup.wait(), timeout=max(0.0, bound))
+            async with asyncio.timeout(max(0.0, bound)):
+                await woken.wait()
 
     # -- the clock -------------------------------------------------------------
 
@@ -131,7 +146,7 @@ class TableHost:
         self._tasks.append(asyncio.create_task(self._clock(), name="tenpai-table-clock"))
         changes = await self.run(lambda: self.service.store.notify_changes())
         if changes is not None:
-            self._announcing = True
+            self._announced = True
             self._tasks.append(asyncio.create_task(self._listen(changes), name="tenpai-table-changes"))
 
     async def stop(self) -> None:
@@ -145,17 +160,23 @@ class TableHost:
             with contextlib.suppress(Exception):
                 await run_sync(self._service.store.close)
 
-    async def _listen(self, changes: object) -> None:
+    async def _listen(self, changes: AsyncIterator[str]) -> None:
         while True:
             try:
-                async for table in changes:  # type: ignore[attr-defined]
+                async for table in changes:
                     self.changed(str(table))
-                return
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - a lost connection: views fall back to polling, retry
                 logger.warning("the table store's announcements stopped; retrying in 1 s", exc_info=True)
-                await asyncio.sleep(1.0)
+            # Announcements missed while they were down would leave a view waiting its whole
+            # wait: from now on views also poll, and the announcements only wake them sooner.
+            self._announced = False
+            await asyncio.sleep(1.0)
+            renewed = self.service.store.notify_changes()  # a stopped iterator yields nothing again
+            if renewed is None:
+                return
+            changes = renewed
 
     async def _clock(self) -> None:
         assert self._tick_now is not None

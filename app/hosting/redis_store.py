@@ -126,6 +126,9 @@ class RedisTableStore:
     The client decodes answers (``decode_responses=True``): every value read is a ``str``.
     """
 
+    #: A read is a round trip to the server, which may be slow or gone: never on an event loop.
+    reads_in_place = False
+
     def __init__(self, url: str, *, namespace: str = "tenpai") -> None:
         self._url = url
         try:

@@ -3,7 +3,8 @@
 The file is in WAL mode with ``synchronous=FULL``: a commit that returned is on disk (a SIGKILL
 or a power cut right after does not lose it), and readers never wait for the writer.  Every
 write is one ``BEGIN IMMEDIATE`` transaction, which takes the file's single write lock before it
-reads, so the compare-and-set of :meth:`SqliteTableStore.commit` and the claims of
+reads (the writers of one process queue for it on a lock of their own first), so the
+compare-and-set of :meth:`SqliteTableStore.commit` and the claims of
 :meth:`SqliteTableStore.claim_due` hold across processes (uvicorn workers) as well as threads.
 
 Connections come from a small pool: a thread borrows one for a call and gives it back, so
@@ -80,11 +81,20 @@ CREATE TABLE IF NOT EXISTS answers (
 class SqliteTableStore:
     """Tables in one SQLite file (see the module docstring); thread- and process-safe."""
 
+    #: WAL mode: readers read the file (or the OS's cache of it) and never wait for the writer.
+    reads_in_place = True
+
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path).absolute()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._idle: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
+        # This process's writers take turns here, woken the moment the writer before them is
+        # done.  Left to SQLite, a connection that finds the write lock taken sleeps in its busy
+        # handler (1 ms, 2, 5, 10 ... then 100 ms at a time) and does not see the lock come free:
+        # under a few concurrent actions that backing-off added up to a second to an answer.
+        # Other processes sharing the file still meet at SQLite's lock.
+        self._writing = threading.Lock()
         self._closed = False
         with self._connection() as connection:
             self._migrate(connection)
@@ -132,7 +142,7 @@ class SqliteTableStore:
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One write transaction holding the file's write lock from its first read."""
-        with self._connection() as connection:
+        with self._writing, self._connection() as connection:
             connection.execute("BEGIN IMMEDIATE")
             try:
                 yield connection

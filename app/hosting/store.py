@@ -112,6 +112,10 @@ class StoredTable:
 class TableStore(Protocol):
     """Where every hosted table lives; every method is safe to call from any thread."""
 
+    #: True when a read (:meth:`load`, :meth:`events`) is a quick local read that never waits for
+    #: a writer or a network, so that the service may run it on its event loop.
+    reads_in_place: bool
+
     def describe(self) -> dict[str, Any]:
         """What ``GET /limits`` shows: ``{"kind": "sqlite", "path": ...}`` or ``{"kind": "redis", "url": ...}``.
 

@@ -481,16 +481,20 @@ class TableService:
                 state["autoplay"][seat] = False
                 state["answered"][seat] = action_object(chosen)
                 state["answers_by"][seat] = CLIENT
-                if self._commit(table, stored, state, game, now):
+                committed = self._commit(table, stored, state, game, now)
+                if committed is not None:
                     self._count("actions")
-                    return self.view(self._load(table), seat, version)
+                    return self.view(committed, seat, version)  # no second read: this is what was stored
             raise TableBusy(
                 f"table {table} changed under {COMMIT_ATTEMPTS} attempts in a row; try again", field="table"
             )
 
-    def _commit(self, table: str, stored: StoredTable, state: dict[str, Any], game: HostedGame, now: float) -> bool:
+    def _commit(
+        self, table: str, stored: StoredTable, state: dict[str, Any], game: HostedGame, now: float
+    ) -> StoredTable | None:
         """Settle the asked seats' answers if all are in, and store the change (compare-and-set on
-        the revision); False when another writer was first (this process's copy is dropped)."""
+        the revision); the table as committed, or None when another writer was first (this
+        process's copy is dropped)."""
         events: list[dict[str, Any]] = []
         answers: list[StoredAnswer] = []
         try:
@@ -507,10 +511,17 @@ class TableService:
         if not stored_ok:
             self._count("conflicts")
             self._drop(table)
-            return False
+            return None
         self._hold(table, game, stored.revision + 1)
         self._autoplay[table] = sum(bool(flag) for flag in state["autoplay"]) if state["status"] == "playing" else 0
-        return True
+        return StoredTable(
+            table,
+            stored.revision + 1,
+            state,
+            stored.event_count + len(events),
+            stored.answer_count + len(answers),
+            self._deadline(state),
+        )
 
     # -- the clock's side ------------------------------------------------------
 
@@ -571,7 +582,7 @@ class TableService:
             else:
                 state["answers_by"][seat] = BOT
             state["answered"][seat] = action_object(chosen)
-        if not self._commit(table, stored, state, game, now):
+        if self._commit(table, stored, state, game, now) is None:
             return None
         for seat in due:
             if state["seats"][seat] == CLIENT:

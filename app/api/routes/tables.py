@@ -76,6 +76,14 @@ def _api_error(error: TenpaiError) -> ApiError:
     return ApiError(loc, error.message, error.code, ctx=ctx, headers=headers)
 
 
+async def _read(request: Request | WebSocket, work: Callable[[], T]) -> T:
+    """A view's reads of the store, where :meth:`TableHost.read` runs them."""
+    try:
+        return await table_host(request).read(work)
+    except TenpaiError as error:
+        raise _api_error(error) from None
+
+
 async def _serve(request: Request | WebSocket, work: Callable[[], T]) -> T:
     try:
         return await table_host(request).run(work)
@@ -142,12 +150,12 @@ async def table_view(
     token = _bearer(request)
     give_up = time.monotonic() + wait
     while True:
-        wakeup = host.wakeup(table)  # before the read: a change after it wakes this wait
-        view = await _serve(request, lambda: _view(host, table, token, after))
+        woken = host.wakeup(table)  # before the read, so that a change after it wakes the wait
+        view = await _read(request, lambda: _view(host, table, token, after))
         left = give_up - time.monotonic()
         if view["version"] > after or view["status"] != "playing" or left <= 0:
             return JSONResponse(view)
-        await host.wait_change(wakeup, left)
+        await host.wait_change(woken, left)
         if await request.is_disconnected():
             return JSONResponse(view)
 
@@ -228,9 +236,9 @@ async def table_socket(websocket: WebSocket, table: str, token: str | None = Non
     client may send `{"version": V, "action": {...}}` and gets what the HTTP route answers."""
     presented = _bearer(websocket) or token
     host = table_host(websocket)
-    first_wakeup = host.wakeup(table)  # before the first read: no change is missed after it
+    woken = host.wakeup(table)  # before the first read, so that a change after it is pushed
     try:
-        view = await _serve(websocket, lambda: _view(host, table, presented, 0))
+        view = await _read(websocket, lambda: _view(host, table, presented, 0))
     except ApiError as error:
         # Accepted first: a close before the handshake is answered is an HTTP 403 to the client
         # whatever the code, so a browser would see 1006 and never the reason it was refused.
@@ -243,12 +251,11 @@ async def table_socket(websocket: WebSocket, table: str, token: str | None = Non
     sending = asyncio.Lock()
 
     async def push() -> None:
-        nonlocal seen
-        wakeup = first_wakeup
+        nonlocal seen, woken
         while True:
-            await host.wait_change(wakeup, MAX_WAIT_SECONDS)
-            wakeup = host.wakeup(table)  # before the read, as for the long poll
-            now = await _serve(websocket, partial(_view, host, table, presented, seen[0]))
+            await host.wait_change(woken, MAX_WAIT_SECONDS)
+            woken = host.wakeup(table)
+            now = await _read(websocket, partial(_view, host, table, presented, seen[0]))
             state = (now["version"], json.dumps(now["legal"]), now["autoplay"], now["status"])
             if state != seen:
                 async with sending:
