@@ -156,9 +156,13 @@ class TableHost:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._tasks.clear()
-        if self._service is not None:
+        self._announced = False
+        # Forget the service with its closed store: an app started again (a test client's next
+        # lifespan) opens a new one rather than finding a closed store.
+        service, self._service = self._service, None
+        if service is not None:
             with contextlib.suppress(Exception):
-                await run_sync(self._service.store.close)
+                await run_sync(service.store.close)
 
     async def _listen(self, changes: AsyncIterator[str]) -> None:
         while True:
