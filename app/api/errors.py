@@ -18,7 +18,7 @@ The core raises :class:`~app.core.errors.TenpaiError` with a ``field`` relative 
 the question (``"hand"``, ``"visible"``, ``"preset"``); :func:`located` re-roots
 such an error at the place in the request body the value came from.
 
->>> _field_loc("melds[1].tiles")
+>>> field_loc("melds[1].tiles")
 ('melds', 1, 'tiles')
 >>> status_of("too_many_copies"), status_of("not_a_winning_hand"), status_of("body_too_large")
 (422, 400, 413)
@@ -429,7 +429,7 @@ class ApiError(Exception):
 _FIELD_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
 
-def _field_loc(field: str | None) -> Loc:
+def field_loc(field: str | None) -> Loc:
     """Split a core field path (``"melds[1].tiles"``) into loc parts."""
     if not field:
         return ()
@@ -474,7 +474,7 @@ class located:  # noqa: N801 - used like a function: ``with located("body", "han
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: object) -> None:
         if not isinstance(error, TenpaiError):
             return
-        field = _field_loc(error.field) if self.keep_field else ()
+        field = field_loc(error.field) if self.keep_field else ()
         if self.renames and field and field[0] in self.renames:
             field = self.renames[str(field[0])] + field[1:]
         index = self.index
@@ -574,7 +574,7 @@ async def _api_error(request: Request, error: Exception) -> JSONResponse:
 async def _core_error(request: Request, error: Exception) -> JSONResponse:
     # A core error that no route located: still the client's, placed at its field.
     assert isinstance(error, TenpaiError)
-    loc = ("body",) + _field_loc(error.field)
+    loc = ("body",) + field_loc(error.field)
     item = _error_item(loc, error.message, error.code, None, await _sent_at(request, loc))
     return _envelope(status_of(error.code), [item])
 

@@ -45,7 +45,7 @@ from app.core.errors import TenpaiError
 from app.core.shape.rules import RuleProfile
 from app.core.table.game import TABLE_PRESETS, GameConfig, InvalidGameConfig, validate_config
 from app.core.table.hosted import BOT_STRATEGY, HostedGame, IllegalAction, SeedWallSource, StoredAnswer, seat_events
-from app.core.table.mjai import MalformedEvent, action_object
+from app.core.table.mjai import MalformedEvent, action_object, name_fault
 from app.core.table.wall import new_seed, seed_commitment
 from app.hosting.store import StoredTable, TableStore
 
@@ -278,6 +278,13 @@ class TableService:
             raise InvalidGameConfig(f"rules {rules.name!r} have no table", field="rules")
         if spec.seed is not None:
             seed_commitment(spec.seed)  # refuses a seed that is not ASCII, or too long
+        if spec.names is not None:
+            if len(spec.names) != len(spec.seats):
+                raise InvalidTableSpec(f"names has {len(spec.names)} names for {len(spec.seats)} seats", field="names")
+            for seat, name in enumerate(spec.names):
+                fault = name_fault(name)
+                if fault is not None:
+                    raise InvalidTableSpec(f"a player's name holds {fault}", field=f"names[{seat}]")
         return rules
 
     # -- the clock ---------------------------------------------------------

@@ -196,6 +196,9 @@ GOOD_TABLE = {"rules": "riichi", "length": "kyoku", "seats": ["client", "bot", "
         ({"seed": ""}, ["body", "seed"], "invalid_seed"),
         ({"seed": 7}, ["body", "seed"], "string_type"),
         ({"dealer": 2}, ["body", "dealer"], "extra_forbidden"),
+        ({"names": ["a", "b\u0001", "c", "d"]}, ["body", "names", 1], "invalid_table_spec"),
+        ({"names": ["a", "b", "c"]}, ["body", "names"], "invalid_table_spec"),
+        ({"names": ["a", "b", "c", "d" * 65]}, ["body", "names", 3], "string_too_long"),
     ],
     ids=lambda value: json.dumps(value)[:40] if isinstance(value, dict) else None,
 )

@@ -21,7 +21,7 @@ from fastapi import APIRouter, Body, Query, Request, Response, WebSocket, WebSoc
 from fastapi.responses import JSONResponse, PlainTextResponse
 
 from app.api.auth import KeyRing
-from app.api.errors import ApiError, error_body, error_responses, status_of
+from app.api.errors import ApiError, error_body, error_responses, field_loc, status_of
 from app.api.request_path import BodyRoute
 from app.api.schemas.tables import ActionRequest, OpenTableRequest, TableOpened, TableRecord, TableView
 from app.api.state import service_state
@@ -66,7 +66,7 @@ def _api_error(error: TenpaiError) -> ApiError:
     if head in _FIELD_PLACES:
         loc: tuple[str | int, ...] = _FIELD_PLACES[head]
     else:
-        loc = ("body", *[part for part in field.split(".") if part])
+        loc = ("body", *field_loc(field))
     ctx: dict[str, Any] | None = None
     if isinstance(error, IllegalAction):
         ctx = {"legal": error.legal}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.config import JsonDict
@@ -20,6 +20,8 @@ _OPEN_EXAMPLE: JsonDict = {
 }
 _ACTION_EXAMPLE: JsonDict = {"version": 57, "action": {"type": "dahai", "actor": 0, "pai": "5m", "tsumogiri": False}}
 
+#: The longest player's name (Tenhou's are at most 8 characters; mjlog writes them URL-encoded).
+MAX_NAME_CHARS = 64
 #: The longest seed a client may choose (duplicate play); a secret seed is 3,358 characters.
 MAX_SEED_CHARS = 4096
 
@@ -70,7 +72,7 @@ class OpenTableRequest(BaseModel):
         max_length=len(OPTIONS),
         description="Rule options over the preset, as GET /rules lists them.",
     )
-    names: list[str] | None = Field(
+    names: list[Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS)]] | None = Field(
         None,
         min_length=min(SEAT_COUNTS),
         max_length=max(SEAT_COUNTS),
