@@ -29,6 +29,12 @@ OpenAPI document and Swagger UI show, and every such route declares the 415; a t
 checks that both handlers give the same answer, error or not, on the same bodies
 sent as JSON (and the 415 for the rest).
 
+A GET route marked :func:`plain_query` (its parameters: ``str`` path parameters, ``int`` or
+``float`` query parameters with defaults and at most ``ge``/``le`` bounds, the request) is served
+short too: a query whose values are plain decimals within their bounds is read by hand and the
+route function called at once; any other query (a missing table of digits, a sign, an exponent,
+a value out of bounds) goes to FastAPI's handler, which answers it, 422s and all, as before.
+
 >>> from pydantic import BaseModel
 >>> class Body(BaseModel):
 ...     hand: str
@@ -46,10 +52,13 @@ from __future__ import annotations
 import email.message
 import inspect
 import json
+import re
 from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
 from functools import partial
 from typing import Any, Final, TypeVar
 
+from annotated_types import Ge, Le
 from fastapi import Request, Response
 from fastapi.dependencies.utils import request_body_to_args
 from fastapi.exceptions import RequestValidationError
@@ -75,7 +84,37 @@ MAX_REPLAY_KEY: Final = 2048
 F = TypeVar("F", bound=Callable[..., Any])
 
 _REPLAYABLE: Final = "_tenpai_replayable"
+_PLAIN_QUERY: Final = "_tenpai_plain_query"
 _NO_BODY: Final = object()
+
+#: Query values read by hand (:func:`plain_query`): ASCII digits, and for a float one decimal
+#: point between digits.  pydantic reads these exactly as ``int(text)`` and ``float(text)`` do;
+#: what else it accepts (``+5``, `` 5``, ``1_000``, ``1e3``, ``.5``) goes to FastAPI's handler.
+_PLAIN_INT: Final = re.compile(r"[0-9]{1,10}")
+_PLAIN_FLOAT: Final = re.compile(r"[0-9]{1,10}(?:\.[0-9]{1,10})?")
+
+
+@dataclass(frozen=True)
+class _QueryValue:
+    """How :meth:`BodyRoute.plain_arguments` reads one query parameter."""
+
+    name: str
+    alias: str
+    kind: type[int] | type[float]
+    default: int | float
+    low: int | float | None
+    high: int | float | None
+
+    def read(self, text: str | None) -> int | float | None:
+        """The value of ``text`` (the default when absent), or None when FastAPI must judge it."""
+        if text is None:
+            return self.default
+        if (_PLAIN_INT if self.kind is int else _PLAIN_FLOAT).fullmatch(text) is None:
+            return None
+        value = self.kind(text)
+        if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
+            return None
+        return value
 
 
 def replayable(endpoint: F) -> F:
@@ -83,6 +122,15 @@ def replayable(endpoint: F) -> F:
     body is answered from the result cache.  An answer sent with ``Cache-Control: no-store``
     (cut short by a time budget, so it depends on the load) is never replayed."""
     setattr(endpoint, _REPLAYABLE, True)
+    return endpoint
+
+
+def plain_query(endpoint: F) -> F:
+    """Mark an ``async def`` GET route function whose parameters are ``str`` path parameters,
+    ``int``/``float`` query parameters with defaults and at most ``ge``/``le`` bounds, and the
+    request, to be served without FastAPI's per-request dependency solving when its query is
+    plain (the module's docstring); :class:`BodyRoute` refuses, at start, a route it cannot serve so."""
+    setattr(endpoint, _PLAIN_QUERY, True)
     return endpoint
 
 
@@ -105,6 +153,8 @@ class BodyRoute(APIRoute):
 
     body_model: type[BaseModel] | None
     replayable: bool
+    #: The query parameters of a :func:`plain_query` route, None for any other route.
+    query_values: tuple[_QueryValue, ...] | None
 
     def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
         # A route that reads a body answers 415 to one that is not JSON (:meth:`answer`):
@@ -119,6 +169,7 @@ class BodyRoute(APIRoute):
         ``__init__`` through :meth:`get_route_handler`, once the dependant is built."""
         self.replayable = bool(getattr(self.endpoint, _REPLAYABLE, False))
         dependant = self.dependant
+        self.query_values = self._plain_query_values() if getattr(self.endpoint, _PLAIN_QUERY, False) else None
         takes_body_and_request = (
             len(dependant.body_params) == 1
             and not (dependant.path_params or dependant.query_params or dependant.header_params)
@@ -143,6 +194,54 @@ class BodyRoute(APIRoute):
         self._request_name = dependant.request_param_name
         self._is_async = inspect.iscoroutinefunction(self.endpoint)
 
+    def _plain_query_values(self) -> tuple[_QueryValue, ...]:
+        dependant = self.dependant
+        if (
+            self.methods != {"GET"}
+            or not inspect.iscoroutinefunction(self.endpoint)
+            or dependant.body_params
+            or dependant.header_params
+            or dependant.cookie_params
+            or dependant.dependencies
+            or dependant.background_tasks_param_name
+            or dependant.response_param_name
+            or any(
+                param.field_info.annotation is not str or param.field_info.metadata for param in dependant.path_params
+            )
+        ):
+            raise TypeError(
+                f"{self.path}: a plain_query route is an async GET of str path and int/float query parameters"
+            )
+        values = []
+        for param in dependant.query_params:
+            info = param.field_info
+            bounds = {type(bound): bound for bound in info.metadata}
+            if info.annotation not in (int, float) or info.is_required() or set(bounds) - {Ge, Le}:
+                raise TypeError(
+                    f"{self.path}: query parameter {param.name!r} is not a bounded int or float with a default"
+                )
+            low = bounds[Ge].ge if Ge in bounds else None
+            high = bounds[Le].le if Le in bounds else None
+            values.append(_QueryValue(param.name, param.alias, info.annotation, info.default, low, high))  # type: ignore[arg-type]
+        self._path_names = tuple(param.name for param in dependant.path_params)
+        self._request_name = dependant.request_param_name
+        return tuple(values)
+
+    def plain_arguments(self, request: Request) -> dict[str, Any] | None:
+        """The arguments of a :func:`plain_query` route read from ``request``, or None when its
+        query is not plain and FastAPI's handler must read it (and maybe answer 422)."""
+        assert self.query_values is not None
+        query = request.query_params
+        arguments: dict[str, Any] = {name: request.path_params[name] for name in self._path_names}
+        for value in self.query_values:
+            read = value.read(query.get(value.alias))
+            if read is None:
+                return None
+            arguments[value.name] = read
+        if self._request_name is not None:
+            arguments[self._request_name] = request
+        return arguments
+
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         """FastAPI wraps this handler into the route's ASGI app (request scope, error handlers)."""
         if "body_model" not in self.__dict__:
@@ -154,6 +253,13 @@ class BodyRoute(APIRoute):
         with ``yield``, which these routes do not have; an error propagates to the app's
         exception middleware, which renders it with the same handlers)."""
         # (FastAPI's __init__ has called get_route_handler, so the signature is read.)
+        if self.query_values is not None and scope["method"] == "GET":
+            request = Request(scope, receive, send)
+            arguments = self.plain_arguments(request)
+            if arguments is not None:
+                response = await self.endpoint(**arguments)
+                await response(scope, receive, send)
+                return
         if self.body_model is None or scope["method"] != "POST":
             await super().handle(scope, receive, send)
             return

@@ -35,6 +35,7 @@ import redis.exceptions
 
 from app.hosting.store import (
     InvalidTableStore,
+    ParsedStates,
     StoredTable,
     StoreUnavailable,
     TableExists,
@@ -142,6 +143,7 @@ class RedisTableStore:
             raise InvalidTableStore(f"the Redis URL in TENPAI_TABLE_STORE is malformed: {error}") from None
         self._shown_url = _url_without_secrets(url, self._client.connection_pool.connection_kwargs)
         self.namespace = namespace
+        self._states = ParsedStates()
         self.channel = f"{namespace}:tables"
         self._deadlines = f"{namespace}:deadlines"
         self._activity = f"{namespace}:activity"
@@ -195,7 +197,7 @@ class RedisTableStore:
             (revision, state), event_count, answer_count, deadline = pipeline.execute()
         if revision is None:
             return None
-        return StoredTable(table, int(revision), json.loads(state), event_count, answer_count, deadline)
+        return StoredTable(table, int(revision), self._states.parse(table, state), event_count, answer_count, deadline)
 
     def events(self, table: str, start: int = 0, stop: int | None = None) -> list[dict[str, Any]]:
         return [json.loads(text) for text in self._range(self._keys(table)[1], start, stop)]

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from app.hosting.store import (
+    ParsedStates,
     StoredTable,
     TableExists,
     UnsupportedStoreSchema,
@@ -96,6 +97,7 @@ class SqliteTableStore:
         # Other processes sharing the file still meet at SQLite's lock.
         self._writing = threading.Lock()
         self._closed = False
+        self._states = ParsedStates()
         with self._connection() as connection:
             self._migrate(connection)
 
@@ -206,7 +208,7 @@ class SqliteTableStore:
         if row is None:
             return None
         revision, state_text, event_count, answer_count, deadline = row
-        return StoredTable(table, revision, json.loads(state_text), event_count, answer_count, deadline)
+        return StoredTable(table, revision, self._states.parse(table, state_text), event_count, answer_count, deadline)
 
     def events(self, table: str, start: int = 0, stop: int | None = None) -> list[dict[str, Any]]:
         check_slice(start, stop)

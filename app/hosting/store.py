@@ -20,9 +20,12 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
+
+from cachetools import LRUCache
 
 from app.core.errors import TenpaiError
 
@@ -97,9 +100,48 @@ def check_slice(start: int, stop: int | None) -> None:
         raise ValueError(f"a store slice takes non-negative bounds, not start={start}, stop={stop}")
 
 
+#: Tables whose last parsed state document a store keeps (:class:`ParsedStates`).
+PARSED_STATES: Final = 1024
+
+
+class ParsedStates:
+    """The state document last parsed for each table, reused while the stored text is the same.
+
+    Between two commits every seat's view reads the same document many times (each long poll
+    reads it before and after its wait), and parsing it was most of a view's work.  A hit is
+    the stored text compared whole with the text parsed, so it is exactly that document, never a
+    guess from a revision.  The dict handed out is shared by every load that hits it: callers
+    copy before they change it (the service's ``_copy_state``).  Thread-safe; bounded LRU.
+
+    >>> states = ParsedStates()
+    >>> first = states.parse("t_1", '{"status":"playing"}')
+    >>> states.parse("t_1", '{"status":"playing"}') is first, states.parse("t_1", '{"status":"over"}')
+    (True, {'status': 'over'})
+    """
+
+    def __init__(self, size: int = PARSED_STATES) -> None:
+        self._parsed: LRUCache[str, tuple[str | bytes, dict[str, Any]]] = LRUCache(maxsize=size)
+        self._lock = threading.Lock()
+
+    def parse(self, table: str, text: str | bytes) -> dict[str, Any]:
+        with self._lock:
+            held = self._parsed.get(table)
+        if held is not None and held[0] == text:
+            return held[1]
+        state: dict[str, Any] = json.loads(text)
+        with self._lock:
+            self._parsed[table] = (text, state)
+        return state
+
+    def forget(self, table: str) -> None:
+        with self._lock:
+            self._parsed.pop(table, None)
+
+
 @dataclass(frozen=True)
 class StoredTable:
-    """A table as :meth:`TableStore.load` reads it, at one revision."""
+    """A table as :meth:`TableStore.load` reads it, at one revision.  ``state`` may be shared
+    with other loads of the same document (:class:`ParsedStates`): never change it in place."""
 
     table: str
     revision: int  # 0 after create; +1 per successful commit

@@ -7,6 +7,10 @@ same bodies, valid and malformed, fixed and generated, with several content type
 and must give the same status and the same bytes, with one deliberate difference: a
 body sent with a content type that is not JSON is a 415 ``unsupported_media_type`` on
 the short path, where FastAPI validates its bytes and answers a 422.
+
+The GET routes marked ``plain_query`` (a table's view) are compared the same way on query
+strings, plain and not: the short path reads only plain ones and must answer exactly as
+FastAPI's handler, to which it leaves every other.
 """
 
 from __future__ import annotations
@@ -15,10 +19,11 @@ import codecs
 import json
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 from api_helpers import started
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
@@ -37,6 +42,9 @@ SETTINGS = Settings(cache_size=0)  # no answer may come from a cache on either s
 
 BODY_ROUTES = [
     route for router in ROUTERS for route in router.routes if isinstance(route, BodyRoute) and route.body_model
+]
+QUERY_ROUTES = [
+    route for router in ROUTERS for route in router.routes if isinstance(route, BodyRoute) and route.query_values
 ]
 
 VALID: dict[str, dict[str, Any]] = {
@@ -102,7 +110,7 @@ def _standard_app() -> FastAPI:
     app.state.heavy = HeavyLimiter(SETTINGS.max_heavy_requests)
     app.state.tables = TableHost(SETTINGS)
     install_error_handlers(app)
-    for route in BODY_ROUTES:
+    for route in BODY_ROUTES + QUERY_ROUTES:
         app.router.add_api_route(route.path, route.endpoint, methods=list(route.methods), route_class_override=APIRoute)
     return app
 
@@ -173,3 +181,61 @@ _FIELDS = ["hand", "hands", "melds", "rules", "visible", "win_tile", "winner", "
 )
 def test_generated_bodies_get_the_same_answer(pair: tuple[TestClient, TestClient], path: str, body: Any) -> None:
     _same(pair, path, json.dumps(body).encode(), "application/json")
+
+
+# --- plain queries (GET) ---------------------------------------------------------------
+
+#: A table that does not exist: every well-formed query is its 404, whatever it asks.
+_VIEW = "/tables/t_absent"
+PLAIN_QUERIES = ["", "after=3", "after=007", "wait=0", "wait=0.5", "wait=30", "after=1000000000&wait=2.25", "x=1"]
+UNPLAIN_QUERIES = [
+    "after=",
+    "after=+5",
+    "after=%205",
+    "after=1_000",
+    "after=-1",
+    "after=1000000001",
+    "after=5.0",
+    "after=x",
+    "after=%D9%A3",  # an Arabic-Indic digit, which int() reads and pydantic does not
+    "after=99999999999",
+    "wait=30.5",
+    "wait=1e1",
+    "wait=.5",
+    "wait=5.",
+    "wait=nan",
+    "wait=inf",
+    "wait=-0",
+    "after=1&after=x",
+    "after=x&after=1",
+]
+
+
+def _same_get(pair: tuple[TestClient, TestClient], query: str, token: str | None) -> None:
+    headers = {} if token is None else {"authorization": f"Bearer {token}"}
+    ours, standard = (client.get(f"{_VIEW}?{query}", headers=headers) for client in pair)
+    assert (ours.status_code, ours.content) == (standard.status_code, standard.content), query
+
+
+def test_the_view_takes_the_short_path_on_a_plain_query() -> None:
+    assert [route.path for route in QUERY_ROUTES] == ["/tables/{table}"]
+    (route,) = QUERY_ROUTES
+    scope = {"type": "http", "method": "GET", "path_params": {"table": "t_1"}, "headers": []}
+    plain = route.plain_arguments(Request({**scope, "query_string": b"after=07&wait=2.5&after=9"}))
+    assert plain is not None and (plain["table"], plain["after"], plain["wait"]) == ("t_1", 9, 2.5)
+    assert route.plain_arguments(Request({**scope, "query_string": b"after=%2B9"})) is None
+
+
+@pytest.mark.parametrize("query", PLAIN_QUERIES + UNPLAIN_QUERIES)
+@pytest.mark.parametrize("token", [None, "not-a-token"])
+def test_queries_get_the_same_answer(pair: tuple[TestClient, TestClient], query: str, token: str | None) -> None:
+    _same_get(pair, query, token)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    after=st.text("0123456789.+-e_x ", max_size=12),
+    wait=st.text("0123456789.+-e_x ", max_size=8),
+)
+def test_generated_queries_get_the_same_answer(pair: tuple[TestClient, TestClient], after: str, wait: str) -> None:
+    _same_get(pair, urlencode({"after": after, "wait": wait}), "not-a-token")

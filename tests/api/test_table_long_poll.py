@@ -82,10 +82,10 @@ def test_a_change_between_the_views_read_and_its_wait_wakes_the_long_poll(
     views = _views(client, table, tokens)
     actor, waiter = _asked_and_waiting(views)
     version = views[waiter]["version"]
-    read_view = table_routes._view
+    read_view = table_routes._new_view  # a long poll's look: None while there is nothing new
     raced = threading.Event()
 
-    def view_then_another_seat_acts(host: Any, table: str, token: str | None, after: int) -> dict[str, Any]:
+    def view_then_another_seat_acts(host: Any, table: str, token: str | None, after: int) -> dict[str, Any] | None:
         view = read_view(host, table, token, after)
         if token == tokens[waiter] and not raced.is_set():
             raced.set()
@@ -93,7 +93,7 @@ def test_a_change_between_the_views_read_and_its_wait_wakes_the_long_poll(
             anyio.from_thread.run_sync(host.changed, table)  # as the action's route does, on the loop
         return view
 
-    monkeypatch.setattr(table_routes, "_view", view_then_another_seat_acts)
+    monkeypatch.setattr(table_routes, "_new_view", view_then_another_seat_acts)
     began = time.monotonic()
     answer = client.get(
         f"/tables/{table}",

@@ -22,7 +22,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 
 from app.api.auth import KeyRing
 from app.api.errors import ApiError, error_body, error_responses, field_loc, status_of
-from app.api.request_path import BodyRoute
+from app.api.request_path import BodyRoute, plain_query
 from app.api.schemas.tables import ActionRequest, OpenTableRequest, TableOpened, TableRecord, TableView
 from app.api.state import service_state
 from app.api.table_host import TableHost
@@ -136,6 +136,7 @@ async def open_table(body: Annotated[OpenTableRequest, Body()], request: Request
     summary="A seat's view of its table: the events it may see, what it may do, its clock",
     responses=_ERRORS,
 )
+@plain_query  # most of a table's requests: a plain ?after=V&wait=S is read without FastAPI's dependency solving
 async def table_view(
     table: str,
     request: Request,
@@ -151,17 +152,28 @@ async def table_view(
     give_up = time.monotonic() + wait
     while True:
         woken = host.wakeup(table)  # before the read, so that a change after it wakes the wait
-        view = await _read(request, lambda: _view(host, table, token, after))
-        left = give_up - time.monotonic()
-        if view["version"] > after or view["status"] != "playing" or left <= 0:
+        look = _new_view if give_up > time.monotonic() else _view
+        view = await _read(request, partial(look, host, table, token, after))
+        if view is not None:
             return JSONResponse(view)
-        await host.wait_change(woken, left)
+        # Nothing new yet. A client gone since the last look is not waited for (looked at here,
+        # not after every wake-up: a wake-up nearly always brings the view that is answered).
         if await request.is_disconnected():
-            return JSONResponse(view)
+            return JSONResponse(await _read(request, lambda: _view(host, table, token, after)))
+        await host.wait_change(woken, give_up - time.monotonic())
 
 
 def _view(host: TableHost, table: str, token: str | None, after: int) -> dict[str, Any]:
     stored, seat = host.service.authorize(table, token)
+    return host.service.view(stored, seat, after)
+
+
+def _new_view(host: TableHost, table: str, token: str | None, after: int) -> dict[str, Any] | None:
+    """The seat's view if it holds an event after ``after`` or the game is over; else None, and
+    no view built (a long poll's first look finds nothing new more often than not)."""
+    stored, seat = host.service.authorize(table, token)
+    if stored.event_count <= after and stored.state["status"] == "playing":
+        return None
     return host.service.view(stored, seat, after)
 
 
