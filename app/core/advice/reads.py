@@ -10,9 +10,9 @@ nothing more: for every other seat
   ``tenpai * danger_if_ready``, the published deal-in table read through suji, kabe and
   genbutsu (0 for a tile in that seat's river, under furiten rules).
 
-A seat's turn is the number of tiles it has discarded, called ones included: the published
-rates are by the discarding player's own turn, and a tile called from its river was still one
-of its discards.  The asking seat's view holds no hidden tile (its own hand, the rivers, the
+A seat's river here is every tile it has discarded, called ones included: it is furiten on
+all of them, and the published rates are by the discarding player's own turn, its number of
+discards.  Tiles the asking seat discarded after a declaration passed the declared seat too.  The asking seat's view holds no hidden tile (its own hand, the rivers, the
 melds, the dora indicators and any tile set aside), so the reads cannot depend on one.
 
 >>> from app.core.shape.rules import rule_profile
@@ -20,7 +20,7 @@ melds, the dora indicators and any tile set aside), so the reads cannot depend o
 >>> declared = Opponent(river=tuple(parse_mpsz("28m1z")), riichi=True, riichi_turn=3)
 >>> silent = Opponent(river=tuple(parse_mpsz("19p5z")))
 >>> unseen = bytes(4 - c for c in counts_from_tiles(parse_mpsz("28m1z19p5z2555m1z4p")))
->>> for read in read_opponents(parse_mpsz("2555m1z4p"), [(1, declared, 3), (2, silent, 3)],
+>>> for read in read_opponents(parse_mpsz("2555m1z4p"), [(1, declared), (2, silent)],
 ...                            unseen=unseen, rules=rule_profile("riichi")):
 ...     print(read.seat, read.tenpai, [(format_tile(t), round(p, 4)) for t, p in read.deal_in])
 1 1.0 [('2m', 0.0), ('5m', 0.016), ('4p', 0.08), ('1z', 0.0)]
@@ -51,33 +51,34 @@ class OpponentRead(NamedTuple):
 
 def read_opponents(
     held: Iterable[Tile],
-    others: Sequence[tuple[int, Opponent, int]],
+    others: Sequence[tuple[int, Opponent]],
     *,
+    own_discards: Sequence[Tile] = (),
     unseen: Counts,
     rules: RuleProfile,
 ) -> tuple[OpponentRead, ...]:
     """The read of each of ``others`` against the tiles ``held`` (kinds; repeats count once).
 
-    ``others`` holds, per other seat in the order to answer, ``(seat, what is seen of it,
-    its discards so far)``; ``unseen`` the copies of each kind the asking seat has not seen.
+    ``others`` holds ``(seat, what is seen of it)`` per other seat, in the order to answer,
+    each river being every tile that seat discarded, the called ones too (it is furiten on
+    them all, and its turn is their number).  ``own_discards`` are the asking seat's: those
+    after a declaration passed the declared seat too.  ``unseen`` holds the copies of each
+    kind the asking seat has not seen.
     """
     kinds = sorted(set(held))
     defence = defence_rules(rules)
-    opponents = [opponent for _, opponent, _ in others]
+    # The asking seat last: its discards count as passed, it is never read.
+    rivers = [opponent for _, opponent in others] + [Opponent(river=tuple(own_discards))]
     reads = []
-    for index, (seat, opponent, discards) in enumerate(others):
+    for index, (seat, opponent) in enumerate(others):
+        turn = len(opponent.river)
         verdicts = assess(
-            opponent,
-            kinds,
-            unseen=unseen,
-            rules=defence,
-            turn=discards,
-            passed=passed_after_riichi(opponents, index),
+            opponent, kinds, unseen=unseen, rules=defence, turn=turn, passed=passed_after_riichi(rivers, index)
         )
         reads.append(
             OpponentRead(
                 seat,
-                ready_probability(opponent, discards),
+                ready_probability(opponent, turn),
                 tuple((kind, verdict.danger) for kind, verdict in zip(kinds, verdicts, strict=True)),
             )
         )

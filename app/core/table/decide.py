@@ -144,16 +144,29 @@ def opponent_reads(machine: TableMachine, seat: int) -> tuple[OpponentRead, ...]
     from ``seat``'s view alone (:mod:`app.core.advice.reads`).  Only ``/act`` asks: the bot and
     self-play decide without them."""
     view = seat_view(machine, seat)
+    # Unseen copies as the advisor counts them: a called discard is counted once, in its meld.
     seen = others_seen(view.hand, view.visible, view.dora_indicators, view.opponents, view.rules)
     unseen = view.checker.remaining(view.hand, seen)
-    n = machine.seats
-    # view.opponents are in play order after the seat: seat + 1, seat + 2, ...
-    others = sorted(
-        ((seat + offset) % n, opponent, len(machine.players[(seat + offset) % n].river))
-        for offset, opponent in enumerate(view.opponents, 1)
-    )
+    others = [(other, _discarder(machine.players[other])) for other in range(machine.seats) if other != seat]
     return read_opponents(
-        (kind for kind, count in enumerate(view.hand.counts) if count), others, unseen=unseen, rules=view.rules
+        (kind for kind, count in enumerate(view.hand.counts) if count),
+        others,
+        own_discards=tuple(kind_of(tile) for tile in machine.players[seat].river),
+        unseen=unseen,
+        rules=view.rules,
+    )
+
+
+def _discarder(other: SeatState) -> Opponent:
+    """``other`` with every tile it discarded, the called ones too: furiten counts them all, and
+    the published rates are by the discards a player made (the advisor's :func:`_opponent` keeps
+    the river as it lies)."""
+    declared = other.riichi == 2
+    return Opponent(
+        river=tuple(kind_of(tile) for tile in other.river),
+        riichi=declared,
+        riichi_turn=other.riichi_turn if declared else None,
+        melds=tuple(meld.as_meld() for meld in other.melds),
     )
 
 
