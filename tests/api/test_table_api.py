@@ -550,3 +550,35 @@ def test_a_hora_or_ryukyoku_with_malformed_deltas_or_ura_markers_is_a_422_at_the
     bad_ura = client.post("/referee", json={"events": [{"type": "hora", "actor": 0, "ura_markers": ["x"]}]})
     assert bad_ura.status_code == 422
     assert bad_ura.json()["detail"][0]["loc"] == ["body", "events", 0, "ura_markers", 0]
+
+
+def test_act_reads_every_other_seat_in_order_against_the_kinds_held(client: TestClient) -> None:
+    for rules, events, seats in (("riichi", ONE_HAND[:3], 4), ("sanma", SANMA_ONE_HAND[:3], 3)):
+        answer = _act(client, 0, events, rules)
+        held = {tile.removesuffix("r") for tile in events[1]["tehais"][0]} | {events[2]["pai"].removesuffix("r")}
+        assert [read["seat"] for read in answer["opponents"]] == list(range(1, seats)), rules
+        for read in answer["opponents"]:
+            assert set(read["deal_in"]) == held, rules
+            assert 0.0 <= read["tenpai"] <= 1.0 and all(0.0 <= p <= read["tenpai"] for p in read["deal_in"].values())
+
+
+def test_act_reads_a_riichi_seat_as_ready_and_its_river_as_safe(client: TestClient) -> None:
+    _, events = _four_player_game()
+    accepted = next(i for i, event in enumerate(events) if event["type"] == "reach_accepted")
+    declared = events[accepted]["actor"]
+    point = next(
+        i for i in range(accepted, len(events)) if events[i]["type"] == "tsumo" and events[i]["actor"] != declared
+    )
+    seat = events[point]["actor"]
+    start = max(i for i in range(point) if events[i]["type"] == "start_kyoku")
+    river = {e["pai"].removesuffix("r") for e in events[start:point] if e["type"] == "dahai" and e["actor"] == declared}
+    (read,) = [read for read in _act(client, seat, events[: point + 1])["opponents"] if read["seat"] == declared]
+    assert read["tenpai"] == 1.0
+    assert all(chance == 0.0 for tile, chance in read["deal_in"].items() if tile in river)
+
+
+def test_act_reads_no_one_under_rules_without_riichi_scoring(client: TestClient) -> None:
+    events = play_game(GameConfig("chinese", ("heuristic",) * 4, seed=3), 0).events
+    point = next(i for i, event in enumerate(events) if i > 12 and event["type"] == "tsumo")
+    answer = _act(client, events[point]["actor"], events[: point + 1], "chinese")
+    assert answer["opponents"] == [] and answer["legal"]

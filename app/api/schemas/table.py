@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, RootModel, SkipValidation
 from pydantic.config import JsonDict
 
 from app.api.schemas.common import Rules
+from app.core.advice.reads import OpponentRead
 from app.core.table.decide import ActAnswer
 from app.core.table.flow import GameLength
 from app.core.table.game import TABLE_PRESETS
@@ -523,6 +524,20 @@ class RankedAction(BaseModel):
     reasons: list[str] = Field(description="Why, in words.")
 
 
+_HELD_DEAL_IN_FIRST_TURN: Final[JsonDict] = {
+    "2m": 0.000047,
+    "3m": 0.000058,
+    "4m": 0.000057,
+    "5p": 0.000057,
+    "6p": 0.000057,
+    "7p": 0.000058,
+    "3s": 0.000058,
+    "4s": 0.000057,
+    "5s": 0.000057,
+    "9s": 0.0,
+    "P": 0.000005,
+}
+_NOT_READY_DEAL_IN: Final[JsonDict] = {tile: 0.0 for tile in _HELD_DEAL_IN_FIRST_TURN}
 _ACT_ANSWER_EXAMPLE: Final[JsonDict] = {
     "action": _HORA_ACTION,
     "legal": [_HORA_ACTION, {"type": "none"}],
@@ -531,7 +546,44 @@ _ACT_ANSWER_EXAMPLE: Final[JsonDict] = {
         {"action": {"type": "none"}, "value": None, "reasons": ["pass"]},
     ],
     "complete": True,
+    # Seat 1 reads the dealer after one discard (tenpai 0.1 %: the published rate), and the two
+    # seats that have not discarded yet as not ready.
+    "opponents": [
+        {"seat": 0, "tenpai": 0.001, "deal_in": _HELD_DEAL_IN_FIRST_TURN},
+        {"seat": 2, "tenpai": 0.0, "deal_in": _NOT_READY_DEAL_IN},
+        {"seat": 3, "tenpai": 0.0, "deal_in": _NOT_READY_DEAL_IN},
+    ],
 }
+
+
+#: Reads are probabilities; six decimals is far finer than the model can tell apart.
+_READ_DIGITS: Final = 6
+
+
+class OpponentReadOut(BaseModel):
+    """Another seat as the asking seat reads it, from what it can see."""
+
+    seat: Seat
+    tenpai: float = Field(
+        ge=0.0,
+        le=1.0,
+        description="The chance that the seat is ready now: 1 after its riichi, else the published tenpai rates "
+        "by its discards and calls (docs/table.md).",
+    )
+    deal_in: dict[str, float] = Field(
+        description="For each kind of tile the asking seat holds (mjai names, red fives as plain fives), the "
+        "chance that discarding it now deals into this seat: `tenpai` times the tile's danger if the seat is "
+        "ready (0 for a tile in its river, under furiten).",
+        examples=[{"5m": 0.042, "E": 0.0}],
+    )
+
+    @classmethod
+    def of(cls, read: OpponentRead) -> OpponentReadOut:
+        return cls(
+            seat=read.seat,
+            tenpai=round(read.tenpai, _READ_DIGITS),
+            deal_in={tile_name(kind): round(chance, _READ_DIGITS) for kind, chance in read.deal_in},
+        )
 
 
 class ActResponse(BaseModel):
@@ -552,6 +604,11 @@ class ActResponse(BaseModel):
         description="False when the time budget (TENPAI_HEAVY_SECONDS) ran out while the discards were valued: "
         "the ranking is then what the search had found (sent with `Cache-Control: no-store`).",
     )
+    opponents: list[OpponentReadOut] = Field(
+        [],
+        description="The other seats, in seat order, as this seat reads them (riichi and sanma; `[]` under other "
+        "rules): each one's chance of being ready and each held kind's chance of dealing into it now.",
+    )
 
     @classmethod
     def of(cls, answer: ActAnswer, *, complete: bool) -> ActResponse:
@@ -563,4 +620,5 @@ class ActResponse(BaseModel):
                 for action, value, reasons in answer.ranked
             ],
             complete=complete,
+            opponents=[OpponentReadOut.of(read) for read in answer.opponents],
         )

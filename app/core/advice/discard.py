@@ -540,7 +540,7 @@ def advise(
     if weights is not DEFAULT_WEIGHTS:
         weights = Weights(*weights).validated()
     others = (
-        _others_seen(hand, visible, dora_indicators, opponents, rules) if (dora_indicators or opponents) else visible
+        others_seen(hand, visible, dora_indicators, opponents, rules) if (dora_indicators or opponents) else visible
     )
     options_by_tile = checker.discards(hand, others)
     counts = hand.counts
@@ -824,7 +824,7 @@ def _time_share(deadline: float, searches_left: int) -> float:
 # --- seen tiles -----------------------------------------------------------------------
 
 
-def _others_seen(
+def others_seen(
     hand: Hand,
     visible: Counts | None,
     dora_indicators: Sequence[Tile],

@@ -462,7 +462,7 @@ class _Context:
         wild_unseen = sum(unseen[t] for t in defence.wildcards)
         self.wild_share = 1 - (1 - share) ** wild_unseen if wild_unseen else 0.0
         self.declared = opponent.riichi
-        self.ready = 1.0 if opponent.riichi else _ready_probability(own_turn, opponent.melds)
+        self.ready = ready_probability(opponent, own_turn)
         self.safe_genbutsu = _make_safety((1.0, 0.0, 0.0, self.ready, (_GENBUTSU,)))
         self.safe_passed = _make_safety((1.0, 0.0, 0.0, self.ready, (_PASSED_AFTER_RIICHI,)))
 
@@ -593,6 +593,16 @@ def _early_outside(early: Sequence[Tile]) -> frozenset[Tile]:
         elif 6 <= n <= 8:
             outside.update(range(tile + 1, start + 9))
     return frozenset(outside)
+
+
+def ready_probability(opponent: Opponent, turn: int) -> float:
+    """How likely ``opponent`` is tenpai after ``turn`` discards: 1 after a declaration, else
+    the published rates by turn and calls (see the module's notes).
+
+    >>> ready_probability(Opponent(riichi=True), 3), ready_probability(Opponent(river=(0,) * 9), 9)
+    (1.0, 0.231)
+    """
+    return 1.0 if opponent.riichi else _ready_probability(turn, opponent.melds)
 
 
 def _ready_probability(turn: int, melds: Sequence[Meld]) -> float:

@@ -40,7 +40,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
 from app.core.advice.actions import CallValues, RiichiChoice
-from app.core.advice.discard import Candidate
+from app.core.advice.discard import Candidate, others_seen
+from app.core.advice.reads import OpponentRead, read_opponents
 from app.core.advice.safety import Opponent
 from app.core.advice.sichuan import exchange_cost, void_cost
 from app.core.errors import TenpaiError
@@ -98,6 +99,8 @@ class ActAnswer(NamedTuple):
     action: dict[str, Any]
     legal: list[dict[str, Any]]
     ranked: list[tuple[dict[str, Any], float | None, tuple[str, ...]]]
+    #: The other seats as this one reads them, in seat order (riichi scoring; else empty).
+    opponents: tuple[OpponentRead, ...] = ()
 
 
 def seat_view(machine: TableMachine, seat: int, stop: Callable[[], bool] | None = None) -> SeatView:
@@ -133,6 +136,37 @@ def seat_view(machine: TableMachine, seat: int, stop: Callable[[], bool] | None 
         stop,
         player.void,
         bool(player.riichi),
+    )
+
+
+def opponent_reads(machine: TableMachine, seat: int) -> tuple[OpponentRead, ...]:
+    """Each other seat's tenpai chance and each held kind's deal-in chance, in seat order,
+    from ``seat``'s view alone (:mod:`app.core.advice.reads`).  Only ``/act`` asks: the bot and
+    self-play decide without them."""
+    view = seat_view(machine, seat)
+    # Unseen copies as the advisor counts them: a called discard is counted once, in its meld.
+    seen = others_seen(view.hand, view.visible, view.dora_indicators, view.opponents, view.rules)
+    unseen = view.checker.remaining(view.hand, seen)
+    others = [(other, _discarder(machine.players[other])) for other in range(machine.seats) if other != seat]
+    return read_opponents(
+        (kind for kind, count in enumerate(view.hand.counts) if count),
+        others,
+        own_discards=tuple(kind_of(tile) for tile in machine.players[seat].river),
+        unseen=unseen,
+        rules=view.rules,
+    )
+
+
+def _discarder(other: SeatState) -> Opponent:
+    """``other`` with every tile it discarded, the called ones too: furiten counts them all, and
+    the published rates are by the discards a player made (the advisor's :func:`_opponent` keeps
+    the river as it lies)."""
+    declared = other.riichi == 2
+    return Opponent(
+        river=tuple(kind_of(tile) for tile in other.river),
+        riichi=declared,
+        riichi_turn=other.riichi_turn if declared else None,
+        melds=tuple(meld.as_meld() for meld in other.melds),
     )
 
 
@@ -650,10 +684,12 @@ def _advise(
         raise NotADecisionPoint(f"seat {seat}'s own tiles are hidden (?): it cannot be advised", field="events")
     decision = decide(machine, seat, strategy or Advisor(rng=random.Random(0)), stop=stop)
     legal = machine.legal_actions(seat) or [Event("none")]
+    reads = opponent_reads(machine, seat) if machine.play.scoring == "riichi" and machine.hand_open else ()
     return ActAnswer(
         action_object(decision.action),
         [action_object(action) for action in legal],
         [(action_object(item.action), item.value, item.reasons) for item in decision.ranked],
+        reads,
     )
 
 

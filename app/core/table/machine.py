@@ -1682,6 +1682,11 @@ class TableMachine:
             player.waits_cache = frozenset(waits)
         return player.waits_cache
 
+    def furiten(self, seat: int) -> bool:
+        """Whether ``seat`` may not win on a discard now: riichi or temporary furiten, or a wait in
+        its own river (always False under rules without furiten)."""
+        return self._furiten(seat)
+
     def _furiten(self, seat: int) -> bool:
         if not self.rules.furiten:
             return False

@@ -1,0 +1,126 @@
+"""An outside check of /act's opponent reads on the 54 shared Tenhou games: AUC against the truth.
+
+Report only: nothing here feeds the model, and the games must never be used to fit or tune it
+(issue #36).  For each game the script follows the whole log on one machine (every tile
+shown: the truth) and each seat's view on a machine of its own (the other seats' tiles
+hidden, as ``/act`` sees them).  At a sample of decision points (a seat's own draw, drawn
+with ``--seed``), it asks the core for the seat's reads (:func:`app.core.table.decide.opponent_reads`,
+what ``/act`` answers as ``opponents``) and scores them:
+
+* tenpai AUC, over (point, other seat): the truth is that seat's real hand being ready
+  (shanten 0) at that point;
+* deal-in AUC, over (point, other seat, held kind): the truth is that discarding the kind now
+  would let that seat win by ron (one of its waits, and it is not furiten; yaku not checked);
+  overall and against seats in riichi only.
+
+    .venv/bin/python scripts/measure_reads.py --seed 36 --share 0.3
+
+The games are read in place from the shared test data (``TENPAI_TESTDATA`` overrides where);
+without them the script says so and stops.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from shared_data import shared_testdata_dir  # noqa: E402
+
+from app.core.shape.rules import rule_profile  # noqa: E402
+from app.core.table.decide import opponent_reads, replay, seat_sees  # noqa: E402
+from app.core.table.machine import TableMachine  # noqa: E402
+
+
+def auc(scored: Sequence[tuple[float, bool]]) -> float | None:
+    """The chance that a random positive scores above a random negative (ties count half):
+    the Mann-Whitney statistic, by ranks with ties averaged.  None without both classes.
+
+    >>> auc([(0.9, True), (0.1, False), (0.5, True), (0.5, False)])
+    0.875
+    """
+    positives = sum(1 for _, truth in scored if truth)
+    negatives = len(scored) - positives
+    if not positives or not negatives:
+        return None
+    ordered = sorted(scored, key=lambda item: item[0])
+    rank_sum = 0.0
+    start = 0
+    while start < len(ordered):
+        end = start
+        while end < len(ordered) and ordered[end][0] == ordered[start][0]:
+            end += 1
+        mean_rank = (start + 1 + end) / 2  # ranks start..end-1, 1-based
+        rank_sum += mean_rank * sum(1 for _, truth in ordered[start:end] if truth)
+        start = end
+    return (rank_sum - positives * (positives + 1) / 2) / (positives * negatives)
+
+
+def measure_game(events: list[dict[str, Any]], share: float, rng: random.Random) -> dict[str, list[tuple[float, bool]]]:
+    rules = rule_profile("riichi")
+    truth = TableMachine(rules)
+    views = [TableMachine(rules) for _ in range(rules.seats)]
+    found: dict[str, list[tuple[float, bool]]] = {"tenpai": [], "deal_in": [], "deal_in_riichi": []}
+    for index, event in enumerate(events):
+        replay([event], rules, machine=truth, first=index)
+        for seat, view in enumerate(views):
+            replay(seat_sees([event], seat), rules, machine=view, first=index)
+        if event.get("type") != "tsumo" or rng.random() >= share:
+            continue
+        seat = event["actor"]
+        for read in opponent_reads(views[seat], seat):
+            other = read.seat
+            ready = truth.hand_shanten(other) == 0
+            found["tenpai"].append((read.tenpai, ready))
+            waits = truth.waits_of(other) if ready and not truth.furiten(other) else frozenset()
+            declared = truth.players[other].riichi == 2
+            for kind, chance in read.deal_in:
+                found["deal_in"].append((chance, kind in waits))
+                if declared:
+                    found["deal_in_riichi"].append((chance, kind in waits))
+    return found
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--seed", type=int, default=36, help="the sample's seed")
+    parser.add_argument("--share", type=float, default=0.3, help="share of the seats' draws sampled")
+    args = parser.parse_args(argv)
+    folder = shared_testdata_dir() / "tenhou-games"
+    games = sorted(folder.glob("*.jsonl"))
+    if not games:
+        print(f"no Tenhou games at {folder}: nothing to measure", file=sys.stderr)
+        return 1
+    rng = random.Random(args.seed)
+    pooled: dict[str, list[tuple[float, bool]]] = {"tenpai": [], "deal_in": [], "deal_in_riichi": []}
+    for path in games:
+        events = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        for name, scored in measure_game(events, args.share, rng).items():
+            pooled[name].extend(scored)
+    report = {
+        "games": len(games),
+        "seed": args.seed,
+        "share": args.share,
+        **{
+            name: {
+                "auc": None if (value := auc(scored)) is None else round(value, 4),
+                "cases": len(scored),
+                "positives": sum(1 for _, truth in scored if truth),
+            }
+            for name, scored in pooled.items()
+        },
+    }
+    print(json.dumps(report, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

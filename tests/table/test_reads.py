@@ -1,0 +1,138 @@
+"""The opponent reads /act answers (:mod:`app.core.advice.reads`, :func:`app.core.table.decide.opponent_reads`).
+
+Properties over self-played hands (riichi and sanma): the reads depend only on what the seat
+sees, every value is a probability, a seat in riichi is ready, a tile a seat discarded never
+deals into it (furiten), the keys are the kinds held and the seats the others in order.  Known
+answers worked out by hand from the published tables the safety model reads.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from app.core.advice.reads import read_opponents
+from app.core.advice.safety import Opponent
+from app.core.advice.safety_tables import (
+    DEAL_IN_BY_TURN,
+    OPEN_TENPAI_BY_TURN,
+    TENPAI_SHARE_BY_TURN,
+    Category,
+)
+from app.core.shape.hand import Meld
+from app.core.shape.rules import rule_profile
+from app.core.shape.tiles import counts_from_tiles, parse_mpsz
+from app.core.table.decide import opponent_reads, replay, seat_sees
+from app.core.table.game import GameConfig, play_game
+from app.core.table.mjai import kind_of, parse_pai
+
+# Strategies that declare riichi and call, so that hands reach declarations and melds.
+PLAYERS = ("heuristic", "linear", "heuristic", "greedy")
+
+
+def _hand_events(rules: str, seed: int) -> list[dict[str, Any]]:
+    seats = 3 if rules == "sanma" else 4
+    record = play_game(GameConfig(rules, PLAYERS[:seats], seed=seed, length="kyoku"), 0)
+    return list(record.events)
+
+
+@st.composite
+def decision_points(draw: st.DrawFn) -> tuple[str, list[dict[str, Any]], int]:
+    """(rules, the events up to a seat's own draw, that seat)."""
+    rules = draw(st.sampled_from(["riichi", "sanma"]))
+    events = _hand_events(rules, draw(st.integers(0, 10**6)))
+    draws = [index for index, event in enumerate(events) if event["type"] == "tsumo"]
+    # Late points more often: they hold declarations, melds and long rivers.
+    index = draws[len(draws) - 1 - draw(st.integers(0, len(draws) - 1)) // 2]
+    return rules, events[: index + 1], events[index]["actor"]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(decision_points())
+def test_reads_follow_only_what_the_seat_sees_and_are_well_formed(point: tuple[str, list[dict[str, Any]], int]) -> None:
+    rules_name, events, seat = point
+    rules = rule_profile(rules_name)
+    hidden = replay(seat_sees(events, seat), rules)
+    reads = opponent_reads(hidden, seat)
+    # The same with every other seat's tiles shown in the events.
+    assert opponent_reads(replay(events, rules), seat) == reads
+    assert [read.seat for read in reads] == [other for other in range(rules.seats) if other != seat]
+    held = [kind for kind, count in enumerate(hidden.players[seat].hand().counts) if count]
+    declared = {event["actor"] for event in events if event["type"] == "reach_accepted"}
+    for read in reads:
+        assert [kind for kind, _ in read.deal_in] == held
+        assert 0.0 <= read.tenpai <= 1.0
+        assert all(0.0 <= chance <= read.tenpai for _, chance in read.deal_in)
+        if read.seat in declared:
+            assert read.tenpai == 1.0
+        # Furiten: every tile the seat discarded (called ones too) is safe against it.
+        discarded = {
+            kind_of(parse_pai(event["pai"], "pai"))
+            for event in events
+            if event["type"] == "dahai" and event["actor"] == read.seat
+        }
+        assert all(chance == 0.0 for kind, chance in read.deal_in if kind in discarded)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(st.integers(0, 33), min_size=1, max_size=18),
+    st.lists(st.integers(0, 33), min_size=1, max_size=14),
+    st.booleans(),
+)
+def test_a_tile_in_a_seats_river_never_deals_into_it(river: list[int], held: list[int], riichi: bool) -> None:
+    opponent = Opponent(river=tuple(river), riichi=riichi, riichi_turn=len(river) if riichi else None)
+    seen = counts_from_tiles(river + held)
+    if max(seen) > 4:
+        return  # more copies than a set has: no table shows that
+    unseen = bytes(4 - count for count in seen)
+    (read,) = read_opponents(held, [(1, opponent)], unseen=unseen, rules=rule_profile("riichi"))
+    assert read.tenpai == (1.0 if riichi else TENPAI_SHARE_BY_TURN[min(len(river), 18)] / 100)
+    for kind, chance in read.deal_in:
+        assert 0.0 <= chance <= 1.0
+        if kind in river:
+            assert chance == 0.0
+
+
+def test_known_answer_a_fresh_wind_against_a_riichi_on_the_sixth_discard() -> None:
+    # Seat 2 declared with its 6th discard; the asker holds one South, no other South is seen:
+    # three copies unseen, the guest-wind column of turn 6 (mahjong-helper's RiskData).
+    river = parse_mpsz("19m28p37s")
+    declared = Opponent(river=tuple(river), riichi=True, riichi_turn=6)
+    held = parse_mpsz("2z")
+    unseen = bytes(4 - count for count in counts_from_tiles(river + held))
+    (read,) = read_opponents(held, [(2, declared)], unseen=unseen, rules=rule_profile("riichi"))
+    assert read.tenpai == 1.0
+    assert read.deal_in == ((parse_mpsz("2z")[0], DEAL_IN_BY_TURN[5][Category.GUEST_WIND_LEFT_3] / 100),)
+
+
+def test_known_answer_an_open_hand_reads_the_larger_published_rate() -> None:
+    # After 9 discards with one pon: the larger of Tenhou's closed share (23.1 %) and
+    # mahjong-helper's one-call rate (30.11 %); a tile it threw deals in with chance 0.
+    river = parse_mpsz("1m9p1s2z3z4z5m6m7m")
+    pon = Meld.of("pon", parse_mpsz("777z"))
+    opponent = Opponent(river=tuple(river), melds=(pon,))
+    held = parse_mpsz("1m4p")
+    unseen = bytes(4 - count for count in counts_from_tiles(river + held + list(pon.tiles)))
+    (read,) = read_opponents(held, [(3, opponent)], unseen=unseen, rules=rule_profile("riichi"))
+    expected = max(TENPAI_SHARE_BY_TURN[9], OPEN_TENPAI_BY_TURN[0][9] or 0.0) / 100
+    assert read.tenpai == pytest.approx(expected) == pytest.approx(0.3011)
+    assert dict(read.deal_in)[parse_mpsz("1m")[0]] == 0.0
+    assert 0.0 < dict(read.deal_in)[parse_mpsz("4p")[0]] <= expected
+
+
+def test_the_asking_seats_own_discard_after_a_riichi_is_safe_against_it() -> None:
+    # Seat 1 declared with its 2nd discard; the asker threw 5p on its 3rd, after the declaration,
+    # and the riichi seat did not win on it: it cannot win on a 5p now.
+    declared = Opponent(river=tuple(parse_mpsz("19m")), riichi=True, riichi_turn=2)
+    held = parse_mpsz("5p")
+    unseen = bytes(4 - count for count in counts_from_tiles(parse_mpsz("19m5p5p18s")))
+    rules = rule_profile("riichi")
+    own = tuple(parse_mpsz("18s5p"))
+    (after,) = read_opponents(held, [(1, declared)], own_discards=own, unseen=unseen, rules=rules)
+    (before,) = read_opponents(held, [(1, declared)], own_discards=own[:2], unseen=unseen, rules=rules)
+    assert after.deal_in == ((held[0], 0.0),)
+    assert before.deal_in[0][1] > 0.0
