@@ -621,6 +621,41 @@ def build_no_body(case: Case) -> None:
     return None
 
 
+def build_open_table(case: Case) -> dict[str, Any]:
+    """A table under the drawn rules (their options as the table's), the client in the dealer's seat
+    with a long clock: the table waits for it, so nothing plays on after the answer."""
+    rng = random.Random(case.seed)
+    rules = case.rules
+    preset = rules.get("preset", "riichi") if isinstance(rules, dict) else rules
+    options = {key: value for key, value in rules.items() if key != "preset"} if isinstance(rules, dict) else {}
+    seats = profile_of(rules).seats
+    body: dict[str, Any] = {
+        "rules": preset,
+        "length": rng.choice(["kyoku", "tonpuu", "hanchan"]),
+        "seats": ["client"] + ["bot"] * (seats - 1),
+        "clock": {"decision_seconds": 600, "bank_seconds": rng.choice([0, 60])},
+    }
+    if options:
+        body["options"] = options
+    if rng.random() < 0.5:
+        body["seed"] = rng.choice(["duplicate-7", "", "x" * rng.randint(1, 5000), "mt19937ar-sha512-n288-base64,AAAA"])
+    return body
+
+
+def build_table_action(case: Case) -> dict[str, Any]:
+    """An action at a table that is not open (the path holds no table id): read, refused, not acted on."""
+    rng = random.Random(case.seed)
+    action = rng.choice(
+        [
+            {"type": "none"},
+            {"type": "dahai", "actor": 0, "pai": "5mr", "tsumogiri": False},
+            {"type": "hora", "actor": rng.randint(-2, 9), "target": 0},
+            {"type": rng.choice(["pon", "chi", "kakan"]), "consumed": ["?"] * rng.randint(0, 40)},
+        ]
+    )
+    return {"version": rng.choice([0, 57, 10**9, -1]), "action": action}
+
+
 BUILDERS: Final[dict[str, Callable[[Case], Any]]] = {
     "/win": build_win,
     "/win/batch": lambda case: _batch(case, 14),
@@ -637,6 +672,8 @@ BUILDERS: Final[dict[str, Callable[[Case], Any]]] = {
     "/review": build_review,
     "/records/convert": build_convert,
     "/cache/clear": build_no_body,  # no body; asked between the others all the same
+    "/tables": build_open_table,
+    "/tables/{table}/actions": build_table_action,
 }
 
 # --- the live service ----------------------------------------------------------------------
@@ -770,7 +807,7 @@ class Outcome:
 def verdict(response: httpx.Response) -> str | None:
     """None for an answer the service may give, else what is wrong with it."""
     status = response.status_code
-    if status == 200:
+    if 200 <= status < 300:  # 201: a table opened
         return None
     try:
         payload = response.json()
