@@ -44,6 +44,8 @@ POLL_SECONDS: Final = 0.5
 ANNOUNCED_POLL_SECONDS: Final = 2.0
 #: The bound of one piece of table work in a thread (an action, a view, a clock's turn at a table).
 TABLE_WORK_SECONDS: Final = 8.0
+#: How long the app's shutdown waits for the clock and the announcements' listener to stop.
+STOP_SECONDS: Final = 5.0
 #: Table work in threads at once per process: the store's round trips wait, they do not compute.
 TABLE_THREADS: Final = 32
 
@@ -64,6 +66,7 @@ class TableHost:
         self._announced = False
         self.limiter = CapacityLimiter(TABLE_THREADS)
         self.firing: set[str] = set()
+        self._firing_tasks: set[asyncio.Task[None]] = set()
 
     @property
     def service(self) -> TableService:
@@ -152,9 +155,13 @@ class TableHost:
     async def stop(self) -> None:
         for task in self._tasks:
             task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        if self._tasks:
+            # Bounded: a task that swallowed its cancellation must not hold the shutdown for good.
+            _, stuck = await asyncio.wait(self._tasks, timeout=STOP_SECONDS)
+            for task in stuck:
+                logger.error(
+                    "the table task %s did not stop within %s s of its cancellation", task.get_name(), STOP_SECONDS
+                )
         self._tasks.clear()
         self._announced = False
         # Forget the service with its closed store: an app started again (a test client's next
@@ -187,14 +194,20 @@ class TableHost:
         last_sweep = 0.0
         while True:
             try:
+                # asyncio.timeout, not wait_for: Python 3.11's wait_for loses a cancellation that
+                # lands as the event is set, and the clock then ticked on past the app's shutdown.
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._tick_now.wait(), timeout=self.settings.table_tick_seconds)
+                    async with asyncio.timeout(self.settings.table_tick_seconds):
+                        await self._tick_now.wait()
                 self._tick_now.clear()
                 due = await self.run(self.service.due_tables)
                 for table in due:
                     if table not in self.firing:
                         self.firing.add(table)
-                        asyncio.create_task(self._fire(table))
+                        # Held here until done: the loop keeps only a weak reference to a task.
+                        firing = asyncio.create_task(self._fire(table), name=f"tenpai-fire-{table}")
+                        self._firing_tasks.add(firing)
+                        firing.add_done_callback(self._firing_tasks.discard)
                 if time.monotonic() - last_sweep > 60.0:
                     last_sweep = time.monotonic()
                     await self.run(self.service.sweep)
