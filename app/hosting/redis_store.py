@@ -97,6 +97,20 @@ return 1
 """
 )
 
+# KEYS: meta, events, answers, deadlines.  ARGV: table, the first event, the revision whose
+# events the caller holds ('' for none).  Read-only: the table and its events at one moment,
+# in one round trip (a MULTI would need the list's length before the range's bounds).
+_LOAD_WITH_EVENTS = """
+local meta = redis.call('HMGET', KEYS[1], 'revision', 'state')
+if not meta[1] then return false end
+local event_count = redis.call('LLEN', KEYS[2])
+local loaded = {meta[1], meta[2], event_count, redis.call('LLEN', KEYS[3]), redis.call('ZSCORE', KEYS[4], ARGV[1])}
+if meta[1] ~= ARGV[3] and tonumber(ARGV[2]) < event_count then
+  loaded[6] = redis.call('LRANGE', KEYS[2], ARGV[2], event_count - 1)
+end
+return loaded
+"""
+
 # KEYS: deadlines.  ARGV: now, the lease's end, the most to claim.
 _CLAIM_DUE = """
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[3])
@@ -150,6 +164,7 @@ class RedisTableStore:
         self._create = self._client.register_script(_CREATE)
         self._commit = self._client.register_script(_COMMIT)
         self._claim_due = self._client.register_script(_CLAIM_DUE)
+        self._load_with_events = self._client.register_script(_LOAD_WITH_EVENTS)
         self._abandon = self._client.register_script(_ABANDON)
 
     def _keys(self, table: str) -> list[str]:
@@ -198,6 +213,30 @@ class RedisTableStore:
         if revision is None:
             return None
         return StoredTable(table, int(revision), self._states.parse(table, state), event_count, answer_count, deadline)
+
+    def load_with_events(
+        self, table: str, start: int, *, unless_revision: int | None = None
+    ) -> tuple[StoredTable, list[dict[str, Any]] | None] | None:
+        check_slice(start, None)
+        meta, events, answers, deadlines, _ = self._keys(table)
+        held = "" if unless_revision is None else str(unless_revision)
+        with self._reachable():
+            loaded = self._load_with_events(keys=[meta, events, answers, deadlines], args=[table, start, held])
+        if not loaded:
+            return None
+        revision, state, event_count, answer_count, deadline = loaded[:5]
+        stored = StoredTable(
+            table,
+            int(revision),
+            self._states.parse(table, state),
+            int(event_count),
+            int(answer_count),
+            None if deadline is None else float(deadline),
+        )
+        if revision == held:
+            return stored, None
+        texts: list[str] = loaded[5] if len(loaded) > 5 else []
+        return stored, [json.loads(text) for text in texts]
 
     def events(self, table: str, start: int = 0, stop: int | None = None) -> list[dict[str, Any]]:
         return [json.loads(text) for text in self._range(self._keys(table)[1], start, stop)]

@@ -210,6 +210,34 @@ class SqliteTableStore:
         revision, state_text, event_count, answer_count, deadline = row
         return StoredTable(table, revision, self._states.parse(table, state_text), event_count, answer_count, deadline)
 
+    def load_with_events(
+        self, table: str, start: int, *, unless_revision: int | None = None
+    ) -> tuple[StoredTable, list[dict[str, Any]] | None] | None:
+        check_slice(start, None)
+        with self._connection() as connection:
+            row = connection.execute(
+                "SELECT revision, state, event_count, answer_count, deadline FROM tables WHERE id = ?", (table,)
+            ).fetchone()
+            if row is None:
+                return None
+            revision, state_text, event_count, answer_count, deadline = row
+            bodies: list[str] | None = None
+            if revision != unless_revision:
+                # Outside a transaction this query may see a later commit than the row above:
+                # bounded by the row's event_count (events are only appended), it reads the same.
+                bodies = [
+                    body
+                    for (body,) in connection.execute(
+                        "SELECT body FROM events WHERE table_id = ? AND position >= ? AND position < ?"
+                        " ORDER BY position",
+                        (table, start, event_count),
+                    )
+                ]
+        stored = StoredTable(
+            table, revision, self._states.parse(table, state_text), event_count, answer_count, deadline
+        )
+        return stored, None if bodies is None else [json.loads(body) for body in bodies]
+
     def events(self, table: str, start: int = 0, stop: int | None = None) -> list[dict[str, Any]]:
         check_slice(start, stop)
         return [json.loads(body) for body in self._bodies("events", table, start, stop)]

@@ -184,6 +184,14 @@ class TableStore(Protocol):
         """``events[start:stop]`` (non-negative bounds); ``[]`` for an absent table."""
         ...
 
+    def load_with_events(
+        self, table: str, start: int, *, unless_revision: int | None = None
+    ) -> tuple[StoredTable, list[dict[str, Any]] | None] | None:
+        """:meth:`load` and ``events[start:event_count]`` at the same revision, in one go (a
+        seat's view); the events None, unread, when the table is at ``unless_revision`` (the
+        caller holds them).  None if the table is absent."""
+        ...
+
     def answers(self, table: str, start: int = 0) -> list[Any]:
         """``answers[start:]``; ``[]`` for an absent table."""
         ...

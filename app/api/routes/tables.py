@@ -164,17 +164,15 @@ async def table_view(
 
 
 def _view(host: TableHost, table: str, token: str | None, after: int) -> dict[str, Any]:
-    stored, seat = host.service.authorize(table, token)
-    return host.service.view(stored, seat, after)
+    view = host.service.seat_view(table, token, after)
+    assert view is not None  # only a look for what is new may find nothing
+    return view
 
 
 def _new_view(host: TableHost, table: str, token: str | None, after: int) -> dict[str, Any] | None:
     """The seat's view if it holds an event after ``after`` or the game is over; else None, and
     no view built (a long poll's first look finds nothing new more often than not)."""
-    stored, seat = host.service.authorize(table, token)
-    if stored.event_count <= after and stored.state["status"] == "playing":
-        return None
-    return host.service.view(stored, seat, after)
+    return host.service.seat_view(table, token, after, only_new=True)
 
 
 @router.post(
