@@ -15,7 +15,7 @@ import pytest
 from fastapi.responses import JSONResponse
 
 from app.hosting.store import StoredTable, TableStore, open_store
-from app.hosting.tables import CLIENT, Clock, TableService, TableSpec
+from app.hosting.tables import CLIENT, Clock, StaleVersion, TableService, TableSpec
 
 CLIENTS = (CLIENT,) * 4
 LONG_CLOCK = Clock(600, 600)
@@ -160,3 +160,36 @@ def test_load_with_events_reads_the_table_and_its_events_at_one_revision(store: 
         StoredTable("t_both", 1, {"phase": "play"}, 6, 1, None),
         [events[4], {"type": "tsumo"}],
     )
+
+
+def test_a_game_stepped_ahead_by_a_losing_action_is_not_read_for_the_winners_revision(store_url: str) -> None:
+    # ``first`` steps its held game with one discard and, before it commits, ``second`` (another
+    # replica) commits another discard of the same seat.  The held game is as long as the store
+    # now but holds the discard that lost: a view at the winner's revision must not use it.
+    first_store, second_store = open_store(store_url), open_store(store_url)
+    try:
+        first = TableService(first_store, max_open_tables=10, idle_seconds=3600)
+        second = TableService(second_store, max_open_tables=10, idle_seconds=3600)
+        table, tokens = open_clients(first, "riichi", "losing-action")
+        read = first_store.load(table)
+        assert read is not None and read.state["asked"] == [0]
+        discards = [action for action in read.state["legal"][0] if action["type"] == "dahai"]
+        ours, theirs = discards[0], next(action for action in discards if action["pai"] != discards[0]["pai"])
+        commit = first_store.commit
+        seen: dict[int, bytes] = {}
+        expected: dict[int, bytes] = {}
+
+        def other_replica_first(*args: Any) -> bool:
+            second.act(table, tokens[0], read.event_count, theirs)
+            for seat, token in enumerate(tokens):
+                expected[seat] = stored_view(second_store, second, table, seat, 0)
+                seen[seat] = rendered(first.seat_view(table, token, 0))
+            return commit(*args)
+
+        first_store.commit = other_replica_first  # type: ignore[method-assign]
+        with pytest.raises(StaleVersion):
+            first.act(table, tokens[0], read.event_count, ours)
+        assert seen == expected
+    finally:
+        first_store.close()
+        second_store.close()
