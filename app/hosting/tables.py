@@ -428,6 +428,29 @@ class TableService:
         after = max(0, after)
         held = self._held_at(table)
         loaded = self.store.load_with_events(table, after, unless_revision=None if held is None else held.revision)
+        return self._seat_view(table, token, after, held, loaded, only_new=only_new)
+
+    async def seat_view_async(
+        self, table: str, token: str | None, after: int, *, only_new: bool = False
+    ) -> dict[str, Any] | None:
+        """:meth:`seat_view` on the running event loop (the store's read awaited, never blocking it)."""
+        after = max(0, after)
+        held = self._held_at(table)
+        loaded = await self.store.load_with_events_async(
+            table, after, unless_revision=None if held is None else held.revision
+        )
+        return self._seat_view(table, token, after, held, loaded, only_new=only_new)
+
+    def _seat_view(
+        self,
+        table: str,
+        token: str | None,
+        after: int,
+        held: _Held | None,
+        loaded: tuple[StoredTable, list[dict[str, Any]] | None] | None,
+        *,
+        only_new: bool,
+    ) -> dict[str, Any] | None:
         if loaded is None:
             raise TableNotFound(
                 f"no table {table!r}: never opened here, or abandoned after sitting idle", field="table"
