@@ -132,3 +132,44 @@ def test_on_sqlite_a_change_by_another_process_ends_the_long_poll_within_a_poll(
     assert answer.status_code == 200, answer.text
     assert answer.json()["version"] > version
     assert elapsed < ANSWERED_WITHIN_SECONDS, f"the long poll did not poll the store: {elapsed:.1f} s"
+
+
+@pytest.mark.redis
+def test_on_redis_views_read_on_the_loop_agree_with_another_replicas_and_follow_its_commits(
+    empty_redis_url: str,
+) -> None:
+    # The app reads views with redis.asyncio on its event loop; another replica (a service with
+    # its own store, reading synchronously) commits, and the long poll sees the change.
+    client = started(Settings(table_store=empty_redis_url))
+    other = TableService(open_store(empty_redis_url), max_open_tables=10, idle_seconds=3600)
+    try:
+        table, tokens = _open(client)
+        views = _views(client, table, tokens)
+        for seat, view in enumerate(views):
+            assert view == other.seat_view(table, tokens[seat], 0)
+        actor, waiter = _asked_and_waiting(views)
+        version = views[waiter]["version"]
+        acting = threading.Timer(0.3, lambda: other.act(table, tokens[actor], version, views[actor]["legal"][0]))
+        began = time.monotonic()
+        acting.start()
+        try:
+            answer = client.get(
+                f"/tables/{table}",
+                params={"after": version, "wait": WAIT_SECONDS},
+                headers={"Authorization": f"Bearer {tokens[waiter]}"},
+            )
+        finally:
+            acting.join()
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["version"] > version
+        assert time.monotonic() - began < ANSWERED_WITHIN_SECONDS
+        assert answer.json() == other.seat_view(table, tokens[waiter], version)
+        for token in tokens:
+            for after in (0, version):
+                shown = client.get(
+                    f"/tables/{table}", params={"after": after}, headers={"Authorization": f"Bearer {token}"}
+                )
+                assert shown.json() == other.seat_view(table, token, after)
+    finally:
+        other.store.close()
+        client.__exit__(None, None, None)

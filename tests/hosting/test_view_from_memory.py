@@ -8,13 +8,15 @@ as every view was before the held game was used, and both are rendered by ``JSON
 
 from __future__ import annotations
 
+import asyncio
 import random
+import socket
 from typing import Any
 
 import pytest
 from fastapi.responses import JSONResponse
 
-from app.hosting.store import StoredTable, TableStore, open_store
+from app.hosting.store import StoredTable, StoreUnavailable, TableStore, open_store
 from app.hosting.tables import CLIENT, Clock, StaleVersion, TableService, TableSpec
 
 CLIENTS = (CLIENT,) * 4
@@ -193,3 +195,33 @@ def test_a_game_stepped_ahead_by_a_losing_action_is_not_read_for_the_winners_rev
     finally:
         first_store.close()
         second_store.close()
+
+
+def test_the_loops_read_is_the_threads_on_any_loop(store: TableStore) -> None:
+    # Each asyncio.run is a new event loop: the Redis store's client of the loop before is not
+    # reused on it (its connections belong to that loop).
+    events = [{"type": "start_game", "n": n} for n in range(4)]
+    store.create("t_loops", {"phase": "deal"}, events, [], deadline=None)
+
+    async def read(start: int, unless: int | None) -> Any:
+        loaded = await store.load_with_events_async("t_loops", start, unless_revision=unless)
+        await store.close_async()  # closes only what belongs to this loop
+        return loaded
+
+    for start, unless in ((0, None), (2, None), (1, 0), (9, 5)):
+        assert asyncio.run(read(start, unless)) == store.load_with_events("t_loops", start, unless_revision=unless)
+    assert asyncio.run(read(0, None)) is not None
+    assert asyncio.run(store.load_with_events_async("t_absent", 0)) is None
+
+
+@pytest.mark.redis
+def test_an_unreachable_redis_is_store_unavailable_on_the_loop_too() -> None:
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    store = open_store(f"redis://127.0.0.1:{port}/0")
+    try:
+        with pytest.raises(StoreUnavailable):
+            asyncio.run(store.load_with_events_async("t_any", 0))
+    finally:
+        store.close()
