@@ -1,8 +1,8 @@
 """Hosted tables: ``POST /tables``, a seat's view, its actions, its WebSocket, the record.
 
 The routes only translate: HTTP and WebSocket in, the table service (:mod:`app.hosting.tables`)
-in a worker thread (:class:`~app.api.table_host.TableHost`), its typed errors out through the
-one table of statuses.  A seat is known by its token (``Authorization: Bearer``, or ``?token=``
+in a worker thread (:class:`~app.api.table_host.TableHost`; a seat's view, a read, on the event
+loop), its typed errors out through the one table of statuses.  A seat is known by its token (``Authorization: Bearer``, or ``?token=``
 on the WebSocket, where browsers cannot set headers); these routes are not behind the API key
 (``POST /tables`` is): a player's browser holds its seat's token, never the backend's key.
 """
