@@ -22,7 +22,7 @@ import logging
 import threading
 import time
 import weakref
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Final, TypeVar
 
 from anyio import CapacityLimiter
@@ -99,14 +99,16 @@ class TableHost:
 
         return await run_sync(bounded, limiter=self.limiter)
 
-    async def read(self, work: Callable[[], T]) -> T:
-        """``work()``, reads of the store and nothing more (a seat's view): on the event loop when
-        the store says its reads never wait (SQLite's, from a local file in WAL mode), else as
-        :meth:`run`.  Views are most of a table's requests (every seat's long poll wakes at every
-        change, and reads twice), and the hop to a worker thread and back cost more than the read."""
-        if self.service.store.reads_in_place:
-            return work()
-        return await self.run(work)
+    async def read(self, reading: Awaitable[T]) -> T:
+        """``reading`` (a seat's view: the store's read, awaited on the event loop, and its view),
+        bounded as :meth:`run` bounds work in a thread.  Views are most of a table's requests
+        (every seat's long poll wakes at every change, and reads twice), and the hop to a worker
+        thread and back cost more than the read."""
+        try:
+            async with asyncio.timeout(TABLE_WORK_SECONDS):
+                return await reading
+        except TimeoutError:
+            raise OutOfTime(TABLE_WORK_SECONDS) from None
 
     # -- wake-ups ------------------------------------------------------------
 
@@ -168,6 +170,8 @@ class TableHost:
         # lifespan) opens a new one rather than finding a closed store.
         service, self._service = self._service, None
         if service is not None:
+            with contextlib.suppress(Exception):
+                await service.store.close_async()
             with contextlib.suppress(Exception):
                 await run_sync(service.store.close)
 

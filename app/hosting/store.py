@@ -8,7 +8,10 @@ caller read, so two replicas acting on one table can never both win (the loser r
 answers 409), and a deadline is a value in the store that any process may claim, never a timer
 that dies with the process holding it.
 
-The stores are synchronous and thread-safe: the service calls them from worker threads.
+The stores are synchronous and thread-safe: the service calls them from worker threads.  One
+read, a seat's view (:meth:`TableStore.load_with_events_async`), is a coroutine too, run on the
+event loop: views are most of a table's requests, and a hop to a worker thread and back cost
+more than the read itself.
 
 >>> store = open_store("memcached://localhost")
 Traceback (most recent call last):
@@ -154,10 +157,6 @@ class StoredTable:
 class TableStore(Protocol):
     """Where every hosted table lives; every method is safe to call from any thread."""
 
-    #: True when a read (:meth:`load`, :meth:`events`) is a quick local read that never waits for
-    #: a writer or a network, so that the service may run it on its event loop.
-    reads_in_place: bool
-
     def describe(self) -> dict[str, Any]:
         """What ``GET /limits`` shows: ``{"kind": "sqlite", "path": ...}`` or ``{"kind": "redis", "url": ...}``.
 
@@ -182,6 +181,20 @@ class TableStore(Protocol):
 
     def events(self, table: str, start: int = 0, stop: int | None = None) -> list[dict[str, Any]]:
         """``events[start:stop]`` (non-negative bounds); ``[]`` for an absent table."""
+        ...
+
+    def load_with_events(
+        self, table: str, start: int, *, unless_revision: int | None = None
+    ) -> tuple[StoredTable, list[dict[str, Any]] | None] | None:
+        """:meth:`load` and ``events[start:event_count]`` at the same revision, in one go (a
+        seat's view); the events None, unread, when the table is at ``unless_revision`` (the
+        caller holds them).  None if the table is absent."""
+        ...
+
+    async def load_with_events_async(
+        self, table: str, start: int, *, unless_revision: int | None = None
+    ) -> tuple[StoredTable, list[dict[str, Any]] | None] | None:
+        """:meth:`load_with_events` on the running event loop, never blocking it for a network."""
         ...
 
     def answers(self, table: str, start: int = 0) -> list[Any]:
@@ -230,6 +243,10 @@ class TableStore(Protocol):
 
     def close(self) -> None:
         """Release connections; the store is not used afterwards."""
+        ...
+
+    async def close_async(self) -> None:
+        """Release what :meth:`load_with_events_async` holds on the running loop (before :meth:`close`)."""
         ...
 
 

@@ -420,13 +420,80 @@ class TableService:
         stored = self._load(table)
         return stored, self.seat_of(stored, token)
 
-    def view(self, stored: StoredTable, seat: int, after: int = 0) -> dict[str, Any]:
-        """What ``seat`` sees of the table: its events after the first ``after``, what it may do."""
+    def seat_view(self, table: str, token: str | None, after: int, *, only_new: bool = False) -> dict[str, Any] | None:
+        """``token``'s seat's view of ``table`` after the first ``after`` events, read in one go
+        from the store (the table with its events, or without them when the game held here is at
+        the revision read).  With ``only_new``: None, and no view built, while the table holds
+        no event after ``after`` and is still being played (a long poll's look)."""
+        after = max(0, after)
+        held = self._held_at(table)
+        loaded = self.store.load_with_events(table, after, unless_revision=None if held is None else held.revision)
+        return self._seat_view(table, token, after, held, loaded, only_new=only_new)
+
+    async def seat_view_async(
+        self, table: str, token: str | None, after: int, *, only_new: bool = False
+    ) -> dict[str, Any] | None:
+        """:meth:`seat_view` on the running event loop (the store's read awaited, never blocking it)."""
+        after = max(0, after)
+        held = self._held_at(table)
+        loaded = await self.store.load_with_events_async(
+            table, after, unless_revision=None if held is None else held.revision
+        )
+        return self._seat_view(table, token, after, held, loaded, only_new=only_new)
+
+    def _seat_view(
+        self,
+        table: str,
+        token: str | None,
+        after: int,
+        held: _Held | None,
+        loaded: tuple[StoredTable, list[dict[str, Any]] | None] | None,
+        *,
+        only_new: bool,
+    ) -> dict[str, Any] | None:
+        if loaded is None:
+            raise TableNotFound(
+                f"no table {table!r}: never opened here, or abandoned after sitting idle", field="table"
+            )
+        stored, events = loaded
+        seat = self.seat_of(stored, token)
+        if only_new and stored.event_count <= after and stored.state["status"] == "playing":
+            return None
+        if events is None:
+            assert held is not None  # the store leaves the events out only at the held revision
+            events = self._held_events(held, stored, after)
+        return self.view(stored, seat, after, events=events)
+
+    def _held_at(self, table: str) -> _Held | None:
+        with self._held_lock:
+            return self._held.get(table)
+
+    def _held_events(self, held: _Held, stored: StoredTable, after: int) -> list[dict[str, Any]]:
+        """``events[after:]`` at ``stored``'s revision, which ``held`` is at, from its game: its
+        record only grows (an action in progress may already have appended past the revision
+        read), so its first ``event_count`` events are the stored ones."""
+        events = held.game.events
+        if len(events) < stored.event_count:  # never, while the record only grows; the store knows
+            return self.store.events(stored.table, after, stored.event_count)
+        return events[after : stored.event_count]
+
+    def view(
+        self, stored: StoredTable, seat: int, after: int = 0, *, events: list[dict[str, Any]] | None = None
+    ) -> dict[str, Any]:
+        """What ``seat`` sees of the table: its events after the first ``after``, what it may do.
+        ``events``: those events, when the caller read them with the table."""
         state = stored.state
         after = max(0, min(after, stored.event_count))
-        # Up to the version read, no further: a commit since (another thread's, another replica's)
-        # would otherwise show events beyond ``version`` beside the ``legal`` of before it.
-        events = self.store.events(stored.table, after, stored.event_count) if after < stored.event_count else []
+        if events is None:
+            # Up to the version read, no further: a commit since (another thread's, another
+            # replica's) would otherwise show events beyond ``version`` beside the ``legal`` of before it.
+            held = self._held_at(stored.table)
+            if after >= stored.event_count:
+                events = []
+            elif held is not None and held.revision == stored.revision:
+                events = self._held_events(held, stored, after)
+            else:
+                events = self.store.events(stored.table, after, stored.event_count)
         asked = seat in state["asked"] and state["answered"][seat] is None
         view: dict[str, Any] = {
             "table": stored.table,

@@ -15,14 +15,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import anyio.from_thread
+import anyio.to_thread
 import pytest
 from api_helpers import started
 from fastapi.testclient import TestClient
 
 import app.api.routes.tables as table_routes
 import app.api.table_host as table_host
-from app.hosting.sqlite_store import SqliteTableStore
 from app.hosting.store import open_store
 from app.hosting.tables import TableService
 from app.settings import Settings
@@ -75,9 +74,6 @@ def test_a_change_between_the_views_read_and_its_wait_wakes_the_long_poll(
 ) -> None:
     # No poll to fall back on: only the wake-up can answer the long poll before its wait is over.
     monkeypatch.setattr(table_host, "POLL_SECONDS", 3600.0)
-    # Reads in worker threads, as Redis's are (SQLite's run on the event loop, where nothing
-    # can come between the read and the wait).
-    monkeypatch.setattr(SqliteTableStore, "reads_in_place", False)
     table, tokens = _open(client)
     views = _views(client, table, tokens)
     actor, waiter = _asked_and_waiting(views)
@@ -85,12 +81,16 @@ def test_a_change_between_the_views_read_and_its_wait_wakes_the_long_poll(
     read_view = table_routes._new_view  # a long poll's look: None while there is nothing new
     raced = threading.Event()
 
-    def view_then_another_seat_acts(host: Any, table: str, token: str | None, after: int) -> dict[str, Any] | None:
-        view = read_view(host, table, token, after)
+    async def view_then_another_seat_acts(
+        host: Any, table: str, token: str | None, after: int
+    ) -> dict[str, Any] | None:
+        # The read awaits the store (Redis's on the loop): another request's action may commit
+        # and wake the table's waiters while it does, before this long poll waits.
+        view = await read_view(host, table, token, after)
         if token == tokens[waiter] and not raced.is_set():
             raced.set()
-            host.service.act(table, tokens[actor], version, views[actor]["legal"][0])
-            anyio.from_thread.run_sync(host.changed, table)  # as the action's route does, on the loop
+            await anyio.to_thread.run_sync(host.service.act, table, tokens[actor], version, views[actor]["legal"][0])
+            host.changed(table)  # as the action's route does
         return view
 
     monkeypatch.setattr(table_routes, "_new_view", view_then_another_seat_acts)
@@ -132,3 +132,44 @@ def test_on_sqlite_a_change_by_another_process_ends_the_long_poll_within_a_poll(
     assert answer.status_code == 200, answer.text
     assert answer.json()["version"] > version
     assert elapsed < ANSWERED_WITHIN_SECONDS, f"the long poll did not poll the store: {elapsed:.1f} s"
+
+
+@pytest.mark.redis
+def test_on_redis_views_read_on_the_loop_agree_with_another_replicas_and_follow_its_commits(
+    empty_redis_url: str,
+) -> None:
+    # The app reads views with redis.asyncio on its event loop; another replica (a service with
+    # its own store, reading synchronously) commits, and the long poll sees the change.
+    client = started(Settings(table_store=empty_redis_url))
+    other = TableService(open_store(empty_redis_url), max_open_tables=10, idle_seconds=3600)
+    try:
+        table, tokens = _open(client)
+        views = _views(client, table, tokens)
+        for seat, view in enumerate(views):
+            assert view == other.seat_view(table, tokens[seat], 0)
+        actor, waiter = _asked_and_waiting(views)
+        version = views[waiter]["version"]
+        acting = threading.Timer(0.3, lambda: other.act(table, tokens[actor], version, views[actor]["legal"][0]))
+        began = time.monotonic()
+        acting.start()
+        try:
+            answer = client.get(
+                f"/tables/{table}",
+                params={"after": version, "wait": WAIT_SECONDS},
+                headers={"Authorization": f"Bearer {tokens[waiter]}"},
+            )
+        finally:
+            acting.join()
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["version"] > version
+        assert time.monotonic() - began < ANSWERED_WITHIN_SECONDS
+        assert answer.json() == other.seat_view(table, tokens[waiter], version)
+        for token in tokens:
+            for after in (0, version):
+                shown = client.get(
+                    f"/tables/{table}", params={"after": after}, headers={"Authorization": f"Bearer {token}"}
+                )
+                assert shown.json() == other.seat_view(table, token, after)
+    finally:
+        other.store.close()
+        client.__exit__(None, None, None)

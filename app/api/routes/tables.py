@@ -1,8 +1,8 @@
 """Hosted tables: ``POST /tables``, a seat's view, its actions, its WebSocket, the record.
 
 The routes only translate: HTTP and WebSocket in, the table service (:mod:`app.hosting.tables`)
-in a worker thread (:class:`~app.api.table_host.TableHost`), its typed errors out through the
-one table of statuses.  A seat is known by its token (``Authorization: Bearer``, or ``?token=``
+in a worker thread (:class:`~app.api.table_host.TableHost`; a seat's view, a read, on the event
+loop), its typed errors out through the one table of statuses.  A seat is known by its token (``Authorization: Bearer``, or ``?token=``
 on the WebSocket, where browsers cannot set headers); these routes are not behind the API key
 (``POST /tables`` is): a player's browser holds its seat's token, never the backend's key.
 """
@@ -13,8 +13,7 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import Callable
-from functools import partial
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Final, TypeVar
 
 from fastapi import APIRouter, Body, Query, Request, Response, WebSocket, WebSocketDisconnect
@@ -76,10 +75,10 @@ def _api_error(error: TenpaiError) -> ApiError:
     return ApiError(loc, error.message, error.code, ctx=ctx, headers=headers)
 
 
-async def _read(request: Request | WebSocket, work: Callable[[], T]) -> T:
-    """A view's reads of the store, where :meth:`TableHost.read` runs them."""
+async def _read(request: Request | WebSocket, reading: Awaitable[T]) -> T:
+    """A view's read of the store, on the event loop (:meth:`TableHost.read`)."""
     try:
-        return await table_host(request).read(work)
+        return await table_host(request).read(reading)
     except TenpaiError as error:
         raise _api_error(error) from None
 
@@ -153,28 +152,26 @@ async def table_view(
     while True:
         woken = host.wakeup(table)  # before the read, so that a change after it wakes the wait
         look = _new_view if give_up > time.monotonic() else _view
-        view = await _read(request, partial(look, host, table, token, after))
+        view = await _read(request, look(host, table, token, after))
         if view is not None:
             return JSONResponse(view)
         # Nothing new yet. A client gone since the last look is not waited for (looked at here,
         # not after every wake-up: a wake-up nearly always brings the view that is answered).
         if await request.is_disconnected():
-            return JSONResponse(await _read(request, lambda: _view(host, table, token, after)))
+            return JSONResponse(await _read(request, _view(host, table, token, after)))
         await host.wait_change(woken, give_up - time.monotonic())
 
 
-def _view(host: TableHost, table: str, token: str | None, after: int) -> dict[str, Any]:
-    stored, seat = host.service.authorize(table, token)
-    return host.service.view(stored, seat, after)
+async def _view(host: TableHost, table: str, token: str | None, after: int) -> dict[str, Any]:
+    view = await host.service.seat_view_async(table, token, after)
+    assert view is not None  # only a look for what is new may find nothing
+    return view
 
 
-def _new_view(host: TableHost, table: str, token: str | None, after: int) -> dict[str, Any] | None:
+async def _new_view(host: TableHost, table: str, token: str | None, after: int) -> dict[str, Any] | None:
     """The seat's view if it holds an event after ``after`` or the game is over; else None, and
     no view built (a long poll's first look finds nothing new more often than not)."""
-    stored, seat = host.service.authorize(table, token)
-    if stored.event_count <= after and stored.state["status"] == "playing":
-        return None
-    return host.service.view(stored, seat, after)
+    return await host.service.seat_view_async(table, token, after, only_new=True)
 
 
 @router.post(
@@ -250,7 +247,7 @@ async def table_socket(websocket: WebSocket, table: str, token: str | None = Non
     host = table_host(websocket)
     woken = host.wakeup(table)  # before the first read, so that a change after it is pushed
     try:
-        view = await _read(websocket, lambda: _view(host, table, presented, 0))
+        view = await _read(websocket, _view(host, table, presented, 0))
     except ApiError as error:
         # Accepted first: a close before the handshake is answered is an HTTP 403 to the client
         # whatever the code, so a browser would see 1006 and never the reason it was refused.
@@ -267,7 +264,7 @@ async def table_socket(websocket: WebSocket, table: str, token: str | None = Non
         while True:
             await host.wait_change(woken, MAX_WAIT_SECONDS)
             woken = host.wakeup(table)
-            now = await _read(websocket, partial(_view, host, table, presented, seen[0]))
+            now = await _read(websocket, _view(host, table, presented, seen[0]))
             state = (now["version"], json.dumps(now["legal"]), now["autoplay"], now["status"])
             if state != seen:
                 async with sending:
