@@ -34,7 +34,7 @@ import random
 import secrets
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Final
@@ -43,7 +43,7 @@ from cachetools import LRUCache
 
 from app.core.errors import TenpaiError
 from app.core.shape.rules import RuleProfile
-from app.core.table.game import TABLE_PRESETS, GameConfig, InvalidGameConfig, validate_config
+from app.core.table.game import GameConfig, InvalidGameConfig, validate_config
 from app.core.table.hosted import BOT_STRATEGY, HostedGame, IllegalAction, SeedWallSource, StoredAnswer, seat_events
 from app.core.table.mjai import MalformedEvent, action_object, name_fault
 from app.core.table.wall import new_seed, seed_commitment
@@ -267,15 +267,12 @@ class TableService:
         for seat, kind in enumerate(spec.seats):
             if kind not in SEAT_KINDS:
                 raise InvalidTableSpec(f"a seat is 'client' or 'bot', got {kind!r}", field=f"seats[{seat}]")
-        config = GameConfig(spec.rules, (BOT_STRATEGY,) * len(spec.seats), 0, length=spec.length, options=spec.options)
         try:
-            rules = validate_config(config)
+            rules = _profile(spec.rules, len(spec.seats), spec.length, spec.options)
         except InvalidGameConfig as error:
             if error.field == "players":
                 raise InvalidTableSpec(error.message, field="seats") from None
             raise
-        if rules.name not in TABLE_PRESETS:  # validate_config says so too; kept for the type checker
-            raise InvalidGameConfig(f"rules {rules.name!r} have no table", field="rules")
         if spec.seed is not None:
             seed_commitment(spec.seed)  # refuses a seed that is not ASCII, or too long
         if spec.names is not None:
@@ -361,7 +358,7 @@ class TableService:
         else:
             self._count("replays")
             game = HostedGame.replay(
-                self._rules(state),
+                _profile(state["rules"], len(state["seats"]), state["length"], state["options"]),
                 state["length"],
                 SeedWallSource(state["seed"]),
                 names=state["names"],
@@ -382,23 +379,10 @@ class TableService:
         ``stored``'s state (who is asked, what each may do) describes."""
         return self.store.answers(table, start)[: max(0, stored.answer_count - start)]
 
-    @staticmethod
-    def _rules(state: Mapping[str, Any]) -> RuleProfile:
-        config = GameConfig(
-            state["rules"],
-            (BOT_STRATEGY,) * len(state["seats"]),
-            0,
-            length=state["length"],
-            options=tuple((name, value) for name, value in state["options"]),
-        )
-        return validate_config(config)
-
     def _load(self, table: str) -> StoredTable:
         stored = self.store.load(table)
         if stored is None:
-            raise TableNotFound(
-                f"no table {table!r}: never opened here, or abandoned after sitting idle", field="table"
-            )
+            raise _not_found(table)
         return stored
 
     # -- seats ---------------------------------------------------------------
@@ -452,9 +436,7 @@ class TableService:
         only_new: bool,
     ) -> dict[str, Any] | None:
         if loaded is None:
-            raise TableNotFound(
-                f"no table {table!r}: never opened here, or abandoned after sitting idle", field="table"
-            )
+            raise _not_found(table)
         stored, events = loaded
         seat = self.seat_of(stored, token)
         if only_new and stored.event_count <= after and stored.state["status"] == "playing":
@@ -698,6 +680,18 @@ class TableService:
         """Seats in auto-play at the tables this process last changed (a gauge of its share)."""
         with self._held_lock:
             return sum(self._autoplay.values())
+
+
+def _profile(rules: str, seats: int, length: str, options: Iterable[Sequence[Any]]) -> RuleProfile:
+    """The rule profile of a table: the one self-play's check gives a game of ``seats`` bots
+    (rules, options, length and seat count checked there once, for opening and rebuilding alike)."""
+    players = (BOT_STRATEGY,) * seats
+    config = GameConfig(rules, players, 0, length=length, options=tuple((name, value) for name, value in options))
+    return validate_config(config)
+
+
+def _not_found(table: str) -> TableNotFound:
+    return TableNotFound(f"no table {table!r}: never opened here, or abandoned after sitting idle", field="table")
 
 
 def _copy_state(state: Mapping[str, Any]) -> dict[str, Any]:
