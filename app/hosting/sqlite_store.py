@@ -199,40 +199,21 @@ class SqliteTableStore:
 
     def load(self, table: str) -> StoredTable | None:
         with self._connection() as connection:
-            row = connection.execute(
-                "SELECT revision, state, event_count, answer_count, deadline FROM tables WHERE id = ?", (table,)
-            ).fetchone()
-        if row is None:
-            return None
-        revision, state_text, event_count, answer_count, deadline = row
-        return StoredTable(table, revision, self._states.parse(table, state_text), event_count, answer_count, deadline)
+            return self._stored(connection, table)
 
     def load_with_events(
         self, table: str, start: int, *, unless_revision: int | None = None
     ) -> tuple[StoredTable, list[dict[str, Any]] | None] | None:
         check_slice(start, None)
         with self._connection() as connection:
-            row = connection.execute(
-                "SELECT revision, state, event_count, answer_count, deadline FROM tables WHERE id = ?", (table,)
-            ).fetchone()
-            if row is None:
+            stored = self._stored(connection, table)
+            if stored is None:
                 return None
-            revision, state_text, event_count, answer_count, deadline = row
             bodies: list[str] | None = None
-            if revision != unless_revision:
+            if stored.revision != unless_revision:
                 # Outside a transaction this query may see a later commit than the row above:
                 # bounded by the row's event_count (events are only appended), it reads the same.
-                bodies = [
-                    body
-                    for (body,) in connection.execute(
-                        "SELECT body FROM events WHERE table_id = ? AND position >= ? AND position < ?"
-                        " ORDER BY position",
-                        (table, start, event_count),
-                    )
-                ]
-        stored = StoredTable(
-            table, revision, self._states.parse(table, state_text), event_count, answer_count, deadline
-        )
+                bodies = _select_bodies(connection, "events", table, start, stored.event_count)
         return stored, None if bodies is None else [json.loads(body) for body in bodies]
 
     async def load_with_events_async(
@@ -242,24 +223,26 @@ class SqliteTableStore:
         # never waits for the writer, in about a tenth of a worker thread's hop there and back.
         return self.load_with_events(table, start, unless_revision=unless_revision)
 
+    def _stored(self, connection: sqlite3.Connection, table: str) -> StoredTable | None:
+        row = connection.execute(
+            "SELECT revision, state, event_count, answer_count, deadline FROM tables WHERE id = ?", (table,)
+        ).fetchone()
+        if row is None:
+            return None
+        revision, state_text, event_count, answer_count, deadline = row
+        return StoredTable(table, revision, self._states.parse(table, state_text), event_count, answer_count, deadline)
+
     def events(self, table: str, start: int = 0, stop: int | None = None) -> list[dict[str, Any]]:
         check_slice(start, stop)
-        return [json.loads(body) for body in self._bodies("events", table, start, stop)]
+        with self._connection() as connection:
+            bodies = _select_bodies(connection, "events", table, start, stop)
+        return [json.loads(body) for body in bodies]
 
     def answers(self, table: str, start: int = 0) -> list[Any]:
         check_slice(start, None)
-        return [json.loads(body) for body in self._bodies("answers", table, start, None)]
-
-    def _bodies(self, kind: str, table: str, start: int, stop: int | None) -> list[str]:
-        # ``kind`` is one of two names written in this module, never input.
-        query = f"SELECT body FROM {kind} WHERE table_id = ? AND position >= ?"
-        parameters: tuple[Any, ...] = (table, start)
-        if stop is not None:
-            query += " AND position < ?"
-            parameters += (stop,)
         with self._connection() as connection:
-            rows = connection.execute(query + " ORDER BY position", parameters).fetchall()
-        return [body for (body,) in rows]
+            bodies = _select_bodies(connection, "answers", table, start, None)
+        return [json.loads(body) for body in bodies]
 
     def commit(
         self,
@@ -348,6 +331,17 @@ class SqliteTableStore:
             idle, self._idle = self._idle, []
         for connection in idle:
             connection.close()
+
+
+def _select_bodies(connection: sqlite3.Connection, kind: str, table: str, start: int, stop: int | None) -> list[str]:
+    """The JSON texts of a table's ``kind`` (events or answers) at positions ``start`` to ``stop``, in order."""
+    # ``kind`` is one of two names written in this module, never input.
+    query = f"SELECT body FROM {kind} WHERE table_id = ? AND position >= ?"
+    parameters: tuple[Any, ...] = (table, start)
+    if stop is not None:
+        query += " AND position < ?"
+        parameters += (stop,)
+    return [body for (body,) in connection.execute(query + " ORDER BY position", parameters).fetchall()]
 
 
 def _rows(table: str, first_position: int, texts: Sequence[str]) -> list[tuple[str, int, str]]:
