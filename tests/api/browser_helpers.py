@@ -51,6 +51,8 @@ def uvicorn_service(log_dir: Path, settings: Mapping[str, str] | None = None) ->
     port = _free_port()
     log_path = log_dir / "uvicorn.log"
     env = {key: value for key, value in os.environ.items() if not key.startswith("TENPAI_")}
+    # Tables of its own, never the working directory's default file other servers share.
+    env["TENPAI_TABLE_STORE"] = f"sqlite:///{log_dir}/tables.sqlite3"
     env.update(settings or {})
     with log_path.open("wb") as log:
         server = subprocess.Popen(

@@ -487,7 +487,15 @@ def _live_server(log_path: Path) -> Iterator[tuple[int, str]]:
     """
     port = _free_port()
     env = {key: value for key, value in os.environ.items() if not key.startswith("TENPAI_")}
-    env.update(TENPAI_HOST="127.0.0.1", TENPAI_PORT=str(port), TENPAI_ACCESS_LOG="false", NO_PROXY="*")
+    # Its tables in a file of its own: in the default one, shared by every server the suite starts in
+    # the repository, its clock would play the bots of other tests' tables in the CPU counted here.
+    env.update(
+        TENPAI_HOST="127.0.0.1",
+        TENPAI_PORT=str(port),
+        TENPAI_ACCESS_LOG="false",
+        NO_PROXY="*",
+        TENPAI_TABLE_STORE=f"sqlite:///{log_path.parent}/tables.sqlite3",
+    )
     with log_path.open("wb") as log:
         process = subprocess.Popen([sys.executable, "-m", "app.main"], cwd=ROOT, env=env, stdout=log, stderr=log)
     base = f"http://127.0.0.1:{port}"

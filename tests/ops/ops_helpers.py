@@ -7,6 +7,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -50,14 +51,23 @@ def free_port() -> int:
 
 
 def clean_environment(**tenpai: str) -> dict[str, str]:
-    """This process's environment without TENPAI_* and proxy variables, plus ``tenpai``."""
+    """This process's environment without TENPAI_* and proxy variables, plus ``tenpai``; hosted
+    tables in a fresh file of their own unless ``tenpai`` names a store (the default, the working
+    directory's tenpai-tables.sqlite3, would be shared by every server the suite starts there, and
+    one server's clock would play the bots of another's tables)."""
     env = {
         key: value
         for key, value in os.environ.items()
         if not key.startswith("TENPAI_") and key.lower() not in {"http_proxy", "https_proxy", "all_proxy"}
     }
+    env["TENPAI_TABLE_STORE"] = private_table_store()
     env.update(tenpai)
     return env
+
+
+def private_table_store() -> str:
+    """A table store URL of a new temporary SQLite file."""
+    return f"sqlite:///{tempfile.mkdtemp(prefix='tenpai-test-tables-')}/tables.sqlite3"
 
 
 @contextmanager
