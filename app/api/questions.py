@@ -45,6 +45,7 @@ from app.api.schemas.simulate import SimulateRequest
 from app.core.advice.discard import DEFAULT_OPTIONS, DiscardQuestion
 from app.core.advice.safety import Opponent
 from app.core.errors import InvalidMeld, TooManyCopies
+from app.core.families.registry import TABLES
 from app.core.shape.engine import Checker
 from app.core.shape.hand import Hand, Meld
 from app.core.shape.rules import RuleProfile, rule_profile
@@ -476,7 +477,7 @@ def ask_game(body: SimulateRequest, *, max_games: int) -> GameConfig:
         ),
     )
     with located("body"):
-        validate_config(config)
+        validate_config(config, TABLES)
     return config
 
 

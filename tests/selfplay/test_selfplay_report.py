@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from app.core.families.registry import TABLES, family_of
 from app.core.table.decide import NotADecisionPoint, act
 from app.core.table.game import GameConfig, GameRecord, HandRecord, play_game, validate_config
 from app.core.table.referee import judge
@@ -464,19 +465,19 @@ def test_seeded_answers_are_pinned(rules: str, options: tuple[tuple[str, object]
     seats = 3 if rules == "sanma" else 4
     players = ("advisor", "greedy", "heuristic", "random")[:seats]
     config = GameConfig(rules, players, seed=3, length=length, options=options)
-    profile = validate_config(config)
-    records = [play_game(config, game) for game in range(2)]
+    profile = validate_config(config, TABLES)
+    records = [play_game(config, game, TABLES) for game in range(2)]
     digest = hashlib.sha256(json.dumps(build_report(config, records), sort_keys=True).encode())
     for record in records:
-        assert judge(record.events, profile).valid
+        assert judge(record.events, profile, family=family_of(profile)).valid
         digest.update(json.dumps(record.events, sort_keys=True).encode())
-        digest.update(repr(judge(record.events, profile)).encode())
+        digest.update(repr(judge(record.events, profile, family=family_of(profile))).encode())
     events = records[0].events
     asked = 0
     for index in range(1, len(events) + 1):
         for seat in range(seats):
             try:
-                answer = act(events[:index], seat, profile)
+                answer = act(events[:index], seat, profile, family=family_of(profile))
             except NotADecisionPoint:
                 continue
             asked += 1

@@ -10,11 +10,12 @@ from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from app.api.errors import error_responses
+from app.core.families.registry import PLAY_RULES
 from app.core.shape.rules import OPTION_DOCS, OPTIONS, PRESETS
 from app.core.shape.rules import RuleOption as CoreRuleOption
 from app.core.shape.tiles import CHINESE_NAMES, NUM_TILE_KINDS, TILE_NAMES, UNICODE_CHARS
 from app.core.table.flow import TableRules
-from app.core.table.play_rules import PLAY_RULES, PlayRules, described_fields
+from app.core.table.play_rules import PlayRules, described_fields
 from app.core.value.sichuan_scoring import RULE_TEXT as SICHUAN_RULE_TEXT
 
 router = APIRouter(tags=["reference"])

@@ -28,7 +28,8 @@ first legal one.
 >>> events = [{"type": "start_game"}, {"type": "start_kyoku", "bakaze": "E", "dora_marker": "1p",
 ...     "kyoku": 1, "honba": 0, "kyotaku": 0, "oya": 0, "scores": [25000] * 4, "tehais": hands},
 ...     {"type": "tsumo", "actor": 0, "pai": "S"}]
->>> answer = act(events, 0, rule_profile("riichi"))
+>>> from app.core.families.registry import family_of
+>>> answer = act(events, 0, rule_profile("riichi"), family=family_of("riichi"))
 >>> answer.action
 {'type': 'reach', 'actor': 0}
 """
@@ -49,7 +50,8 @@ from app.core.shape.hand import Meld
 from app.core.shape.rules import RuleProfile
 from app.core.shape.tiles import DRAGONS, NORTH, NUM_TILE_KINDS, ORPHANS, counted, format_tile
 from app.core.shape.void_suit import SUIT_NAMES
-from app.core.table.machine import SeatState, TableMachine
+from app.core.table.family import Family
+from app.core.table.machine import TableMachine
 from app.core.table.mjai import (
     MJAI_NAMES,
     UNKNOWN,
@@ -63,6 +65,7 @@ from app.core.table.mjai import (
 )
 from app.core.table.players import Advisor, SeatView, Strategy
 from app.core.table.resume import MachineShelf, PrefixKey, machine_size, prefix_digests
+from app.core.table.seats import SeatState
 from app.core.value.scoring import MINIMUM_FANS
 
 
@@ -586,6 +589,7 @@ def replay(
     objects: Sequence[object],
     rules: RuleProfile,
     *,
+    family: Family,
     stop: Callable[[], bool] | None = None,
     machine: TableMachine | None = None,
     first: int = 0,
@@ -598,7 +602,7 @@ def replay(
     from app.core.table.machine import Foul
 
     if machine is None:
-        machine = TableMachine(rules)
+        machine = TableMachine(rules, family)
     for index, obj in enumerate(objects, first):
         if stop is not None and index % 64 == 0 and stop():
             raise TimeoutError
@@ -643,6 +647,7 @@ def act(
     seat: int,
     rules: RuleProfile,
     *,
+    family: Family,
     strategy: Strategy | None = None,
     stop: Callable[[], bool] | None = None,
     shelf: MachineShelf | None = None,
@@ -659,7 +664,7 @@ def act(
     """
     if not 0 <= seat < rules.seats:
         raise NotADecisionPoint(f"seat must be 0..{rules.seats - 1}, got {seat}", field="seat")
-    machine, kept_as = _seat_machine(objects, seat, rules, stop, shelf)
+    machine, kept_as = _seat_machine(objects, seat, rules, family, stop, shelf)
     try:
         answer = _advise(machine, objects, seat, strategy, stop)
     except TenpaiError:  # the question was refused, the machine stands as the events left it
@@ -697,6 +702,7 @@ def _seat_machine(
     objects: Sequence[object],
     seat: int,
     rules: RuleProfile,
+    family: Family,
     stop: Callable[[], bool] | None,
     shelf: MachineShelf | None,
 ) -> tuple[TableMachine, PrefixKey | None]:
@@ -720,7 +726,7 @@ def _seat_machine(
     for index in range(start, len(objects)):  # each event's form as sent, before other seats' tiles are hidden
         read_event(objects[index], index, rules.seats)
     # A replay stopped or refused here drops the machine: taken off the shelf, it is never put back.
-    machine = replay(seat_sees(objects[start:], seat), rules, stop=stop, machine=resumed, first=start)
+    machine = replay(seat_sees(objects[start:], seat), rules, family=family, stop=stop, machine=resumed, first=start)
     return machine, whole
 
 

@@ -40,7 +40,8 @@ checks what it can (counts, turns) and answers legal actions only for seats whos
 hands it knows.
 
 >>> from app.core.shape.rules import rule_profile
->>> machine = TableMachine(rule_profile("riichi"))
+>>> from app.core.families.registry import family_of
+>>> machine = TableMachine(rule_profile("riichi"), family_of("riichi"))
 >>> machine.apply_object({"type": "start_game", "names": ["a", "b", "c", "d"]})
 >>> hands = [["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "S", "S"]] + [["?"] * 13] * 3
 >>> machine.apply_object({"type": "start_kyoku", "bakaze": "E", "dora_marker": "1p", "kyoku": 1,
@@ -55,9 +56,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import Any, Final
 
-from app.core.errors import NotAWinningHand, TenpaiError, VoidSuitHeld
+from app.core.errors import TenpaiError
 from app.core.shape.engine import Checker
 from app.core.shape.hand import Hand, Meld, MeldKind
 from app.core.shape.rules import SEAT_COUNTS, RuleProfile
@@ -72,6 +73,7 @@ from app.core.shape.tiles import (
     quoted,
 )
 from app.core.shape.void_suit import SUIT_NAMES, SUITS, holds_suit
+from app.core.table.family import DrawSettlementParts, Family
 from app.core.table.flow import (
     AbortiveDraw,
     AbortiveDrawKind,
@@ -82,15 +84,12 @@ from app.core.table.flow import (
     TableRules,
     TableState,
     Wins,
-    exhaustive_draw_payments,
     next_hand,
     tenhou_rules,
-    with_liability,
 )
 from app.core.table.mjai import (
     EXCHANGED,
     FIRST_FLOWER,
-    FIRST_RED,
     TABLE_TILES,
     UNKNOWN,
     Event,
@@ -98,22 +97,16 @@ from app.core.table.mjai import (
     action_key,
     action_object,
     is_flower,
-    is_red,
     kind_of,
     parse_pai,
     read_event,
     red_of,
     tile_name,
 )
-from app.core.table.play_rules import FLAT_WIN_VALUE, PLAY_RULES, PlayRules
-from app.core.value.mcr_scoring import McrScore
-from app.core.value.riichi_scoring import RiichiScore
-from app.core.value.scoring import REFUSALS, ScoreResult, score, win_payments
+from app.core.table.play_rules import PlayRules
+from app.core.table.seats import MELD_KIND, KongPayment, SeatState, TableMeld, Win
+from app.core.value.scoring import REFUSALS, win_payments
 from app.core.value.scoring_context import WinContext
-from app.core.value.sichuan_scoring import SichuanScore, check_sichuan_hand
-
-if TYPE_CHECKING:
-    from app.core.advice.safety import Opponent
 
 #: Tiles in the dead wall: the replacement draws and the dora indicators.
 DEAD_WALL: Final = 14
@@ -122,13 +115,6 @@ RIICHI_STICK: Final = 1000
 #: Draws a riichi declaration needs left in the wall.
 RIICHI_MIN_DRAWS: Final = 4
 MAX_KANS: Final = 4
-_MELD_KIND: Final = {
-    "chi": MeldKind.CHI,
-    "pon": MeldKind.PON,
-    "daiminkan": MeldKind.OPEN_KAN,
-    "kakan": MeldKind.ADDED_KAN,
-    "ankan": MeldKind.CLOSED_KAN,
-}
 _YAKUMAN_WITH_LIABILITY: Final = {"daisangen": DRAGONS, "daisuushii": WINDS}
 #: Per seat (a table seats at most four), the discard of each tile from the hand and as the
 #: tile just drawn (tsumogiri).
@@ -136,23 +122,10 @@ _DISCARDS: Final = tuple(
     tuple(tuple(Event("dahai", seat, None, tile, (), drawn) for tile in range(UNKNOWN)) for drawn in (False, True))
     for seat in range(max(SEAT_COUNTS))
 )
-#: Each red five's table tile with its kind.
-_RED_KINDS: Final = tuple((red, kind_of(red)) for red in range(FIRST_RED, UNKNOWN))
-
-
-def _flat_payments(winner: int, discarder: int | None, seats: int) -> tuple[int, ...]:
-    """A flat win: the discarder pays :data:`FLAT_WIN_VALUE`, or each other seat its share of it."""
-    payments = [0] * seats
-    payers = [seat for seat in range(seats) if seat != winner] if discarder is None else [discarder]
-    for payer in payers:
-        share = FLAT_WIN_VALUE // len(payers)
-        payments[payer] -= share
-        payments[winner] += share
-    return tuple(payments)
 
 
 class NoTable(TenpaiError):
-    """Rules the table machine has no table for (see :data:`~app.core.table.play_rules.PLAY_RULES`)."""
+    """Rules the table machine has no table for: the family it was given plays other presets."""
 
     code = "unsupported_rules"
 
@@ -172,163 +145,6 @@ class Foul(TenpaiError):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
-
-
-@dataclass(slots=True)
-class TableMeld:
-    """A meld on the table: its mjai kind, its tiles (table tiles), whose tile it took."""
-
-    kind: str
-    tiles: tuple[int, ...]
-    target: int | None = None
-    called: int | None = None
-
-    @property
-    def kind_tile(self) -> int:
-        return min(kind_of(tile) for tile in self.tiles)
-
-    def as_meld(self) -> Meld:
-        return Meld(_MELD_KIND[self.kind], tuple(sorted(kind_of(tile) for tile in self.tiles)))
-
-
-@dataclass(slots=True)
-class KongPayment:
-    """A kong paid at once (刮风下雨): who made it and each seat's share of the payment.
-
-    ``transferred``: its income went to the winner of its seat's next discard (呼叫转移)."""
-
-    seat: int
-    kind: str
-    deltas: list[int]
-    #: An open kong's discarder (点杠: it fed the kong); None for a kong of the seat's own tiles.
-    fed_by: int | None = None
-    transferred: bool = False
-
-
-@dataclass(slots=True)
-class SeatState:
-    """What the table knows of one seat in the hand being played."""
-
-    counts: list[int] = field(default_factory=lambda: [0] * TABLE_TILES)
-    melds: list[TableMeld] = field(default_factory=list)
-    river: list[int] = field(default_factory=list)
-    #: Positions in ``river`` of the discards another seat called (they sit in its meld).
-    called_away: set[int] = field(default_factory=set)
-    #: The tile just drawn (tsumogiri means throwing it); None after a call.
-    drawn: int | None = None
-    #: 0: no riichi; 1: declared, its discard not yet through; 2: the stick is down.
-    riichi: int = 0
-    double_riichi: bool = False
-    #: 1-based position in ``river`` of the riichi declaration tile.
-    riichi_turn: int | None = None
-    ippatsu: bool = False
-    temporary_furiten: bool = False
-    riichi_furiten: bool = False
-    #: Kinds this seat may not discard now (kuikae), after its chi or pon.
-    forbidden: frozenset[int] = frozenset()
-    discarded: bool = False
-    #: Every discard was an orphan and none was called: nagashi mangan stands.
-    nagashi: bool = True
-    kita: int = 0
-    #: Flowers set aside (MCR), as table tiles.
-    flowers: list[int] = field(default_factory=list)
-    #: Seat liable for a yakuman (pao) and which one.
-    liable: dict[str, int] = field(default_factory=dict)
-    #: Sichuan: the tiles this seat passed in the exchange (换三张), once it has; None before.
-    exchanged: tuple[int, ...] | None = None
-    #: Sichuan: whether the seat has received its three tiles, and whether its own were received.
-    received: bool = False
-    given: bool = False
-    #: Sichuan: the void suit declared (定缺: 0 m, 1 p, 2 s); None before.
-    void: int | None = None
-    #: Play-on tables: the seat's wins this hand.
-    wins: int = 0
-    #: Play-on tables (血战到底): the seat has won and left the hand (no more draws, discards, calls).
-    left: bool = False
-    #: Play-on tables: the tiles this seat won on by self-draw, set aside (its hand keeps 13).
-    won_tiles: list[int] = field(default_factory=list)
-    #: Kongs this seat made since its last draw from the front of the wall (杠上炮's kongs).
-    turn_kongs: list[KongPayment] = field(default_factory=list)
-    #: The waits of the concealed hand (kinds), while it is 3n+1 tiles and known.
-    waits_cache: frozenset[int] | None = None
-    #: :meth:`hand` until the concealed tiles or the melds change (the machine empties it then).
-    hand_cache: Hand | None = None
-    #: The melds as :class:`Meld` values until they change (a call, a kan).
-    melds_cache: tuple[Meld, ...] | None = None
-    #: The shanten of a :meth:`hand` (:meth:`TableMachine.hand_shanten`), with that hand.
-    shanten_cache: tuple[Hand, int] | None = None
-    #: What the other seats see of this one (:func:`app.core.table.decide.seat_view`), with the
-    #: state it was read at: the river's length, then the lengths of the called discards and the
-    #: melds, the riichi and its turn, and the table's kans (an added kan grows a meld in place).
-    opponent_cache: tuple[int, tuple[int | None, ...], Opponent] | None = None
-
-    @property
-    def known(self) -> bool:
-        return self.counts[UNKNOWN] == 0
-
-    @property
-    def size(self) -> int:
-        return sum(self.counts)
-
-    def kind_counts(self) -> bytes:
-        """The concealed tiles by kind (a red five counted as its five; unknown tiles left out)."""
-        counts = self.counts
-        kinds = bytearray(counts[:NUM_TILE_KINDS])
-        for red, kind in _RED_KINDS:
-            if counts[red]:
-                kinds[kind] += counts[red]
-        return bytes(kinds)
-
-    def hand(self) -> Hand:
-        hand = self.hand_cache
-        if hand is None:
-            melds = self.melds_cache
-            if melds is None:
-                melds = self.melds_cache = tuple(meld.as_meld() for meld in self.melds)
-            hand = self.hand_cache = Hand(self.kind_counts(), melds)
-        return hand
-
-    @property
-    def closed(self) -> bool:
-        return all(meld.kind == "ankan" for meld in self.melds)
-
-
-@dataclass(frozen=True, slots=True)
-class Win:
-    """A win the table scored: who, from whom, the score and the seat deltas (sticks included)."""
-
-    winner: int
-    target: int
-    tile: int
-    #: The scorer's answer (riichi's, MCR's, Qiqihar's or Sichuan's); None for a flat win.
-    score: RiichiScore | McrScore | ScoreResult | SichuanScore | None
-    deltas: tuple[int, ...]
-    liable: int | None = None
-
-    @property
-    def han(self) -> int | None:
-        """Riichi's han (13 and up: yakuman); None under other scoring."""
-        return self.score.han if isinstance(self.score, RiichiScore) else None
-
-    @property
-    def fan(self) -> int | None:
-        """MCR's fans, flowers not counted, or Sichuan's before the cap; None under other scoring."""
-        return self.score.fan if isinstance(self.score, McrScore | SichuanScore) else None
-
-
-class DrawSettlement(NamedTuple):
-    """A Sichuan exhaustive draw's payments, each rule's per seat (see :meth:`TableMachine.draw_settlement`)."""
-
-    #: 查花猪: each seat holding a tile of its void suit pays every seat that is not one the capped win.
-    flower_pigs: tuple[int, ...]
-    #: 查大叫: each seat still in and not ready pays each ready seat still in the most it could win.
-    not_ready: tuple[int, ...]
-    #: 退税: each seat not ready returns its kong income to those who paid it.
-    refunds: tuple[int, ...]
-
-    @property
-    def total(self) -> list[int]:
-        return [sum(parts) for parts in zip(self.flower_pigs, self.not_ready, self.refunds, strict=True)]
 
 
 @dataclass(slots=True)
@@ -355,7 +171,7 @@ class HandResult:
     #: Play-on tables, at an exhaustive draw: the seats holding a void-suit tile (花猪).
     flower_pigs: tuple[int, ...] = ()
     #: Play-on tables, at an exhaustive draw: the settlement, rule by rule.
-    settlement: DrawSettlement | None = None
+    settlement: DrawSettlementParts | None = None
 
     def outcome(self) -> HandOutcome:
         """The hand's ending in the terms of :func:`~app.core.table.flow.next_hand`."""
@@ -369,11 +185,18 @@ class HandResult:
 class TableMachine:
     """One game: apply mjai events, ask for legal actions.  See the module notes."""
 
-    def __init__(self, rules: RuleProfile, *, table: TableRules | None = None, red_fives: int = 1) -> None:
+    def __init__(
+        self, rules: RuleProfile, family: Family, *, table: TableRules | None = None, red_fives: int = 1
+    ) -> None:
         self.rules = rules
-        play = PLAY_RULES.get(rules.name)
-        if play is None:
-            raise NoTable(f"the table plays {', '.join(PLAY_RULES)}; rules {rules.name!r} have no table", field="rules")
+        if rules.name not in family.presets:
+            raise NoTable(
+                f"the {family.name} table plays {', '.join(family.presets)}; rules {rules.name!r} are not among them",
+                field="rules",
+            )
+        #: The rule family: the hooks where the table's rules part from the shared ones.
+        self.family = family
+        play = family.play_rules(rules)
         #: How the table runs beyond the hand rules (riichi, dora, flowers, scoring, ...).
         self.play: PlayRules = play
         #: The rules between hands and of the payments beyond a win's (noten, nagashi, pao).
@@ -561,9 +384,7 @@ class TableMachine:
         if marker is not None:
             self._see(marker)
         self.dora_markers = [] if marker is None else [marker]
-        self.phase = "draw"
-        if self.rules.void_suit:
-            self.phase = "exchange" if self.rules.exchange_three else "void"
+        self.phase = self.family.first_phase(self.rules)
         self.turn = self.oya
         self.hand_open = True
         self.previous_scores = previous_scores if started else None
@@ -661,7 +482,7 @@ class TableMachine:
             self.phase = "draw"
             self.turn = self.oya
 
-    def _holds_void(self, seat: int) -> bool:
+    def holds_void(self, seat: int) -> bool:
         """Whether the seat holds a tile of its void suit (concealed or melded): it cannot win."""
         player = self.players[seat]
         return player.void is not None and holds_suit(player.hand(), player.void)
@@ -1276,7 +1097,7 @@ class TableMachine:
         # A win ends the first go-around: no later win is heavenly or earthly (天胡, 地胡).
         player.discarded = True
         self.interrupted = True
-        if not self.rules.bloody_river:
+        if not self.family.winner_stays(self.rules):
             player.left = True
         if seat == target:
             # The tile won on by self-draw is set aside: the hand keeps its 13 (its waits, in a
@@ -1345,14 +1166,8 @@ class TableMachine:
         tenpai: tuple[bool, ...] = ()
         nagashi: tuple[int, ...] = ()
         if kind == "exhaustive":
-            tenpai = tuple(self._tenpai_at_draw(seat) for seat in range(self.seats))
-        if kind == "exhaustive" and self.play.scoring == "riichi":
-            nagashi = tuple(seat for seat, p in enumerate(self.players) if p.nagashi and p.discarded)
-            deltas = list(
-                exhaustive_draw_payments(
-                    ExhaustiveDraw(tenpai, nagashi), self.oya, self.table, tsumo_loss=self.rules.tsumo_loss
-                )
-            )
+            tenpai = tuple(self.tenpai_at_draw(seat) for seat in range(self.seats))
+            deltas, nagashi = self.family.exhaustive_draw(self, tenpai)
         self.result = HandResult(
             self.kyoku,
             self.bakaze,
@@ -1371,72 +1186,13 @@ class TableMachine:
         """A play-on table's exhaustive draw: the seats still in settle (see :meth:`draw_settlement`)."""
         result = self._open_result()
         result.kind = "exhaustive"
-        result.tenpai = tuple(self._tenpai_at_draw(seat) and not self.players[seat].left for seat in range(self.seats))
-        if self.play.draw_settlement:
-            result.settlement = self.draw_settlement()
-            settlement = result.settlement.total
-        else:
-            settlement = [0] * self.seats
-        result.flower_pigs = tuple(seat for seat in self.in_hand() if self._holds_void(seat))
+        result.tenpai = tuple(self.tenpai_at_draw(seat) and not self.players[seat].left for seat in range(self.seats))
+        result.settlement = self.family.settle_draw(self)
+        settlement = [0] * self.seats if result.settlement is None else result.settlement.total
+        result.flower_pigs = tuple(seat for seat in self.in_hand() if self.holds_void(seat))
         self._book(settlement, logged=True)
         result.draw_deltas = [a + b for a, b in zip(self.unlogged, settlement, strict=True)]
         self.unlogged = [0] * self.seats
-
-    def draw_settlement(self) -> DrawSettlement:
-        """What the seats still in pay at the exhaustive draw (Sichuan), each seat's net:
-
-        * 查花猪: a seat holding a tile of its void suit (a 花猪) pays every seat that is not one
-          the capped win, ``2 ** max_fan`` points;
-        * 查大叫: a seat not ready (and no 花猪) pays each ready seat still in the most that seat's
-          hand could win on its discard (each wait scored, the seat as the discarder);
-        * 退税: a seat not ready (花猪 included) returns every kong income it still holds to
-          those who paid it (a kong whose income went on to a winner, 呼叫转移, returns nothing).
-
-        A seat that won and left the hand neither pays nor is paid 查大叫 or 退税.
-        """
-        n = self.seats
-        still_in = self.in_hand()
-        pigs = [seat for seat in still_in if self._holds_void(seat)]
-        ready = [seat for seat in still_in if seat not in pigs and self._tenpai_at_draw(seat)]
-        cap = 2**self.rules.max_fan
-        flower_pigs = [0] * n
-        for pig in pigs:
-            for other in range(n):
-                if other not in pigs:
-                    flower_pigs[pig] -= cap
-                    flower_pigs[other] += cap
-        not_ready = [0] * n
-        for payer in still_in:
-            if payer in pigs or payer in ready:
-                continue
-            for seat in ready:
-                owed = self.most_on_a_discard(seat, payer)
-                not_ready[payer] -= owed
-                not_ready[seat] += owed
-        refunds = [0] * n
-        for record in self.kong_payments:
-            if record.seat in still_in and record.seat not in ready and not record.transferred:
-                for seat, delta in enumerate(record.deltas):
-                    refunds[seat] -= delta
-        return DrawSettlement(tuple(flower_pigs), tuple(not_ready), tuple(refunds))
-
-    def most_on_a_discard(self, seat: int, discarder: int) -> int:
-        """The most ``seat``'s ready hand wins on a discard of ``discarder`` (查大叫), over its waits."""
-        best = 0
-        hand = self.players[seat].hand()
-        for wait in sorted(self._waits(seat)):
-            whole = hand.with_tile(wait)
-            # A plain discard: none of the situations of the table as it stands (a kong behind
-            # the last discard) belongs to a win that never happened.
-            context = self._context(seat, discarder, wait, (), False)._replace(
-                after_kong=False, robbed_kong=False, kong_replacement=False, first_turn=False, kong_feeder=None
-            )
-            try:
-                paid = win_payments(whole, wait, self.rules, context)
-            except REFUSALS:
-                continue
-            best = max(best, paid[seat])
-        return best
 
     def draw_kind(self) -> str | None:
         """The draw a ``ryukyoku`` would be now (nine terminals, an abortive or exhaustive draw), or None."""
@@ -1478,7 +1234,7 @@ class TableMachine:
     def _four_riichi(self) -> bool:
         return self.seats == 4 and all(p.riichi for p in self.players)
 
-    def _tenpai_at_draw(self, seat: int) -> bool:
+    def tenpai_at_draw(self, seat: int) -> bool:
         player = self.players[seat]
         if not player.known:
             return False
@@ -1510,83 +1266,30 @@ class TableMachine:
 
     # --------------------------------------------------------------- scoring
 
-    def _hand_with(self, seat: int, target: int, tile: int) -> Hand:
+    def hand_with(self, seat: int, target: int, tile: int) -> Hand:
         """The seat's hand as it would win: its tiles (a self-draw's tile among them), plus
         ``tile`` when it comes from ``target``'s discard or kan."""
         hand = self.players[seat].hand()
         return hand if seat == target else hand.with_tile(kind_of(tile))
 
     def _score(self, seat: int, target: int, tile: int, ura: tuple[int, ...]) -> Win:
-        player = self.players[seat]
-        tsumo = seat == target
-        hand = self._hand_with(seat, target, tile)
-        first_winner = not self.hora_seats
-        if self.play.scoring == "flat":
-            return Win(seat, target, tile, None, _flat_payments(seat, None if tsumo else target, self.seats))
-        context = self._context(seat, target, tile, ura, first_winner)
-        result = score(hand, kind_of(tile), self.rules, context)
-        if not isinstance(result, RiichiScore):
-            return Win(seat, target, tile, result, tuple(result.payments))
-        liable = next(
-            (who for yakuman, who in player.liable.items() if any(y.name == yakuman for y in result.yaku)), None
-        )
-        result = with_liability(
-            result,
-            winner=seat,
-            dealer=self.oya,
-            discarder=None if tsumo else target,
-            liable=liable,
-            honba=context.honba,
-            rules=self.table,
-        )
-        deltas = list(result.payments)
-        if first_winner:
-            deltas[seat] += RIICHI_STICK * self.kyotaku
-        return Win(seat, target, tile, result, tuple(deltas), liable)
+        return self.family.score_win(self, seat, target, tile, ura)
 
-    def _context(self, seat: int, target: int, tile: int, ura: tuple[int, ...], first_winner: bool) -> WinContext:
-        player = self.players[seat]
+    def base_context(self, seat: int, target: int) -> WinContext:
+        """What every scorer reads of ``seat``'s win from ``target`` (itself: a self-draw): who won
+        from whom, and how the tile came (a kong's replacement draw, a robbed kong)."""
         tsumo = seat == target
         rinshan = tsumo and self.after == "rinshan"
         robbed = not tsumo and self.claim_source in ("kakan", "ankan")
-        # What every scoring reads: who won from whom, and how the tile came.
-        common = WinContext(seat, self.oya, None if tsumo else target, kong_replacement=rinshan, robbed_kong=robbed)
-        first_turn = tsumo and not player.discarded and not self.interrupted and self.after == "tsumo"
-        if self.play.scoring == "sichuan":
-            return common._replace(
-                first_turn=first_turn,
-                void_suit=player.void,
-                after_kong=not tsumo and self.claim_source == "dahai" and self.after_kong_discard,
-                in_hand=self.in_hand(),
-                kong_feeder=player.turn_kongs[-1].fed_by if rinshan and player.turn_kongs else None,
-            )
-        if self.play.scoring != "riichi":
-            return common._replace(
-                round_wind=self.bakaze,
-                seat_wind=self.seat_wind(seat),
-                last_tile=self.live_left == 0 and not robbed,
-                flowers=len(player.flowers),
-                last_copy=not robbed and self._face_up(kind_of(tile), discard_won=not tsumo) == COPIES - 1,
-            )
-        reds = [kind_of(t) for t in range(FIRST_RED, UNKNOWN) for _ in range(player.counts[t])]
-        reds += [kind_of(t) for meld in player.melds for t in meld.tiles if is_red(t)]
-        if not tsumo and is_red(tile):
-            reds.append(kind_of(tile))
-        in_riichi = player.riichi > 0
-        return common._replace(
-            round_wind=self.bakaze,
-            dora_indicators=tuple(kind_of(m) for m in self.dora_markers),
-            ura_indicators=ura if in_riichi else (),
-            red_fives=tuple(reds),
-            riichi=in_riichi and not player.double_riichi,
-            double_riichi=in_riichi and player.double_riichi,
-            ippatsu=player.ippatsu and in_riichi,
-            last_tile=self.live_left == 0 and not rinshan and not robbed,
-            first_turn=first_turn,
-            honba=self.honba if first_winner else 0,
-            riichi_sticks=0,
-            nuki=player.kita,
-        )
+        return WinContext(seat, self.oya, None if tsumo else target, kong_replacement=rinshan, robbed_kong=robbed)
+
+    def first_turn_draw(self, seat: int, target: int) -> bool:
+        """Whether a self-draw win of ``seat`` now is in its first go-around, nobody having called."""
+        player = self.players[seat]
+        return seat == target and not player.discarded and not self.interrupted and self.after == "tsumo"
+
+    def _context(self, seat: int, target: int, tile: int, ura: tuple[int, ...], first_winner: bool) -> WinContext:
+        return self.family.win_context(self, seat, target, tile, ura, first_winner)
 
     def win_value(self, seat: int, win: Event) -> int:
         """The points a legal ``hora`` brings ``seat`` (its delta; no ura dora counted)."""
@@ -1630,7 +1333,7 @@ class TableMachine:
         """The tile kinds that complete ``seat``'s 3n+1 hand (empty when it is not ready)."""
         return self._waits(seat)
 
-    def _face_up(self, kind: int, *, discard_won: bool) -> int:
+    def face_up(self, kind: int, *, discard_won: bool) -> int:
         """Copies of ``kind`` face up: in the rivers (not called) and the melds shown (a closed kan
         is face down), the discard being won on left out."""
         seen = 0
@@ -1641,30 +1344,12 @@ class TableMachine:
 
     def _wins(self, seat: int, target: int, tile: int) -> bool:
         """Whether the seat may win on ``tile`` now: a complete hand with a yaku (no furiten check)."""
-        hand = self._hand_with(seat, target, tile)
+        hand = self.hand_with(seat, target, tile)
         if hand.tile_count + 3 * len(hand.melds) != 14 or not self.checker.is_win(hand):
             return False
-        if self._void_kind(seat, kind_of(tile)) or self._holds_void(seat):
+        if self._void_kind(seat, kind_of(tile)) or self.holds_void(seat):
             return False  # a hand with a tile of its void suit never wins
-        if self.play.scoring == "flat":
-            return True  # every complete hand scores
-        if self.play.scoring == "sichuan":
-            return self._sichuan_takes(seat, hand)  # every complete hand it takes scores (平胡 is the base)
-        try:
-            win_payments(hand, kind_of(tile), self.rules, self._context(seat, target, tile, (), not self.hora_seats))
-        except REFUSALS:
-            return False
-        return True
-
-    def _sichuan_takes(self, seat: int, whole: Hand) -> bool:
-        """Whether the Sichuan scorer takes ``whole`` (a complete 14-tile hand of ``seat``) as a win:
-        one rule, the scorer's, also without the void suit option: a hand of all three suits never
-        wins (缺一门), nor one holding its void suit."""
-        try:
-            check_sichuan_hand(whole, self.rules, self.players[seat].void)
-        except (NotAWinningHand, VoidSuitHeld):
-            return False
-        return True
+        return self.family.takes(self, seat, target, tile, hand)
 
     def _waits(self, seat: int) -> frozenset[int]:
         player = self.players[seat]
@@ -1673,13 +1358,12 @@ class TableMachine:
             if hand.tile_count % 3 != 1:
                 return frozenset()
             # Most hands are not ready: their shanten alone (no draws, no unseen copies) says so.
-            ready = self.hand_shanten(seat) == 0 and not self._holds_void(seat)
+            ready = self.hand_shanten(seat) == 0 and not self.holds_void(seat)
             # Under a void suit, its checker never waits on a tile of it.
             checker = self.checker if player.void is None else self.checker.bound(player.void)
             waits = checker.waits(hand).shape_waits if ready else ()
-            if self.play.scoring == "sichuan":
-                waits = tuple(wait for wait in waits if self._sichuan_takes(seat, hand.with_tile(wait)))
-            player.waits_cache = frozenset(waits)
+            # The family keeps the waits whose complete hands win whatever the situation.
+            player.waits_cache = frozenset(self.family.waits(self, seat, hand, waits) if waits else ())
         return player.waits_cache
 
     def furiten(self, seat: int) -> bool:
@@ -1993,7 +1677,7 @@ class TableMachine:
         if any(is_flower(tile) or tile == UNKNOWN for tile in tiles):
             return False
         try:
-            Meld.of(_MELD_KIND[kind], [kind_of(tile) for tile in tiles])
+            Meld.of(MELD_KIND[kind], [kind_of(tile) for tile in tiles])
         except TenpaiError:
             return False
         return True
@@ -2037,7 +1721,7 @@ class TableMachine:
         if event.kind == "dahai" and event.pai is not None:
             if not self._holds(seat, [event.pai]):
                 return "tile_not_held", f"seat {seat} discards {tile_name(event.pai)}, which it does not hold"
-            if player.void is not None and self._holds_void(seat) and not self._void_kind(seat, kind_of(event.pai)):
+            if player.void is not None and self.holds_void(seat) and not self._void_kind(seat, kind_of(event.pai)):
                 suit = SUIT_NAMES[player.void]
                 return "void_suit_first", f"seat {seat} holds tiles of its void suit ({suit}) and must discard one"
             if player.wins:
@@ -2081,9 +1765,9 @@ class TableMachine:
     def _why_no_win(self, seat: int, target: int, tile: int) -> tuple[str, str]:
         if self.players[seat].left:
             return "seat_left", f"seat {seat} has won and left the hand"
-        if self._holds_void(seat) or self._void_kind(seat, kind_of(tile)):
+        if self.holds_void(seat) or self._void_kind(seat, kind_of(tile)):
             return "not_a_win", f"seat {seat}'s hand holds a tile of its void suit: it cannot win"
-        hand = self._hand_with(seat, target, tile)
+        hand = self.hand_with(seat, target, tile)
         if not self.checker.is_win(hand):
             return "not_a_win", f"seat {seat}'s hand does not win with {tile_name(tile)}"
         if seat != target and self._furiten(seat):
