@@ -16,11 +16,12 @@ wing never imports them, and whoever builds a machine gets its family from
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Protocol
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Final, Protocol
 
+from app.core.errors import InvalidRuleOption
 from app.core.shape.hand import Hand
-from app.core.shape.rules import RuleProfile
+from app.core.shape.rules import OPTIONS_BY_NAME, RuleProfile
 from app.core.shape.tiles import COPIES
 from app.core.table.flow import TableRules
 from app.core.table.mjai import kind_of
@@ -35,6 +36,25 @@ class DrawSettlementParts(Protocol):
 
     @property
     def total(self) -> list[int]: ...
+
+
+#: The rule-profile fields every family reads: the hand's shape (its forms, wildcards, the melds a
+#: win needs, the tiles absent, chi, furiten) and the seats.  Each family adds its own section
+#: (:attr:`Family.own_options`); a preset takes these and its family's, no other family's.
+SHARED_OPTIONS: Final = frozenset(
+    {
+        "seven_pairs",
+        "thirteen_orphans",
+        "knitted_forms",
+        "wildcards",
+        "win_requires_meld",
+        "melded_tiles_count_toward_limit",
+        "chi_allowed",
+        "furiten",
+        "absent_tiles",
+        "seats",
+    }
+)
 
 
 class TableMachine(Protocol):
@@ -81,6 +101,22 @@ class Family:
     #: The rule-profile fields that are this family's own section (``GET /rules`` shows a preset
     #: these beside the fields every family shares, and refuses another family's).
     own_options: frozenset[str] = frozenset()
+
+    @property
+    def options(self) -> frozenset[str]:
+        """The rule options a preset of this family takes: the shared ones and its own section."""
+        return SHARED_OPTIONS | self.own_options
+
+    def check_options(self, names: Iterable[str]) -> None:
+        """Refuse an override of another family's option (:class:`~app.core.errors.InvalidRuleOption`
+        naming it); a name that is no option at all is left to the rule profile, which says so."""
+        foreign = [name for name in names if name in OPTIONS_BY_NAME and name not in self.options]
+        if foreign:
+            name = foreign[0]
+            raise InvalidRuleOption(
+                f"{name} is not an option of the {self.name} rules; they take {', '.join(sorted(self.options))}",
+                field=name,
+            )
 
     def play_rules(self, rules: RuleProfile) -> PlayRules:
         """The table rules of the preset ``rules`` is (or overrides)."""

@@ -184,6 +184,10 @@ def validate_config(config: GameConfig, tables: Mapping[str, Family]) -> RulePro
         raise InvalidGameConfig(
             f"the table plays {', '.join(tables)}; rules {rules.name!r} have no table", field="rules"
         )
+    try:  # each preset takes the shared options and its family's own, no other family's
+        family.check_options(name for name, _ in config.options)
+    except TenpaiError as error:
+        raise type(error)(error.message, field="rules") from None
     lengths = family.play_rules(rules).lengths
     if config.length in {"kyoku", "tonpuu", "hanchan"} and config.length not in lengths:
         raise InvalidGameConfig(
