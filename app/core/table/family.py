@@ -26,7 +26,7 @@ from app.core.shape.tiles import COPIES
 from app.core.table.flow import TableRules
 from app.core.table.mjai import kind_of
 from app.core.table.play_rules import PlayRules
-from app.core.table.seats import KongPayment, SeatState, Win
+from app.core.table.seats import KongPayment, SeatState, TableMeld, Win
 from app.core.value.scoring import REFUSALS, score, win_payments
 from app.core.value.scoring_context import WinContext
 
@@ -57,7 +57,7 @@ SHARED_OPTIONS: Final = frozenset(
 )
 
 
-class TableMachine(Protocol):
+class TableView(Protocol):
     """The table machine as a family's hooks read it (:class:`app.core.table.machine.TableMachine`
     is the one there is; this names what the hooks may read, and keeps this module from importing it)."""
 
@@ -76,6 +76,14 @@ class TableMachine(Protocol):
     claim_source: str
     after_kong_discard: bool
     kong_payments: list[KongPayment]
+    #: What the seat in turn acts after: tsumo, rinshan, chi, pon, reach.
+    after: str
+    #: A call or kan has broken the first go-around.
+    interrupted: bool
+    #: The kinds of the first go-around's discards (-1 once a seat discards a second time).
+    first_discards: list[int]
+    kans: int
+    kan_seats: set[int]
 
     def base_context(self, seat: int, target: int) -> WinContext: ...
     def first_turn_draw(self, seat: int, target: int) -> bool: ...
@@ -86,6 +94,7 @@ class TableMachine(Protocol):
     def holds_void(self, seat: int) -> bool: ...
     def tenpai_at_draw(self, seat: int) -> bool: ...
     def waits_of(self, seat: int) -> frozenset[int]: ...
+    def can_ron_now(self, seat: int) -> bool: ...
 
 
 class Family:
@@ -98,6 +107,9 @@ class Family:
     name: str = ""
     #: The table rules of each preset the family plays, by preset name.
     presets: Mapping[str, PlayRules] = {}
+    #: What the family calls a declaration of a ready hand with a stick (riichi), where its table
+    #: has them (:attr:`PlayRules.declarations`): the name the machine's refusals use.
+    declaration: str = "declaration"
     #: The rule-profile fields that are this family's own section (``GET /rules`` shows a preset
     #: these beside the fields every family shares, and refuses another family's).
     own_options: frozenset[str] = frozenset()
@@ -136,7 +148,7 @@ class Family:
         return False
 
     def win_context(
-        self, machine: TableMachine, seat: int, target: int, tile: int, ura: tuple[int, ...], first_winner: bool
+        self, machine: TableView, seat: int, target: int, tile: int, ura: tuple[int, ...], first_winner: bool
     ) -> WinContext:
         """The situation of ``seat``'s win on ``tile`` from ``target`` as the scorer reads it: the
         winds, the last tile, the flowers set aside and whether the tile is the last copy."""
@@ -151,14 +163,14 @@ class Family:
             last_copy=not context.robbed_kong and machine.face_up(kind_of(tile), discard_won=not tsumo) == COPIES - 1,
         )
 
-    def score_win(self, machine: TableMachine, seat: int, target: int, tile: int, ura: tuple[int, ...]) -> Win:
+    def score_win(self, machine: TableView, seat: int, target: int, tile: int, ura: tuple[int, ...]) -> Win:
         """``seat``'s win on ``tile`` from ``target`` (itself: a self-draw), scored and paid."""
         hand = machine.hand_with(seat, target, tile)
         context = self.win_context(machine, seat, target, tile, ura, not machine.hora_seats)
         result = score(hand, kind_of(tile), machine.rules, context)
         return Win(seat, target, tile, result, tuple(result.payments))
 
-    def takes(self, machine: TableMachine, seat: int, target: int, tile: int, whole: Hand) -> bool:
+    def takes(self, machine: TableView, seat: int, target: int, tile: int, whole: Hand) -> bool:
         """Whether the complete hand ``whole`` (``seat``'s, winning on ``tile`` from ``target``) wins:
         the scorer pays it (a yaku, the minimum fans)."""
         context = self.win_context(machine, seat, target, tile, (), not machine.hora_seats)
@@ -168,18 +180,42 @@ class Family:
             return False
         return True
 
-    def waits(self, machine: TableMachine, seat: int, hand: Hand, waits: Sequence[int]) -> Sequence[int]:
+    def waits(self, machine: TableView, seat: int, hand: Hand, waits: Sequence[int]) -> Sequence[int]:
         """The waits of ``seat``'s ready ``hand`` that win, out of its shape's ``waits`` (all of them
         unless the family refuses some complete hands whatever the situation)."""
         return waits
 
+    # ------------------------------------------------------------ calls
+
+    def note_call(self, machine: TableView, seat: int, target: int, meld: TableMeld) -> None:
+        """After ``seat`` called ``target``'s discard into ``meld``: what the family keeps of it
+        (riichi: the seat liable for a yakuman, pao); nothing by default."""
+
     # ------------------------------------------------------------ draws
 
-    def exhaustive_draw(self, machine: TableMachine, tenpai: tuple[bool, ...]) -> tuple[list[int], tuple[int, ...]]:
+    #: The draw a seat may declare on its first draw (riichi: ``nine_terminals``), at tables with
+    #: abortive draws (:attr:`PlayRules.abortive_draws`).
+    draw_abort: str | None = None
+
+    def may_abort_on_draw(self, machine: TableView, seat: int) -> bool:
+        """Whether ``seat`` may declare :attr:`draw_abort` now."""
+        return False
+
+    def abortive_draw(self, machine: TableView) -> str | None:
+        """The abortive draw that ends the hand after the discard just made (its kind), or None;
+        asked at tables with abortive draws only."""
+        return None
+
+    def aborts_when_unclaimed(self, machine: TableView) -> bool:
+        """Whether the discard just made ends the hand once nobody claims it (an abortive draw
+        that is not the last discard's)."""
+        return False
+
+    def exhaustive_draw(self, machine: TableView, tenpai: tuple[bool, ...]) -> tuple[list[int], tuple[int, ...]]:
         """What an exhaustive draw that ends the hand pays (each seat's delta) and the seats whose
         discards make a draw-time hand of their own (riichi's nagashi); nothing by default."""
         return [0] * machine.seats, ()
 
-    def settle_draw(self, machine: TableMachine) -> DrawSettlementParts | None:
+    def settle_draw(self, machine: TableView) -> DrawSettlementParts | None:
         """A play-on table's exhaustive draw: what the seats still in pay, rule by rule (None: nothing)."""
         return None

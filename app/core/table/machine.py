@@ -1,4 +1,4 @@
-"""The table machine: one game of riichi mahjong, one mjai event at a time, by Tenhou's rules.
+"""The table machine: one game, one mjai event at a time, under the rules of one rule family.
 
 Everything that plays or judges a game goes through this class: the referee
 (:mod:`app.core.table.referee`), ``/act``, the bot process (``python -m app.mjai``)
@@ -7,48 +7,40 @@ event may happen (:meth:`TableMachine.apply` raises a :class:`Foul` with a stabl
 code when it may not), and answers, for any seat at any point, the exact set of
 actions the rules allow (:meth:`TableMachine.legal_actions`).
 
-The rules are Tenhou's (what the options in :class:`~app.core.table.flow.TableRules`
-leave to a room aside):
+The machine keeps what every family shares, each part switched by the table's data
+(:class:`~app.core.table.play_rules.PlayRules`) where families differ:
 
 * **Turns.** The dealer draws first; after a discard the seats may claim it: a
   win (ron) outranks a pon or an open kan, which outranks a chi (only by the next
-  seat).  Two seats may win on one discard (double ron); a third makes the hand
-  an abortive draw.  After a chi or pon the caller discards without drawing, and
-  may not throw the tile it called nor, after a chi, the tile on the other side of
-  the run (kuikae): a call that would leave no other discard is not offered.  No
-  call on the last discard of the wall; a kan needs a tile left to draw and at most
-  four kans are made in a hand.
-* **Furiten.** No ron while a wait is in the seat's own river, after a winning
-  tile went by since its own last discard, or, in riichi, after a winning tile
-  went by at all.
-* **Riichi** needs a closed hand, 1000 points, four tiles left to draw, and a
-  discard that keeps the hand ready; then the seat throws every tile it draws that
-  does not win.  A closed kan in riichi is allowed only with the tile just drawn
-  and only when it leaves the waits as they were.  The stick goes down
-  (``reach_accepted``) once the declaring discard is not won on.  Ippatsu ends at
-  the seat's next discard or at any call or kan.
-* **Kan dora.** A closed kan shows its indicator at once (``ankan``, ``dora``,
-  replacement ``tsumo``); an open or added kan after its replacement draw, before
-  the discard.  A robbed added kan (chankan) may be won on by any ready seat; a
-  closed kan only by thirteen orphans.
-* **Draws.** Exhaustive when the last discard goes by; abortive: nine orphans in
-  the first uninterrupted turn (by choice), four identical winds in the first
-  discards, four riichi, four kans by more than one seat, three rons.
+  seat).  One seat wins a discard (the first after the discarder), or several where
+  the table allows it.  After a chi or pon the caller discards without drawing (and,
+  where the table forbids swap calls, not the tile it called nor, after a chi, the
+  tile on the other side of the run: a call that would leave no other discard is not
+  offered).  No call on the last discard of the wall; a kan needs a tile left to draw
+  and at most four kans are made in a hand.
+* **Furiten**, where the rules have it: no ron while a wait is in the seat's own river,
+  after a winning tile went by since its own last discard, or, after a declaration,
+  after a winning tile went by at all.
+* **A declaration with a stick**, where the table has one: a closed hand, the stick's
+  points, four tiles left to draw and a discard that keeps the hand ready; then the
+  seat throws every tile it draws that does not win, a closed kan allowed only with
+  the tile just drawn and only when it leaves the waits as they were.  The stick goes
+  down (``reach_accepted``) once the declaring discard is not won on.
+* **Indicators**, where the table has them: a closed kan shows its indicator at once,
+  an open or added kan after its replacement draw, before the discard.  A robbed added
+  kan may be won on by any ready seat; a closed kan only by thirteen orphans.
+* **Tiles set aside** (flowers, a north where the table has kita) with a replacement draw;
+  **dealing steps** before the first draw (passing three tiles, declaring a void suit);
+  **play on** after a win, with kongs paid at once.
+* **Draws.** Exhaustive when the last discard goes by; abortive ones where the family has them.
+
+What a family decides (its dealing steps, which hands win and what they pay, its draws'
+payments) it answers through its :class:`~app.core.table.family.Family`, given to the
+constructor; each family's rules are told in its own folder of :mod:`app.core.families`.
 
 Hands whose tiles a seat cannot see hold unknown tiles (``?``): the machine then
 checks what it can (counts, turns) and answers legal actions only for seats whose
 hands it knows.
-
->>> from app.core.shape.rules import rule_profile
->>> from app.core.families.registry import family_of
->>> machine = TableMachine(rule_profile("riichi"), family_of("riichi"))
->>> machine.apply_object({"type": "start_game", "names": ["a", "b", "c", "d"]})
->>> hands = [["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "S", "S"]] + [["?"] * 13] * 3
->>> machine.apply_object({"type": "start_kyoku", "bakaze": "E", "dora_marker": "1p", "kyoku": 1,
-...     "honba": 0, "kyotaku": 0, "oya": 0, "scores": [25000] * 4, "tehais": hands})
->>> machine.apply_object({"type": "tsumo", "actor": 0, "pai": "S"})
->>> sorted({a["type"] for a in machine.legal_objects(0)})
-['dahai', 'hora', 'reach']
 """
 
 from __future__ import annotations
@@ -64,7 +56,6 @@ from app.core.shape.hand import Hand, Meld, MeldKind
 from app.core.shape.rules import SEAT_COUNTS, RuleProfile
 from app.core.shape.tiles import (
     COPIES,
-    DRAGONS,
     NORTH,
     NUM_TILE_KINDS,
     ORPHANS,
@@ -111,11 +102,11 @@ from app.core.value.scoring_context import WinContext
 #: Tiles in the dead wall: the replacement draws and the dora indicators.
 DEAD_WALL: Final = 14
 HAND_SIZE: Final = 13
-RIICHI_STICK: Final = 1000
-#: Draws a riichi declaration needs left in the wall.
-RIICHI_MIN_DRAWS: Final = 4
+#: Points of a declaration's stick.
+DECLARATION_STICK: Final = 1000
+#: Draws a declaration needs left in the wall.
+DECLARATION_MIN_DRAWS: Final = 4
 MAX_KANS: Final = 4
-_YAKUMAN_WITH_LIABILITY: Final = {"daisangen": DRAGONS, "daisuushii": WINDS}
 #: Per seat (a table seats at most four), the discard of each tile from the hand and as the
 #: tile just drawn (tsumogiri).
 _DISCARDS: Final = tuple(
@@ -134,9 +125,9 @@ class Foul(TenpaiError):
     """An event a Tenhou-rules table would not allow; ``code`` says which rule it breaks.
 
     Codes: ``out_of_turn``, ``tile_not_held``, ``illegal_action`` (an action the seat is
-    not offered), ``kuikae``, ``furiten``, ``not_a_win``, ``not_ready`` (riichi),
+    not offered), ``kuikae``, ``furiten``, ``not_a_win``, ``not_ready`` (a declaration),
     ``missing_dora``, ``unexpected_event``, ``too_many_copies``, ``wrong_start``,
-    ``wall_exhausted``; Sichuan's: ``bad_exchange`` (not three tiles of one suit, or not the
+    ``wall_exhausted``; of the dealing steps and play on: ``bad_exchange`` (not three tiles of one suit, or not the
     hand's one direction), ``void_suit_first`` (a discard outside the void suit while holding
     one of it), ``void_suit_called`` (a pon or kong of the void suit), ``seat_left`` (a seat
     that has won and left the hand acts).
@@ -155,7 +146,7 @@ class HandResult:
     bakaze: int
     honba: int
     oya: int
-    kind: str  # "hora", or a draw: exhaustive, nine_terminals, four_winds, four_riichi, four_kans, triple_ron
+    kind: str  # "hora", or a draw: "exhaustive" or an abortive draw's kind (flow.AbortiveDrawKind)
     deltas: list[int]
     wins: list[Win] = field(default_factory=list)
     #: Every winner in order, also those whose hands the table could not see (no :class:`Win`).
@@ -163,7 +154,7 @@ class HandResult:
     tenpai: tuple[bool, ...] = ()
     nagashi: tuple[int, ...] = ()
     logged_deltas: list[int] | None = None
-    #: Riichi sticks on the table when the hand ended (taken by the winner, or left).
+    #: Declaration sticks on the table when the hand ended (taken by the winner, or left).
     kyotaku: int = 0
     #: The ``ryukyoku`` event's own deltas where they are not the whole hand's (a play-on table:
     #: the kong payments not yet logged and the draw's settlement); None: ``deltas``.
@@ -197,7 +188,7 @@ class TableMachine:
         #: The rule family: the hooks where the table's rules part from the shared ones.
         self.family = family
         play = family.play_rules(rules)
-        #: How the table runs beyond the hand rules (riichi, dora, flowers, scoring, ...).
+        #: How the table runs beyond the hand rules (declarations, indicators, flowers, play on, ...).
         self.play: PlayRules = play
         #: The rules between hands and of the payments beyond a win's (noten, nagashi, pao).
         self.table = table if table is not None else tenhou_rules(seats=rules.seats)
@@ -239,7 +230,7 @@ class TableMachine:
         self.turn = 0
         self.after = "tsumo"  # what the seat in "act" acts after: tsumo, rinshan, chi, pon, reach
         self.rinshan_next = False
-        #: The replacement draw due is for a flower (MCR: no kong-replacement win on it).
+        #: The replacement draw due is for a flower (no kong-replacement win on it).
         self.flower_replacement = False
         self.claim_tile = 0
         self.claim_source = "dahai"
@@ -255,7 +246,7 @@ class TableMachine:
         self.hora_seats: list[int] = []
         #: Play-on tables: the seats that won the claimable tile now (一炮多响), in log order.
         self.claim_winners: list[int] = []
-        #: Sichuan's exchange: the offset from a receiving seat to the seat it receives from.
+        #: The exchange before the first draw: the offset from a receiving seat to the seat it receives from.
         self.exchange_offset: int | None = None
         #: Kong payments of the hand, in order (刮风下雨).
         self.kong_payments: list[KongPayment] = []
@@ -271,7 +262,7 @@ class TableMachine:
     def hand_shanten(self, seat: int) -> int:
         """The shanten of the seat's known hand (:meth:`Checker.shanten_number
         <app.core.shape.engine.Checker.shanten_number>`), asked once per hand it holds: the
-        riichi check, the waits and self-play's record ask it of the same hand."""
+        declaration check, the waits and self-play's record ask it of the same hand."""
         player = self.players[seat]
         hand = player.hand()
         cached = player.shanten_cache
@@ -402,7 +393,7 @@ class TableMachine:
             raise MalformedEvent("only flowers (H1-H8), and only where the rules have them", field="flowers")
         return out
 
-    # ------------------------------------------------------------ before the first draw (Sichuan)
+    # ------------------------------------------------------------ before the first draw (exchange, void suit)
 
     def _on_exchange_out(self, event: Event) -> None:
         seat = event.actor
@@ -622,13 +613,13 @@ class TableMachine:
         player.river.append(tile)
         if kind not in ORPHANS:
             player.nagashi = False
-        if player.riichi == 2:
+        if player.declared == 2:
             player.ippatsu = False
-        if player.riichi == 1 and self.after == "reach":
+        if player.declared == 1 and self.after == "reach":
             # The declaring discard (its position, for the safety reads); the stick goes down
             # once it is not won on.
-            player.riichi_turn = len(player.river)
-        elif player.riichi == 0:
+            player.declaration_turn = len(player.river)
+        elif player.declared == 0:
             player.temporary_furiten = False
         if not player.discarded:
             player.discarded = True
@@ -652,23 +643,23 @@ class TableMachine:
         self._require_legal(event)
         seat = event.actor
         assert seat is not None
-        player.riichi = 1
-        player.double_riichi = not player.discarded and not self.interrupted
+        player.declared = 1
+        player.double_declaration = not player.discarded and not self.interrupted
         self.after = "reach"
 
     def _on_reach_accepted(self, event: Event) -> None:
         seat = event.actor
         self._expect(
-            seat is not None and self.phase == "claim" and self.turn == seat and self._riichi_waiting(),
+            seat is not None and self.phase == "claim" and self.turn == seat and self._declaration_waiting(),
             "unexpected_event",
-            f"seat {seat} has no riichi declaration waiting",
+            f"seat {seat} has no {self.family.declaration} declaration waiting",
         )
         assert seat is not None
         player = self.players[seat]
-        player.riichi = 2
+        player.declared = 2
         player.ippatsu = True
         self.ron_closed = True
-        self.scores[seat] -= RIICHI_STICK
+        self.scores[seat] -= DECLARATION_STICK
         self.kyotaku += 1
 
     def _on_chi(self, event: Event) -> None:
@@ -724,7 +715,7 @@ class TableMachine:
         meld = TableMeld(event.kind, (*event.consumed, tile), target, tile)
         caller.melds.append(meld)
         caller.hand_cache = caller.melds_cache = None
-        self._note_liability(seat, target, meld)
+        self.family.note_call(self, seat, target, meld)
         caller.waits_cache = None
         self._interrupt()
         self.turn = seat
@@ -755,16 +746,6 @@ class TableMachine:
             elif called > high and number - 3 >= 0:
                 forbidden.add(called - 3)
         return frozenset(forbidden)
-
-    def _note_liability(self, seat: int, target: int, meld: TableMeld) -> None:
-        """Pao: the seat that fed the third dragon (or fourth wind) set is liable for the yakuman."""
-        kind = meld.kind_tile
-        for yakuman, family in _YAKUMAN_WITH_LIABILITY.items():
-            if kind not in family:
-                continue
-            sets = sum(1 for m in self.players[seat].melds if m.kind != "chi" and m.kind_tile in family)
-            if sets == len(family):
-                self.players[seat].liable[yakuman] = target
 
     def _interrupt(self) -> None:
         self.interrupted = True
@@ -847,7 +828,7 @@ class TableMachine:
         self.flower_replacement = True
 
     def _set_aside(self, event: Event) -> SeatState:
-        """A tile set aside face up (sanma's north, MCR's flower): out of the hand, and the
+        """A tile set aside face up (a north where the table has kita, a flower): out of the hand, and the
         seat draws a replacement from the back of the wall, as after a kan."""
         player = self._actor_in_turn(event)
         seat, tile = event.actor, event.pai
@@ -876,8 +857,8 @@ class TableMachine:
     # --------------------------------------------------------------- claims
 
     def _settle_reach_before_call(self, event: Event) -> None:
-        """A call of a riichi discard comes after its reach_accepted."""
-        if self.phase == "claim" and self._riichi_waiting():
+        """A call of a declaring discard comes after its reach_accepted."""
+        if self.phase == "claim" and self._declaration_waiting():
             raise Foul("unexpected_event", f"reach_accepted for seat {self.turn} must come before the call")
 
     def _passed_by(self, exclude: Iterable[int] = ()) -> None:
@@ -892,17 +873,17 @@ class TableMachine:
             if self.claim_source == "ankan" and not self._can_rob_closed_kan(seat, kind):
                 continue
             if kind in self._waits(seat):
-                if player.riichi:
-                    player.riichi_furiten = True
+                if player.declared:
+                    player.declaration_furiten = True
                 else:
                     player.temporary_furiten = True
 
     def _settle_claims(self, event: Event) -> None:
-        """A draw after a claim window: nobody claimed; the riichi stick, if any, is down."""
+        """A draw after a claim window: nobody claimed; the declaration's stick, if any, is down."""
         if self.phase != "claim":
             return
         self._expect(
-            not self._riichi_waiting(),
+            not self._declaration_waiting(),
             "unexpected_event",
             f"reach_accepted for seat {self.turn} must come before the next draw",
         )
@@ -921,7 +902,7 @@ class TableMachine:
             # Only at tables that have abortive draws (draw_kind's rule): elsewhere four winds
             # or four kans are no end of the hand, and play goes on.
             self._expect(
-                not self.play.abortive_draws or (not self._four_winds() and not self._four_kans_abort()),
+                not self.play.abortive_draws or not self.family.aborts_when_unclaimed(self),
                 "unexpected_event",
                 "the hand is an abortive draw here",
             )
@@ -992,9 +973,9 @@ class TableMachine:
             if not logged:
                 self.unlogged[seat] += delta
 
-    def _riichi_waiting(self) -> bool:
+    def _declaration_waiting(self) -> bool:
         player = self.players[self.turn]
-        return self.claim_source == "dahai" and player.riichi == 1
+        return self.claim_source == "dahai" and player.declared == 1
 
     # --------------------------------------------------------------- endings
 
@@ -1047,7 +1028,7 @@ class TableMachine:
             legal = any(a.kind == "hora" for a in self._claims(seat))
         if not legal and not self.lenient:
             raise Foul(*self._why_no_win(seat, target, tile))
-        ura = self._ura(event) if self.players[seat].riichi else ()
+        ura = self._ura(event) if self.players[seat].declared else ()
         win = self._score(seat, target, tile, ura)
         result = self._open_result()
         if self.play.play_on:
@@ -1151,11 +1132,11 @@ class TableMachine:
                 "illegal_action",
                 f"seat {self.turn} cannot declare nine terminals",
             )
-        if self.phase == "claim" and self._riichi_waiting():
-            # Four riichi that ends the hand at once: the fourth stick is down all the same.
+        if self.phase == "claim" and self._declaration_waiting():
+            # A fourth declaration that ends the hand at once: the fourth stick is down all the same.
             seat = self.turn
-            self.players[seat].riichi = 2
-            self.scores[seat] -= RIICHI_STICK
+            self.players[seat].declared = 2
+            self.scores[seat] -= DECLARATION_STICK
             self.kyotaku += 1
         if self.play.play_on:
             self._settle_draw()
@@ -1204,35 +1185,18 @@ class TableMachine:
         if drawn is not None and is_flower(drawn) and self.live_left == 0:
             return "exhaustive"  # a flower drawn with no tile left to replace it
         if self.phase == "act" and self.after == "tsumo" and self.play.abortive_draws:
-            return "nine_terminals"
+            return self.family.draw_abort
         if self.phase != "claim":
             return None
         if self.claim_source == "dahai" and not self.play.abortive_draws:
             return "exhaustive" if self.live_left == 0 else None
         if self.claim_source == "dahai":
-            if self._four_riichi():
-                return "four_riichi"
-            if self._four_winds():
-                return "four_winds"
-            if self._four_kans_abort():
-                return "four_kans"
-            if sum(1 for seat in range(self.seats) if self._can_ron_now(seat)) >= 3 and self.seats == 4:
-                return "triple_ron"
+            aborted = self.family.abortive_draw(self)
+            if aborted is not None:
+                return aborted
             if self.live_left == 0:
                 return "exhaustive"
         return None
-
-    def _four_winds(self) -> bool:
-        if self.seats != 4 or self.interrupted or len(self.first_discards) != 4:
-            return False
-        first = self.first_discards[0]
-        return first in WINDS and all(kind == first for kind in self.first_discards)
-
-    def _four_kans_abort(self) -> bool:
-        return self.kans >= MAX_KANS and len(self.kan_seats) > 1
-
-    def _four_riichi(self) -> bool:
-        return self.seats == 4 and all(p.riichi for p in self.players)
 
     def tenpai_at_draw(self, seat: int) -> bool:
         player = self.players[seat]
@@ -1319,7 +1283,7 @@ class TableMachine:
         except REFUSALS:
             return None
         scores = [a + b for a, b in zip(self.scores, paid, strict=True)]
-        scores[seat] += RIICHI_STICK * self.kyotaku
+        scores[seat] += DECLARATION_STICK * self.kyotaku
         state = TableState(
             RoundWind("ESWN"[self.bakaze - WINDS[0]]), self.kyoku, self.honba, 0, self.oya, tuple(scores)
         )
@@ -1367,7 +1331,7 @@ class TableMachine:
         return player.waits_cache
 
     def furiten(self, seat: int) -> bool:
-        """Whether ``seat`` may not win on a discard now: riichi or temporary furiten, or a wait in
+        """Whether ``seat`` may not win on a discard now: after a declaration or temporary furiten, or a wait in
         its own river (always False under rules without furiten)."""
         return self._furiten(seat)
 
@@ -1375,7 +1339,7 @@ class TableMachine:
         if not self.rules.furiten:
             return False
         player = self.players[seat]
-        if player.temporary_furiten or player.riichi_furiten:
+        if player.temporary_furiten or player.declaration_furiten:
             return True
         waits = self._waits(seat)
         return any(kind_of(tile) in waits for tile in player.river)
@@ -1392,6 +1356,10 @@ class TableMachine:
             and all(counts[t] == 0 for t in range(NUM_TILE_KINDS) if t not in ORPHANS)
         )
 
+    def can_ron_now(self, seat: int) -> bool:
+        """Whether ``seat`` may win on the claimable tile now."""
+        return self._can_ron_now(seat)
+
     def _can_ron_now(self, seat: int) -> bool:
         return seat != self.turn and self.players[seat].known and any(a.kind == "hora" for a in self._claims(seat))
 
@@ -1403,7 +1371,7 @@ class TableMachine:
 
     def decision_seats(self) -> list[int]:
         """Seats with a choice to make now (the seat in turn, the seats that may claim, or, before
-        Sichuan's first draw, those still to pass their tiles or declare their void suit)."""
+        the first draw, those still to pass their tiles or declare their void suit)."""
         if self.phase in ("exchange", "void"):
             return [seat for seat in range(self.seats) if self._legal(seat)]
         if self.phase == "act":
@@ -1487,7 +1455,7 @@ class TableMachine:
         if drawn is None:  # only after a log the referee follows leniently
             return self._discard_actions(seat)
         if is_flower(drawn):
-            return [Event("flower", seat, pai=drawn)]  # set aside before anything else (MCR)
+            return [Event("flower", seat, pai=drawn)]  # set aside before anything else
         actions: list[Event] = []
         if self._wins(seat, seat, drawn):
             actions.append(Event("hora", seat, seat, drawn))
@@ -1498,21 +1466,21 @@ class TableMachine:
             actions.append(Event("dahai", seat, pai=drawn, tsumogiri=True))
             kind = kind_of(drawn)
             if kan_room and not self._void_kind(seat, kind):
-                if self._riichi_ankan_keeps_waits(seat, drawn):
+                if self._kan_keeps_waits(seat, drawn):
                     actions.append(Event("ankan", seat, consumed=self._kan_tiles(seat, kind)))
                 pon = next((m for m in player.melds if m.kind == "pon" and m.kind_tile == kind), None)
                 if pon is not None:
                     actions.append(Event("kakan", seat, pai=drawn, consumed=tuple(pon.tiles)))
             return actions
-        if player.riichi:
+        if player.declared:
             actions.append(Event("dahai", seat, pai=drawn, tsumogiri=True))
-            if kan_room and self._riichi_ankan_keeps_waits(seat, drawn):
+            if kan_room and self._kan_keeps_waits(seat, drawn):
                 actions.append(Event("ankan", seat, consumed=self._kan_tiles(seat, kind_of(drawn))))
             if self.play.kita and kind_of(drawn) == NORTH and self.live_left > 0:
                 actions.append(Event("kita", seat, pai=drawn))
             return actions
         actions.extend(self._discard_actions(seat))
-        if self._may_riichi(seat):
+        if self._may_declare(seat):
             actions.append(Event("reach", seat))
         if kan_room:
             kinds = player.hand().counts
@@ -1543,17 +1511,13 @@ class TableMachine:
         return tuple([red] * reds + [kind] * counts[kind]) if red is not None else (kind,) * counts[kind]
 
     def _nine_orphans(self, seat: int) -> bool:
-        player = self.players[seat]
-        if not self.play.abortive_draws or player.discarded or self.interrupted or self.after != "tsumo":
-            return False
-        kinds = player.hand().counts
-        return sum(1 for tile in ORPHANS if kinds[tile]) >= 9
+        return self.play.abortive_draws and self.family.may_abort_on_draw(self, seat)
 
-    def _may_riichi(self, seat: int) -> bool:
+    def _may_declare(self, seat: int) -> bool:
         player = self.players[seat]
-        if not self.play.riichi or player.riichi or not player.closed or self.scores[seat] < RIICHI_STICK:
+        if not self.play.declarations or player.declared or not player.closed or self.scores[seat] < DECLARATION_STICK:
             return False
-        if self.live_left < RIICHI_MIN_DRAWS:
+        if self.live_left < DECLARATION_MIN_DRAWS:
             return False
         return self._ready_after_some_discard(seat)
 
@@ -1582,7 +1546,7 @@ class TableMachine:
         hand = Hand(bytes(counts), tuple(m.as_meld() for m in player.melds))
         return self.checker.shanten_number(hand) == 0
 
-    def _riichi_ankan_keeps_waits(self, seat: int, drawn: int) -> bool:
+    def _kan_keeps_waits(self, seat: int, drawn: int) -> bool:
         player = self.players[seat]
         kind = kind_of(drawn)
         kinds = player.kind_counts()
@@ -1631,7 +1595,7 @@ class TableMachine:
             actions.append(Event("hora", seat, target, tile))
         if (
             self.claim_source != "dahai"
-            or player.riichi
+            or player.declared
             or player.wins
             or self.claim_winners
             or self.live_left == 0
@@ -1731,28 +1695,40 @@ class TableMachine:
                     "kuikae",
                     f"seat {seat} may not discard {tile_name(event.pai)} right after its {self.after} (kuikae)",
                 )
-            if player.riichi == 2:
-                return "illegal_action", f"seat {seat} is in riichi and must discard the tile it drew"
+            if player.declared == 2:
+                return (
+                    "illegal_action",
+                    f"seat {seat} is in {self.family.declaration} and must discard the tile it drew",
+                )
             if self.after == "reach":
-                return "not_ready", f"seat {seat}'s riichi discard {tile_name(event.pai)} leaves the hand not ready"
+                return (
+                    "not_ready",
+                    f"seat {seat}'s {self.family.declaration} discard {tile_name(event.pai)} leaves the hand not ready",
+                )
             if event.tsumogiri:
                 return "illegal_action", f"{tile_name(event.pai)} is not the tile seat {seat} drew"
             return "illegal_action", f"seat {seat} cannot discard {tile_name(event.pai)} now"
         if event.kind == "reach":
             if not player.closed:
-                return "illegal_action", f"seat {seat} cannot riichi with an open hand"
-            if not player.riichi and not self._ready_after_some_discard(seat):
-                return "not_ready", f"seat {seat} cannot riichi: no discard leaves its hand ready"
-            if self.scores[seat] < RIICHI_STICK:
-                return "illegal_action", f"seat {seat} has under 1000 points and cannot riichi"
-            if self.live_left < RIICHI_MIN_DRAWS:
-                return "illegal_action", f"riichi needs {RIICHI_MIN_DRAWS} tiles left to draw, {self.live_left} left"
-            if player.riichi:
-                return "illegal_action", f"seat {seat} is already in riichi"
-            return "not_ready", f"seat {seat} cannot riichi: no discard leaves its hand ready"
+                return "illegal_action", f"seat {seat} cannot {self.family.declaration} with an open hand"
+            if not player.declared and not self._ready_after_some_discard(seat):
+                return "not_ready", f"seat {seat} cannot {self.family.declaration}: no discard leaves its hand ready"
+            if self.scores[seat] < DECLARATION_STICK:
+                return (
+                    "illegal_action",
+                    f"seat {seat} has under {DECLARATION_STICK} points and cannot {self.family.declaration}",
+                )
+            if self.live_left < DECLARATION_MIN_DRAWS:
+                return (
+                    "illegal_action",
+                    f"{self.family.declaration} needs {DECLARATION_MIN_DRAWS} tiles left to draw, {self.live_left} left",
+                )
+            if player.declared:
+                return "illegal_action", f"seat {seat} is already in {self.family.declaration}"
+            return "not_ready", f"seat {seat} cannot {self.family.declaration}: no discard leaves its hand ready"
         if event.kind in ("chi", "pon", "daiminkan"):
-            if player.riichi:
-                return "illegal_action", f"seat {seat} is in riichi and cannot {event.kind}"
+            if player.declared:
+                return "illegal_action", f"seat {seat} is in {self.family.declaration} and cannot {event.kind}"
             if event.kind == "chi" and seat != (self.turn + 1) % self.seats:
                 return "illegal_action", f"seat {seat} can only chi the discard of the seat before it"
             if not self._holds(seat, event.consumed):

@@ -7,7 +7,7 @@ wins; a :class:`PlayRules` says how the table around it runs.  Each rule family
 Chinese families play on :data:`BARE_TABLE`, a table with none of riichi's extras, and add what
 their rules have (flowers, play on after a win, kong payments, a draw's settlement).
 
->>> BARE_TABLE.dead_wall, BARE_TABLE.riichi, PlayRules().dead_wall
+>>> BARE_TABLE.dead_wall, BARE_TABLE.declarations, PlayRules().dead_wall
 (0, False, 14)
 """
 
@@ -25,8 +25,11 @@ class PlayRules:
         default=14,
         metadata={"doc": "Tiles never drawn: the exhaustive draw comes when only these are left (riichi's dead wall)."},
     )
-    riichi: bool = field(
-        default=True, metadata={"doc": "Riichi declarations, their sticks, ippatsu and double riichi."}
+    declarations: bool = field(
+        default=True,
+        metadata={
+            "doc": "A seat may declare its closed hand ready with a stick (riichi), then throws what it draws; ippatsu and a first go-around's double declaration."
+        },
     )
     dora: bool = field(default=True, metadata={"doc": "Dora indicators, kan dora and ura dora."})
     red_fives: bool = field(default=True, metadata={"doc": "Red fives in the wall: one of each five the set has."})
@@ -106,7 +109,7 @@ def described_fields(cls: type) -> list[tuple[str, object, str]]:
 #: seat after the discarder), one hand a game.
 BARE_TABLE: Final = PlayRules(
     dead_wall=0,
-    riichi=False,
+    declarations=False,
     dora=False,
     red_fives=False,
     kuikae=False,

@@ -67,14 +67,18 @@ class SeatState:
     called_away: set[int] = field(default_factory=set)
     #: The tile just drawn (tsumogiri means throwing it); None after a call.
     drawn: int | None = None
-    #: 0: no riichi; 1: declared, its discard not yet through; 2: the stick is down.
-    riichi: int = 0
-    double_riichi: bool = False
-    #: 1-based position in ``river`` of the riichi declaration tile.
-    riichi_turn: int | None = None
+    #: A declaration with a stick (riichi): 0: none; 1: declared, its discard not yet through;
+    #: 2: the stick is down.
+    declared: int = 0
+    #: Declared in the first uninterrupted go-around (double riichi).
+    double_declaration: bool = False
+    #: 1-based position in ``river`` of the declaration tile.
+    declaration_turn: int | None = None
+    #: The first go-around after the declaration, nobody having called (ippatsu).
     ippatsu: bool = False
     temporary_furiten: bool = False
-    riichi_furiten: bool = False
+    #: A winning tile went by after the declaration: no ron for the rest of the hand.
+    declaration_furiten: bool = False
     #: Kinds this seat may not discard now (kuikae), after its chi or pon.
     forbidden: frozenset[int] = frozenset()
     discarded: bool = False
@@ -112,6 +116,25 @@ class SeatState:
     #: state it was read at: the river's length, then the lengths of the called discards and the
     #: melds, the riichi and its turn, and the table's kans (an added kan grows a meld in place).
     opponent_cache: tuple[int, tuple[int | None, ...], Opponent] | None = None
+
+    # The riichi family's names of the declaration's state, for its readers (advice, self-play).
+
+    @property
+    def riichi(self) -> int:
+        """:attr:`declared`, by the riichi family's name."""
+        return self.declared
+
+    @property
+    def double_riichi(self) -> bool:
+        return self.double_declaration
+
+    @property
+    def riichi_turn(self) -> int | None:
+        return self.declaration_turn
+
+    @property
+    def riichi_furiten(self) -> bool:
+        return self.declaration_furiten
 
     @property
     def known(self) -> bool:

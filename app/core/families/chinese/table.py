@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Final
 
 from app.core.shape.hand import Hand
-from app.core.table.family import Family, TableMachine
+from app.core.table.family import Family, TableView
 from app.core.table.play_rules import BARE_TABLE
 from app.core.table.seats import Win
 
@@ -34,10 +34,10 @@ class ChineseFamily(Family):
     name = "chinese"
     presets = {"chinese": BARE_TABLE}
 
-    def score_win(self, machine: TableMachine, seat: int, target: int, tile: int, ura: tuple[int, ...]) -> Win:
+    def score_win(self, machine: TableView, seat: int, target: int, tile: int, ura: tuple[int, ...]) -> Win:
         return Win(seat, target, tile, None, flat_payments(seat, None if seat == target else target, machine.seats))
 
-    def takes(self, machine: TableMachine, seat: int, target: int, tile: int, whole: Hand) -> bool:
+    def takes(self, machine: TableView, seat: int, target: int, tile: int, whole: Hand) -> bool:
         return True  # every complete hand scores
 
 

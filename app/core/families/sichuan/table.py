@@ -16,7 +16,7 @@ from typing import Final, NamedTuple
 from app.core.errors import NotAWinningHand, VoidSuitHeld
 from app.core.shape.hand import Hand
 from app.core.shape.rules import RuleProfile
-from app.core.table.family import Family, TableMachine
+from app.core.table.family import Family, TableView
 from app.core.table.play_rules import BARE_TABLE
 from app.core.value.scoring import REFUSALS, win_payments
 from app.core.value.scoring_context import WinContext
@@ -52,7 +52,7 @@ class DrawSettlement(NamedTuple):
         return [sum(parts) for parts in zip(self.flower_pigs, self.not_ready, self.refunds, strict=True)]
 
 
-def draw_settlement(machine: TableMachine) -> DrawSettlement:
+def draw_settlement(machine: TableView) -> DrawSettlement:
     """What the seats still in pay at the exhaustive draw, each seat's net:
 
     * 查花猪: a seat holding a tile of its void suit (a 花猪) pays every seat that is not one
@@ -91,7 +91,7 @@ def draw_settlement(machine: TableMachine) -> DrawSettlement:
     return DrawSettlement(tuple(flower_pigs), tuple(not_ready), tuple(refunds))
 
 
-def most_on_a_discard(machine: TableMachine, seat: int, discarder: int) -> int:
+def most_on_a_discard(machine: TableView, seat: int, discarder: int) -> int:
     """The most ``seat``'s ready hand wins on a discard of ``discarder`` (查大叫), over its waits."""
     best = 0
     hand = machine.players[seat].hand()
@@ -137,7 +137,7 @@ class SichuanFamily(Family):
         return rules.bloody_river  # 血流成河: the winner stays in, frozen
 
     def win_context(
-        self, machine: TableMachine, seat: int, target: int, tile: int, ura: tuple[int, ...], first_winner: bool
+        self, machine: TableView, seat: int, target: int, tile: int, ura: tuple[int, ...], first_winner: bool
     ) -> WinContext:
         player = machine.players[seat]
         tsumo = seat == target
@@ -151,7 +151,7 @@ class SichuanFamily(Family):
             kong_feeder=player.turn_kongs[-1].fed_by if rinshan and player.turn_kongs else None,
         )
 
-    def takes(self, machine: TableMachine, seat: int, target: int, tile: int, whole: Hand) -> bool:
+    def takes(self, machine: TableView, seat: int, target: int, tile: int, whole: Hand) -> bool:
         """One rule, the scorer's, also without the void suit option: a hand of all three suits
         never wins (缺一门), nor one holding its void suit; every other complete hand scores (平胡
         is the base)."""
@@ -161,10 +161,10 @@ class SichuanFamily(Family):
             return False
         return True
 
-    def waits(self, machine: TableMachine, seat: int, hand: Hand, waits: Sequence[int]) -> Sequence[int]:
+    def waits(self, machine: TableView, seat: int, hand: Hand, waits: Sequence[int]) -> Sequence[int]:
         return tuple(wait for wait in waits if self.takes(machine, seat, seat, wait, hand.with_tile(wait)))
 
-    def settle_draw(self, machine: TableMachine) -> DrawSettlement | None:
+    def settle_draw(self, machine: TableView) -> DrawSettlement | None:
         return draw_settlement(machine) if machine.play.draw_settlement else None
 
 
