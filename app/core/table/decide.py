@@ -129,7 +129,7 @@ def seat_view(machine: TableMachine, seat: int, stop: Callable[[], bool] | None 
         machine.live_left,
         machine.rules,
         machine.checker if player.void is None else machine.checker.bound(player.void),
-        machine.play.scoring == "riichi",
+        machine.family.advisor.needs_yaku,
         DRAGONS + tuple(sorted({seat_wind, machine.bakaze})),
         visible,
         player.kita,
@@ -362,7 +362,7 @@ def declined_win(machine: TableMachine, seat: int, win: Event) -> str | None:
     pass, a riichi hand is furiten for discards).  Self-draws are always taken (the hand is
     worth the same later), as is every win before all-last.
     """
-    if win.target is None or win.target == seat or machine.play.scoring != "riichi":
+    if win.target is None or win.target == seat or not machine.family.advisor.plays_for_placement:
         return None
     outcome = machine.standing_after_win(seat, win.target, kind_of(win.pai or 0))
     if outcome is None or outcome != machine.seats - 1:
@@ -689,7 +689,7 @@ def _advise(
         raise NotADecisionPoint(f"seat {seat}'s own tiles are hidden (?): it cannot be advised", field="events")
     decision = decide(machine, seat, strategy or Advisor(rng=random.Random(0)), stop=stop)
     legal = machine.legal_actions(seat) or [Event("none")]
-    reads = opponent_reads(machine, seat) if machine.play.scoring == "riichi" and machine.hand_open else ()
+    reads = opponent_reads(machine, seat) if machine.family.advisor.reads_opponents and machine.hand_open else ()
     return ActAnswer(
         action_object(decision.action),
         [action_object(action) for action in legal],

@@ -17,6 +17,7 @@ wing never imports them, and whoever builds a machine gets its family from
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Final, Protocol
 
 from app.core.errors import InvalidRuleOption
@@ -55,6 +56,19 @@ SHARED_OPTIONS: Final = frozenset(
         "seats",
     }
 )
+
+
+@dataclass(frozen=True, slots=True)
+class AdvisorModel:
+    """What the advisor (``/act``, self-play's players) reads of a family's rules."""
+
+    #: A complete hand without a yaku does not win: the advisor values hands by the scorer's yaku.
+    needs_yaku: bool = False
+    #: The other seats' discards are read for danger (the published riichi tables).
+    reads_opponents: bool = False
+    #: The flow between hands ranks the seats (a game of several hands): at the game's last hand
+    #: a win that leaves the seat last is passed when another would not.
+    plays_for_placement: bool = False
 
 
 class TableView(Protocol):
@@ -110,6 +124,8 @@ class Family:
     #: What the family calls a declaration of a ready hand with a stick (riichi), where its table
     #: has them (:attr:`PlayRules.declarations`): the name the machine's refusals use.
     declaration: str = "declaration"
+    #: What the advisor reads of the family's rules.
+    advisor: AdvisorModel = AdvisorModel()
     #: The rule-profile fields that are this family's own section (``GET /rules`` shows a preset
     #: these beside the fields every family shares, and refuses another family's).
     own_options: frozenset[str] = frozenset()
@@ -184,6 +200,15 @@ class Family:
         """The waits of ``seat``'s ready ``hand`` that win, out of its shape's ``waits`` (all of them
         unless the family refuses some complete hands whatever the situation)."""
         return waits
+
+    def points_of(self, win: Win) -> int:
+        """What the other seats paid ``win``'s winner for the win itself (self-play's points a win):
+        its delta, unless the family's delta also holds what is not the win's (sticks, kong payments)."""
+        return win.deltas[win.winner]
+
+    def fan_names(self, win: Win) -> tuple[str, ...]:
+        """The names of the fans ``win`` counted, where self-play keeps them (a play-on table's)."""
+        return ()
 
     # ------------------------------------------------------------ calls
 

@@ -65,9 +65,6 @@ from app.core.table.mjai import (
 )
 from app.core.table.play_rules import PlayRules
 from app.core.table.players import make_player
-from app.core.table.seats import Win
-from app.core.value.riichi_scoring import RiichiScore
-from app.core.value.sichuan_scoring import SichuanScore
 
 _FIRST_INDICATOR: Final = 4
 
@@ -209,20 +206,6 @@ def validate_config(config: GameConfig, tables: Mapping[str, Family]) -> RulePro
     return rules
 
 
-def _points(win: Win) -> int:
-    """What the other seats paid ``win``'s winner, honba in: riichi's delta also holds the sticks
-    it took, its score's payment does not; Sichuan's delta also holds the kong payments the win's
-    event carries; the other tables have neither."""
-    if isinstance(win.score, RiichiScore | SichuanScore):
-        return win.score.payments[win.winner]
-    return win.deltas[win.winner]
-
-
-def _fan_names(win: Win) -> tuple[str, ...]:
-    """The names of the fans a Sichuan win counted."""
-    return tuple(fan.name for fan in win.score.fans) if isinstance(win.score, SichuanScore) else ()
-
-
 def wall_tiles(rules: RuleProfile, play: PlayRules) -> list[int]:
     """Every tile of the set as table tiles: four of each kind (one five of each suit red where the
     table ``play`` has red fives), and the flowers."""
@@ -353,6 +336,7 @@ class Dealer:
         self.record = GameRecord(game, tuple(names), rotation=rotation)
         self.emitted = 0
         self.hands_dealt = 0
+        self.family = family
         self.machine = TableMachine(rules, family, table=self.table)
         self.table_play = self.machine.play
         self.tiles = wall_tiles(rules, self.table_play)
@@ -484,9 +468,9 @@ class Dealer:
                 riichi=tuple(p.riichi == 2 for p in machine.players),
                 riichi_sticks=sum(p.riichi == 2 for p in machine.players),
                 calls=tuple(self.calls),
-                points=tuple(_points(win) for win in result.wins),
+                points=tuple(self.family.points_of(win) for win in result.wins),
                 fans=tuple(win.fan for win in result.wins if win.fan is not None) if self.table_play.play_on else (),
-                fan_names=tuple(_fan_names(win) for win in result.wins) if self.table_play.play_on else (),
+                fan_names=tuple(self.family.fan_names(win) for win in result.wins) if self.table_play.play_on else (),
             )
         )
         return outcome

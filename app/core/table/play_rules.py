@@ -55,12 +55,6 @@ class PlayRules:
     kita: bool = field(
         default=False, metadata={"doc": "Sanma's kita: a north may be set aside as a dora, with a replacement draw."}
     )
-    scoring: str = field(
-        default="riichi",
-        metadata={
-            "doc": 'How a win pays: "riichi" (Tenhou, through the riichi scorer), "mcr", "qiqihar", "sichuan", or "flat".'
-        },
-    )
     play_on: bool = field(
         default=False,
         metadata={
@@ -116,6 +110,5 @@ BARE_TABLE: Final = PlayRules(
     abortive_draws=False,
     honba_and_sticks=False,
     head_bump=True,
-    scoring="flat",
     lengths=("kyoku",),
 )

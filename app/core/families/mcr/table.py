@@ -14,7 +14,7 @@ from app.core.value.mcr_scoring import MAX_FLOWERS
 
 class McrFamily(Family):
     name = "mcr"
-    presets = {"mcr": replace(BARE_TABLE, scoring="mcr", flowers=MAX_FLOWERS)}
+    presets = {"mcr": replace(BARE_TABLE, flowers=MAX_FLOWERS)}
 
 
 FAMILY: Final = McrFamily()

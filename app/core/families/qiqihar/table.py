@@ -4,7 +4,6 @@ rules' wildcard), a win needs an open pon or kong and pays per the Qiqihar sourc
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Final
 
 from app.core.table.family import Family
@@ -13,7 +12,7 @@ from app.core.table.play_rules import BARE_TABLE
 
 class QiqiharFamily(Family):
     name = "qiqihar"
-    presets = {"qiqihar": replace(BARE_TABLE, scoring="qiqihar")}
+    presets = {"qiqihar": BARE_TABLE}
 
 
 FAMILY: Final = QiqiharFamily()

@@ -48,13 +48,13 @@ from __future__ import annotations
 from typing import Final
 
 from app.core.shape.tiles import DRAGONS, ORPHANS, WINDS
-from app.core.table.family import Family, TableView
+from app.core.table.family import AdvisorModel, Family, TableView
 from app.core.table.flow import AbortiveDrawKind, ExhaustiveDraw, exhaustive_draw_payments, with_liability
 from app.core.table.machine import DECLARATION_STICK, MAX_KANS
 from app.core.table.mjai import FIRST_RED, UNKNOWN, is_red, kind_of
 from app.core.table.play_rules import PlayRules
 from app.core.table.seats import TableMeld, Win
-from app.core.value.riichi_scoring import score_riichi
+from app.core.value.riichi_scoring import RiichiScore, score_riichi
 from app.core.value.scoring_context import WinContext
 
 #: Rule-profile fields riichi's scorer reads and no other family does.
@@ -74,6 +74,7 @@ class RiichiFamily(Family):
     presets = {"riichi": PlayRules(), "sanma": PlayRules(kita=True)}
     own_options = RIICHI_OPTIONS
     declaration = "riichi"
+    advisor = AdvisorModel(needs_yaku=True, reads_opponents=True, plays_for_placement=True)
 
     def win_context(
         self, machine: TableView, seat: int, target: int, tile: int, ura: tuple[int, ...], first_winner: bool
@@ -160,6 +161,10 @@ class RiichiFamily(Family):
 
     def aborts_when_unclaimed(self, machine: TableView) -> bool:
         return _four_winds(machine) or _four_kans(machine)
+
+    def points_of(self, win: Win) -> int:
+        """The score's payment: the delta also holds the sticks the winner took."""
+        return win.score.payments[win.winner] if isinstance(win.score, RiichiScore) else win.deltas[win.winner]
 
     def exhaustive_draw(self, machine: TableView, tenpai: tuple[bool, ...]) -> tuple[list[int], tuple[int, ...]]:
         """Noten payments, or nagashi mangan where a seat's every discard was an orphan, none called."""

@@ -18,9 +18,10 @@ from app.core.shape.hand import Hand
 from app.core.shape.rules import RuleProfile
 from app.core.table.family import Family, TableView
 from app.core.table.play_rules import BARE_TABLE
+from app.core.table.seats import Win
 from app.core.value.scoring import REFUSALS, win_payments
 from app.core.value.scoring_context import WinContext
-from app.core.value.sichuan_scoring import check_sichuan_hand
+from app.core.value.sichuan_scoring import SichuanScore, check_sichuan_hand
 
 #: Rule-profile fields the Sichuan scorer and table read and no other family does.
 SICHUAN_OPTIONS: Final = frozenset(
@@ -116,7 +117,6 @@ class SichuanFamily(Family):
         "sichuan": replace(
             BARE_TABLE,
             head_bump=False,
-            scoring="sichuan",
             play_on=True,
             open_kong_payment=2,
             added_kong_payment=1,
@@ -163,6 +163,13 @@ class SichuanFamily(Family):
 
     def waits(self, machine: TableView, seat: int, hand: Hand, waits: Sequence[int]) -> Sequence[int]:
         return tuple(wait for wait in waits if self.takes(machine, seat, seat, wait, hand.with_tile(wait)))
+
+    def points_of(self, win: Win) -> int:
+        """The score's payment: the win's delta also holds the kong payments its event carries."""
+        return win.score.payments[win.winner] if isinstance(win.score, SichuanScore) else win.deltas[win.winner]
+
+    def fan_names(self, win: Win) -> tuple[str, ...]:
+        return tuple(fan.name for fan in win.score.fans) if isinstance(win.score, SichuanScore) else ()
 
     def settle_draw(self, machine: TableView) -> DrawSettlement | None:
         return draw_settlement(machine) if machine.play.draw_settlement else None
