@@ -6,7 +6,7 @@ Run from the repository root, in the bench environment (see bench/README.md)::
     bench/.venv/bin/python bench/run_selfplay.py [--games N] [--repeat R] [--seed S] [--hanchans H] [--json out.json]
 
 A "game" is one hand, from the deal to a win or a draw: ours is
-``app.core.table.game.play_game(config, game)`` with ``length="kyoku"``; riichienv's is one kyoku of
+``app.core.table.game.play_game(config, game, TABLES)`` with ``length="kyoku"``; riichienv's is one kyoku of
 ``RiichiEnv(game_mode=YON_IKKYOKU)`` driven from Python with ``step()`` until
 ``done()``.  Each row plays games ``0 .. N-1`` of a fixed seed, so every pass
 plays the same hands (the script checks that it does); rows are warmed up, then
