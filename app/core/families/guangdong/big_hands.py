@@ -5,8 +5,8 @@ hand, the chicken hand (1) and the big hand (2), and names eleven big hands.  A 
 some reading of its ghosts makes it one; the value does not grow with more than one, but every
 big hand found is listed.  The shapes are asked of the shape engine: a flush is a win under rules
 whose set holds that suit alone; a hand built on given triplets is a win once those triplets are
-set aside (filled with ghosts where the hand lacks copies), as declared melds count toward the
-4-copy limit, so the ghosts stand for no fifth copy.
+set aside (filled with ghosts where the hand lacks copies) and counted toward the rest's 4-copy
+limit, so the ghosts stand for no fifth concealed copy.
 
 >>> from app.core.families.guangdong.options import GuangdongOptions
 >>> from app.core.shape.tiles import parse_mpsz
@@ -110,7 +110,9 @@ def _with_sets(
         return _checker(rules).is_win(hand)
     if ghost is not None:
         counts[ghost] = ghosts
-    rest = Hand(bytes(counts), hand.melds + tuple(set_aside))
+    # Only the sets taken from the concealed tiles count toward the rest's 4-copy limit (the
+    # declared melds do not, as in every other answer): the rest is asked alone, with them as melds.
+    rest = Hand(bytes(counts), tuple(set_aside))
     return _checker(replace(rules, melded_tiles_count_toward_limit=True)).is_win(rest)
 
 
