@@ -348,3 +348,81 @@ def test_kong_and_follow_dealer_payments_sum_to_zero(kind, declarer, feeder, dis
 
 def test_every_big_hand_has_a_chinese_name():
     assert len(BIG_HANDS) == 11 and all(BIG_HANDS.values())
+
+
+# --- refusals, each typed and at its field ---------------------------------------------------
+
+
+WIN = "123m456p789s111z55s"
+
+
+@pytest.mark.parametrize(
+    ("context", "options", "ghost", "horses", "code", "field"),
+    [
+        (WinContext(winner=1, dealer=0, discarder=2), GuangdongOptions(), 31, (), "self_draw_only", "discarder"),
+        (
+            WinContext(winner=1, dealer=0, discarder=2, robbed_kong=True),
+            GuangdongOptions(rob_kong=False),
+            31,
+            (),
+            "rob_kong_not_allowed",
+            "robbed_kong",
+        ),
+        (
+            WinContext(winner=1, dealer=0, kong_feeder=2),
+            GuangdongOptions(),
+            31,
+            (),
+            "invalid_win_context",
+            "kong_feeder",
+        ),
+        (
+            WinContext(winner=1, dealer=0, kong_replacement=True, kong_feeder=1),
+            GuangdongOptions(),
+            31,
+            (),
+            "invalid_win_context",
+            "kong_feeder",
+        ),
+        (WinContext(winner=4, dealer=0), GuangdongOptions(), 31, (), "invalid_win_context", "winner"),
+        (WinContext(winner=1, dealer=0), GuangdongOptions(), 34, (), "ghost_indicator_required", "ghost"),
+        (WinContext(winner=1, dealer=0), GuangdongOptions(), 31, (1, 2, 3, 4, 5, 6, 7), "too_many_horses", "horses"),
+        (WinContext(winner=1, dealer=0), GuangdongOptions(), 31, (40,), "invalid_guangdong_play", "horses"),
+    ],
+)
+def test_impossible_wins_are_refused(context, options, ghost, horses, code, field):
+    with pytest.raises(ValueError) as raised:
+        score_guangdong(hand(WIN), parse_tile("5s"), context, options, ghost=ghost, horses=horses)
+    assert (raised.value.code, raised.value.field) == (code, field)
+
+
+def test_an_incomplete_hand_is_not_a_win():
+    with pytest.raises(ValueError) as raised:
+        score_guangdong(
+            hand("124m456p789s111z55s"), parse_tile("5s"), WinContext(winner=1, dealer=0), GuangdongOptions(), ghost=31
+        )
+    assert raised.value.code == "not_a_winning_hand"
+
+
+@pytest.mark.parametrize(
+    ("overrides", "field"),
+    [
+        ({"horses": 21}, "horses"),
+        ({"horses": True}, "horses"),
+        ({"chi": 1}, "chi"),
+        ({"ghost": "red"}, "ghost"),
+        ({"seven_pairs": "sometimes"}, "seven_pairs"),
+        ({"birds": 4}, "birds"),
+    ],
+)
+def test_bad_options_are_refused_at_their_field(overrides, field):
+    with pytest.raises(ValueError) as raised:
+        with_overrides(GuangdongOptions(), **overrides)
+    assert (raised.value.code, raised.value.field) == ("invalid_rule_option", field)
+
+
+def test_options_describe_as_plain_data_and_take_enum_values():
+    options = with_overrides(GuangdongOptions(), ghost="none", seven_pairs="distinct", horse_payout="base")
+    described = options.describe()
+    assert (described["ghost"], described["seven_pairs"], described["horse_payout"]) == ("none", "distinct", "base")
+    assert with_overrides(GuangdongOptions(), **described) == options

@@ -37,8 +37,8 @@ from app.core.families.guangdong.payments import SEATS, horse_count, horse_hits,
 from app.core.families.guangdong.tiles import hand_rules
 from app.core.shape.engine import Checker
 from app.core.shape.hand import Hand
-from app.core.shape.tiles import NUM_TILE_KINDS, Tile
-from app.core.value.scoring_context import WinContext, check_seats, check_win_tile
+from app.core.shape.tiles import Tile
+from app.core.value.scoring_context import InvalidWinContext, WinContext, check_seats, check_win_tile
 
 PING_HU_POINTS: Final = 1
 """平胡,算1番: one base."""
@@ -140,12 +140,12 @@ def hand_points(fans: Sequence[GuangdongFan]) -> int:
     return points
 
 
-def _check(hand: Hand, win_tile: Tile, context: WinContext, options: GuangdongOptions) -> None:
+def _check(hand: Hand, win_tile: Tile, ghost: Tile | None, context: WinContext, options: GuangdongOptions) -> None:
     if hand.tile_count % 3 != 2:
         raise WrongTileCount(f"a win holds 3n+2 concealed tiles, got {hand.tile_count}", field="hand")
     check_win_tile(hand.counts, win_tile)
     check_seats(context, SEATS)
-    rules = hand_rules(options, None)
+    rules = hand_rules(options, ghost)  # checks the ghost is a tile
     for index, meld in enumerate(hand.melds):
         rules.check_meld_allowed(meld.kind, field=f"melds[{index}].kind")
     if context.robbed_kong and not options.rob_kong:
@@ -154,9 +154,11 @@ def _check(hand: Hand, win_tile: Tile, context: WinContext, options: GuangdongOp
         raise DiscardWinNotAllowed(
             "this room wins by self-draw only (只能自摸胡牌); set discard_wins to win on a discard", field="discarder"
         )
-    if context.kong_feeder is not None and (not context.kong_replacement or context.kong_feeder == context.winner):
-        raise DiscardWinNotAllowed(
-            "kong_feeder names the seat whose discard made the winner's kong, for a win on its replacement",
+    if context.kong_feeder is not None and (
+        not context.kong_replacement or context.kong_feeder == context.winner or not 0 <= context.kong_feeder < SEATS
+    ):
+        raise InvalidWinContext(
+            "kong_feeder names another seat, whose discard made the winner's kong, for a win on its replacement",
             field="kong_feeder",
         )
 
@@ -177,15 +179,13 @@ def score_guangdong(
     (``kong_replacement``; ``kong_feeder`` the seat whose discard made that kong, if one did),
     robbing a kong (``robbed_kong``, ``discarder`` the robbed seat) or on a discard.
     """
-    _check(hand, win_tile, context, options)
+    _check(hand, win_tile, ghost, context, options)
     fans = hand_fans(hand, win_tile, ghost, options, context)
     points = hand_points(fans)
     ghosts_held = hand.counts[ghost] if ghost is not None else 0
     drawn = horse_count(options, ghost, ghosts_held)
     if len(horses) > drawn:
         raise TooManyHorses(f"this win draws {drawn} horses, got {len(horses)}", field="horses")
-    if any(type(tile) is not int or not 0 <= tile < NUM_TILE_KINDS for tile in horses):
-        raise TooManyHorses("a horse is a tile 0..33", field="horses")
     hits = horse_hits(horses, context.winner, context.dealer)
     share = horse_share(points, hits, options)
     liable = _liable_seat(context, options)
