@@ -14,7 +14,9 @@ hand, 满鬼 for a complete hand of four ghosts, 无鬼 X2) and its expected hor
 ``horse_count`` horses names the winner's seat with the chance that an unseen tile does
 (:func:`horse_chance`), so a share is worth ``hand_points * (1 + horses * q)`` (the hand again
 per hit) or ``hand_points + horses * q`` (one base per hit).  杠开 and the kong payments are
-left out, as they do not tell one discard from another here.
+left out, as they do not tell one discard from another here.  满鬼 counts where it completes a
+ready hand (its fourth ghost is one of the waits); a hand further off that draws its fourth ghost
+is valued as drawing any improving tile, not as the win it is: a lower bound, and a rare one.
 
 **The wall.**  Unseen copies are counted from the 14-tile hand's view (the discard is seen).  A
 Guangdong wall of 136 tiles deals 53 and turns one for the ghost, and the horses are drawn from
