@@ -17,6 +17,7 @@ from app.core.families.guangdong.payments import (
     horse_share,
     kong_payments,
 )
+from app.core.families.guangdong.play import Claim, claims
 from app.core.families.guangdong.rules_text import FAN_LIST_TEXT, RULE_TEXT, SOURCE
 from app.core.families.guangdong.scoring import DiscardWinNotAllowed, TooManyHorses, score_guangdong
 from app.core.families.guangdong.tiles import hand_rules
@@ -54,12 +55,13 @@ def test_self_draw_only():
     allowed = GuangdongOptions(ghost=GhostMode.NONE, discard_wins=True)
     score = score_guangdong(win, parse_tile("5s"), WinContext(winner=1, dealer=0, discarder=2), allowed, ghost=None)
     assert score.payments == (0, 1, -1, 0)
-    assert not DEFAULT.discard_wins
+    assert not DEFAULT.discard_wins and Claim.DISCARD_WIN not in claims(DEFAULT)
 
 
 def test_no_chi():
     """只能碰和杠,不能吃: no chi call; pon and kongs are declared."""
     assert not hand_rules(DEFAULT, WHITE).chi_allowed
+    assert claims(DEFAULT) >= {Claim.PON, Claim.OPEN_KAN} and Claim.CHI not in claims(DEFAULT)
     with pytest.raises(InvalidMeld):
         score_guangdong(hand("456p789s111z55s", ("chi", "123m")), parse_tile("5s"), self_draw(), NO_GHOST, ghost=None)
     pon = score_guangdong(hand("456p789s111z55s", ("pon", "111m")), parse_tile("5s"), self_draw(), NO_GHOST, ghost=None)
@@ -141,6 +143,7 @@ def test_qiang_gang():
     score = score_guangdong(win, parse_tile("5s"), robbed, NO_GHOST, ghost=None)
     assert score.payments == (0, 3, 0, -3) and score.liable == 3
     assert [fan.name for fan in score.fans] == ["ping_hu", "qiang_gang"]
+    assert Claim.ROB_KONG in claims(DEFAULT)
 
 
 def test_horses_after_hand():
