@@ -191,3 +191,31 @@ def test_the_hand_rules_are_the_texts():
     rules = hand_rules(OPTIONS, 31)
     assert rules.wildcards == (31,) and not rules.chi_allowed and rules.seven_pairs is SevenPairs.QUAD_AS_TWO
     assert hand_rules(OPTIONS, None).wildcards == ()
+
+
+def _reading(decomposition) -> O.Reading:
+    stand_ins = tuple(stand for _, stand in decomposition.wildcards)
+    return (
+        decomposition.form,
+        decomposition.pair,
+        tuple(decomposition.melds),
+        tuple(decomposition.pairs),
+        tuple(decomposition.singles),
+        stand_ins,
+    )
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hands(SIZES_WIN))
+def test_every_reading_of_the_ghosts_is_listed(hand):
+    """How a hand wins: the engine lists exactly the readings found by replacing each ghost
+    (at most two: 34 ** 2 replacements) with every tile."""
+    counts, melds, ghost = hand
+    if ghost is not None and counts[ghost] > 2:
+        return
+    rules = _oracle_rules(ghost)
+    result = _checker(ghost).win(_engine_hand(counts, melds), limit=10**6)
+    assert {_reading(d) for d in result.decompositions} == O.win_readings(counts, melds, rules), _describe(
+        counts, melds, ghost
+    )
+    assert not result.truncated
