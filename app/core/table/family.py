@@ -196,6 +196,12 @@ class Family:
             return False
         return True
 
+    def may_win_on(self, machine: TableView, seat: int, source: str) -> bool:
+        """Whether ``seat`` may win on another seat's tile now (the claims a family allows): a
+        discard (``source`` ``dahai``) or a robbed kong (``kakan``, ``ankan``).  Every family of today
+        allows it; a self-draw-only table (a room's choice in some Chinese rules) says no."""
+        return True
+
     def waits(self, machine: TableView, seat: int, hand: Hand, waits: Sequence[int]) -> Sequence[int]:
         """The waits of ``seat``'s ready ``hand`` that win, out of its shape's ``waits`` (all of them
         unless the family refuses some complete hands whatever the situation)."""
