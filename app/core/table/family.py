@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Final, Protocol
 
 from app.core.errors import InvalidRuleOption
@@ -120,7 +121,7 @@ class Family:
     #: The family's name (the folder under ``app/core/families/``).
     name: str = ""
     #: The table rules of each preset the family plays, by preset name.
-    presets: Mapping[str, PlayRules] = {}
+    presets: Mapping[str, PlayRules] = MappingProxyType({})
     #: What the family calls a declaration of a ready hand with a stick (riichi), where its table
     #: has them (:attr:`PlayRules.declarations`): the name the machine's refusals use.
     declaration: str = "declaration"
