@@ -191,3 +191,15 @@ def test_the_family_check_catches_each_wrong_import():
     assert wrong_way_imports("table", "from app.core.families.registry import family_of\n") == [
         "app.core.families.registry"
     ]
+
+
+APP = CORE.parent
+OUTSIDE_FAMILIES = [m for m in sorted(APP.rglob("*.py")) if FAMILIES not in m.parents]
+
+
+@pytest.mark.parametrize("module", OUTSIDE_FAMILIES, ids=lambda p: str(p.relative_to(APP)))
+def test_outside_the_families_only_the_registry_is_imported(module):
+    """Routes, self-play, hosting and the bot get a family from the registry, never by its module."""
+    named = imported_modules(module.read_text(encoding="utf-8"))
+    reached = {name for name in named if name.startswith("app.core.families")}
+    assert reached <= {"app.core.families.registry"}, f"{module.relative_to(APP)} imports {sorted(reached)}"

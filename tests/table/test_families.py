@@ -63,3 +63,32 @@ def test_the_machine_pays_what_the_family_it_was_given_says() -> None:
             assert not judge(twice.events, rules, family=family_of(rules)).valid
             assert judge(twice.events, rules, family=doubled["chinese"]).valid
     assert won > 0
+
+
+class _SelfDrawOnly(ChineseFamily):
+    """The chinese table where a hand wins by self-draw only (a room's choice in some Chinese rules)."""
+
+    def may_win_on(self, machine: TableView, seat: int, source: str) -> bool:
+        return False
+
+
+def test_a_family_that_allows_no_discard_win_is_offered_none_and_the_referee_refuses_one() -> None:
+    rules = rule_profile("chinese")
+    config = GameConfig("chinese", ("greedy", "heuristic", "greedy", "heuristic"), seed=5)
+    self_draw = {**TABLES, "chinese": _SelfDrawOnly()}
+    discard_wins = 0
+    for game in range(12):
+        played = play_game(config, game, self_draw)
+        wins = [event for event in played.events if event["type"] == "hora"]
+        assert all(event["actor"] == event["target"] for event in wins)
+        assert judge(played.events, rules, family=self_draw["chinese"]).valid
+        plain = play_game(config, game, TABLES)
+        ron = [
+            i for i, event in enumerate(plain.events) if event["type"] == "hora" and event["actor"] != event["target"]
+        ]
+        if ron:
+            discard_wins += 1
+            report = judge(plain.events, rules, family=self_draw["chinese"])
+            assert [problem.index for problem in report.problems][:1] == ron[:1]
+            assert "these rules win by self-draw" in report.problems[0].msg
+    assert discard_wins > 0

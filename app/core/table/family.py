@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Final, Protocol
 
 from app.core.errors import InvalidRuleOption
@@ -120,7 +121,7 @@ class Family:
     #: The family's name (the folder under ``app/core/families/``).
     name: str = ""
     #: The table rules of each preset the family plays, by preset name.
-    presets: Mapping[str, PlayRules] = {}
+    presets: Mapping[str, PlayRules] = MappingProxyType({})
     #: What the family calls a declaration of a ready hand with a stick (riichi), where its table
     #: has them (:attr:`PlayRules.declarations`): the name the machine's refusals use.
     declaration: str = "declaration"
@@ -194,6 +195,12 @@ class Family:
             win_payments(whole, kind_of(tile), machine.rules, context)
         except REFUSALS:
             return False
+        return True
+
+    def may_win_on(self, machine: TableView, seat: int, source: str) -> bool:
+        """Whether ``seat`` may win on another seat's tile now (the claims a family allows): a
+        discard (``source`` ``dahai``) or a robbed kong (``kakan``, ``ankan``).  Every family of today
+        allows it; a self-draw-only table (a room's choice in some Chinese rules) says no."""
         return True
 
     def waits(self, machine: TableView, seat: int, hand: Hand, waits: Sequence[int]) -> Sequence[int]:

@@ -1581,7 +1581,11 @@ class TableMachine:
         if player.left or seat in self.claim_winners:
             return actions
         if self.claim_source == "ankan":
-            if self._can_rob_closed_kan(seat, kind) and not self._furiten(seat):
+            if (
+                self._can_rob_closed_kan(seat, kind)
+                and self.family.may_win_on(self, seat, self.claim_source)
+                and not self._furiten(seat)
+            ):
                 actions.append(Event("hora", seat, target, tile))
             return actions
         # A tile that completes the hand is one of its waits (it lowers the distance from one to
@@ -1589,6 +1593,7 @@ class TableMachine:
         if (
             not self.ron_closed
             and kind in self._waits(seat)
+            and self.family.may_win_on(self, seat, self.claim_source)
             and self._wins(seat, target, tile)
             and not self._furiten(seat)
         ):
@@ -1746,6 +1751,8 @@ class TableMachine:
         hand = self.hand_with(seat, target, tile)
         if not self.checker.is_win(hand):
             return "not_a_win", f"seat {seat}'s hand does not win with {tile_name(tile)}"
+        if seat != target and not self.family.may_win_on(self, seat, self.claim_source):
+            return "illegal_action", f"seat {seat} cannot win on seat {target}'s tile: these rules win by self-draw"
         if seat != target and self._furiten(seat):
             return "furiten", f"seat {seat} is furiten and cannot win on a discard"
         if seat != target and self.claim_source == "ankan":

@@ -4,6 +4,7 @@ discarder pays it, or each other seat its share on a self-draw)."""
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Final
 
 from app.core.shape.hand import Hand
@@ -32,7 +33,7 @@ def flat_payments(winner: int, discarder: int | None, seats: int) -> tuple[int, 
 
 class ChineseFamily(Family):
     name = "chinese"
-    presets = {"chinese": BARE_TABLE}
+    presets = MappingProxyType({"chinese": BARE_TABLE})
 
     def score_win(self, machine: TableView, seat: int, target: int, tile: int, ura: tuple[int, ...]) -> Win:
         return Win(seat, target, tile, None, flat_payments(seat, None if seat == target else target, machine.seats))

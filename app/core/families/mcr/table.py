@@ -5,6 +5,7 @@ replaced from the back of the wall; a win needs 8 fans, flowers not counted, and
 from __future__ import annotations
 
 from dataclasses import replace
+from types import MappingProxyType
 from typing import Final
 
 from app.core.table.family import Family
@@ -14,7 +15,7 @@ from app.core.value.mcr_scoring import MAX_FLOWERS
 
 class McrFamily(Family):
     name = "mcr"
-    presets = {"mcr": replace(BARE_TABLE, flowers=MAX_FLOWERS)}
+    presets = MappingProxyType({"mcr": replace(BARE_TABLE, flowers=MAX_FLOWERS)})
 
 
 FAMILY: Final = McrFamily()

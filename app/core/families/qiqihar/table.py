@@ -4,6 +4,7 @@ rules' wildcard), a win needs an open pon or kong and pays per the Qiqihar sourc
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Final
 
 from app.core.table.family import Family
@@ -12,7 +13,7 @@ from app.core.table.play_rules import BARE_TABLE
 
 class QiqiharFamily(Family):
     name = "qiqihar"
-    presets = {"qiqihar": BARE_TABLE}
+    presets = MappingProxyType({"qiqihar": BARE_TABLE})
 
 
 FAMILY: Final = QiqiharFamily()

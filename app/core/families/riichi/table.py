@@ -45,6 +45,7 @@ leave to a room aside):
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Final
 
 from app.core.shape.tiles import DRAGONS, ORPHANS, WINDS
@@ -71,7 +72,7 @@ NINE_TERMINALS: Final = 9
 
 class RiichiFamily(Family):
     name = "riichi"
-    presets = {"riichi": PlayRules(), "sanma": PlayRules(kita=True)}
+    presets = MappingProxyType({"riichi": PlayRules(), "sanma": PlayRules(kita=True)})
     own_options = RIICHI_OPTIONS
     declaration = "riichi"
     advisor = AdvisorModel(needs_yaku=True, reads_opponents=True, plays_for_placement=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from types import MappingProxyType
 from typing import Final, NamedTuple
 
 from app.core.errors import NotAWinningHand, VoidSuitHeld
@@ -113,18 +114,20 @@ def most_on_a_discard(machine: TableView, seat: int, discarder: int) -> int:
 
 class SichuanFamily(Family):
     name = "sichuan"
-    presets = {
-        "sichuan": replace(
-            BARE_TABLE,
-            head_bump=False,
-            play_on=True,
-            open_kong_payment=2,
-            added_kong_payment=1,
-            closed_kong_payment=2,
-            kong_transfer=True,
-            draw_settlement=True,
-        )
-    }
+    presets = MappingProxyType(
+        {
+            "sichuan": replace(
+                BARE_TABLE,
+                head_bump=False,
+                play_on=True,
+                open_kong_payment=2,
+                added_kong_payment=1,
+                closed_kong_payment=2,
+                kong_transfer=True,
+                draw_settlement=True,
+            )
+        }
+    )
     own_options = SICHUAN_OPTIONS
 
     def first_phase(self, rules: RuleProfile) -> str:
