@@ -99,6 +99,7 @@ class TableView(Protocol):
     first_discards: list[int]
     kans: int
     kan_seats: set[int]
+    wildcard_indicator: int | None
 
     def base_context(self, seat: int, target: int) -> WinContext: ...
     def first_turn_draw(self, seat: int, target: int) -> bool: ...
@@ -152,6 +153,16 @@ class Family:
         return self.presets[rules.name]
 
     # ------------------------------------------------------------ dealing
+
+    def indicates_wildcards(self, rules: RuleProfile) -> bool:
+        """Whether each deal turns a tile whose successor is the hand's wildcard (``start_kyoku``'s
+        ``wildcard_indicator``, taken from the back of the wall); off, the rules' wildcards stand."""
+        return False
+
+    def hand_rules(self, rules: RuleProfile, indicator: int | None) -> RuleProfile:
+        """The hand rules of one hand of a table opened with ``rules``, its indicator's kind given
+        where :meth:`indicates_wildcards` (the shape checks of that hand read them)."""
+        return rules
 
     def first_phase(self, rules: RuleProfile) -> str:
         """The machine's phase once the hands are dealt: ``draw`` (the dealer draws), or a dealing
@@ -218,6 +229,19 @@ class Family:
         return ()
 
     # ------------------------------------------------------------ calls
+
+    #: Whether a win turns tiles from the wall for its settlement (``hora.revealed``: horses,
+    #: birds), which :meth:`score_win` receives in place of ura indicators.
+    reveals_after_win: bool = False
+
+    def revealed_count(self, machine: TableView, seat: int) -> int:
+        """How many tiles ``seat``'s win turns from the wall (where :attr:`reveals_after_win`)."""
+        return 0
+
+    def payment_after_discard(self, machine: TableView) -> Sequence[int] | None:
+        """A payment the family's rules make once a discard is down (each seat's delta, booked at
+        once and carried by the hand's ending), or None."""
+        return None
 
     def note_call(self, machine: TableView, seat: int, target: int, meld: TableMeld) -> None:
         """After ``seat`` called ``target``'s discard into ``meld``: what the family keeps of it

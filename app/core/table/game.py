@@ -439,8 +439,15 @@ class Dealer:
         start["tehais"] = tehais
         if self.table_play.flowers:
             start["flowers"] = [[tile_name(tile) for tile in aside] for aside in flowers]
-        if self.rules.wildcards:
-            start["wildcards"] = [tile_name(tile) for tile in self.rules.wildcards]
+        hand_wildcards = self.rules.wildcards
+        if self.family.indicates_wildcards(self.rules):
+            # The tile turned to choose the hand's wildcards is the wall's last (never drawn: the
+            # family's dead wall keeps it).
+            indicator = self.wall[-1]
+            start["wildcard_indicator"] = tile_name(indicator)
+            hand_wildcards = self.family.hand_rules(self.rules, kind_of(indicator)).wildcards
+        if hand_wildcards:
+            start["wildcards"] = [tile_name(tile) for tile in hand_wildcards]
         self._emit(start)
         yield from self._before_first_draw()
         for seat in range(n):
@@ -634,6 +641,11 @@ class Dealer:
             event: dict[str, Any] = {"type": "hora", "actor": seat, "target": target, "pai": tile_name(tile)}
             if self.table_play.dora:
                 event["ura_markers"] = [tile_name(t) for t in ura]
+            if self.family.reveals_after_win:
+                # Turned from the front of what is left of the live wall (as many as it holds);
+                # they stay in the wall: the hand is over.
+                count = min(self.family.revealed_count(machine, seat), self.back + 1 - self.front)
+                event["revealed"] = [tile_name(t) for t in self.wall[self.front : self.front + count]]
             self._emit(event)
             result = machine.result
             assert result is not None

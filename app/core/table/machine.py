@@ -193,6 +193,10 @@ class TableMachine:
         #: The rules between hands and of the payments beyond a win's (noten, nagashi, pao).
         self.table = table if table is not None else tenhou_rules(seats=rules.seats)
         self.seats = rules.seats
+        #: The rules the table was opened with; :attr:`rules` are the hand's (a family whose
+        #: wildcards an indicator chooses changes them at each deal).
+        self.table_rules = rules
+        self._checkers: dict[RuleProfile, Checker] = {}
         self.checker = Checker(rules)
         self.red_fives = red_fives if play.red_fives else 0
         self.wall_tiles = (NUM_TILE_KINDS - len(rules.absent_tiles)) * COPIES + play.flowers
@@ -223,6 +227,8 @@ class TableMachine:
         self.kyotaku = 0
         self.oya = 0
         self.dora_markers: list[int] = []
+        #: The tile turned at the deal that chose this hand's wildcards (None: no such turn).
+        self.wildcard_indicator: int | None = None
         self.live_left = 0
         #: "idle" (between hands), "draw" (a seat is to draw), "act" (a seat is to act after
         #: its draw or call), "claim" (a discard or added kan may be claimed), "won", "over".
@@ -339,6 +345,18 @@ class TableMachine:
         if not self.play.dora and raw.get("dora_marker") is not None:
             raise MalformedEvent(f"{self.rules.name} shows no dora indicator", field="dora_marker")
         dealt_flowers = self._dealt_flowers(raw.get("flowers"))
+        indicator = None
+        if self.family.indicates_wildcards(self.table_rules):
+            indicator = parse_pai(raw.get("wildcard_indicator"), "wildcard_indicator")
+        elif raw.get("wildcard_indicator") is not None:
+            raise MalformedEvent(
+                f"{self.table_rules.name} turns no tile to choose wildcards", field="wildcard_indicator"
+            )
+        hand_rules = self.family.hand_rules(self.table_rules, None if indicator is None else kind_of(indicator))
+        if hand_rules != self.rules:
+            # Each hand's wildcards are the indicator's: the hand's shape checks read them.
+            self.rules = hand_rules
+            self.checker = self._checkers.setdefault(hand_rules, Checker(hand_rules))
         wildcards = raw.get("wildcards")
         if wildcards is not None:
             named = (
@@ -374,6 +392,9 @@ class TableMachine:
                 self.live_left -= 1  # its replacement came from the wall
         if marker is not None:
             self._see(marker)
+        if indicator is not None:
+            self._see(indicator)
+        self.wildcard_indicator = indicator
         self.dora_markers = [] if marker is None else [marker]
         self.phase = self.family.first_phase(self.rules)
         self.turn = self.oya
@@ -627,6 +648,9 @@ class TableMachine:
                 self.first_discards.append(kind)
         else:
             self.first_discards.append(-1)
+        paid = self.family.payment_after_discard(self)
+        if paid is not None:
+            self._book(paid)
         player.drawn = None
         player.forbidden = frozenset()
         player.waits_cache = None
@@ -1028,16 +1052,20 @@ class TableMachine:
             legal = any(a.kind == "hora" for a in self._claims(seat))
         if not legal and not self.lenient:
             raise Foul(*self._why_no_win(seat, target, tile))
-        ura = self._ura(event) if self.players[seat].declared else ()
-        win = self._score(seat, target, tile, ura)
+        if self.family.reveals_after_win:
+            revealed = self._revealed(event)
+        else:
+            revealed = self._ura(event) if self.players[seat].declared else ()
+        win = self._score(seat, target, tile, revealed)
         result = self._open_result()
         if self.play.play_on:
             win = self._with_transfer(win)
         result.wins.append(win)
         result.winners.append(seat)
         self._book(win.deltas, logged=True)
-        if self.play.play_on:
-            # The kong payments not yet logged ride on this hora's deltas (already in the hand's).
+        if any(self.unlogged):
+            # The payments not yet logged (kongs, a family's mid-hand payments) ride on this
+            # hora's deltas (already in the hand's).
             win = replace(win, deltas=tuple(a + b for a, b in zip(win.deltas, self.unlogged, strict=True)))
             result.wins[-1] = win
             self.unlogged = [0] * self.seats
@@ -1106,6 +1134,17 @@ class TableMachine:
         else:
             self.claim_winners.append(seat)
 
+    def _revealed(self, event: Event) -> tuple[int, ...]:
+        """The tiles turned from the wall after a win for its settlement (``hora.revealed``), as
+        many as the family says, each seen."""
+        tiles = event.raw.get("revealed")
+        if not isinstance(tiles, list):
+            raise MalformedEvent("must be a list of the tiles turned from the wall after the win", field="revealed")
+        revealed = tuple(parse_pai(tile, f"revealed[{i}]") for i, tile in enumerate(tiles))
+        for tile in revealed:
+            self._see(tile)
+        return revealed
+
     def _ura(self, event: Event) -> tuple[int, ...]:
         markers = event.raw.get("ura_markers") or []
         if not isinstance(markers, list):
@@ -1149,6 +1188,9 @@ class TableMachine:
         if kind == "exhaustive":
             tenpai = tuple(self.tenpai_at_draw(seat) for seat in range(self.seats))
             deltas, nagashi = self.family.exhaustive_draw(self, tenpai)
+        booked = self.result.deltas if self.result is not None else None  # kong payments made
+        unlogged = self.unlogged
+        self.unlogged = [0] * self.seats
         self.result = HandResult(
             self.kyoku,
             self.bakaze,
@@ -1160,6 +1202,9 @@ class TableMachine:
             nagashi=nagashi,
             kyotaku=self.kyotaku,
         )
+        if booked is not None:
+            self.result.draw_deltas = [a + b for a, b in zip(unlogged, deltas, strict=True)]
+            self.result.deltas = [a + b for a, b in zip(booked, deltas, strict=True)]
         self._log_deltas(event)
         self.phase = "won"
 
