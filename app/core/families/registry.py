@@ -9,7 +9,7 @@ table).  Adding a family is one folder under ``app/core/families/`` and one entr
 >>> family_of("sanma").name, family_of(rule_profile("sichuan", bloody_river=True)).name
 ('riichi', 'sichuan')
 >>> list(TABLES)
-['riichi', 'sanma', 'chinese', 'mcr', 'qiqihar', 'sichuan']
+['riichi', 'sanma', 'chinese', 'mcr', 'qiqihar', 'sichuan', 'guangdong']
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from app.core.families.chinese import FAMILY as CHINESE
+from app.core.families.guangdong.table import FAMILY as GUANGDONG
 from app.core.families.mcr import FAMILY as MCR
 from app.core.families.qiqihar import FAMILY as QIQIHAR
 from app.core.families.riichi import FAMILY as RIICHI
@@ -29,7 +30,7 @@ from app.core.table.machine import NoTable
 from app.core.table.play_rules import PlayRules
 
 #: The families, in the order ``GET /rules`` and the errors list their presets.
-FAMILIES: Final[tuple[Family, ...]] = (RIICHI, CHINESE, MCR, QIQIHAR, SICHUAN)
+FAMILIES: Final[tuple[Family, ...]] = (RIICHI, CHINESE, MCR, QIQIHAR, SICHUAN, GUANGDONG)
 
 #: The family of each preset the table plays, by preset name.
 TABLES: Final[Mapping[str, Family]] = MappingProxyType(
@@ -59,11 +60,10 @@ def rules_of(preset: str, **overrides: Any) -> RuleProfile:
     ...
     app.core.errors.InvalidRuleOption: exchange_three is not an option of the riichi rules; they take absent_tiles, chi_allowed, double_yakuman, furiten, kazoe_limit, kiriage, knitted_forms, melded_tiles_count_toward_limit, open_tanyao, red_fives, seats, seven_pairs, thirteen_orphans, tsumo_loss, wildcards, win_requires_meld, yakuman_stacking
     """
-    profile = rule_profile(preset, **overrides)
-    family = TABLES.get(profile.name)
-    if family is not None:
-        family.check_options(overrides)
-    return profile
+    family = TABLES.get(preset) if isinstance(preset, str) else None
+    if family is None:
+        return rule_profile(preset, **overrides)
+    return family.preset_rules(preset, overrides)
 
 
 def family_of(rules: RuleProfile | str) -> Family:

@@ -16,7 +16,7 @@ overrides), not new branches in the engine.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
@@ -107,6 +107,10 @@ class RuleProfile:
     #: How a win on the replacement draw of a kong fed by a discard (点杠花) pays: "self_draw"
     #: (every seat still in pays) or "discard" (the seat that fed the kong pays alone).
     kong_flower: str = "self_draw"
+    #: A rule family's own typed options (a frozen, hashable dataclass of
+    #: :mod:`app.core.families`), for presets that bring them: the profile's section the
+    #: family reads; the shape wing never does.  Part of equality, so every cache key stays exact.
+    family_options: Hashable | None = None
 
     def __hash__(self) -> int:
         # Every cache key holds a profile: hashing its ~25 fields on each look-up cost a

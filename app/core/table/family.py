@@ -19,11 +19,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Final, Protocol
+from typing import Any, Final, Protocol
 
 from app.core.errors import InvalidRuleOption
 from app.core.shape.hand import Hand
-from app.core.shape.rules import OPTIONS_BY_NAME, RuleProfile
+from app.core.shape.rules import OPTIONS_BY_NAME, RuleProfile, rule_profile
 from app.core.shape.tiles import COPIES
 from app.core.table.flow import TableRules
 from app.core.table.mjai import kind_of
@@ -147,6 +147,14 @@ class Family:
                 f"{name} is not an option of the {self.name} rules; they take {', '.join(sorted(self.options))}",
                 field=name,
             )
+
+    def preset_rules(self, preset: str, overrides: Mapping[str, Any]) -> RuleProfile:
+        """The rule profile of one of the family's presets with a table's ``overrides``: the shape
+        wing's preset, refusing another family's option; a family whose options are its own
+        typed section builds it itself (``RuleProfile.family_options``)."""
+        profile = rule_profile(preset, **overrides)
+        self.check_options(overrides)
+        return profile
 
     def play_rules(self, rules: RuleProfile) -> PlayRules:
         """The table rules of the preset ``rules`` is (or overrides)."""

@@ -172,19 +172,18 @@ def table_rules(rules: RuleProfile, length: str) -> TableRules:
 def validate_config(config: GameConfig, tables: Mapping[str, Family]) -> RuleProfile:
     """The rule profile of ``config``, or a typed error naming the bad field; ``tables`` is the
     family of each preset with a table (:data:`app.core.families.registry.TABLES`)."""
+    family = tables.get(config.rules)
     try:
-        rules = rule_profile(config.rules, **dict(config.options))
+        if family is None:
+            rule_profile(config.rules, **dict(config.options))  # an unknown preset or option says so
+        else:  # each preset takes the shared options and its family's own, no other family's
+            rules = family.preset_rules(config.rules, dict(config.options))
     except TenpaiError as error:
         raise type(error)(error.message, field="rules") from None
-    family = tables.get(rules.name)
     if family is None:
         raise InvalidGameConfig(
-            f"the table plays {', '.join(tables)}; rules {rules.name!r} have no table", field="rules"
+            f"the table plays {', '.join(tables)}; rules {config.rules!r} have no table", field="rules"
         )
-    try:  # each preset takes the shared options and its family's own, no other family's
-        family.check_options(name for name, _ in config.options)
-    except TenpaiError as error:
-        raise type(error)(error.message, field="rules") from None
     lengths = family.play_rules(rules).lengths
     if config.length in {"kyoku", "tonpuu", "hanchan"} and config.length not in lengths:
         raise InvalidGameConfig(
