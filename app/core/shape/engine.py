@@ -550,7 +550,9 @@ class Checker:
             wild_wanted = regular == best or orphans == best or knitted == best or honors == best or held == best
             plain_pairs_bits = 0
             if pairs == best:
-                pair_draws = int.from_bytes(seven_pairs_improving_draws(pairs_counts, quad_as_two=self._quad_as_two), "little")
+                pair_draws = int.from_bytes(
+                    seven_pairs_improving_draws(pairs_counts, quad_as_two=self._quad_as_two), "little"
+                )
                 if self._pairs_plain:
                     plain_pairs_bits = pair_draws & self._wild_bits  # a wildcard drawn as a tile of its kind
                 else:
