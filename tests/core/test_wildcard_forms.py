@@ -21,6 +21,7 @@ import oracles as O
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from oracle_sample import scaled
 
 from app.core.shape.batch import NOT_APPLICABLE, analyse_batch
 from app.core.shape.engine import FORMS, Checker
@@ -68,7 +69,8 @@ PROFILES = {
 }
 #: Hunan's set lacks honours: the batch path refuses absent tiles, so it takes the others.
 BATCH_PROFILES = [name for name, profile in PROFILES.items() if not profile.absent_tiles]
-SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+#: Examples per test: a sample by default (about a minute for the module), more under --full-oracles.
+SETTINGS = settings(max_examples=scaled(full=150, sample=25), deadline=None, suppress_health_check=list(HealthCheck))
 #: The substitution oracle enumerates every multiset of stand-ins: affordable up to this many.
 SUBSTITUTED_WILDS = 3
 DRAWS_SUBSTITUTED_WILDS = 2
