@@ -970,7 +970,8 @@ def wild_win_readings(counts: Sequence[int], melds: Sequence[Meld], rules: WildR
             found.add(("regular", pair, groups, (), (), stand_ins[index]))
     if closed and rules.seven_pairs != "off":
         if rules.wildcards_in_seven_pairs:
-            candidates = [(tuple(int(c) for c in row), combo) for row, combo in zip(rows, stand_ins, strict=True)]
+            complete = np.flatnonzero(_closed_rows_complete(rows, "seven_pairs", rules))
+            candidates = [(tuple(int(c) for c in rows[index]), stand_ins[index]) for index in complete]
         else:
             candidates = [(tuple(counts), ())]
         for full, combo in candidates:
@@ -978,8 +979,8 @@ def wild_win_readings(counts: Sequence[int], melds: Sequence[Meld], rules: WildR
                 pairs = tuple(t for t in range(NUM_KINDS) for _ in range(full[t] // 2))
                 found.add(("seven_pairs", None, (), pairs, (), combo))
     if closed and rules.thirteen_orphans:
-        for row, combo in zip(rows, stand_ins, strict=True):
-            full = tuple(int(c) for c in row)
+        for index in np.flatnonzero(_closed_rows_complete(rows, "thirteen_orphans", rules)):
+            full, combo = tuple(int(c) for c in rows[index]), stand_ins[index]
             if is_thirteen_orphans(full):
                 pair = next(t for t in ORPHANS if full[t] == 2)
                 found.add(("thirteen_orphans", pair, (), (), tuple(t for t in ORPHANS if t != pair), combo))

@@ -16,6 +16,8 @@ wildcard may stand for, and, in seven pairs with the option off, the wildcard as
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import oracles as O
 import pytest
@@ -70,7 +72,7 @@ PROFILES = {
 #: Hunan's set lacks honours: the batch path refuses absent tiles, so it takes the others.
 BATCH_PROFILES = [name for name, profile in PROFILES.items() if not profile.absent_tiles]
 #: Examples per test: a sample by default (about a minute for the module), more under --full-oracles.
-SETTINGS = settings(max_examples=scaled(full=150, sample=25), deadline=None, suppress_health_check=list(HealthCheck))
+SETTINGS = settings(max_examples=scaled(full=150, sample=20), deadline=None, suppress_health_check=list(HealthCheck))
 #: The substitution oracle enumerates every multiset of stand-ins: affordable up to this many.
 SUBSTITUTED_WILDS = 3
 DRAWS_SUBSTITUTED_WILDS = 2
@@ -79,31 +81,32 @@ DRAWS_SUBSTITUTED_WILDS = 2
 @st.composite
 def wild_hands(draw, rules, remainder: int) -> tuple[tuple[int, ...], list[O.Meld]]:
     """A valid hand of 3n + ``remainder`` concealed tiles, 0-4 pon or kong melds and 0-4 wildcards,
-    mostly near a complete hand (regular or seven pairs) so that wins and waits are common."""
+    mostly near a complete hand (regular or seven pairs) so that wins and waits are common.
+
+    A hand of the winning size is built first (groups and a pair, seven pairs which may hold a
+    pair of the wildcard itself, or tiles of one suit), then some of its tiles become wildcards
+    and, for a 3n+1 hand, one tile goes."""
     wild = rules.wildcards[0]
     tiles = [t for t in range(34) if t not in rules.absent_tiles and t != wild]
     used = [0] * 34
     melds: list[O.Meld] = []
-    for _ in range(draw(st.integers(0, 4))):
+    for _ in range(draw(st.sampled_from((0, 0, 0, 1, 2, 3, 4)))):  # closed hands often: seven pairs
         kind = draw(st.sampled_from(("pon", "pon", "open_kan", "closed_kan")))
         tile = draw(st.sampled_from(tiles))
         size = 3 if kind == "pon" else 4
         if used[tile] + size <= 4:
             used[tile] += size
             melds.append((kind, (tile,) * size))
-    size = 3 * (4 - len(melds)) + remainder
-    wilds = draw(st.integers(0, min(4, size)))
+    target = 3 * (4 - len(melds)) + 2  # the winning size
     counts = [0] * 34
-    counts[wild] = wilds
 
     def add(tile: int) -> None:
-        if used[tile] + counts[tile] >= 4 or sum(counts) >= size:
-            return
-        counts[tile] += 1
+        if used[tile] + counts[tile] < 4 and sum(counts) < target:
+            counts[tile] += 1
 
-    style = draw(st.sampled_from(("near", "near", "pairs", "one suit")))
+    style = draw(st.sampled_from(("near", "near", "pairs", "pairs", "one suit")))
     if style == "pairs" and not melds:
-        for tile in draw(st.lists(st.sampled_from(tiles), min_size=7, max_size=7)):
+        for tile in draw(st.lists(st.sampled_from([*tiles, wild, wild, wild]), min_size=7, max_size=7)):
             add(tile)
             add(tile)
     elif style == "near":
@@ -121,11 +124,21 @@ def wild_hands(draw, rules, remainder: int) -> tuple[tuple[int, ...], list[O.Mel
     # The rest (or, for a near hand, the tiles that did not fit): mostly one suit, so that shapes form.
     suit = draw(st.integers(0, 2))
     pool = [t for t in tiles if 9 * suit <= t < 9 * suit + 9] * 3 + tiles
-    for tile in draw(st.lists(st.sampled_from(pool), min_size=size, max_size=size)):
+    for tile in draw(st.lists(st.sampled_from(pool), min_size=target, max_size=target)):
         add(tile)
     for tile in tiles:  # what is still missing, in tile order (rare: the draws above were full)
-        while sum(counts) < size and used[tile] + counts[tile] < 4:
+        while sum(counts) < target and used[tile] + counts[tile] < 4:
             counts[tile] += 1
+    # Some tiles become wildcards (four copies at most), then a 3n+1 hand gives one tile up.
+    for _ in range(draw(st.sampled_from(range(5 - counts[wild])))):
+        plain = [t for t in range(34) if counts[t] and t != wild]
+        if not plain:
+            break
+        tile = draw(st.sampled_from(plain))
+        counts[tile] -= 1
+        counts[wild] += 1
+    if remainder == 1:
+        counts[draw(st.sampled_from([t for t in range(34) if counts[t]]))] -= 1
     return tuple(counts), melds
 
 
@@ -312,6 +325,48 @@ def test_batch_path_agrees(name, remainder):
 def test_hunan_batch_is_refused_for_its_absent_honours():
     with pytest.raises(ValueError, match="absent tiles"):
         analyse_batch(np.zeros((1, 34), dtype=np.uint8), PROFILES["hunan"])
+
+
+@profiles
+def test_seven_pairs_cases_agree(name):
+    """Seeded near-seven-pairs hands (random draws seldom reach them): seven pairs, sometimes one of
+    the wildcard itself, with 0-4 of the tiles turned into wildcards; the 14 tiles and, one tile
+    fewer, the 13."""
+    profile = PROFILES[name]
+    rules = O.WildRules.of(profile)
+    checker = Checker(profile)
+    wild = rules.wildcards[0]
+    kinds = [t for t in rules.existing if t != wild]
+    rng = random.Random(name)
+    seven_pairs_wins = 0
+    for _ in range(scaled(full=200, sample=20)):
+        counts = [0] * 34
+        wild_pairs = rng.choice((0, 0, 1))
+        for tile in rng.sample(kinds, 7 - wild_pairs) + [wild] * wild_pairs:
+            counts[tile] += 2
+        for _ in range(rng.randrange(5 - counts[wild])):
+            tile = rng.choice([t for t in range(34) if counts[t] and t != wild])
+            counts[tile] -= 1
+            counts[wild] += 1
+        full = tuple(counts)
+        result = checker.win(engine_hand(full, []), limit=10**6)
+        forms = O.wild_complete_forms(full, [], rules)
+        assert result.win == bool(forms) and result.form == next((f for f in FORMS if f in forms), None)
+        if held(full, rules) <= SUBSTITUTED_WILDS:
+            readings = O.wild_win_readings(full, [], rules)
+            assert {reading(d) for d in result.decompositions} == readings, describe(full, [])
+        seven_pairs_wins += "seven_pairs" in forms
+        short = O.minus(full, rng.choice([t for t in range(34) if full[t]]))
+        for case in (full, short):
+            got = engine_forms(checker.shanten(engine_hand(case, [])))
+            assert got == O.wild_shanten(O.wild_form_distances(case, [], rules)), describe(case, [])
+            if held(case, rules) <= SUBSTITUTED_WILDS:
+                assert got == O.wild_shanten_by_substitution_many([(case, [])], rules)[0], describe(case, [])
+        if held(short, rules) < SUBSTITUTED_WILDS:  # a drawn wildcard makes one more to substitute
+            drawable = O.wild_drawable(short, rules)
+            expected = [t for t in drawable if O.wild_complete_forms(O.plus(short, t), [], rules)]
+            assert list(checker.waits(engine_hand(short, [])).shape_waits) == expected, describe(short, [])
+    assert seven_pairs_wins >= 2, seven_pairs_wins
 
 
 # --- the rule texts' statements ------------------------------------------------------------------
