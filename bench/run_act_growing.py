@@ -39,6 +39,7 @@ from typing import Any
 import httpx
 from run_http import BENCH_DIR, Server, ServerSpec, clean_environment, serving, tenpai_spec
 
+from app.core.families.registry import TABLES, family_of
 from app.core.shape.rules import rule_profile
 from app.core.table.decide import NotADecisionPoint, require_decision_point, seat_sees
 from app.core.table.game import GameConfig, play_game
@@ -49,7 +50,7 @@ HEADERS = {"content-type": "application/json"}
 
 def growing_bodies(events: list[dict[str, Any]]) -> list[bytes]:
     """Every /act a backend sends through one game, in order: each point where a seat acts."""
-    machine = TableMachine(rule_profile("riichi"))
+    machine = TableMachine(rule_profile("riichi"), family_of(rule_profile("riichi")))
     bodies = []
     for index, event in enumerate(events):
         machine.apply_object(event, index)
@@ -116,7 +117,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     report: dict[str, Any] = {"load_average_before": os.getloadavg(), "clients": args.clients}
 
     logs = [
-        play_game(GameConfig("riichi", ("linear",) * 4, seed=args.seed, length="hanchan"), game).events
+        play_game(GameConfig("riichi", ("linear",) * 4, seed=args.seed, length="hanchan"), game, TABLES).events
         for game in range(args.clients)
     ]
     games = [growing_bodies(log) for log in logs]

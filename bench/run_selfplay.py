@@ -6,7 +6,7 @@ Run from the repository root, in the bench environment (see bench/README.md)::
     bench/.venv/bin/python bench/run_selfplay.py [--games N] [--repeat R] [--seed S] [--hanchans H] [--json out.json]
 
 A "game" is one hand, from the deal to a win or a draw: ours is
-``app.core.table.game.play_game(config, game)`` with ``length="kyoku"``; riichienv's is one kyoku of
+``app.core.table.game.play_game(config, game, TABLES)`` with ``length="kyoku"``; riichienv's is one kyoku of
 ``RiichiEnv(game_mode=YON_IKKYOKU)`` driven from Python with ``step()`` until
 ``done()``.  Each row plays games ``0 .. N-1`` of a fixed seed, so every pass
 plays the same hands (the script checks that it does); rows are warmed up, then
@@ -44,6 +44,7 @@ from riichienv import Action, ActionType, GameType, Observation, RiichiEnv
 from riichienv.agents import RandomAgent
 from timing import cpu_model
 
+from app.core.families.registry import TABLES
 from app.core.shape.rules import DEFAULT_SEATS as SEATS
 from app.core.shape.tables import tables
 from app.core.table.game import GameConfig, play_game
@@ -90,7 +91,7 @@ def ours_pass(config: GameConfig, games: int) -> Tally:
     start = time.perf_counter_ns()
     for game in range(games):
         # Seated as self-play seats game g (app.selfplay.runner): lineup position g % seats deals.
-        record = play_game(config._replace(rotation=game % len(config.players)), game)
+        record = play_game(config._replace(rotation=game % len(config.players)), game, TABLES)
         discards += sum(hand.turns for hand in record.hands)
         wins += sum(hand.winner is not None for hand in record.hands)
     return Tally(time.perf_counter_ns() - start, discards, wins)
@@ -329,7 +330,7 @@ def hanchan_pass(config: GameConfig, games: int) -> tuple[int, int, list[tuple[i
     scores = []
     start = time.perf_counter_ns()
     for game in range(games):
-        record = play_game(config._replace(rotation=game % SEATS), game)
+        record = play_game(config._replace(rotation=game % SEATS), game, TABLES)
         hands += len(record.hands)
         scores.append(record.scores)
     return time.perf_counter_ns() - start, hands, scores

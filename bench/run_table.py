@@ -35,6 +35,7 @@ from typing import Any
 
 from run_http import ServerSpec, clean_environment, run_wrk, serving, tenpai_spec, warm_up
 
+from app.core.families.registry import TABLES, family_of
 from app.core.shape.rules import rule_profile
 from app.core.table.decide import NotADecisionPoint, act, require_decision_point, seat_sees
 from app.core.table.game import GameConfig, play_game
@@ -46,7 +47,7 @@ WARMUP_REQUESTS = 50
 
 def decision_bodies(events: list[dict[str, Any]], seats: int) -> list[tuple[int, int]]:
     """(event index, seat) of every point of a log where a seat may act."""
-    machine = TableMachine(rule_profile("riichi"))
+    machine = TableMachine(rule_profile("riichi"), family_of("riichi"))
     points = []
     for index, event in enumerate(events):
         machine.apply_object(event, index)
@@ -74,7 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     started = time.process_time()
     logs = [
-        play_game(GameConfig("riichi", ("linear",) * 4, seed=args.seed, length="hanchan"), game).events
+        play_game(GameConfig("riichi", ("linear",) * 4, seed=args.seed, length="hanchan"), game, TABLES).events
         for game in range(args.hanchans)
     ]
     played = time.process_time() - started
@@ -100,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     timings = []
     for log, index, seat in chosen:
         began = time.perf_counter()
-        act(log[: index + 1], seat, rule_profile("riichi"))
+        act(log[: index + 1], seat, rule_profile("riichi"), family=family_of("riichi"))
         timings.append(time.perf_counter() - began)
     timings.sort()
     report["act_in_process_ms"] = {

@@ -39,6 +39,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 from shared_data import shared_testdata_dir  # noqa: E402
 
+from app.core.families.registry import family_of  # noqa: E402
 from app.core.table.records import read_log, write_log  # noqa: E402
 
 DEFAULT_CONVLOG = Path("/work/peers/convlog-debian/convlog/target/release/tenhou2mjai")
@@ -132,7 +133,7 @@ def compare_shared_games(binary: Path, testdata: Path) -> Comparison | None:
     result = Comparison()
     for path in paths:
         original = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-        tenhou6 = write_log(original, "tenhou6")
+        tenhou6 = write_log(original, "tenhou6", family_of("riichi"))
         ours = read_log(tenhou6, "tenhou6")
         if ours != original:
             raise SystemExit(f"{path.name}: tenpai's own round trip differs; fix that first")

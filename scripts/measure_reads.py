@@ -35,6 +35,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from shared_data import shared_testdata_dir  # noqa: E402
 
+from app.core.families.registry import family_of  # noqa: E402
 from app.core.shape.rules import rule_profile  # noqa: E402
 from app.core.table.decide import opponent_reads, replay, seat_sees  # noqa: E402
 from app.core.table.machine import TableMachine  # noqa: E402
@@ -66,13 +67,13 @@ def auc(scored: Sequence[tuple[float, bool]]) -> float | None:
 
 def measure_game(events: list[dict[str, Any]], share: float, rng: random.Random) -> dict[str, list[tuple[float, bool]]]:
     rules = rule_profile("riichi")
-    truth = TableMachine(rules)
-    views = [TableMachine(rules) for _ in range(rules.seats)]
+    truth = TableMachine(rules, family_of(rules))
+    views = [TableMachine(rules, family_of(rules)) for _ in range(rules.seats)]
     found: dict[str, list[tuple[float, bool]]] = {"tenpai": [], "deal_in": [], "deal_in_riichi": []}
     for index, event in enumerate(events):
-        replay([event], rules, machine=truth, first=index)
+        replay([event], rules, machine=truth, first=index, family=family_of(rules))
         for seat, view in enumerate(views):
-            replay(seat_sees([event], seat), rules, machine=view, first=index)
+            replay(seat_sees([event], seat), rules, machine=view, first=index, family=family_of(rules))
         if event.get("type") != "tsumo" or rng.random() >= share:
             continue
         seat = event["actor"]

@@ -19,10 +19,11 @@ and a machine is in the cache or in one request's hands, never both
 >>> from app.core.table.machine import TableMachine
 >>> from app.core.table.resume import PrefixKey
 >>> cache = MachineCache(8, max_bytes=1 << 20)
+>>> from app.core.families.registry import family_of
 >>> key = PrefixKey(rule_profile("riichi"), 0, 1, b"\\x00" * 32)
 >>> cache.take([key]) is None
 True
->>> cache.keep(key, TableMachine(rule_profile("riichi")), 15_000)
+>>> cache.keep(key, TableMachine(rule_profile("riichi"), family_of("riichi")), 15_000)
 >>> cache.lengths(), cache.stats()
 ({1}, MachineCacheStats(hits=0, misses=1, size=1, max_size=8, bytes=15000, max_bytes=1048576))
 >>> cache.take([key._replace(events=2), key])[0] == key, cache.lengths()  # taken out: the caller's now

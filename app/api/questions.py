@@ -45,9 +45,10 @@ from app.api.schemas.simulate import SimulateRequest
 from app.core.advice.discard import DEFAULT_OPTIONS, DiscardQuestion
 from app.core.advice.safety import Opponent
 from app.core.errors import InvalidMeld, TooManyCopies
+from app.core.families.registry import TABLES, rules_of
 from app.core.shape.engine import Checker
 from app.core.shape.hand import Hand, Meld
-from app.core.shape.rules import RuleProfile, rule_profile
+from app.core.shape.rules import RuleProfile
 from app.core.shape.tiles import (
     COPIES,
     EAST,
@@ -221,7 +222,7 @@ def request_tiles(value: object, *loc: str | int) -> list[Tile]:
 def request_rules(rules: RulesSpec) -> RuleProfile:
     """The rule profile a request asks for."""
     with _AT_RULES:
-        return rule_profile(rules.preset, **rules.overrides())
+        return rules_of(rules.preset, **rules.overrides())
 
 
 def request_checker(rules: RuleProfile, void_suit: str | None) -> Checker:
@@ -462,7 +463,7 @@ def ask_game(body: SimulateRequest, *, max_games: int) -> GameConfig:
         )
     players = tuple(player.value for player in body.players)
     with located("body", "options"):
-        rule_profile(body.rules.value, **body.options)
+        rules_of(body.rules.value, **body.options)
     config = GameConfig(
         body.rules.value,
         players,
@@ -476,7 +477,7 @@ def ask_game(body: SimulateRequest, *, max_games: int) -> GameConfig:
         ),
     )
     with located("body"):
-        validate_config(config)
+        validate_config(config, TABLES)
     return config
 
 

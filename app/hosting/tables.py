@@ -42,6 +42,7 @@ from typing import Any, Final
 from cachetools import LRUCache
 
 from app.core.errors import TenpaiError
+from app.core.families.registry import TABLES, family_of
 from app.core.shape.rules import RuleProfile
 from app.core.table.game import GameConfig, InvalidGameConfig, validate_config
 from app.core.table.hosted import BOT_STRATEGY, HostedGame, IllegalAction, SeedWallSource, StoredAnswer, seat_events
@@ -217,7 +218,7 @@ class TableService:
         commitment = seed_commitment(seed)
         table = "t_" + secrets.token_hex(12)
         names = spec.names or tuple(f"{kind}{seat}" for seat, kind in enumerate(spec.seats))
-        game = HostedGame(rules, spec.length, SeedWallSource(seed), names=names)
+        game = HostedGame(rules, family_of(rules), spec.length, SeedWallSource(seed), names=names)
         tokens: list[str | None] = [secrets.token_urlsafe(32) if kind == CLIENT else None for kind in spec.seats]
         state: dict[str, Any] = {
             "rules": spec.rules,
@@ -357,8 +358,10 @@ class TableService:
             game.catch_up(self._answers(table, stored, game.answer_count), stop=stop)
         else:
             self._count("replays")
+            rules = _profile(state["rules"], len(state["seats"]), state["length"], state["options"])
             game = HostedGame.replay(
-                _profile(state["rules"], len(state["seats"]), state["length"], state["options"]),
+                rules,
+                family_of(rules),
                 state["length"],
                 SeedWallSource(state["seed"]),
                 names=state["names"],
@@ -687,7 +690,7 @@ def _profile(rules: str, seats: int, length: str, options: Iterable[Sequence[Any
     (rules, options, length and seat count checked there once, for opening and rebuilding alike)."""
     players = (BOT_STRATEGY,) * seats
     config = GameConfig(rules, players, 0, length=length, options=tuple((name, value) for name, value in options))
-    return validate_config(config)
+    return validate_config(config, TABLES)
 
 
 def _not_found(table: str) -> TableNotFound:

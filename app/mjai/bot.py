@@ -33,6 +33,7 @@ from collections.abc import Callable
 from typing import Any, Final, TextIO
 
 from app.core.errors import TenpaiError
+from app.core.families.registry import family_of
 from app.core.shape.rules import rule_profile
 from app.core.table.decide import decide
 from app.core.table.machine import Foul, TableMachine
@@ -87,7 +88,7 @@ class Bot:
             {"type": "tsumo", "actor": 0, "pai": "9s"},
         ]
         try:
-            machine = TableMachine(rule_profile("riichi"))
+            machine = TableMachine(rule_profile("riichi"), family_of("riichi"))
             machine.game_started = True
             for index, obj in enumerate(events):
                 machine.apply(read_event(obj, index, machine.seats))
@@ -132,7 +133,8 @@ class Bot:
         if kind == "start_kyoku" and self.machine is None:
             scores = obj.get("scores")
             seats = len(scores) if isinstance(scores, list) else 4
-            self.machine = TableMachine(rule_profile("sanma" if seats == 3 else "riichi"))
+            rules = rule_profile("sanma" if seats == 3 else "riichi")
+            self.machine = TableMachine(rules, family_of(rules))
             self.machine.game_started = True
         if self.machine is None:
             return

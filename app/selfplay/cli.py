@@ -75,6 +75,7 @@ from typing import Any, Final, NamedTuple
 
 from app.core.advice.discard import DEFAULT_WEIGHTS, InvalidWeight, Weights
 from app.core.errors import TenpaiError
+from app.core.families.registry import TABLES
 from app.core.shape.rules import rule_profile
 from app.core.table.flow import GameLength
 from app.core.table.game import GameConfig, GameRecord, validate_config
@@ -488,7 +489,7 @@ def _checked_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -
         options=tuple(args.option),
     )
     try:
-        validate_config(config)
+        validate_config(config, TABLES)
     except TenpaiError as error:
         parser.error(str(error))
     if args.log is not None:

@@ -52,11 +52,11 @@ from contextlib import closing, contextmanager
 from enum import StrEnum
 from typing import Any, Final
 
+from app.core.families.registry import PLAY_RULES, TABLES
 from app.core.shape.rules import PRESETS
 from app.core.shape.tables import tables
 from app.core.table.flow import GameLength
-from app.core.table.game import TABLE_PRESETS, GameConfig, GameRecord, GameStopped, play_game, validate_config
-from app.core.table.play_rules import PLAY_RULES
+from app.core.table.game import GameConfig, GameRecord, GameStopped, play_game, validate_config
 from app.selfplay.errors import InvalidRunOption, MissingExtra
 
 MAX_CHUNK_GAMES: Final = 25
@@ -71,7 +71,7 @@ _PR_SET_PDEATHSIG: Final = 1
 """prctl(2)'s option: the signal the kernel sends this process when its parent dies."""
 
 #: Every preset self-play plays, in the registry's order.
-PLAYABLE_PRESETS: Final = tuple(name for name in PRESETS if name in TABLE_PRESETS)
+PLAYABLE_PRESETS: Final = tuple(name for name in PRESETS if name in TABLES)
 #: Presets the table plays one hand a game only (see the module notes).
 ONE_HAND_PRESETS: Final = tuple(
     name for name in PLAYABLE_PRESETS if PLAY_RULES[name].lengths == (GameLength.KYOKU.value,)
@@ -137,7 +137,7 @@ def play_index(
 ) -> GameRecord:
     """The ``index``-th game of a run of ``config``."""
     game, rotation = table_game(config, index, duplicate=duplicate)
-    return play_game(config._replace(rotation=rotation), game, stop=stop)
+    return play_game(config._replace(rotation=rotation), game, stop=stop, tables=TABLES)
 
 
 def play_chunk(config: GameConfig, chunk: range, duplicate: bool = False) -> list[GameRecord]:
@@ -195,7 +195,7 @@ def run_games(
         raise InvalidRunOption(f"unknown backend {backend!r}; backends are {choices}", field="backend") from None
     if stop is not None and workers != 1:
         raise InvalidRunOption(f"stop needs workers=1, got {workers}", field="workers")
-    validate_config(config)
+    validate_config(config, TABLES)
     ray = import_ray() if backend is Backend.RAY and workers > 1 else None
 
     total = games * seats_of(config) if duplicate else games

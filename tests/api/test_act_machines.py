@@ -24,6 +24,7 @@ from shared_data import shared_testdata_dir
 
 from app.api.machine_cache import MachineCache
 from app.core.errors import TenpaiError
+from app.core.families.registry import TABLES, family_of
 from app.core.shape.rules import RuleProfile, rule_profile
 from app.core.table.decide import act, seat_sees
 from app.core.table.game import GameConfig, play_game
@@ -36,7 +37,7 @@ GAMES_DIR: Final = shared_testdata_dir() / "tenhou-games"
 
 def decision_points(events: Sequence[dict[str, Any]], rules: RuleProfile) -> list[tuple[int, int]]:
     """(last event index, seat) of every point where a seat has a choice, in game order."""
-    machine = TableMachine(rules)
+    machine = TableMachine(rules, family_of(rules))
     points: list[tuple[int, int]] = []
     for index, event in enumerate(events):
         machine.apply_object(event, index)
@@ -45,7 +46,9 @@ def decision_points(events: Sequence[dict[str, Any]], rules: RuleProfile) -> lis
 
 
 def self_play(rules: str, length: str, seed: int = 11, players: str = "linear") -> list[dict[str, Any]]:
-    return play_game(GameConfig(rules, (players,) * rule_profile(rules).seats, seed=seed, length=length), 0).events
+    return play_game(
+        GameConfig(rules, (players,) * rule_profile(rules).seats, seed=seed, length=length), 0, TABLES
+    ).events
 
 
 def tenhou_game(name: str) -> list[dict[str, Any]]:
@@ -162,7 +165,7 @@ def test_the_machines_are_counted_bounded_and_cleared() -> None:
 def answer_or_error(events: Sequence[object], seat: int, rules: RuleProfile, shelf: MachineCache | None) -> object:
     """act's answer, or its error as the HTTP layer would word it (type, message, field)."""
     try:
-        return act(events, seat, rules, shelf=shelf)
+        return act(events, seat, rules, shelf=shelf, family=family_of(rules))
     except TenpaiError as error:
         return (type(error).__name__, str(error), error.field)
 
@@ -224,7 +227,7 @@ def test_a_stopped_replay_keeps_nothing() -> None:
         return asked > 1
 
     with pytest.raises(TimeoutError):
-        act(events, 0, _RIICHI, stop=stop_at_the_second_check, shelf=shelf)
+        act(events, 0, _RIICHI, stop=stop_at_the_second_check, shelf=shelf, family=family_of(_RIICHI))
     assert shelf.stats().size == 0 and shelf.lengths() == set()
 
 
@@ -274,7 +277,7 @@ def test_json_that_cannot_be_written_back_replays_whole() -> None:
 @pytest.mark.parametrize(("rules", "seed"), [("riichi", 61), ("sanma", 62), ("mcr", 63), ("sichuan", 64)])
 def test_a_machine_weighs_what_its_game_holds(rules: str, seed: int) -> None:
     profile = rule_profile(rules)
-    machine = TableMachine(profile)
+    machine = TableMachine(profile, family_of(profile))
     empty = machine_size(machine)
     for index, event in enumerate(self_play(rules, "kyoku", seed)):
         machine.apply_object(event, index)
@@ -283,7 +286,7 @@ def test_a_machine_weighs_what_its_game_holds(rules: str, seed: int) -> None:
 
 
 def test_a_machine_larger_than_its_share_is_not_kept() -> None:
-    machine = TableMachine(_RIICHI)
+    machine = TableMachine(_RIICHI, family_of(_RIICHI))
     size = machine_size(machine)
     shelf = MachineCache(8, max_bytes=size * 16 - 1)
     shelf.keep(PrefixKey(_RIICHI, 0, 1, bytes(32)), machine, size)
@@ -294,7 +297,7 @@ def test_a_machine_larger_than_its_share_is_not_kept() -> None:
 
 
 def test_the_byte_bound_evicts_the_least_recently_used() -> None:
-    machine = TableMachine(_RIICHI)
+    machine = TableMachine(_RIICHI, family_of(_RIICHI))
     shelf = MachineCache(100, max_bytes=16 * 1000)
     for events in range(1, 20):
         shelf.keep(PrefixKey(_RIICHI, 0, events, bytes(32)), machine, 1000)

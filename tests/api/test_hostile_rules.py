@@ -166,9 +166,10 @@ def test_mcr_at_three_seats_is_refused(client: TestClient, path: str, body: dict
 @pytest.mark.parametrize("to", ["tenhou6", "mjlog"])
 def test_a_game_without_dora_indicators_is_not_written_as_a_tenhou_log(client: TestClient, to: str) -> None:
     # Found by the hostile fuzz helper: "not a tile: None" for a Chinese game; now it says why.
+    from app.core.families.registry import TABLES
     from app.core.table.game import GameConfig, play_game
 
-    events = play_game(GameConfig("chinese", ("greedy",) * 4, 1), 0).events
+    events = play_game(GameConfig("chinese", ("greedy",) * 4, 1), 0, TABLES).events
     log = "\n".join(json.dumps(event) for event in events)
     answer = client.post("/records/convert", json={"log": log, "format": "mjai", "to": to, "rules": "chinese"})
     item = assert_error(answer, 422, ["body", "to", "events", 1, "dora_marker"], "malformed_log")

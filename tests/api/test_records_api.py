@@ -13,6 +13,7 @@ from api_helpers import assert_error
 from fastapi.testclient import TestClient
 from shared_data import shared_testdata_dir
 
+from app.core.families.registry import TABLES, family_of
 from app.core.table.game import GameConfig, play_game
 from app.core.table.mjai import is_red, kind_of, parse_pai
 from app.core.table.records import FORMATS, write_log
@@ -29,7 +30,7 @@ def _comparable(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def _selfplay(rules: str, seed: int) -> tuple[str, ...]:
     players = ("linear", "greedy", "heuristic", "random")[: 3 if rules == "sanma" else 4]
     config = GameConfig(rules, players, seed, length="tonpuu")
-    events = _comparable(json.loads(json.dumps(play_game(config, 0).events)))
+    events = _comparable(json.loads(json.dumps(play_game(config, 0, TABLES).events)))
     return tuple(json.dumps(event) for event in events)
 
 
@@ -63,7 +64,7 @@ def test_every_format_converts_to_every_other_and_back(
     client: TestClient, rules: str, seed: int, source: str, target: str
 ) -> None:
     events = _events(_selfplay(rules, seed))
-    log = write_log(events, source)
+    log = write_log(events, source, family_of("riichi"))
     there = client.post("/records/convert", json={"log": log, "to": target, "rules": rules})
     assert there.status_code == 200, there.text
     answer = there.json()
@@ -91,7 +92,9 @@ def test_a_real_game_round_trips_and_its_problems_are_the_referees(client: TestC
     first = next(i for i, event in enumerate(spoiled) if event["type"] == "dahai")
     held = {*spoiled[1]["tehais"][spoiled[first]["actor"]], spoiled[first - 1].get("pai")}
     spoiled[first]["pai"] = next(tile for tile in ("E", "S", "W", "N", "P", "F", "C") if tile not in held)
-    answer = client.post("/records/convert", json={"log": write_log(spoiled, "mjai"), "to": "mjai"}).json()
+    answer = client.post(
+        "/records/convert", json={"log": write_log(spoiled, "mjai", family_of("riichi")), "to": "mjai"}
+    ).json()
     referee = client.post("/referee", json={"events": spoiled}).json()
     assert not referee["valid"]
     assert not answer["valid"] and answer["problems"] == referee["problems"]
@@ -101,7 +104,7 @@ def test_review_reads_a_log_in_any_format_as_it_reads_the_events(client: TestCli
     events = _events(_selfplay("riichi", 3))
     expected = client.post("/review", json={"events": events, "seat": 2, "kyoku": 0}).json()
     for log_format in FORMATS:
-        body = {"log": write_log(events, log_format), "seat": 2, "kyoku": 0}
+        body = {"log": write_log(events, log_format, family_of("riichi")), "seat": 2, "kyoku": 0}
         assert client.post("/review", json=body).json() == expected
 
 

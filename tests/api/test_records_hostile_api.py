@@ -17,6 +17,7 @@ from api_helpers import assert_error, started
 from fastapi.testclient import TestClient
 from hostile_logs import deep_choices_log, pon_chain_log
 
+from app.core.families.registry import family_of
 from app.core.table.records import write_log
 from app.core.table.records.tenhou6 import _TINY
 from app.settings import Settings
@@ -58,7 +59,7 @@ def test_a_reading_the_clock_stops_is_a_503_out_of_time_at_the_log(route: str) -
 
 
 def _tenhou6(**changes: Any) -> dict[str, Any]:
-    log: dict[str, Any] = json.loads(write_log(_TINY, "tenhou6"))
+    log: dict[str, Any] = json.loads(write_log(_TINY, "tenhou6", family_of("riichi")))
     log.update(changes)
     return log
 
@@ -70,7 +71,7 @@ def _superscript_call() -> str:
 
 
 def _mjai(first_line: str | None = None, second_line: str | None = None) -> str:
-    lines = write_log(_TINY, "mjai").splitlines()
+    lines = write_log(_TINY, "mjai", family_of("riichi")).splitlines()
     if first_line is not None:
         lines[0] = first_line
     if second_line is not None:
@@ -81,7 +82,7 @@ def _mjai(first_line: str | None = None, second_line: str | None = None) -> str:
 LONG = "9" * 5000
 DEEP = "[" * 1000 + "]" * 1000
 COMMENTED_ENTITY = ("<!--" + "x" * 5000 + '--><!DOCTYPE mjloggm [<!ENTITY e "INJECTED">]>') + write_log(
-    _TINY, "mjlog"
+    _TINY, "mjlog", family_of("riichi")
 ).replace('n1="b"', 'n1="&e;"')
 
 HOSTILE = {
@@ -95,7 +96,7 @@ HOSTILE = {
     "mjai deep first": (_mjai(first_line='{"type": "start_game", "x": ' + DEEP + "}"), ["lines", 0]),
     "mjai surrogate name": (_mjai(json.dumps({"type": "start_game", "names": ["a", "\ud800", "c", "d"]})),
                             ["events", 0, "names", 1]),
-    "mjlog surrogate name": (write_log(_TINY, "mjlog").replace('n1="b"', 'n1="%ED%A0%80"'), ["tags", 2, "n1"]),
+    "mjlog surrogate name": (write_log(_TINY, "mjlog", family_of("riichi")).replace('n1="b"', 'n1="%ED%A0%80"'), ["tags", 2, "n1"]),
     "mjlog entity behind a comment": (COMMENTED_ENTITY, ["tags"]),
 }  # fmt: skip
 
@@ -130,7 +131,7 @@ def test_an_event_the_format_cannot_carry_is_a_422_in_words_of_ours(
     client: TestClient, to: str, place: list[Any]
 ) -> None:
     events = [*_TINY[:-3], {"type": "hora", "actor": 1, "target": 0}, *_TINY[-2:]]  # a hora without deltas
-    response = client.post("/records/convert", json={"log": write_log(events, "mjai"), "to": to})
+    response = client.post("/records/convert", json={"log": write_log(events, "mjai", family_of("riichi")), "to": to})
     item = assert_error(response, 422, ["body", "to", *place], "malformed_log")
     assert "it has no 'deltas'" in item["msg"] and not PYTHON_WORDS.search(item["msg"]), item["msg"]
 
@@ -138,5 +139,7 @@ def test_an_event_the_format_cannot_carry_is_a_422_in_words_of_ours(
 def test_a_log_of_scores_of_thousands_of_digits_is_a_422_not_a_500(client: TestClient) -> None:
     big = int("9" * 4299)  # under Python's 4,300 digits: read, then too large for the mjlog writer's floats
     events = [*_TINY[:1], {**_TINY[1], "scores": [big] * 4}, *_TINY[2:]]
-    response = client.post("/records/convert", json={"log": write_log(events, "mjai"), "to": "mjlog"})
+    response = client.post(
+        "/records/convert", json={"log": write_log(events, "mjai", family_of("riichi")), "to": "mjlog"}
+    )
     assert_error(response, 422, ["body", "to", "events", 1, "scores"], "malformed_log")

@@ -20,6 +20,7 @@ import httpx
 import pytest
 from shared_data import shared_testdata_dir
 
+from app.core.families.registry import TABLES
 from app.core.table.game import GameConfig, play_game
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install -e '.[test]')")
@@ -69,7 +70,7 @@ def phone(tmp_path: Path) -> Iterator[webdriver.Chrome]:
 def _self_played() -> list[dict[str, Any]]:
     """An East-only game of tenpai's table: seat 0 plays the linear strategy, the others the advisor."""
     config = GameConfig("riichi", ("linear", "advisor", "advisor", "advisor"), seed=1, length="tonpuu")
-    return play_game(config, 0).events
+    return play_game(config, 0, TABLES).events
 
 
 def _real_game() -> list[dict[str, Any]]:

@@ -12,8 +12,10 @@ from pydantic import ValidationError
 
 import app.main
 from app.api.routes.reference import RulePreset
+from app.core.families.registry import FAMILIES, OPTION_FAMILY, TABLES
 from app.core.shape.rules import OPTION_DOCS, PRESETS, RuleProfile, rule_profile
 from app.core.shape.tiles import parse_tiles
+from app.core.table.family import SHARED_OPTIONS
 from app.main import create_app
 from app.settings import Settings
 
@@ -93,6 +95,60 @@ def test_every_option_listed_by_rules_is_accepted(client: TestClient) -> None:
     overrides = {option: value for option, value in riichi.items() if option != "name"}
     body = {"hand": "123456789m1111z", "rules": {"preset": "riichi", **overrides}}
     assert client.post("/shanten", json=body).status_code == 200
+
+
+def test_each_preset_shows_the_shared_options_and_its_own_familys_only(client: TestClient) -> None:
+    body = client.get("/rules").json()
+    presets = {preset["name"]: preset for preset in body["presets"]}
+    # The issue's own examples: riichi's preset has no Sichuan option, Sichuan's no riichi one.
+    assert not {"exchange_three", "kong_flower", "max_fan", "void_suit"} & set(presets["riichi"])
+    assert "kiriage" not in presets["sichuan"] and presets["sichuan"]["exchange_three"] is True
+    for name, preset in presets.items():
+        family = TABLES[name]
+        shown = set(preset) - {"name", "source"}
+        assert shown == SHARED_OPTIONS | family.own_options, name
+        assert all(value is not None for value in preset.values()), name  # absent, never null
+    listed = {option["name"]: option["family"] for option in body["options"]}
+    assert listed == {name: OPTION_FAMILY.get(name) for name in OPTION_DOCS}
+    assert listed["kiriage"] == "riichi" and listed["bloody_river"] == "sichuan" and listed["seven_pairs"] is None
+
+
+def test_every_option_is_shared_or_one_familys_own() -> None:
+    owned = [option for family in FAMILIES for option in family.own_options]
+    assert len(owned) == len(set(owned))  # no option in two families' sections
+    assert SHARED_OPTIONS.isdisjoint(owned)
+    assert SHARED_OPTIONS | set(owned) == set(OPTION_DOCS)
+
+
+@pytest.mark.parametrize(
+    ("preset", "option", "value"),
+    [
+        ("riichi", "exchange_three", False),
+        ("sanma", "max_fan", 3),
+        ("sichuan", "kiriage", True),
+        ("mcr", "red_fives", False),
+    ],
+)
+def test_another_familys_option_is_refused_naming_it(
+    client: TestClient, preset: str, option: str, value: object
+) -> None:
+    body = {"hand": "123456789m1122p", "rules": {"preset": preset, option: value}}
+    answer = client.post("/shanten", json=body)
+    assert answer.status_code == 422
+    error = answer.json()
+    assert error["error"] == "invalid_rule_option"
+    assert error["detail"][0]["loc"] == ["body", "rules", option]
+    assert f"{option} is not an option of the {TABLES[preset].name} rules" in error["detail"][0]["msg"]
+    # The same option under its own family's preset is taken.
+    own = next(name for name, family in TABLES.items() if option in family.own_options)
+    assert client.post("/shanten", json={**body, "rules": {"preset": own, option: value}}).status_code == 200
+
+
+def test_a_simulation_with_another_familys_option_is_refused_at_the_option(client: TestClient) -> None:
+    body = {"rules": "riichi", "players": ["greedy"] * 4, "games": 1, "options": {"bloody_river": True}}
+    answer = client.post("/simulate", json=body)
+    assert answer.status_code == 422 and answer.json()["error"] == "invalid_rule_option"
+    assert answer.json()["detail"][0]["loc"] == ["body", "options", "bloody_river"]
 
 
 def test_tiles_examples_all_parse(client: TestClient) -> None:

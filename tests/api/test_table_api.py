@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from shared_data import shared_testdata_dir
 
 from app.api.schemas.table import ACT_EXAMPLES, ONE_HAND, REFEREE_EXAMPLES, SANMA_ONE_HAND
+from app.core.families.registry import TABLES
 from app.core.table.game import GameConfig, play_game
 from app.core.table.mjai import EVENT_TYPES, MJAI_NAMES
 from app.settings import Settings
@@ -385,7 +386,9 @@ PRESETS: Final = ("riichi", "sanma", "chinese", "mcr", "qiqihar")
 def _self_played(preset: str) -> list[dict[str, Any]]:
     """A seeded hand of ``preset`` played by the table itself (flowers, wildcards, no dora: the extension events)."""
     seats = 3 if preset == "sanma" else 4
-    events: list[dict[str, Any]] = play_game(GameConfig(preset, ("linear",) * seats, seed=3, length="kyoku"), 0).events
+    events: list[dict[str, Any]] = play_game(
+        GameConfig(preset, ("linear",) * seats, seed=3, length="kyoku"), 0, TABLES
+    ).events
     return events
 
 
@@ -578,7 +581,7 @@ def test_act_reads_a_riichi_seat_as_ready_and_its_river_as_safe(client: TestClie
 
 
 def test_act_reads_no_one_under_rules_without_riichi_scoring(client: TestClient) -> None:
-    events = play_game(GameConfig("chinese", ("heuristic",) * 4, seed=3), 0).events
+    events = play_game(GameConfig("chinese", ("heuristic",) * 4, seed=3), 0, TABLES).events
     point = next(i for i, event in enumerate(events) if i > 12 and event["type"] == "tsumo")
     answer = _act(client, events[point]["actor"], events[: point + 1], "chinese")
     assert answer["opponents"] == [] and answer["legal"]

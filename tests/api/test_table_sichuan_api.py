@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from app.core.families.registry import TABLES
 from app.core.table.game import GameConfig, play_game
 
 BLOODY_RIVER = {"preset": "sichuan", "bloody_river": True}
@@ -19,7 +20,7 @@ def _played(seed: int, bloody_river: bool) -> list[dict[str, Any]]:
     config = GameConfig(
         "sichuan", ("linear", "greedy", "heuristic", "random"), seed=seed, options=(("bloody_river", bloody_river),)
     )
-    events: list[dict[str, Any]] = play_game(config, 0).events
+    events: list[dict[str, Any]] = play_game(config, 0, TABLES).events
     return events
 
 
@@ -91,7 +92,7 @@ def test_act_answers_the_exchange_and_the_void_suit_with_their_legal_choices(cli
 
 def test_act_values_every_sichuan_discard_and_throws_the_void_suit_first(client: TestClient) -> None:
     config = GameConfig("sichuan", ("advisor", "greedy", "greedy", "greedy"), seed=5)
-    events: list[dict[str, Any]] = play_game(config, 0).events
+    events: list[dict[str, Any]] = play_game(config, 0, TABLES).events
     void = next(event["suit"] for event in events if event["type"] == "void_suit" and event["actor"] == 0)
     turns = [i for i, event in enumerate(events) if event["type"] == "tsumo" and event["actor"] == 0][:4]
     assert turns

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.core.advice.safety import Opponent
+from app.core.families.registry import family_of
 from app.core.shape.engine import Checker
 from app.core.shape.hand import Hand, Meld
 from app.core.shape.rules import rule_profile
@@ -185,18 +186,21 @@ def test_at_all_last_a_win_that_leaves_the_seat_fourth_is_passed_when_another_wo
     # seat 1 ends the game.  2,000 from seat 0 leaves seat 1 on 20,000, fourth; the same win
     # from seat 2 (a direct hit) or a self-draw (700/1,300) lifts it to third.
     scores = [27000, 18000, 21000, 34000]
-    answer = act(_all_last(0, scores), 1, RIICHI, strategy=Advisor())
+    answer = act(_all_last(0, scores), 1, RIICHI, strategy=Advisor(), family=family_of(RIICHI))
     assert answer.action == {"type": "none"}
     win = next(item for item in answer.ranked if item[0]["type"] == "hora")
     assert win[1] == 2000.0 and "ends the game with seat 1 last" in win[2][0]
     # From seat 2 the win lifts seat 1 out of last place: taken.
-    assert act(_all_last(2, scores), 1, RIICHI, strategy=Advisor()).action["type"] == "hora"
+    assert act(_all_last(2, scores), 1, RIICHI, strategy=Advisor(), family=family_of(RIICHI)).action["type"] == "hora"
     # Before all-last nothing is decided: the win is taken.
     events = _all_last(0, scores)
     events[1] = {**events[1], "bakaze": "E"}
-    assert act(events, 1, RIICHI, strategy=Advisor()).action["type"] == "hora"
+    assert act(events, 1, RIICHI, strategy=Advisor(), family=family_of(RIICHI)).action["type"] == "hora"
     # The old advisor takes every win.
-    assert act(_all_last(0, scores), 1, RIICHI, strategy=LinearAdvisor()).action["type"] == "hora"
+    assert (
+        act(_all_last(0, scores), 1, RIICHI, strategy=LinearAdvisor(), family=family_of(RIICHI)).action["type"]
+        == "hora"
+    )
 
 
 def test_the_all_last_judgement_after_another_seats_kan_weighs_a_plain_self_draw():
@@ -212,7 +216,7 @@ def test_the_all_last_judgement_after_another_seats_kan_weighs_a_plain_self_draw
         {"type": "tsumo", "actor": 0, "pai": "3m"},
         {"type": "dahai", "actor": 0, "pai": "3m", "tsumogiri": True},
     ]
-    answer = act(events, 1, RIICHI, strategy=Advisor())
+    answer = act(events, 1, RIICHI, strategy=Advisor(), family=family_of(RIICHI))
     assert answer.action == {"type": "none"}
     win = next(item for item in answer.ranked if item[0]["type"] == "hora")
     assert "ends the game with seat 1 last" in win[2][0]
@@ -235,7 +239,7 @@ def test_act_values_riichi_and_the_same_discard_as_dama_on_one_scale():
         },
         {"type": "tsumo", "actor": 0, "pai": "9p"},
     ]
-    answer = act(events, 0, RIICHI, strategy=Advisor())
+    answer = act(events, 0, RIICHI, strategy=Advisor(), family=family_of(RIICHI))
     assert answer.action == {"type": "reach", "actor": 0}
     reach = next(item for item in answer.ranked if item[0]["type"] == "reach")
     dama = next(

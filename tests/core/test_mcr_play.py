@@ -31,6 +31,7 @@ from app.core.advice.mcr_targets import (
     wins_knitted,
 )
 from app.core.advice.safety import Opponent
+from app.core.families.registry import TABLES
 from app.core.shape.engine import Checker
 from app.core.shape.hand import Hand, Meld
 from app.core.shape.rules import rule_profile
@@ -256,7 +257,7 @@ def test_the_advisor_wins_more_than_shanten_greedy_players():
     """A small, seeded check of the issue's claim (the full one is docs/selfplay.md's 2,000 hands)."""
     config = GameConfig("mcr", ("advisor", "greedy", "advisor", "greedy"), 5, record_events=False)
     # Game g seats the lineup rotated by g, as self-play does: each position deals first in turn.
-    records = [play_game(config._replace(rotation=game % 4), game) for game in range(120)]
+    records = [play_game(config._replace(rotation=game % 4), game, TABLES) for game in range(120)]
     wins = Counter(
         None if hand.winner is None else record.players[hand.winner] for record in records for hand in record.hands
     )

@@ -8,6 +8,7 @@ import pytest
 
 from app.core.advice.discard import DiscardModel, evaluate_discards
 from app.core.advice.safety import Opponent
+from app.core.families.registry import TABLES, family_of
 from app.core.shape.engine import Checker
 from app.core.shape.hand import Hand, Meld, MeldKind
 from app.core.shape.rules import rule_profile
@@ -324,8 +325,8 @@ def test_decide_without_the_ranking_picks_the_same_action(rules_name):
     names = ("random", "greedy", "heuristic", "linear")[: rules.seats]
     decisions = 0
     for game in range(2):
-        record = play_game(GameConfig(rules_name, names, seed=11, length="kyoku"), game)
-        machine = TableMachine(rules)
+        record = play_game(GameConfig(rules_name, names, seed=11, length="kyoku"), game, TABLES)
+        machine = TableMachine(rules, family_of(rules))
         for index, event in enumerate(record.events):
             machine.apply_object(event, index)
             for seat in machine.decision_seats():

@@ -45,3 +45,23 @@ def test_examples_are_accepted() -> None:
         if option.example is not None and option.name != "absent_tiles":
             rule_profile("riichi", **{option.name: option.example})
     assert rule_profile("riichi", absent_tiles="2345678m").tile_total == 108
+
+
+# --- each family's section: a preset takes the shared options and its own family's ----------
+
+
+def test_a_table_refuses_another_familys_option_and_takes_its_own() -> None:
+    from app.core.families.registry import TABLES, rules_of
+    from app.core.table.game import GameConfig, validate_config
+
+    players = ("greedy",) * 4
+    with pytest.raises(InvalidRuleOption, match="kiriage is not an option of the sichuan rules") as refused:
+        validate_config(GameConfig("sichuan", players, 1, options=(("kiriage", True),)), TABLES)
+    assert refused.value.field == "rules"
+    assert validate_config(GameConfig("sichuan", players, 1, options=(("bloody_river", True),)), TABLES).bloody_river
+    with pytest.raises(InvalidRuleOption) as refused:
+        rules_of("qiqihar", void_suit=True)
+    assert refused.value.field == "void_suit"
+    # A name that is no option at all is still the profile's own refusal.
+    with pytest.raises(InvalidRuleOption, match="unknown rule option"):
+        rules_of("riichi", no_such_option=True)

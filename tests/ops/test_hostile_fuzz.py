@@ -52,6 +52,7 @@ from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 from ops_helpers import READY_TIMEOUT_SECONDS, ROOT, clean_environment, free_port
 
+from app.core.families.registry import TABLES
 from app.core.shape.hand import MeldKind
 from app.core.shape.rules import OPTIONS, PRESETS, RuleProfile, rule_profile
 from app.core.shape.tiles import HONORS, TERMINALS, format_tile, parse_tiles
@@ -570,7 +571,9 @@ def build_simulate(case: Case) -> dict[str, Any]:
 def self_played(preset: str) -> tuple[str, ...]:
     """One hand of ``preset`` played by the cheap strategies: an mjai log, one event a line."""
     seats = PRESETS[preset].seats
-    events = play_game(GameConfig(preset, ("greedy", "heuristic", "linear", "random")[:seats], seed=7), 0).events
+    events = play_game(
+        GameConfig(preset, ("greedy", "heuristic", "linear", "random")[:seats], seed=7), 0, TABLES
+    ).events
     return tuple(json.dumps(event) for event in events)
 
 

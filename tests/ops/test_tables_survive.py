@@ -36,6 +36,7 @@ import httpx
 import pytest
 from ops_helpers import READY_TIMEOUT_SECONDS, ROOT, clean_environment, free_port
 
+from app.core.families.registry import family_of
 from app.core.shape.rules import rule_profile
 from app.core.table.hosted import HostedGame, SeedWallSource, seat_events
 from app.hosting.store import open_store
@@ -393,7 +394,9 @@ def check_replay(store_url: str, table: str, record: dict[str, Any]) -> list[tup
         store.close()
     assert stored.answer_count == len(answers)
     assert record["answers"] == answers
-    game = HostedGame(rule_profile(RULES), record["length"], SeedWallSource(record["seed"]), names=names)
+    game = HostedGame(
+        rule_profile(RULES), family_of(RULES), record["length"], SeedWallSource(record["seed"]), names=names
+    )
     asked = []
     for answer in answers:
         asked.append((len(game.events), {seat: (action, chooser) for seat, action, chooser in answer}))

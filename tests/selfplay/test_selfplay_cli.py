@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from app.core.families.registry import TABLES, family_of
 from app.core.shape.rules import rule_profile
 from app.core.table.flow import GameLength
 from app.core.table.game import GameConfig, play_game
@@ -186,9 +187,11 @@ def test_hanchans_write_mjai_logs_the_referee_accepts(tmp_path):
         lines = (logs / f"game-{game:05d}.jsonl").read_text(encoding="utf-8").splitlines()
         events = [json.loads(line) for line in lines]
         # Exactly the game's events, one JSON object a line.
-        assert events == play_game(config._replace(rotation=game), game).events
+        assert events == play_game(config._replace(rotation=game), game, TABLES).events
         assert events[0]["type"] == "start_game" and events[-1]["type"] == "end_game"
-        verdict = judge(events, rule_profile("riichi"), length=GameLength.HANCHAN)
+        verdict = judge(
+            events, rule_profile("riichi"), length=GameLength.HANCHAN, family=family_of(rule_profile("riichi"))
+        )
         assert verdict.valid and verdict.problems == []
         assert sum(event["type"] == "start_kyoku" for event in events) == placement["hands"]
         # The report's final scores, by lineup position, are the referee's, by seat.
@@ -216,7 +219,9 @@ def test_duplicate_sanma_tonpuu_plays_each_game_in_every_rotation(tmp_path):
     assert names == [f"game-{game:05d}-rotation-{rotation}.jsonl" for game in range(2) for rotation in range(3)]
     for path in logs.iterdir():
         events = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-        verdict = judge(events, rule_profile("sanma"), length=GameLength.TONPUU)
+        verdict = judge(
+            events, rule_profile("sanma"), length=GameLength.TONPUU, family=family_of(rule_profile("sanma"))
+        )
         assert verdict.valid, (path.name, verdict.problems[:3])
 
 
@@ -241,6 +246,6 @@ def test_mcr_logs_carry_the_flowers_and_the_referee_accepts_them(tmp_path):
     for game in range(4):
         events = [json.loads(line) for line in (logs / f"game-{game:05d}.jsonl").read_text().splitlines()]
         flowers += sum(event["type"] == "flower" for event in events)
-        verdict = judge(events, rule_profile("mcr"), length=GameLength.KYOKU)
+        verdict = judge(events, rule_profile("mcr"), length=GameLength.KYOKU, family=family_of(rule_profile("mcr")))
         assert verdict.valid and verdict.problems == []
     assert flowers  # eight flowers in a 144-tile wall: four hands draw some

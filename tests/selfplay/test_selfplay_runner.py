@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from app.core.errors import TenpaiError
+from app.core.families.registry import TABLES, family_of
 from app.core.shape.rules import rule_profile
 from app.core.table.flow import GameLength
 from app.core.table.game import GameConfig, GameRecord, play_game
@@ -30,7 +31,7 @@ def test_games_come_in_order_each_seated_rotated_by_its_index(in_process):
     assert [record.rotation for record in in_process] == [game % 4 for game in range(GAMES)]
     # Seat 0 deals first: game g puts lineup position g % 4 there.
     assert [record.players[0] for record in in_process[:4]] == ["linear", "linear", "greedy", "random"]
-    assert in_process[7] == play_game(CONFIG._replace(rotation=3), 7)
+    assert in_process[7] == play_game(CONFIG._replace(rotation=3), 7, TABLES)
 
 
 def test_a_process_pool_gives_the_same_games(in_process):
@@ -54,7 +55,7 @@ def test_duplicate_plays_every_rotation_of_each_game_on_the_same_walls():
     records = run_games(SANMA, 2, duplicate=True)
     assert [(record.game, record.rotation) for record in records] == [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)]
     for record in records:
-        assert record == play_game(SANMA._replace(rotation=record.rotation), record.game)
+        assert record == play_game(SANMA._replace(rotation=record.rotation), record.game, TABLES)
     # The same walls: the same dealt hands, seat by seat, whoever sits there.
     for game in (records[:3], records[3:]):
         deals = [next(event for event in record.events if event["type"] == "start_kyoku") for record in game]
@@ -88,7 +89,7 @@ def test_on_game_sees_each_game_in_this_process_and_the_run_keeps_its_answer():
         assert sorted(game for game, _ in seen) == [0, 1, 2, 3] and all(events > 0 for _, events in seen)
         assert all(record.events == [] and record.scores == () for record in records)
         assert [record.hands for record in records] == [
-            play_game(config._replace(rotation=game), game).hands for game in range(4)
+            play_game(config._replace(rotation=game), game, TABLES).hands for game in range(4)
         ]
 
 
@@ -141,7 +142,7 @@ def test_every_preset_plays_on_the_table_machine_the_others_one_hand_a_game():
     assert ONE_HAND_PRESETS == ("chinese", "qiqihar", "mcr", "sichuan")
     records = run_games(QIQIHAR, 4, duplicate=True)
     assert [len(record.hands) for record in records] == [1] * 16
-    assert records[5] == play_game(QIQIHAR._replace(rotation=1), 1)
+    assert records[5] == play_game(QIQIHAR._replace(rotation=1), 1, TABLES)
     # Qiqihar's wins need an open pon or kan: every winner made a call.
     for record in records:
         (hand,) = record.hands
@@ -215,7 +216,7 @@ def test_ray_started_by_the_runner_is_stopped_after():
     ray = pytest.importorskip("ray")
     assert not ray.is_initialized()
     assert run_games(CONFIG, 4, workers=2, backend="ray") == [
-        play_game(CONFIG._replace(rotation=game), game) for game in range(4)
+        play_game(CONFIG._replace(rotation=game), game, TABLES) for game in range(4)
     ]
     assert not ray.is_initialized()
 
@@ -224,8 +225,10 @@ def test_four_winds_end_no_hand_at_a_table_without_abortive_draws():
     # Qiqihar has no abortive draws: this game opens with four East discards, after which the
     # machine refused the next draw (a Foul, "the hand is an abortive draw here") and the run died.
     config = GameConfig("qiqihar", ("advisor",) * 4, seed=2026)
-    record = play_game(config, 324)
+    record = play_game(config, 324, TABLES)
     assert [event["pai"] for event in record.events if event["type"] == "dahai"][:4] == ["E"] * 4
     assert record.hands[0].ending in ("hora", "exhaustive")
-    verdict = judge(record.events, rule_profile("qiqihar"), length=GameLength.KYOKU)
+    verdict = judge(
+        record.events, rule_profile("qiqihar"), length=GameLength.KYOKU, family=family_of(rule_profile("qiqihar"))
+    )
     assert verdict.valid and verdict.problems == []

@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from app.core.families.registry import family_of
 from app.core.shape.rules import RuleProfile, rule_profile
 from app.core.shape.tiles import HONORS, NUM_TILE_KINDS, parse_mpsz
 from app.core.table.flow import ron_order
@@ -55,7 +56,7 @@ class ScriptedHand:
         choose: Chooser = _never,
         rules: RuleProfile = NO_EXCHANGE,
     ) -> None:
-        self.machine = TableMachine(rules)
+        self.machine = TableMachine(rules, family_of(rules))
         self.events: list[dict[str, Any]] = []
         dealt = [parse_mpsz(hand) for hand in hands]
         scripted = {seat: list(parse_mpsz(text)) for seat, text in (draws or {}).items()}

@@ -15,6 +15,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 
+from app.core.families.registry import family_of
 from app.core.shape.rules import rule_profile
 from app.core.table.machine import TableMachine
 from app.core.table.mjai import action_key, read_event
@@ -55,7 +56,7 @@ def test_the_bot_plays_hanchans_in_every_seat_without_a_fault_and_act_agrees_wit
         for line in log.with_name(log.name.replace(".mjai.jsonl", ".legal.jsonl")).read_text().splitlines():
             point = json.loads(line)
             points[point["index"]].append(point)
-        machine = TableMachine(rule_profile("riichi"))
+        machine = TableMachine(rule_profile("riichi"), family_of(rule_profile("riichi")))
         for index, line in enumerate(log.read_text().splitlines()):
             machine.apply_object(json.loads(line), index)
             for point in points.get(index, []):

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from real_games import events_of, four_player_games
 
+from app.core.families.registry import family_of
 from app.core.shape.rules import rule_profile
 from app.core.table.decide import seat_sees
 from app.core.table.machine import TableMachine
@@ -24,7 +25,7 @@ def test_the_bot_answers_a_real_game_legally_at_every_point() -> None:
     events = events_of(path)
     for seat in (0, 3):
         bot = Bot(seat, log=io.StringIO())
-        judge = TableMachine(rule_profile("riichi"))
+        judge = TableMachine(rule_profile("riichi"), family_of(rule_profile("riichi")))
         decisions = 0
         for index, event in enumerate(seat_sees(events, seat)):
             sent = {**event, "id": seat} if event["type"] == "start_game" else event

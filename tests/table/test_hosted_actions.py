@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 
+from app.core.families.registry import family_of
 from app.core.shape.rules import rule_profile
 from app.core.table.game import RandomWalls
 from app.core.table.hosted import HostedGame
@@ -24,7 +25,7 @@ SEEDS = range(400)
 def _first_draw_offering_the_nine_terminals_draw() -> tuple[int, HostedGame, int]:
     rules = rule_profile("riichi")
     for seed in SEEDS:
-        game = HostedGame(rules, "kyoku", RandomWalls(random.Random(seed)), names=NAMES)
+        game = HostedGame(rules, family_of(rules), "kyoku", RandomWalls(random.Random(seed)), names=NAMES)
         for _turn in range(4):  # the declaration is allowed on a seat's first draw only
             if len(game.asked) != 1:
                 break
@@ -51,9 +52,10 @@ def test_every_offered_action_is_taken_back_the_nine_terminals_draw_among_them()
 
     # A replay reads the stored answers back through legal_action and deals the same game.
     rules = rule_profile("riichi")
-    first = HostedGame(rules, "kyoku", RandomWalls(random.Random(seed)), names=NAMES)
+    first = HostedGame(rules, family_of(rules), "kyoku", RandomWalls(random.Random(seed)), names=NAMES)
     replayed = HostedGame.replay(
         rules,
+        family_of(rules),
         "kyoku",
         RandomWalls(random.Random(seed)),
         names=NAMES,

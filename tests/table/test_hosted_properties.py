@@ -26,6 +26,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from app.core.families.registry import family_of
 from app.core.shape.rules import rule_profile
 from app.core.table.game import wall_tiles
 from app.core.table.hosted import HostedGame, SeedWallSource, StoredAnswer, seat_events
@@ -56,7 +57,9 @@ class Played:
         rng = random.Random(choices)
         # audit=True: after every event the dealer checks that every tile of the set is in a
         # hand, a meld, a river, aside or in the wall (an AssertionError otherwise).
-        self.game = HostedGame(self.rules, length, SeedWallSource(seed), names=self.names, audit=True)
+        self.game = HostedGame(
+            self.rules, family_of(self.rules), length, SeedWallSource(seed), names=self.names, audit=True
+        )
         self.answers: list[StoredAnswer] = []
         #: After each answer (and before the first): the events so far, who is asked, with what.
         self.snapshots = [self.snapshot()]
@@ -73,7 +76,12 @@ class Played:
 
     def replayed(self, count: int) -> HostedGame:
         return HostedGame.replay(
-            self.rules, self.length, SeedWallSource(self.seed), names=self.names, answers=self.answers[:count]
+            self.rules,
+            family_of(self.rules),
+            self.length,
+            SeedWallSource(self.seed),
+            names=self.names,
+            answers=self.answers[:count],
         )
 
 
@@ -227,7 +235,7 @@ def test_a_seed_deals_the_same_walls_whatever_the_seats_do(
     assert first.game.events[1] == second.game.events[1]
     assert first.game.events[1]["type"] == "start_kyoku"
     profile = rule_profile(rules)
-    tiles = wall_tiles(profile)
+    tiles = wall_tiles(profile, family_of(profile).play_rules(profile))
     walls = SeedWallSource(seed)
     assert walls.wall(0, tiles) == SeedWallSource(seed).wall(0, tiles)
     assert first.game.dealer.wall == second.game.dealer.wall == walls.wall(0, tiles)

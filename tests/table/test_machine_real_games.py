@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from real_games import events_of, four_player_games, games_dir, legal_points, sanma_games
 
+from app.core.families.registry import family_of
 from app.core.shape.rules import rule_profile
 from app.core.table.machine import TableMachine
 from app.core.table.mjai import action_key, kind_of, parse_pai, read_event, tile_name
@@ -34,7 +35,7 @@ def test_legal_actions_equal_libriichis_at_every_decision_point() -> None:
         at = defaultdict(list)
         for point in points[path.stem]:
             at[point["index"]].append(point)
-        machine = TableMachine(rule_profile("riichi"))
+        machine = TableMachine(rule_profile("riichi"), family_of(rule_profile("riichi")))
         for index, event in enumerate(events_of(path)):
             machine.apply_object(event, index)
             for point in at.get(index, []):
@@ -51,7 +52,7 @@ def test_every_hand_pays_what_tenhou_paid(rules: str) -> None:
     paths = four_player_games() if rules == "riichi" else sanma_games()
     hands = 0
     for path in paths:
-        report = judge(events_of(path), rule_profile(rules))
+        report = judge(events_of(path), rule_profile(rules), family=family_of(rule_profile(rules)))
         assert report.valid, (path.name, report.problems[:3])
         for hand in report.hands:
             hands += 1
@@ -60,14 +61,14 @@ def test_every_hand_pays_what_tenhou_paid(rules: str) -> None:
 
 
 def _replayed(events: list[dict[str, Any]], upto: int) -> TableMachine:
-    machine = TableMachine(rule_profile("riichi"))
+    machine = TableMachine(rule_profile("riichi"), family_of(rule_profile("riichi")))
     for index, event in enumerate(events[:upto]):
         machine.apply_object(event, index)
     return machine
 
 
 def _first_problem(events: list[dict[str, Any]]) -> tuple[int, str] | None:
-    report = judge(events, rule_profile("riichi"))
+    report = judge(events, rule_profile("riichi"), family=family_of(rule_profile("riichi")))
     return (report.problems[0].index, report.problems[0].type) if report.problems else None
 
 
@@ -185,9 +186,13 @@ def _ron_after(first_draw: str) -> list[dict[str, Any]]:
 
 
 def test_a_ron_on_a_wait_the_seat_threw_is_furiten() -> None:
-    furiten = judge(_ron_after("5s"), rule_profile("riichi"))  # 5s, a wait, went to seat 0's own river
+    furiten = judge(
+        _ron_after("5s"), rule_profile("riichi"), family=family_of(rule_profile("riichi"))
+    )  # 5s, a wait, went to seat 0's own river
     assert [(problem.index, problem.type) for problem in furiten.problems][:1] == [(8, "furiten")]
-    clean = judge(_ron_after("N"), rule_profile("riichi"))  # the same win with a harmless first discard
+    clean = judge(
+        _ron_after("N"), rule_profile("riichi"), family=family_of(rule_profile("riichi"))
+    )  # the same win with a harmless first discard
     assert clean.valid, clean.problems
     assert clean.hands == [] or clean.hands[0].result == "hora"
 

@@ -22,6 +22,7 @@ from app.core.advice.safety_tables import (
     TENPAI_SHARE_BY_TURN,
     Category,
 )
+from app.core.families.registry import TABLES, family_of
 from app.core.shape.hand import Meld
 from app.core.shape.rules import rule_profile
 from app.core.shape.tiles import counts_from_tiles, parse_mpsz
@@ -35,7 +36,7 @@ PLAYERS = ("heuristic", "linear", "heuristic", "greedy")
 
 def _hand_events(rules: str, seed: int) -> list[dict[str, Any]]:
     seats = 3 if rules == "sanma" else 4
-    record = play_game(GameConfig(rules, PLAYERS[:seats], seed=seed, length="kyoku"), 0)
+    record = play_game(GameConfig(rules, PLAYERS[:seats], seed=seed, length="kyoku"), 0, TABLES)
     return list(record.events)
 
 
@@ -55,10 +56,10 @@ def decision_points(draw: st.DrawFn) -> tuple[str, list[dict[str, Any]], int]:
 def test_reads_follow_only_what_the_seat_sees_and_are_well_formed(point: tuple[str, list[dict[str, Any]], int]) -> None:
     rules_name, events, seat = point
     rules = rule_profile(rules_name)
-    hidden = replay(seat_sees(events, seat), rules)
+    hidden = replay(seat_sees(events, seat), rules, family=family_of(rules))
     reads = opponent_reads(hidden, seat)
     # The same with every other seat's tiles shown in the events.
-    assert opponent_reads(replay(events, rules), seat) == reads
+    assert opponent_reads(replay(events, rules, family=family_of(rules)), seat) == reads
     assert [read.seat for read in reads] == [other for other in range(rules.seats) if other != seat]
     held = [kind for kind, count in enumerate(hidden.players[seat].hand().counts) if count]
     declared = {event["actor"] for event in events if event["type"] == "reach_accepted"}

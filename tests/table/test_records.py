@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from real_games import events_of, four_player_games, sanma_games
 
+from app.core.families.registry import TABLES, family_of
 from app.core.shape.rules import rule_profile
 from app.core.table.game import GameConfig, play_game
 from app.core.table.records import MalformedLog, UnknownLogFormat, detect_format, read_log, write_log
@@ -42,11 +43,11 @@ def test_every_shared_game_round_trips_and_passes_the_referee(format: str) -> No
     for rules, paths in (("riichi", four_player_games()), ("sanma", sanma_games())):
         for path in paths:
             original = events_of(path)
-            text = write_log(original, format)
+            text = write_log(original, format, family_of("riichi"))
             assert detect_format(text) == format
             back = read_log(text, format)
             assert back == original, path.name
-            report = judge(back, rule_profile(rules))
+            report = judge(back, rule_profile(rules), family=family_of(rule_profile(rules)))
             assert report.valid, (path.name, report.problems[:3])
             assert all(hand.deltas == hand.logged_deltas for hand in report.hands), path.name
             games += 1
@@ -194,12 +195,12 @@ HAND: list[dict[str, Any]] = [
 
 
 def test_the_hand_built_hand_is_a_legal_hand() -> None:
-    report = judge(HAND, rule_profile("riichi"))
+    report = judge(HAND, rule_profile("riichi"), family=family_of(rule_profile("riichi")))
     assert report.valid and [hand.deltas for hand in report.hands] == [(-8000, 0, 0, 9000)]
 
 
 def test_the_hand_built_hand_in_tenhou6_is_what_the_format_says() -> None:
-    log = json.loads(write_log(HAND, "tenhou6"))
+    log = json.loads(write_log(HAND, "tenhou6", family_of("riichi")))
     assert log["name"] == ["東家", "b", "c", "d"]
     (hand,) = log["log"]
     assert hand[:4] == [[0, 0, 0], [25000] * 4, [19, 24, 27], [12]]
@@ -217,7 +218,7 @@ def test_the_hand_built_hand_in_tenhou6_is_what_the_format_says() -> None:
 
 
 def test_the_hand_built_hand_in_mjlog_keeps_every_id() -> None:
-    text = write_log(HAND, "mjlog")
+    text = write_log(HAND, "mjlog", family_of("riichi"))
     assert text.startswith("<mjloggm") and '<GO type="9"' in text  # with people, hanchan, red fives
     assert 'n0="%E6%9D%B1%E5%AE%B6"' in text  # names URL-encoded
     assert '<REACH who="3" step="1"/>' in text and '<REACH who="3" ten="250,250,250,240" step="2"/>' in text
@@ -245,17 +246,17 @@ def test_a_daiminkan_leaves_0_in_its_discard_list() -> None:
     events = [*events[: at + 1], *tail]
     events[2]["pai"] = "N"
     events[3]["pai"] = "N"
-    hand = json.loads(write_log(events, "tenhou6"))["log"][0]
+    hand = json.loads(write_log(events, "tenhou6", family_of("riichi")))["log"][0]
     assert hand[5][1] == "m41414141" and hand[6][1] == 0
     for format in FORMATS:
-        assert read_log(write_log(events, format), format) == events
+        assert read_log(write_log(events, format, family_of("riichi")), format) == events
 
 
 # -- errors and detection ----------------------------------------------------------------------
 
 
 def test_a_bad_tile_code_is_named_where_it_is() -> None:
-    log = json.loads(write_log(HAND, "tenhou6"))
+    log = json.loads(write_log(HAND, "tenhou6", family_of("riichi")))
     log["log"][0][5][0] = 10
     with pytest.raises(MalformedLog) as caught:
         read_log(json.dumps(log), "tenhou6")
@@ -263,7 +264,7 @@ def test_a_bad_tile_code_is_named_where_it_is() -> None:
 
 
 def test_lists_that_do_not_make_one_hand_are_refused() -> None:
-    log = json.loads(write_log(HAND, "tenhou6"))
+    log = json.loads(write_log(HAND, "tenhou6", family_of("riichi")))
     log["log"][0][8].pop()  # seat 1 loses its last draw: its last discard has no turn to be made in
     with pytest.raises(MalformedLog) as caught:
         read_log(json.dumps(log), "tenhou6")
@@ -271,7 +272,7 @@ def test_lists_that_do_not_make_one_hand_are_refused() -> None:
 
 
 def test_an_mjlog_call_of_a_tile_nobody_discarded_is_refused_at_its_tag() -> None:
-    text = write_log(HAND, "mjlog").replace('<N who="1"', '<N who="2"', 1)
+    text = write_log(HAND, "mjlog", family_of("riichi")).replace('<N who="1"', '<N who="2"', 1)
     with pytest.raises(MalformedLog) as caught:
         read_log(text, "mjlog")
     assert caught.value.field is not None and caught.value.field.startswith("tags[")
@@ -289,20 +290,20 @@ def test_mjlog_cannot_say_not_tsumogiri_of_the_only_tile_drawn() -> None:
         ],
     }
     with pytest.raises(MalformedLog):
-        write_log(events, "mjlog")
+        write_log(events, "mjlog", family_of("riichi"))
 
 
 def test_formats_are_detected_and_unknown_ones_refused() -> None:
-    assert detect_format(write_log(HAND, "mjai")) == "mjai"
-    assert detect_format(write_log(HAND, "tenhou6").encode()) == "tenhou6"
-    assert read_log(write_log(HAND, "mjai")) == HAND
+    assert detect_format(write_log(HAND, "mjai", family_of("riichi"))) == "mjai"
+    assert detect_format(write_log(HAND, "tenhou6", family_of("riichi")).encode()) == "tenhou6"
+    assert read_log(write_log(HAND, "mjai", family_of("riichi"))) == HAND
     with pytest.raises(UnknownLogFormat) as caught:
         read_log("{}", "paifu")
     assert caught.value.code == "unknown_log_format"
 
 
 def test_a_gzipped_mjlog_is_read() -> None:
-    assert read_log(gzip.compress(write_log(HAND, "mjlog").encode())) == HAND
+    assert read_log(gzip.compress(write_log(HAND, "mjlog", family_of("riichi")).encode())) == HAND
 
 
 # -- self-play ---------------------------------------------------------------------------------
@@ -333,13 +334,13 @@ def _in_id_order(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
 @given(st.sampled_from(["riichi", "sanma"]), st.integers(0, 10**6), st.sampled_from(["kyoku", "tonpuu"]))
 def test_self_play_games_round_trip_through_both_formats(rules: str, seed: int, length: str) -> None:
     players = ("heuristic", "random", "greedy", "linear")[: 4 if rules == "riichi" else 3]
-    record = play_game(GameConfig(rules, players, seed=seed, length=length), 0)
+    record = play_game(GameConfig(rules, players, seed=seed, length=length), 0, TABLES)
     events = json.loads(json.dumps(record.events))
     want = _without_fields_tenhou_does_not_keep(events)
     for format in FORMATS:
-        back = read_log(write_log(events, format), format)
+        back = read_log(write_log(events, format, family_of("riichi")), format)
         assert back == (_in_id_order(want) if format == "mjlog" else want), format
-        assert judge(back, rule_profile(rules)).valid
+        assert judge(back, rule_profile(rules), family=family_of(rule_profile(rules))).valid
 
 
 # -- what a caller may send ------------------------------------------------------------------
@@ -376,15 +377,15 @@ def _spoiled(obj: Any, rng: Any) -> Any:
 def test_a_spoiled_log_is_refused_with_a_code_never_a_crash(rng: Any, what: str) -> None:
     try:
         if what == "read tenhou6":
-            read_log(json.dumps(_spoiled(json.loads(write_log(HAND, "tenhou6")), rng)), "tenhou6")
+            read_log(json.dumps(_spoiled(json.loads(write_log(HAND, "tenhou6", family_of("riichi"))), rng)), "tenhou6")
         elif what == "read mjlog":
-            text = write_log(HAND, "mjlog")
+            text = write_log(HAND, "mjlog", family_of("riichi"))
             at = rng.randrange(len(text))
             read_log(
                 text[:at] + rng.choice(["", "1", '"', "0", "<", " ", "-"]) + text[at + rng.randrange(1, 8) :], "mjlog"
             )
         else:
-            write_log(_spoiled(HAND, rng), what.split()[1])
+            write_log(_spoiled(HAND, rng), what.split()[1], family_of("riichi"))
     except MalformedLog as error:
         assert error.code == "malformed_log" and error.field
 
@@ -430,8 +431,8 @@ def test_a_pon_of_the_second_of_two_identical_discards_is_found_by_going_back() 
         {"type": "end_kyoku"},
         {"type": "end_game"},
     ]
-    hand = json.loads(write_log(events, "tenhou6"))["log"][0]
+    hand = json.loads(write_log(events, "tenhou6", family_of("riichi")))["log"][0]
     assert hand[5:7] == [[41, "3333p33"], [27, 27]]  # seat 0 pons seat 1's 3s (its right)
     assert hand[11:13] == [[39, "27p2727"], [60, 43]]  # seat 2 pons seat 0's 7p (across)
-    assert read_log(write_log(events, "tenhou6"), "tenhou6") == events
-    assert read_log(write_log(events, "mjlog"), "mjlog") == events
+    assert read_log(write_log(events, "tenhou6", family_of("riichi")), "tenhou6") == events
+    assert read_log(write_log(events, "mjlog", family_of("riichi")), "mjlog") == events

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from hostile_logs import deep_choices_log, go_arounds, hand_log, pon_chain_log
 
+from app.core.families.registry import family_of
 from app.core.table.mjai import MalformedEvent, read_event
 from app.core.table.records import MalformedLog, ReadStopped, read_log, write_log
 from app.core.table.records.tenhou6 import _TINY, _Replay
@@ -130,7 +131,7 @@ def test_a_stop_signal_stops_the_search_between_readings_and_within_one(monkeypa
 
 def test_the_stop_signal_is_looked_at_once_a_hand_for_a_real_log() -> None:
     stop, looks = _stop_after(10**9)
-    log = write_log(_TINY, "tenhou6")
+    log = write_log(_TINY, "tenhou6", family_of("riichi"))
     assert read_log(log, "tenhou6", stop=stop) == _TINY
     assert looks[0] == 1
 
@@ -141,12 +142,12 @@ LONG = "7" * 5000
 
 
 def _tenhou6() -> dict[str, Any]:
-    loaded: dict[str, Any] = json.loads(write_log(_TINY, "tenhou6"))
+    loaded: dict[str, Any] = json.loads(write_log(_TINY, "tenhou6", family_of("riichi")))
     return loaded
 
 
 def _mjai_lines() -> list[str]:
-    return write_log(_TINY, "mjai").splitlines()
+    return write_log(_TINY, "mjai", family_of("riichi")).splitlines()
 
 
 @pytest.mark.parametrize(
@@ -192,7 +193,7 @@ def test_call_and_riichi_strings_take_ascii_digits_only(where: tuple[int, int], 
 
 
 def _mjlog() -> str:
-    return write_log(_TINY, "mjlog")
+    return write_log(_TINY, "mjlog", family_of("riichi"))
 
 
 @pytest.mark.parametrize(
@@ -238,7 +239,7 @@ def test_names_of_every_script_and_emoji_are_kept() -> None:
     names = ["ASAPIN", "すずめクレイジー", "\N{PILE OF POO}\N{ZERO WIDTH JOINER}x", "Ωmega é"]
     events = [{**_TINY[0], "names": names}, *_TINY[1:]]
     for format in ("tenhou6", "mjlog", "mjai"):
-        assert read_log(write_log(events, format), format)[0]["names"] == names
+        assert read_log(write_log(events, format, family_of("riichi")), format)[0]["names"] == names
 
 
 def test_a_lone_surrogate_anywhere_in_an_mjai_event_or_the_log_text_is_malformed() -> None:
@@ -246,7 +247,7 @@ def test_a_lone_surrogate_anywhere_in_an_mjai_event_or_the_log_text_is_malformed
     lines[1] = lines[1][:-1] + ', "note": ["\\ud800"]}'
     assert _refused("\n".join(lines), "mjai").field == "events[1].note"
     for format in ("mjlog", "tenhou6", "mjai"):
-        text = write_log(_TINY, format)
+        text = write_log(_TINY, format, family_of("riichi"))
         spoiled = text[:40] + SURROGATE + text[40:]
         assert _refused(spoiled, format).field == "log"
 
@@ -256,7 +257,7 @@ def test_an_event_a_writer_cannot_carry_is_malformed_in_words_of_ours(to: str, f
     """mjai lets a hora leave out its deltas; the Tenhou formats need them (the message was "KeyError('deltas')")."""
     events = [*_TINY[:-3], {"type": "hora", "actor": 1, "target": 0}, *_TINY[-2:]]
     with pytest.raises(MalformedLog) as caught:
-        write_log(events, to)
+        write_log(events, to, family_of("riichi"))
     assert caught.value.field == field and "it has no 'deltas'" in caught.value.reason
     assert not PYTHON_WORDS.search(str(caught.value))
 
@@ -269,7 +270,7 @@ def test_scores_of_thousands_of_digits_are_not_written(to: str) -> None:
     deltas = [*_TINY[:-3], {"type": "ryukyoku", "deltas": [big, big, -big, -big]}, *_TINY[-2:]]
     for events, field in ((scores, "events[1].scores"), (deltas, "events[12].deltas")):
         with pytest.raises(MalformedLog) as caught:
-            write_log(events, to)
+            write_log(events, to, family_of("riichi"))
         assert caught.value.field == field and "at most 1,000,000,000 points" in caught.value.reason
 
 

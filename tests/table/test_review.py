@@ -16,6 +16,7 @@ from oracle_sample import full_oracles
 from real_games import events_of, four_player_games, sanma_games
 from shared_data import shared_testdata_dir
 
+from app.core.families.registry import TABLES, family_of
 from app.core.shape.rules import rule_profile
 from app.core.shape.tiles import format_tile, parse_mpsz
 from app.core.table.decide import act, seat_sees
@@ -102,7 +103,7 @@ def _deal_in_log(thrown: str) -> tuple[list[dict[str, Any]], int]:
 
 def test_dealing_in_with_a_dangerous_tile_while_a_genbutsu_makes_folding_free_is_a_loss_with_its_danger():
     events, draw = _deal_in_log("5m")
-    decision = _at(review(events, 1, RIICHI), draw)
+    decision = _at(review(events, 1, RIICHI, family=family_of(RIICHI)), draw)
     # The dealer's riichi: the cheap one-shanten hand folds with 9m, which the dealer threw (genbutsu).
     assert decision.pick["pai"] == "9m" and decision.pick_value == 0.0
     assert decision.taken == {"type": "dahai", "actor": 1, "pai": "5m", "tsumogiri": False}
@@ -113,7 +114,7 @@ def test_dealing_in_with_a_dangerous_tile_while_a_genbutsu_makes_folding_free_is
     assert danger and not danger[0].startswith("against the riichi: deals in 0.0%")
     assert any("folding is worth 0" in reason for reason in decision.pick_reasons)
     # Throwing the genbutsu instead is the fold itself: no loss.
-    folded = _at(review(_deal_in_log("9m")[0], 1, RIICHI), draw)
+    folded = _at(review(_deal_in_log("9m")[0], 1, RIICHI, family=family_of(RIICHI)), draw)
     assert folded.agree and folded.loss == 0.0
 
 
@@ -142,7 +143,7 @@ def _yakuless_call_log(called: bool) -> tuple[list[dict[str, Any]], int]:
 
 def test_calling_into_an_open_hand_without_a_yaku_is_valued_below_passing():
     events, discard = _yakuless_call_log(called=True)
-    decision = _at(review(events, 1, RIICHI), discard)
+    decision = _at(review(events, 1, RIICHI, family=family_of(RIICHI)), discard)
     assert decision.taken["type"] == "pon" and decision.pick == {"type": "none"}
     assert decision.taken_value is not None and decision.pick_value is not None
     assert decision.taken_value < decision.pick_value and decision.loss == pytest.approx(
@@ -150,28 +151,28 @@ def test_calling_into_an_open_hand_without_a_yaku_is_valued_below_passing():
     )
     assert "the open hand has no yaku it can reach" in decision.taken_reasons
     # Letting the 9p go is the pick: no loss.
-    passed = _at(review(_yakuless_call_log(called=False)[0], 1, RIICHI), discard)
+    passed = _at(review(_yakuless_call_log(called=False)[0], 1, RIICHI, family=family_of(RIICHI)), discard)
     assert passed.agree and passed.taken == {"type": "none"} and passed.loss == 0.0
 
 
 def test_one_hand_of_a_log_and_the_bounds():
     events, draw = _deal_in_log("5m")
-    whole = review(events, 1, RIICHI)
-    alone = review(events, 1, RIICHI, hand=0)
+    whole = review(events, 1, RIICHI, family=family_of(RIICHI))
+    alone = review(events, 1, RIICHI, hand=0, family=family_of(RIICHI))
     assert [d.index for d in alone.decisions] == [d.index for d in whole.decisions]
     with pytest.raises(ReviewOutOfRange) as raised:
-        review(events, 1, RIICHI, hand=1)
+        review(events, 1, RIICHI, hand=1, family=family_of(RIICHI))
     assert raised.value.field == "kyoku"
     with pytest.raises(ReviewOutOfRange):
-        review(events, 3, rule_profile("sanma"))
-    stopped = review(events, 1, RIICHI, stop=lambda: True)
+        review(events, 3, rule_profile("sanma"), family=family_of(rule_profile("sanma")))
+    stopped = review(events, 1, RIICHI, stop=lambda: True, family=family_of(RIICHI))
     assert not stopped.complete and stopped.decisions == []
 
 
 def test_a_decision_is_what_act_answers_at_that_point():
     events, draw = _deal_in_log("5m")
-    decision = _at(review(events, 1, RIICHI), draw)
-    answer = act(events[: draw + 1], 1, RIICHI)
+    decision = _at(review(events, 1, RIICHI, family=family_of(RIICHI)), draw)
+    answer = act(events[: draw + 1], 1, RIICHI, family=family_of(RIICHI))
     ranked = {(a["type"], a.get("pai")): value for a, value, _ in answer.ranked}
     assert answer.action["pai"] == decision.pick["pai"]
     assert ranked[("dahai", "5m")] == decision.taken_value
@@ -193,7 +194,7 @@ def _sample() -> list[Any]:
 
 def _legal_at(events: list[dict[str, Any]], seat: int, indices: set[int], rules: Any = RIICHI) -> dict[int, Any]:
     """The seat's legal actions (mjai objects) at each of ``indices``, and whether a discard keeps it ready."""
-    machine = TableMachine(rules)
+    machine = TableMachine(rules, family_of(rules))
     out: dict[int, Any] = {}
     for index, obj in enumerate(seat_sees(events, seat)):
         machine.apply(read_event(obj, index, rules.seats))
@@ -212,7 +213,7 @@ def _legal_at(events: list[dict[str, Any]], seat: int, indices: set[int], rules:
 def test_the_review_of_a_real_game_makes_sense(path: str, seat: int) -> None:
     events = events_of(Path(path))
     started = time.process_time()
-    report = review(events, seat, RIICHI)
+    report = review(events, seat, RIICHI, family=family_of(RIICHI))
     seconds = time.process_time() - started
     assert report.complete and report.decisions
     legal = _legal_at(events, seat, {d.index for d in report.decisions})
@@ -250,7 +251,7 @@ def test_the_sanma_game_is_reviewed_with_legal_picks() -> None:
     sanma = rule_profile("sanma")
     for path in sanma_games():
         events = events_of(path)
-        report = review(events, 0, sanma)
+        report = review(events, 0, sanma, family=family_of(sanma))
         assert (
             report.complete
             and report.decisions
@@ -270,9 +271,9 @@ def test_a_sichuan_game_is_reviewed_through_its_exchange_and_void_suits(seed: in
     from app.core.table.game import GameConfig, play_game
 
     sichuan = rule_profile("sichuan")
-    events = play_game(GameConfig("sichuan", ("greedy",) * 4, seed), 0).events
+    events = play_game(GameConfig("sichuan", ("greedy",) * 4, seed), 0, TABLES).events
     for seat in range(4):
-        report = review(events, seat, sichuan)
+        report = review(events, seat, sichuan, family=family_of(sichuan))
         assert report.complete
         taken = [decision.taken for decision in report.decisions]
         assert [t["type"] for t in taken[:2]] == ["exchange_out", "void_suit"]

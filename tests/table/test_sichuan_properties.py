@@ -20,6 +20,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app.core.families.registry import TABLES, family_of
 from app.core.shape.rules import rule_profile
 from app.core.table.game import GameConfig, play_game
 from app.core.table.machine import TableMachine
@@ -40,14 +41,14 @@ def test_random_legal_sichuan_play_settles_every_hand_to_zero(
     players: list[str], seed: int, bloody_river: bool, exchange_three: bool
 ) -> None:
     options = (("bloody_river", bloody_river), ("exchange_three", exchange_three))
-    record = play_game(GameConfig("sichuan", tuple(players), seed=seed, audit=True, options=options), 0)
+    record = play_game(GameConfig("sichuan", tuple(players), seed=seed, audit=True, options=options), 0, TABLES)
     rules = rule_profile("sichuan", **dict(options))
     events = json.loads(json.dumps(record.events))
-    report = judge(events, rules)
+    report = judge(events, rules, family=family_of(rules))
     assert report.valid, report.problems[:3]
     assert all(hand.deltas == hand.logged_deltas for hand in report.hands)
     assert all(sum(hand.payments) == 0 for hand in record.hands)
-    machine = TableMachine(rules)
+    machine = TableMachine(rules, family_of(rules))
     for event in events:
         machine.apply_object(event)
     cap = 2**rules.max_fan
@@ -76,6 +77,6 @@ def test_self_play_logs_of_sichuan_hands_are_legal_and_their_deltas_the_rules(tm
     for log in logs:
         events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
         assert any(event["type"] == "void_suit" for event in events)
-        report = judge(events, rule_profile("sichuan"))
+        report = judge(events, rule_profile("sichuan"), family=family_of(rule_profile("sichuan")))
         assert report.valid, (log.name, report.problems[:3])
         assert [hand.deltas for hand in report.hands] == [hand.logged_deltas for hand in report.hands]

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from sichuan_hands import NO_EXCHANGE, ScriptedHand, names, pick
 
+from app.core.families.registry import family_of
 from app.core.shape.hand import Hand
 from app.core.shape.rules import rule_profile
 from app.core.shape.tiles import parse_mpsz
@@ -42,7 +43,7 @@ def rest_of(suit: str, *texts: str) -> str:
 
 
 def _judged(hand: ScriptedHand) -> None:
-    report = judge(json.loads(json.dumps(hand.events)), hand.machine.rules)
+    report = judge(json.loads(json.dumps(hand.events)), hand.machine.rules, family=family_of(hand.machine.rules))
     assert report.valid, report.problems[:3]
     assert all(item.deltas == item.logged_deltas for item in report.hands)
     assert sum(report.hands[0].deltas) == 0
@@ -229,7 +230,7 @@ def test_in_a_bloody_river_a_winner_stays_in_frozen_and_wins_again() -> None:
 
 
 def _started(rules: Any, hands: list[str], voids: str | None = None) -> TableMachine:
-    machine = TableMachine(rules)
+    machine = TableMachine(rules, family_of(rules))
     machine.apply_object({"type": "start_game"})
     machine.apply_object(
         {
@@ -328,7 +329,7 @@ def test_the_referee_catches_a_draw_by_a_seat_that_has_left_and_a_kong_payment_l
     events = json.loads(json.dumps(hand.events))
     draw = len(events) - 2
     events[draw]["deltas"] = list(hand.machine.results[-1].settlement.total)  # without the kongs' payments
-    (problem,) = judge(events, NO_EXCHANGE).problems
+    (problem,) = judge(events, NO_EXCHANGE, family=family_of(NO_EXCHANGE)).problems
     assert (problem.index, problem.type) == (draw, "deltas_differ")
 
     won = ScriptedHand(
@@ -337,5 +338,7 @@ def test_the_referee_catches_a_draw_by_a_seat_that_has_left_and_a_kong_payment_l
     events = json.loads(json.dumps(won.events))
     after = max(i for i, event in enumerate(events) if event["type"] == "hora") + 1
     intruder = {"type": "tsumo", "actor": 1, "pai": events[after]["pai"]}
-    problems = judge([*events[:after], intruder, *events[after + 1 :]], NO_EXCHANGE).problems
+    problems = judge(
+        [*events[:after], intruder, *events[after + 1 :]], NO_EXCHANGE, family=family_of(NO_EXCHANGE)
+    ).problems
     assert problems[0].index == after and problems[0].type == "out_of_turn"

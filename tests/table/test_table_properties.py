@@ -17,6 +17,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app.core.families.registry import TABLES, family_of
 from app.core.shape.rules import rule_profile
 from app.core.table.flow import GameLength
 from app.core.table.game import GameConfig, play_game
@@ -38,7 +39,7 @@ def configs(draw: st.DrawFn) -> GameConfig:
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(configs(), st.integers(0, 50))
 def test_random_legal_play_conserves_tiles_and_points_and_every_log_is_legal(config: GameConfig, game: int) -> None:
-    record = play_game(config, game)  # audit=True: tiles conserved after every event
+    record = play_game(config, game, TABLES)  # audit=True: tiles conserved after every event
     seats = len(config.players)
     total = START[config.rules] * seats
     for event in record.events:
@@ -46,7 +47,12 @@ def test_random_legal_play_conserves_tiles_and_points_and_every_log_is_legal(con
             assert sum(event["scores"]) + 1000 * event["kyotaku"] == total
     assert sum(record.scores) == total
     assert sorted(record.ranks) == list(range(1, seats + 1))
-    report = judge(json.loads(json.dumps(record.events)), rule_profile(config.rules), length=GameLength(config.length))
+    report = judge(
+        json.loads(json.dumps(record.events)),
+        rule_profile(config.rules),
+        length=GameLength(config.length),
+        family=family_of(rule_profile(config.rules)),
+    )
     assert report.valid, report.problems[:3]
     assert list(report.scores) == list(record.scores)
     assert all(hand.deltas == hand.logged_deltas for hand in report.hands)
@@ -57,4 +63,4 @@ def test_random_legal_play_conserves_tiles_and_points_and_every_log_is_legal(con
 def test_a_seeded_game_replays_to_the_same_log(seed: int, rules: str) -> None:
     players = ("heuristic", "random", "greedy", "linear")[: 4 if rules == "riichi" else 3]
     config = GameConfig(rules, players, seed=seed, length="kyoku")
-    assert play_game(config, 3).events == play_game(config, 3).events
+    assert play_game(config, 3, TABLES).events == play_game(config, 3, TABLES).events

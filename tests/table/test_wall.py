@@ -27,6 +27,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from app.core.families.registry import family_of
 from app.core.shape.rules import PRESETS, rule_profile
 from app.core.table.game import wall_tiles
 from app.core.table.mjai import RED_FIVES, UNKNOWN, is_red, kind_of, red_of
@@ -82,7 +83,9 @@ ZERO_FIRST_YAMA = [
 ]  # fmt: skip
 ZERO_DICE = [(6, 2), (4, 3)]
 
-RIICHI_SET = tenhou_tile_order(wall_tiles(rule_profile("riichi")))
+RIICHI_SET = tenhou_tile_order(
+    wall_tiles(rule_profile("riichi"), family_of(rule_profile("riichi")).play_rules(rule_profile("riichi")))
+)
 TENHOU_RED_IDS = (16, 52, 88)
 
 tenhou_seeds = st.binary(min_size=KEY_BYTES, max_size=KEY_BYTES).map(
@@ -154,7 +157,7 @@ def test_the_riichi_set_in_tenhou_order_gives_tenhou_ids() -> None:
 
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_tenhou_order_keeps_every_tile_and_puts_kinds_in_order(preset: str) -> None:
-    tiles = wall_tiles(rule_profile(preset))
+    tiles = wall_tiles(rule_profile(preset), family_of(rule_profile(preset)).play_rules(rule_profile(preset)))
     ordered = tenhou_tile_order(tiles)
     assert Counter(ordered) == Counter(tiles)
     assert [kind_of(tile) for tile in ordered] == sorted(kind_of(tile) for tile in tiles)

@@ -22,6 +22,7 @@ from app.api.routes.table import _log_out_of_time, _out_of_time, _within_bound
 from app.api.schemas.records import ConvertRequest, ConvertResponse
 from app.api.schemas.table import ProblemOut
 from app.api.state import service_state
+from app.core.families.registry import family_of
 from app.core.shape.rules import RuleProfile
 from app.core.table.records import ReadStopped, detect_format, read_log, write_log
 from app.core.table.referee import RefereeStopped, judge
@@ -66,11 +67,11 @@ def _converted(body: ConvertRequest, rules: RuleProfile, max_events: int, second
     _within_bound(events, max_events)
     try:
         with located("body", "log"):
-            report = judge(events, rules, stop=budget.passed)
+            report = judge(events, rules, stop=budget.passed, family=family_of(rules))
     except RefereeStopped:
         raise _out_of_time(events, seconds, budget) from None
     with located("body", "to"):
-        written = write_log(events, body.to)
+        written = write_log(events, body.to, family_of("riichi"))
     answer = ConvertResponse(
         format=body.to,
         source_format=source,  # type: ignore[arg-type]  # one of FORMATS, as detect_format answers

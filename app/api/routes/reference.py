@@ -10,11 +10,12 @@ from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from app.api.errors import error_responses
+from app.core.families.registry import OPTION_FAMILY, PLAY_RULES, TABLES
 from app.core.shape.rules import OPTION_DOCS, OPTIONS, PRESETS
 from app.core.shape.rules import RuleOption as CoreRuleOption
 from app.core.shape.tiles import CHINESE_NAMES, NUM_TILE_KINDS, TILE_NAMES, UNICODE_CHARS
 from app.core.table.flow import TableRules
-from app.core.table.play_rules import PLAY_RULES, PlayRules, described_fields
+from app.core.table.play_rules import PlayRules, described_fields
 from app.core.value.sichuan_scoring import RULE_TEXT as SICHUAN_RULE_TEXT
 
 router = APIRouter(tags=["reference"])
@@ -26,6 +27,9 @@ def _preset_field(option: CoreRuleOption) -> tuple[Any, Any]:
     if option.kind.nullable:
         plain = plain | None  # an option that may be off altogether (wildcards_held_win)
     extras: dict[str, Any] = {}
+    family = OPTION_FAMILY.get(option.name)
+    if family is not None:  # a family's own option: only that family's presets have it
+        extras.update(default=None, description=f"Only the {family} family's presets take this option.")
     if option.described_example is not None:
         extras["examples"] = [option.described_example]
     choices = (option.kind.schema or {}).get("enum")
@@ -34,8 +38,9 @@ def _preset_field(option: CoreRuleOption) -> tuple[Any, Any]:
     return plain, Field(**extras) if extras else ...
 
 
-# A preset's value of every option: one field per option of the core's table.  Extra keys
-# pass through, so the answer never drops what the core describes.
+# A preset's value of every option it takes: one field per option of the core's table, those of
+# one family's own section present in that family's presets only.  Extra keys pass through, so
+# the answer never drops what the core describes.
 _PRESET_FIELDS: Final[dict[str, Any]] = {option.name: _preset_field(option) for option in OPTIONS}
 if TYPE_CHECKING:
     RulePreset = BaseModel  # its fields are generated: to mypy, a model built by model_validate
@@ -43,8 +48,8 @@ else:
     RulePreset = create_model(
         "RulePreset",
         __config__=ConfigDict(extra="allow"),
-        __doc__="A preset's value of every option; a preset whose defaults follow a published rule text "
-        "names it in `source` (sichuan).",
+        __doc__="A preset's value of every option it takes (those every family shares and its own family's); "
+        "a preset whose defaults follow a published rule text names it in `source` (sichuan).",
         name=(str, Field(examples=["qiqihar"])),
         **_PRESET_FIELDS,
     )
@@ -55,6 +60,11 @@ class RuleOption(BaseModel):
 
     name: str = Field(examples=["seven_pairs"])
     meaning: str
+    family: str | None = Field(
+        description="The rule family whose presets take this option (its own section of the profile); "
+        "null: every preset takes it. Another family's option in `rules` is a 422 invalid_rule_option.",
+        examples=["sichuan"],
+    )
 
 
 class TableOption(BaseModel):
@@ -167,15 +177,20 @@ _TABLE: Final = TableReference(
 #: The published rule text a preset's defaults follow, where one is named (a key beside its options).
 PRESET_SOURCES: Final = {"sichuan": SICHUAN_RULE_TEXT}
 
+
+def _preset_view(name: str, described: dict[str, Any]) -> dict[str, Any]:
+    """A preset as ``GET /rules`` shows it: the options every family shares and its family's own."""
+    family = TABLES.get(name)
+    taken = {key: value for key, value in described.items() if key == "name" or family is None or key in family.options}
+    return taken | ({"source": PRESET_SOURCES[name]} if name in PRESET_SOURCES else {})
+
+
 _RULES: Final = RulesResponse(
     default="riichi",
-    presets=[
-        RulePreset.model_validate(
-            profile.describe() | ({"source": PRESET_SOURCES[name]} if name in PRESET_SOURCES else {})
-        )
-        for name, profile in PRESETS.items()
+    presets=[RulePreset.model_validate(_preset_view(name, profile.describe())) for name, profile in PRESETS.items()],
+    options=[
+        RuleOption(name=name, meaning=meaning, family=OPTION_FAMILY.get(name)) for name, meaning in OPTION_DOCS.items()
     ],
-    options=[RuleOption(name=name, meaning=meaning) for name, meaning in OPTION_DOCS.items()],
     table=_TABLE,
 )
 
@@ -189,10 +204,18 @@ _TILES: Final = TilesResponse(
 )
 
 
-@router.get("/rules", operation_id="rules", summary="Rule presets and options", responses=_ERRORS)
+@router.get(
+    "/rules",
+    operation_id="rules",
+    summary="Rule presets and options",
+    responses=_ERRORS,
+    # A preset leaves out the options of other families' sections (not set, not null).
+    response_model_exclude_unset=True,
+)
 def rules() -> RulesResponse:
-    """Every preset with its value of each option, and what each option means. A
-    request's `rules` is a preset name or `{"preset": name, option: value, ...}`.
+    """Every preset with its value of each option it takes, and what each option means. A
+    preset takes the options every family shares and its own family's section (`options[].family`);
+    a request's `rules` is a preset name or `{"preset": name, option: value, ...}` with those options.
     A preset whose defaults follow a published rule text names it in `source`
     (sichuan: the 血战到底 rule screen docs/sichuan.md describes).
     `table` lists the rules of the table (referee, `/act`, self-play) where rooms differ,

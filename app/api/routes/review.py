@@ -25,6 +25,7 @@ from app.api.request_path import BodyRoute
 from app.api.routes.table import _log_out_of_time, _out_of_time, _within_bound
 from app.api.schemas.review import REVIEW_EXAMPLES, ReviewRequest, ReviewResponse
 from app.api.state import service_state
+from app.core.families.registry import family_of
 from app.core.shape.rules import RuleProfile
 from app.core.table.records import ReadStopped, read_log
 from app.core.table.review import review
@@ -84,7 +85,7 @@ def _reviewed(
             raise _log_out_of_time(seconds, budget) from None
         _within_bound(events, max_events)
     with located("body"):
-        report = review(events, body.seat, rules, hand=body.kyoku, stop=budget.passed)
+        report = review(events, body.seat, rules, hand=body.kyoku, stop=budget.passed, family=family_of(rules))
     if budget.cancelled():  # nobody is waiting for the answer
         raise _out_of_time(events, seconds, budget)
     answer = ReviewResponse.of(report).model_dump_json().encode()

@@ -47,12 +47,12 @@ from app.api.schemas.table import (
     RefereeResponse,
 )
 from app.api.state import service_state
+from app.core.families.registry import PLAY_RULES, family_of
 from app.core.shape.rules import RuleProfile
 from app.core.shape.tiles import counted
 from app.core.table.decide import act
 from app.core.table.flow import GameLength
 from app.core.table.game import InvalidGameConfig
-from app.core.table.play_rules import PLAY_RULES
 from app.core.table.referee import RefereeStopped, judge
 
 router = APIRouter(tags=["table"], route_class=BodyRoute)
@@ -155,7 +155,7 @@ def _judged(
 ) -> Finished:
     try:
         with located("body"):
-            report = judge(events, rules, length=length, stop=budget.passed)
+            report = judge(events, rules, length=length, stop=budget.passed, family=family_of(rules))
     except RefereeStopped:
         raise _out_of_time(events, seconds, budget) from None
     return Finished(RefereeResponse.of(report).model_dump_json().encode(), True)
@@ -211,7 +211,7 @@ def _decided(
 ) -> Finished:
     try:
         with located("body"):
-            answer = act(events, seat, rules, stop=budget.passed, shelf=machines)
+            answer = act(events, seat, rules, stop=budget.passed, shelf=machines, family=family_of(rules))
     except TimeoutError:  # act's replay heard the stop before the seat's point
         raise _out_of_time(events, seconds, budget) from None
     # The advisor's search stops quietly when told to: past the deadline its ranking may be partial.

@@ -26,6 +26,7 @@ from app.api.schemas.tables import ActionRequest, OpenTableRequest, TableOpened,
 from app.api.state import service_state
 from app.api.table_host import TableHost
 from app.core.errors import TenpaiError
+from app.core.families.registry import family_of
 from app.core.table.hosted import IllegalAction
 from app.core.table.records import write_log
 from app.hosting.tables import Clock, StaleVersion, TableSpec
@@ -226,7 +227,7 @@ async def table_record(
     record = await _serve(request, lambda: host.service.record(table, token, trusted=trusted))
     if format == "mjai":
         return JSONResponse(record)
-    text = await _serve(request, lambda: write_log(record["events"], format))
+    text = await _serve(request, lambda: write_log(record["events"], format, family_of("riichi")))
     media = "application/xml" if format == "mjlog" else "application/json"
     return PlainTextResponse(text, media_type=media)
 

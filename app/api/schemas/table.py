@@ -21,9 +21,9 @@ from pydantic.config import JsonDict
 
 from app.api.schemas.common import Rules
 from app.core.advice.reads import OpponentRead
+from app.core.families.registry import TABLES
 from app.core.table.decide import ActAnswer
 from app.core.table.flow import GameLength
-from app.core.table.game import TABLE_PRESETS
 from app.core.table.mjai import MJAI_NAMES, tile_name
 from app.core.table.referee import HandReport, Problem, Report
 
@@ -291,7 +291,7 @@ _EVENTS_DOC: Final = (
     "`ryukyoku`'s the draw's settlement (docs/table.md). At most TENPAI_MAX_EVENTS (GET /limits); more: 422 `too_many_events`."
 )
 _RULES_DOC: Final = (
-    f"The table's rules: {', '.join(TABLE_PRESETS)} (a preset name, or {{preset, ...overrides}}; see GET /rules). "
+    f"The table's rules: {', '.join(TABLES)} (a preset name, or {{preset, ...overrides}}; see GET /rules). "
     "riichi and sanma play by Tenhou's rules; chinese, mcr, qiqihar and sichuan one hand at a time (docs/table.md)."
 )
 # SkipValidation: the list is checked to be a list, its items are the core's to read.

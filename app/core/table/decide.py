@@ -28,7 +28,8 @@ first legal one.
 >>> events = [{"type": "start_game"}, {"type": "start_kyoku", "bakaze": "E", "dora_marker": "1p",
 ...     "kyoku": 1, "honba": 0, "kyotaku": 0, "oya": 0, "scores": [25000] * 4, "tehais": hands},
 ...     {"type": "tsumo", "actor": 0, "pai": "S"}]
->>> answer = act(events, 0, rule_profile("riichi"))
+>>> from app.core.families.registry import family_of
+>>> answer = act(events, 0, rule_profile("riichi"), family=family_of("riichi"))
 >>> answer.action
 {'type': 'reach', 'actor': 0}
 """
@@ -49,7 +50,8 @@ from app.core.shape.hand import Meld
 from app.core.shape.rules import RuleProfile
 from app.core.shape.tiles import DRAGONS, NORTH, NUM_TILE_KINDS, ORPHANS, counted, format_tile
 from app.core.shape.void_suit import SUIT_NAMES
-from app.core.table.machine import SeatState, TableMachine
+from app.core.table.family import Family
+from app.core.table.machine import TableMachine
 from app.core.table.mjai import (
     MJAI_NAMES,
     UNKNOWN,
@@ -63,6 +65,7 @@ from app.core.table.mjai import (
 )
 from app.core.table.players import Advisor, SeatView, Strategy
 from app.core.table.resume import MachineShelf, PrefixKey, machine_size, prefix_digests
+from app.core.table.seats import SeatState
 from app.core.value.scoring import MINIMUM_FANS
 
 
@@ -126,7 +129,7 @@ def seat_view(machine: TableMachine, seat: int, stop: Callable[[], bool] | None 
         machine.live_left,
         machine.rules,
         machine.checker if player.void is None else machine.checker.bound(player.void),
-        machine.play.scoring == "riichi",
+        machine.family.advisor.needs_yaku,
         DRAGONS + tuple(sorted({seat_wind, machine.bakaze})),
         visible,
         player.kita,
@@ -359,7 +362,7 @@ def declined_win(machine: TableMachine, seat: int, win: Event) -> str | None:
     pass, a riichi hand is furiten for discards).  Self-draws are always taken (the hand is
     worth the same later), as is every win before all-last.
     """
-    if win.target is None or win.target == seat or machine.play.scoring != "riichi":
+    if win.target is None or win.target == seat or not machine.family.advisor.plays_for_placement:
         return None
     outcome = machine.standing_after_win(seat, win.target, kind_of(win.pai or 0))
     if outcome is None or outcome != machine.seats - 1:
@@ -586,6 +589,7 @@ def replay(
     objects: Sequence[object],
     rules: RuleProfile,
     *,
+    family: Family,
     stop: Callable[[], bool] | None = None,
     machine: TableMachine | None = None,
     first: int = 0,
@@ -598,7 +602,7 @@ def replay(
     from app.core.table.machine import Foul
 
     if machine is None:
-        machine = TableMachine(rules)
+        machine = TableMachine(rules, family)
     for index, obj in enumerate(objects, first):
         if stop is not None and index % 64 == 0 and stop():
             raise TimeoutError
@@ -643,6 +647,7 @@ def act(
     seat: int,
     rules: RuleProfile,
     *,
+    family: Family,
     strategy: Strategy | None = None,
     stop: Callable[[], bool] | None = None,
     shelf: MachineShelf | None = None,
@@ -659,7 +664,7 @@ def act(
     """
     if not 0 <= seat < rules.seats:
         raise NotADecisionPoint(f"seat must be 0..{rules.seats - 1}, got {seat}", field="seat")
-    machine, kept_as = _seat_machine(objects, seat, rules, stop, shelf)
+    machine, kept_as = _seat_machine(objects, seat, rules, family, stop, shelf)
     try:
         answer = _advise(machine, objects, seat, strategy, stop)
     except TenpaiError:  # the question was refused, the machine stands as the events left it
@@ -684,7 +689,7 @@ def _advise(
         raise NotADecisionPoint(f"seat {seat}'s own tiles are hidden (?): it cannot be advised", field="events")
     decision = decide(machine, seat, strategy or Advisor(rng=random.Random(0)), stop=stop)
     legal = machine.legal_actions(seat) or [Event("none")]
-    reads = opponent_reads(machine, seat) if machine.play.scoring == "riichi" and machine.hand_open else ()
+    reads = opponent_reads(machine, seat) if machine.family.advisor.reads_opponents and machine.hand_open else ()
     return ActAnswer(
         action_object(decision.action),
         [action_object(action) for action in legal],
@@ -697,6 +702,7 @@ def _seat_machine(
     objects: Sequence[object],
     seat: int,
     rules: RuleProfile,
+    family: Family,
     stop: Callable[[], bool] | None,
     shelf: MachineShelf | None,
 ) -> tuple[TableMachine, PrefixKey | None]:
@@ -720,7 +726,7 @@ def _seat_machine(
     for index in range(start, len(objects)):  # each event's form as sent, before other seats' tiles are hidden
         read_event(objects[index], index, rules.seats)
     # A replay stopped or refused here drops the machine: taken off the shelf, it is never put back.
-    machine = replay(seat_sees(objects[start:], seat), rules, stop=stop, machine=resumed, first=start)
+    machine = replay(seat_sees(objects[start:], seat), rules, family=family, stop=stop, machine=resumed, first=start)
     return machine, whole
 
 

@@ -17,7 +17,8 @@ wall, so that the dead wall keeps 14 tiles, as at Tenhou.
 A game is a function of its seed string (:func:`game_seed`) and the players' seats: the
 same seed deals the same walls, hand after hand, whoever sits where (the duplicate mode).
 
->>> record = play_game(GameConfig("riichi", ("linear",) * 4, seed=3, length="kyoku"), 0)
+>>> from app.core.families.registry import TABLES
+>>> record = play_game(GameConfig("riichi", ("linear",) * 4, seed=3, length="kyoku"), 0, TABLES)
 >>> record.events[0]["type"], record.events[-1]["type"], len(record.hands)
 ('start_game', 'end_game', 1)
 """
@@ -34,6 +35,7 @@ from app.core.errors import TenpaiError
 from app.core.shape.rules import RuleProfile, rule_profile
 from app.core.shape.tiles import NUM_TILE_KINDS
 from app.core.table.decide import decide
+from app.core.table.family import Family
 from app.core.table.flow import (
     AbortiveDraw,
     AbortiveDrawKind,
@@ -48,7 +50,7 @@ from app.core.table.flow import (
     ron_order,
     tenhou_rules,
 )
-from app.core.table.machine import HAND_SIZE, TableMachine, Win
+from app.core.table.machine import HAND_SIZE, TableMachine
 from app.core.table.mjai import (
     FIRST_FLOWER,
     TABLE_TILES,
@@ -61,13 +63,9 @@ from app.core.table.mjai import (
     red_of,
     tile_name,
 )
-from app.core.table.play_rules import PLAY_RULES
+from app.core.table.play_rules import PlayRules
 from app.core.table.players import make_player
-from app.core.value.riichi_scoring import RiichiScore
-from app.core.value.sichuan_scoring import SichuanScore
 
-#: Rules the table machine plays.
-TABLE_PRESETS: Final = tuple(PLAY_RULES)
 _FIRST_INDICATOR: Final = 4
 
 
@@ -171,17 +169,23 @@ def table_rules(rules: RuleProfile, length: str) -> TableRules:
     return tenhou_rules(seats=rules.seats, length=game_length)
 
 
-def validate_config(config: GameConfig) -> RuleProfile:
-    """The rule profile of ``config``, or a typed error naming the bad field."""
+def validate_config(config: GameConfig, tables: Mapping[str, Family]) -> RuleProfile:
+    """The rule profile of ``config``, or a typed error naming the bad field; ``tables`` is the
+    family of each preset with a table (:data:`app.core.families.registry.TABLES`)."""
     try:
         rules = rule_profile(config.rules, **dict(config.options))
     except TenpaiError as error:
         raise type(error)(error.message, field="rules") from None
-    if rules.name not in TABLE_PRESETS:
+    family = tables.get(rules.name)
+    if family is None:
         raise InvalidGameConfig(
-            f"the table plays {', '.join(TABLE_PRESETS)}; rules {rules.name!r} have no table", field="rules"
+            f"the table plays {', '.join(tables)}; rules {rules.name!r} have no table", field="rules"
         )
-    lengths = PLAY_RULES[rules.name].lengths
+    try:  # each preset takes the shared options and its family's own, no other family's
+        family.check_options(name for name, _ in config.options)
+    except TenpaiError as error:
+        raise type(error)(error.message, field="rules") from None
+    lengths = family.play_rules(rules).lengths
     if config.length in {"kyoku", "tonpuu", "hanchan"} and config.length not in lengths:
         raise InvalidGameConfig(
             f"{rules.name} is played one hand at a time here (length kyoku); its flow between hands "
@@ -202,24 +206,9 @@ def validate_config(config: GameConfig) -> RuleProfile:
     return rules
 
 
-def _points(win: Win) -> int:
-    """What the other seats paid ``win``'s winner, honba in: riichi's delta also holds the sticks
-    it took, its score's payment does not; Sichuan's delta also holds the kong payments the win's
-    event carries; the other tables have neither."""
-    if isinstance(win.score, RiichiScore | SichuanScore):
-        return win.score.payments[win.winner]
-    return win.deltas[win.winner]
-
-
-def _fan_names(win: Win) -> tuple[str, ...]:
-    """The names of the fans a Sichuan win counted."""
-    return tuple(fan.name for fan in win.score.fans) if isinstance(win.score, SichuanScore) else ()
-
-
-def wall_tiles(rules: RuleProfile) -> list[int]:
+def wall_tiles(rules: RuleProfile, play: PlayRules) -> list[int]:
     """Every tile of the set as table tiles: four of each kind (one five of each suit red where the
-    table has red fives), and the flowers."""
-    play = PLAY_RULES[rules.name]
+    table ``play`` has red fives), and the flowers."""
     tiles: list[int] = []
     for kind in range(NUM_TILE_KINDS):
         if kind in rules.absent_tiles:
@@ -275,9 +264,12 @@ class RandomWalls:
         return self.rng.randrange(1, seats)  # from the seat after, across, or before
 
 
-def play_game(config: GameConfig, game: int, *, stop: Callable[[], bool] | None = None) -> GameRecord:
-    """Play game number ``game`` of the run ``config`` (deterministic in both)."""
-    rules = validate_config(config)
+def play_game(
+    config: GameConfig, game: int, tables: Mapping[str, Family], *, stop: Callable[[], bool] | None = None
+) -> GameRecord:
+    """Play game number ``game`` of the run ``config`` (deterministic in both); ``tables`` is the
+    family of each preset with a table (:data:`app.core.families.registry.TABLES`)."""
+    rules = validate_config(config, tables)
     seed = game_seed(config.seed, game)
     seated = tuple(config.players[(seat + config.rotation) % rules.seats] for seat in range(rules.seats))
     strategies = [
@@ -285,6 +277,7 @@ def play_game(config: GameConfig, game: int, *, stop: Callable[[], bool] | None 
     ]
     dealer = Dealer(
         rules,
+        tables[rules.name],
         table_rules(rules, config.length),
         RandomWalls(random.Random(seed)),
         names=seated,
@@ -321,6 +314,7 @@ class Dealer:
     def __init__(
         self,
         rules: RuleProfile,
+        family: Family,
         table: TableRules,
         walls: WallSource,
         *,
@@ -342,9 +336,10 @@ class Dealer:
         self.record = GameRecord(game, tuple(names), rotation=rotation)
         self.emitted = 0
         self.hands_dealt = 0
-        self.machine = TableMachine(rules, table=self.table)
-        self.table_play = PLAY_RULES[rules.name]
-        self.tiles = wall_tiles(rules)
+        self.family = family
+        self.machine = TableMachine(rules, family, table=self.table)
+        self.table_play = self.machine.play
+        self.tiles = wall_tiles(rules, self.table_play)
 
     # -- the game ----------------------------------------------------------
 
@@ -473,9 +468,9 @@ class Dealer:
                 riichi=tuple(p.riichi == 2 for p in machine.players),
                 riichi_sticks=sum(p.riichi == 2 for p in machine.players),
                 calls=tuple(self.calls),
-                points=tuple(_points(win) for win in result.wins),
+                points=tuple(self.family.points_of(win) for win in result.wins),
                 fans=tuple(win.fan for win in result.wins if win.fan is not None) if self.table_play.play_on else (),
-                fan_names=tuple(_fan_names(win) for win in result.wins) if self.table_play.play_on else (),
+                fan_names=tuple(self.family.fan_names(win) for win in result.wins) if self.table_play.play_on else (),
             )
         )
         return outcome

@@ -18,7 +18,8 @@ the order the seats were asked (a hosted table adds who chose each: the client, 
 >>> from app.core.table.game import RandomWalls
 >>> import random
 >>> rules = rule_profile("riichi")
->>> game = HostedGame(rules, "kyoku", RandomWalls(random.Random(1)), names=("a", "b", "c", "d"))
+>>> from app.core.families.registry import family_of
+>>> game = HostedGame(rules, family_of(rules), "kyoku", RandomWalls(random.Random(1)), names=("a", "b", "c", "d"))
 >>> game.asked, [event["type"] for event in game.events]
 ((0,), ['start_game', 'start_kyoku', 'tsumo'])
 """
@@ -33,6 +34,7 @@ from app.core.advice.discard import DEFAULT_WEIGHTS
 from app.core.errors import TenpaiError
 from app.core.shape.rules import RuleProfile
 from app.core.table.decide import decide, seat_sees
+from app.core.table.family import Family
 from app.core.table.game import Answers, Ask, Dealer, GameRecord, GameRun, WallSource, table_rules
 from app.core.table.mjai import Event, MalformedEvent, action_key, action_object, read_event
 from app.core.table.players import make_player
@@ -84,11 +86,18 @@ class HostedGame:
     """One hosted game in play, paused at the seats it asks (none once it is over)."""
 
     def __init__(
-        self, rules: RuleProfile, length: str, walls: WallSource, *, names: Sequence[str], audit: bool = False
+        self,
+        rules: RuleProfile,
+        family: Family,
+        length: str,
+        walls: WallSource,
+        *,
+        names: Sequence[str],
+        audit: bool = False,
     ) -> None:
         """``audit``: the dealer checks after every event that no tile was created or lost (tests)."""
         self.rules = rules
-        self.dealer = Dealer(rules, table_rules(rules, length), walls, names=names, audit=audit)
+        self.dealer = Dealer(rules, family, table_rules(rules, length), walls, names=names, audit=audit)
         self._run: GameRun = self.dealer.run()
         self.answer_count = 0
         self.result: GameRecord | None = None
@@ -99,6 +108,7 @@ class HostedGame:
     def replay(
         cls,
         rules: RuleProfile,
+        family: Family,
         length: str,
         walls: WallSource,
         *,
@@ -107,7 +117,7 @@ class HostedGame:
         stop: Callable[[], bool] | None = None,
     ) -> HostedGame:
         """The game after ``answers`` (the stored ones, in order)."""
-        game = cls(rules, length, walls, names=names)
+        game = cls(rules, family, length, walls, names=names)
         game.catch_up(answers, stop=stop)
         return game
 

@@ -1,4 +1,4 @@
-"""The table machine: one game of riichi mahjong, one mjai event at a time, by Tenhou's rules.
+"""The table machine: one game, one mjai event at a time, under the rules of one rule family.
 
 Everything that plays or judges a game goes through this class: the referee
 (:mod:`app.core.table.referee`), ``/act``, the bot process (``python -m app.mjai``)
@@ -7,47 +7,40 @@ event may happen (:meth:`TableMachine.apply` raises a :class:`Foul` with a stabl
 code when it may not), and answers, for any seat at any point, the exact set of
 actions the rules allow (:meth:`TableMachine.legal_actions`).
 
-The rules are Tenhou's (what the options in :class:`~app.core.table.flow.TableRules`
-leave to a room aside):
+The machine keeps what every family shares, each part switched by the table's data
+(:class:`~app.core.table.play_rules.PlayRules`) where families differ:
 
 * **Turns.** The dealer draws first; after a discard the seats may claim it: a
   win (ron) outranks a pon or an open kan, which outranks a chi (only by the next
-  seat).  Two seats may win on one discard (double ron); a third makes the hand
-  an abortive draw.  After a chi or pon the caller discards without drawing, and
-  may not throw the tile it called nor, after a chi, the tile on the other side of
-  the run (kuikae): a call that would leave no other discard is not offered.  No
-  call on the last discard of the wall; a kan needs a tile left to draw and at most
-  four kans are made in a hand.
-* **Furiten.** No ron while a wait is in the seat's own river, after a winning
-  tile went by since its own last discard, or, in riichi, after a winning tile
-  went by at all.
-* **Riichi** needs a closed hand, 1000 points, four tiles left to draw, and a
-  discard that keeps the hand ready; then the seat throws every tile it draws that
-  does not win.  A closed kan in riichi is allowed only with the tile just drawn
-  and only when it leaves the waits as they were.  The stick goes down
-  (``reach_accepted``) once the declaring discard is not won on.  Ippatsu ends at
-  the seat's next discard or at any call or kan.
-* **Kan dora.** A closed kan shows its indicator at once (``ankan``, ``dora``,
-  replacement ``tsumo``); an open or added kan after its replacement draw, before
-  the discard.  A robbed added kan (chankan) may be won on by any ready seat; a
-  closed kan only by thirteen orphans.
-* **Draws.** Exhaustive when the last discard goes by; abortive: nine orphans in
-  the first uninterrupted turn (by choice), four identical winds in the first
-  discards, four riichi, four kans by more than one seat, three rons.
+  seat).  One seat wins a discard (the first after the discarder), or several where
+  the table allows it.  After a chi or pon the caller discards without drawing (and,
+  where the table forbids swap calls, not the tile it called nor, after a chi, the
+  tile on the other side of the run: a call that would leave no other discard is not
+  offered).  No call on the last discard of the wall; a kan needs a tile left to draw
+  and at most four kans are made in a hand.
+* **Furiten**, where the rules have it: no ron while a wait is in the seat's own river,
+  after a winning tile went by since its own last discard, or, after a declaration,
+  after a winning tile went by at all.
+* **A declaration with a stick**, where the table has one: a closed hand, the stick's
+  points, four tiles left to draw and a discard that keeps the hand ready; then the
+  seat throws every tile it draws that does not win, a closed kan allowed only with
+  the tile just drawn and only when it leaves the waits as they were.  The stick goes
+  down (``reach_accepted``) once the declaring discard is not won on.
+* **Indicators**, where the table has them: a closed kan shows its indicator at once,
+  an open or added kan after its replacement draw, before the discard.  A robbed added
+  kan may be won on by any ready seat; a closed kan only by thirteen orphans.
+* **Tiles set aside** (flowers, a north where the table has kita) with a replacement draw;
+  **dealing steps** before the first draw (passing three tiles, declaring a void suit);
+  **play on** after a win, with kongs paid at once.
+* **Draws.** Exhaustive when the last discard goes by; abortive ones where the family has them.
+
+What a family decides (its dealing steps, which hands win and what they pay, its draws'
+payments) it answers through its :class:`~app.core.table.family.Family`, given to the
+constructor; each family's rules are told in its own folder of :mod:`app.core.families`.
 
 Hands whose tiles a seat cannot see hold unknown tiles (``?``): the machine then
 checks what it can (counts, turns) and answers legal actions only for seats whose
 hands it knows.
-
->>> from app.core.shape.rules import rule_profile
->>> machine = TableMachine(rule_profile("riichi"))
->>> machine.apply_object({"type": "start_game", "names": ["a", "b", "c", "d"]})
->>> hands = [["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "S", "S"]] + [["?"] * 13] * 3
->>> machine.apply_object({"type": "start_kyoku", "bakaze": "E", "dora_marker": "1p", "kyoku": 1,
-...     "honba": 0, "kyotaku": 0, "oya": 0, "scores": [25000] * 4, "tehais": hands})
->>> machine.apply_object({"type": "tsumo", "actor": 0, "pai": "S"})
->>> sorted({a["type"] for a in machine.legal_objects(0)})
-['dahai', 'hora', 'reach']
 """
 
 from __future__ import annotations
@@ -55,15 +48,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import Any, Final
 
-from app.core.errors import NotAWinningHand, TenpaiError, VoidSuitHeld
+from app.core.errors import TenpaiError
 from app.core.shape.engine import Checker
 from app.core.shape.hand import Hand, Meld, MeldKind
 from app.core.shape.rules import SEAT_COUNTS, RuleProfile
 from app.core.shape.tiles import (
     COPIES,
-    DRAGONS,
     NORTH,
     NUM_TILE_KINDS,
     ORPHANS,
@@ -72,6 +64,7 @@ from app.core.shape.tiles import (
     quoted,
 )
 from app.core.shape.void_suit import SUIT_NAMES, SUITS, holds_suit
+from app.core.table.family import DrawSettlementParts, Family
 from app.core.table.flow import (
     AbortiveDraw,
     AbortiveDrawKind,
@@ -82,15 +75,12 @@ from app.core.table.flow import (
     TableRules,
     TableState,
     Wins,
-    exhaustive_draw_payments,
     next_hand,
     tenhou_rules,
-    with_liability,
 )
 from app.core.table.mjai import (
     EXCHANGED,
     FIRST_FLOWER,
-    FIRST_RED,
     TABLE_TILES,
     UNKNOWN,
     Event,
@@ -98,61 +88,35 @@ from app.core.table.mjai import (
     action_key,
     action_object,
     is_flower,
-    is_red,
     kind_of,
     parse_pai,
     read_event,
     red_of,
     tile_name,
 )
-from app.core.table.play_rules import FLAT_WIN_VALUE, PLAY_RULES, PlayRules
-from app.core.value.mcr_scoring import McrScore
-from app.core.value.riichi_scoring import RiichiScore
-from app.core.value.scoring import REFUSALS, ScoreResult, score, win_payments
+from app.core.table.play_rules import PlayRules
+from app.core.table.seats import MELD_KIND, KongPayment, SeatState, TableMeld, Win
+from app.core.value.scoring import REFUSALS, win_payments
 from app.core.value.scoring_context import WinContext
-from app.core.value.sichuan_scoring import SichuanScore, check_sichuan_hand
-
-if TYPE_CHECKING:
-    from app.core.advice.safety import Opponent
 
 #: Tiles in the dead wall: the replacement draws and the dora indicators.
 DEAD_WALL: Final = 14
 HAND_SIZE: Final = 13
-RIICHI_STICK: Final = 1000
-#: Draws a riichi declaration needs left in the wall.
-RIICHI_MIN_DRAWS: Final = 4
+#: Points of a declaration's stick.
+DECLARATION_STICK: Final = 1000
+#: Draws a declaration needs left in the wall.
+DECLARATION_MIN_DRAWS: Final = 4
 MAX_KANS: Final = 4
-_MELD_KIND: Final = {
-    "chi": MeldKind.CHI,
-    "pon": MeldKind.PON,
-    "daiminkan": MeldKind.OPEN_KAN,
-    "kakan": MeldKind.ADDED_KAN,
-    "ankan": MeldKind.CLOSED_KAN,
-}
-_YAKUMAN_WITH_LIABILITY: Final = {"daisangen": DRAGONS, "daisuushii": WINDS}
 #: Per seat (a table seats at most four), the discard of each tile from the hand and as the
 #: tile just drawn (tsumogiri).
 _DISCARDS: Final = tuple(
     tuple(tuple(Event("dahai", seat, None, tile, (), drawn) for tile in range(UNKNOWN)) for drawn in (False, True))
     for seat in range(max(SEAT_COUNTS))
 )
-#: Each red five's table tile with its kind.
-_RED_KINDS: Final = tuple((red, kind_of(red)) for red in range(FIRST_RED, UNKNOWN))
-
-
-def _flat_payments(winner: int, discarder: int | None, seats: int) -> tuple[int, ...]:
-    """A flat win: the discarder pays :data:`FLAT_WIN_VALUE`, or each other seat its share of it."""
-    payments = [0] * seats
-    payers = [seat for seat in range(seats) if seat != winner] if discarder is None else [discarder]
-    for payer in payers:
-        share = FLAT_WIN_VALUE // len(payers)
-        payments[payer] -= share
-        payments[winner] += share
-    return tuple(payments)
 
 
 class NoTable(TenpaiError):
-    """Rules the table machine has no table for (see :data:`~app.core.table.play_rules.PLAY_RULES`)."""
+    """Rules the table machine has no table for: the family it was given plays other presets."""
 
     code = "unsupported_rules"
 
@@ -161,9 +125,9 @@ class Foul(TenpaiError):
     """An event a Tenhou-rules table would not allow; ``code`` says which rule it breaks.
 
     Codes: ``out_of_turn``, ``tile_not_held``, ``illegal_action`` (an action the seat is
-    not offered), ``kuikae``, ``furiten``, ``not_a_win``, ``not_ready`` (riichi),
+    not offered), ``kuikae``, ``furiten``, ``not_a_win``, ``not_ready`` (a declaration),
     ``missing_dora``, ``unexpected_event``, ``too_many_copies``, ``wrong_start``,
-    ``wall_exhausted``; Sichuan's: ``bad_exchange`` (not three tiles of one suit, or not the
+    ``wall_exhausted``; of the dealing steps and play on: ``bad_exchange`` (not three tiles of one suit, or not the
     hand's one direction), ``void_suit_first`` (a discard outside the void suit while holding
     one of it), ``void_suit_called`` (a pon or kong of the void suit), ``seat_left`` (a seat
     that has won and left the hand acts).
@@ -175,163 +139,6 @@ class Foul(TenpaiError):
 
 
 @dataclass(slots=True)
-class TableMeld:
-    """A meld on the table: its mjai kind, its tiles (table tiles), whose tile it took."""
-
-    kind: str
-    tiles: tuple[int, ...]
-    target: int | None = None
-    called: int | None = None
-
-    @property
-    def kind_tile(self) -> int:
-        return min(kind_of(tile) for tile in self.tiles)
-
-    def as_meld(self) -> Meld:
-        return Meld(_MELD_KIND[self.kind], tuple(sorted(kind_of(tile) for tile in self.tiles)))
-
-
-@dataclass(slots=True)
-class KongPayment:
-    """A kong paid at once (刮风下雨): who made it and each seat's share of the payment.
-
-    ``transferred``: its income went to the winner of its seat's next discard (呼叫转移)."""
-
-    seat: int
-    kind: str
-    deltas: list[int]
-    #: An open kong's discarder (点杠: it fed the kong); None for a kong of the seat's own tiles.
-    fed_by: int | None = None
-    transferred: bool = False
-
-
-@dataclass(slots=True)
-class SeatState:
-    """What the table knows of one seat in the hand being played."""
-
-    counts: list[int] = field(default_factory=lambda: [0] * TABLE_TILES)
-    melds: list[TableMeld] = field(default_factory=list)
-    river: list[int] = field(default_factory=list)
-    #: Positions in ``river`` of the discards another seat called (they sit in its meld).
-    called_away: set[int] = field(default_factory=set)
-    #: The tile just drawn (tsumogiri means throwing it); None after a call.
-    drawn: int | None = None
-    #: 0: no riichi; 1: declared, its discard not yet through; 2: the stick is down.
-    riichi: int = 0
-    double_riichi: bool = False
-    #: 1-based position in ``river`` of the riichi declaration tile.
-    riichi_turn: int | None = None
-    ippatsu: bool = False
-    temporary_furiten: bool = False
-    riichi_furiten: bool = False
-    #: Kinds this seat may not discard now (kuikae), after its chi or pon.
-    forbidden: frozenset[int] = frozenset()
-    discarded: bool = False
-    #: Every discard was an orphan and none was called: nagashi mangan stands.
-    nagashi: bool = True
-    kita: int = 0
-    #: Flowers set aside (MCR), as table tiles.
-    flowers: list[int] = field(default_factory=list)
-    #: Seat liable for a yakuman (pao) and which one.
-    liable: dict[str, int] = field(default_factory=dict)
-    #: Sichuan: the tiles this seat passed in the exchange (换三张), once it has; None before.
-    exchanged: tuple[int, ...] | None = None
-    #: Sichuan: whether the seat has received its three tiles, and whether its own were received.
-    received: bool = False
-    given: bool = False
-    #: Sichuan: the void suit declared (定缺: 0 m, 1 p, 2 s); None before.
-    void: int | None = None
-    #: Play-on tables: the seat's wins this hand.
-    wins: int = 0
-    #: Play-on tables (血战到底): the seat has won and left the hand (no more draws, discards, calls).
-    left: bool = False
-    #: Play-on tables: the tiles this seat won on by self-draw, set aside (its hand keeps 13).
-    won_tiles: list[int] = field(default_factory=list)
-    #: Kongs this seat made since its last draw from the front of the wall (杠上炮's kongs).
-    turn_kongs: list[KongPayment] = field(default_factory=list)
-    #: The waits of the concealed hand (kinds), while it is 3n+1 tiles and known.
-    waits_cache: frozenset[int] | None = None
-    #: :meth:`hand` until the concealed tiles or the melds change (the machine empties it then).
-    hand_cache: Hand | None = None
-    #: The melds as :class:`Meld` values until they change (a call, a kan).
-    melds_cache: tuple[Meld, ...] | None = None
-    #: The shanten of a :meth:`hand` (:meth:`TableMachine.hand_shanten`), with that hand.
-    shanten_cache: tuple[Hand, int] | None = None
-    #: What the other seats see of this one (:func:`app.core.table.decide.seat_view`), with the
-    #: state it was read at: the river's length, then the lengths of the called discards and the
-    #: melds, the riichi and its turn, and the table's kans (an added kan grows a meld in place).
-    opponent_cache: tuple[int, tuple[int | None, ...], Opponent] | None = None
-
-    @property
-    def known(self) -> bool:
-        return self.counts[UNKNOWN] == 0
-
-    @property
-    def size(self) -> int:
-        return sum(self.counts)
-
-    def kind_counts(self) -> bytes:
-        """The concealed tiles by kind (a red five counted as its five; unknown tiles left out)."""
-        counts = self.counts
-        kinds = bytearray(counts[:NUM_TILE_KINDS])
-        for red, kind in _RED_KINDS:
-            if counts[red]:
-                kinds[kind] += counts[red]
-        return bytes(kinds)
-
-    def hand(self) -> Hand:
-        hand = self.hand_cache
-        if hand is None:
-            melds = self.melds_cache
-            if melds is None:
-                melds = self.melds_cache = tuple(meld.as_meld() for meld in self.melds)
-            hand = self.hand_cache = Hand(self.kind_counts(), melds)
-        return hand
-
-    @property
-    def closed(self) -> bool:
-        return all(meld.kind == "ankan" for meld in self.melds)
-
-
-@dataclass(frozen=True, slots=True)
-class Win:
-    """A win the table scored: who, from whom, the score and the seat deltas (sticks included)."""
-
-    winner: int
-    target: int
-    tile: int
-    #: The scorer's answer (riichi's, MCR's, Qiqihar's or Sichuan's); None for a flat win.
-    score: RiichiScore | McrScore | ScoreResult | SichuanScore | None
-    deltas: tuple[int, ...]
-    liable: int | None = None
-
-    @property
-    def han(self) -> int | None:
-        """Riichi's han (13 and up: yakuman); None under other scoring."""
-        return self.score.han if isinstance(self.score, RiichiScore) else None
-
-    @property
-    def fan(self) -> int | None:
-        """MCR's fans, flowers not counted, or Sichuan's before the cap; None under other scoring."""
-        return self.score.fan if isinstance(self.score, McrScore | SichuanScore) else None
-
-
-class DrawSettlement(NamedTuple):
-    """A Sichuan exhaustive draw's payments, each rule's per seat (see :meth:`TableMachine.draw_settlement`)."""
-
-    #: 查花猪: each seat holding a tile of its void suit pays every seat that is not one the capped win.
-    flower_pigs: tuple[int, ...]
-    #: 查大叫: each seat still in and not ready pays each ready seat still in the most it could win.
-    not_ready: tuple[int, ...]
-    #: 退税: each seat not ready returns its kong income to those who paid it.
-    refunds: tuple[int, ...]
-
-    @property
-    def total(self) -> list[int]:
-        return [sum(parts) for parts in zip(self.flower_pigs, self.not_ready, self.refunds, strict=True)]
-
-
-@dataclass(slots=True)
 class HandResult:
     """How a hand ended: its wins, or the kind of draw, and the deltas the table computed."""
 
@@ -339,7 +146,7 @@ class HandResult:
     bakaze: int
     honba: int
     oya: int
-    kind: str  # "hora", or a draw: exhaustive, nine_terminals, four_winds, four_riichi, four_kans, triple_ron
+    kind: str  # "hora", or a draw: "exhaustive" or an abortive draw's kind (flow.AbortiveDrawKind)
     deltas: list[int]
     wins: list[Win] = field(default_factory=list)
     #: Every winner in order, also those whose hands the table could not see (no :class:`Win`).
@@ -347,7 +154,7 @@ class HandResult:
     tenpai: tuple[bool, ...] = ()
     nagashi: tuple[int, ...] = ()
     logged_deltas: list[int] | None = None
-    #: Riichi sticks on the table when the hand ended (taken by the winner, or left).
+    #: Declaration sticks on the table when the hand ended (taken by the winner, or left).
     kyotaku: int = 0
     #: The ``ryukyoku`` event's own deltas where they are not the whole hand's (a play-on table:
     #: the kong payments not yet logged and the draw's settlement); None: ``deltas``.
@@ -355,7 +162,7 @@ class HandResult:
     #: Play-on tables, at an exhaustive draw: the seats holding a void-suit tile (花猪).
     flower_pigs: tuple[int, ...] = ()
     #: Play-on tables, at an exhaustive draw: the settlement, rule by rule.
-    settlement: DrawSettlement | None = None
+    settlement: DrawSettlementParts | None = None
 
     def outcome(self) -> HandOutcome:
         """The hand's ending in the terms of :func:`~app.core.table.flow.next_hand`."""
@@ -369,12 +176,19 @@ class HandResult:
 class TableMachine:
     """One game: apply mjai events, ask for legal actions.  See the module notes."""
 
-    def __init__(self, rules: RuleProfile, *, table: TableRules | None = None, red_fives: int = 1) -> None:
+    def __init__(
+        self, rules: RuleProfile, family: Family, *, table: TableRules | None = None, red_fives: int = 1
+    ) -> None:
         self.rules = rules
-        play = PLAY_RULES.get(rules.name)
-        if play is None:
-            raise NoTable(f"the table plays {', '.join(PLAY_RULES)}; rules {rules.name!r} have no table", field="rules")
-        #: How the table runs beyond the hand rules (riichi, dora, flowers, scoring, ...).
+        if rules.name not in family.presets:
+            raise NoTable(
+                f"the {family.name} table plays {', '.join(family.presets)}; rules {rules.name!r} are not among them",
+                field="rules",
+            )
+        #: The rule family: the hooks where the table's rules part from the shared ones.
+        self.family = family
+        play = family.play_rules(rules)
+        #: How the table runs beyond the hand rules (declarations, indicators, flowers, play on, ...).
         self.play: PlayRules = play
         #: The rules between hands and of the payments beyond a win's (noten, nagashi, pao).
         self.table = table if table is not None else tenhou_rules(seats=rules.seats)
@@ -416,7 +230,7 @@ class TableMachine:
         self.turn = 0
         self.after = "tsumo"  # what the seat in "act" acts after: tsumo, rinshan, chi, pon, reach
         self.rinshan_next = False
-        #: The replacement draw due is for a flower (MCR: no kong-replacement win on it).
+        #: The replacement draw due is for a flower (no kong-replacement win on it).
         self.flower_replacement = False
         self.claim_tile = 0
         self.claim_source = "dahai"
@@ -432,7 +246,7 @@ class TableMachine:
         self.hora_seats: list[int] = []
         #: Play-on tables: the seats that won the claimable tile now (一炮多响), in log order.
         self.claim_winners: list[int] = []
-        #: Sichuan's exchange: the offset from a receiving seat to the seat it receives from.
+        #: The exchange before the first draw: the offset from a receiving seat to the seat it receives from.
         self.exchange_offset: int | None = None
         #: Kong payments of the hand, in order (刮风下雨).
         self.kong_payments: list[KongPayment] = []
@@ -448,7 +262,7 @@ class TableMachine:
     def hand_shanten(self, seat: int) -> int:
         """The shanten of the seat's known hand (:meth:`Checker.shanten_number
         <app.core.shape.engine.Checker.shanten_number>`), asked once per hand it holds: the
-        riichi check, the waits and self-play's record ask it of the same hand."""
+        declaration check, the waits and self-play's record ask it of the same hand."""
         player = self.players[seat]
         hand = player.hand()
         cached = player.shanten_cache
@@ -561,9 +375,7 @@ class TableMachine:
         if marker is not None:
             self._see(marker)
         self.dora_markers = [] if marker is None else [marker]
-        self.phase = "draw"
-        if self.rules.void_suit:
-            self.phase = "exchange" if self.rules.exchange_three else "void"
+        self.phase = self.family.first_phase(self.rules)
         self.turn = self.oya
         self.hand_open = True
         self.previous_scores = previous_scores if started else None
@@ -581,7 +393,7 @@ class TableMachine:
             raise MalformedEvent("only flowers (H1-H8), and only where the rules have them", field="flowers")
         return out
 
-    # ------------------------------------------------------------ before the first draw (Sichuan)
+    # ------------------------------------------------------------ before the first draw (exchange, void suit)
 
     def _on_exchange_out(self, event: Event) -> None:
         seat = event.actor
@@ -661,7 +473,7 @@ class TableMachine:
             self.phase = "draw"
             self.turn = self.oya
 
-    def _holds_void(self, seat: int) -> bool:
+    def holds_void(self, seat: int) -> bool:
         """Whether the seat holds a tile of its void suit (concealed or melded): it cannot win."""
         player = self.players[seat]
         return player.void is not None and holds_suit(player.hand(), player.void)
@@ -801,13 +613,13 @@ class TableMachine:
         player.river.append(tile)
         if kind not in ORPHANS:
             player.nagashi = False
-        if player.riichi == 2:
+        if player.declared == 2:
             player.ippatsu = False
-        if player.riichi == 1 and self.after == "reach":
+        if player.declared == 1 and self.after == "reach":
             # The declaring discard (its position, for the safety reads); the stick goes down
             # once it is not won on.
-            player.riichi_turn = len(player.river)
-        elif player.riichi == 0:
+            player.declaration_turn = len(player.river)
+        elif player.declared == 0:
             player.temporary_furiten = False
         if not player.discarded:
             player.discarded = True
@@ -831,23 +643,23 @@ class TableMachine:
         self._require_legal(event)
         seat = event.actor
         assert seat is not None
-        player.riichi = 1
-        player.double_riichi = not player.discarded and not self.interrupted
+        player.declared = 1
+        player.double_declaration = not player.discarded and not self.interrupted
         self.after = "reach"
 
     def _on_reach_accepted(self, event: Event) -> None:
         seat = event.actor
         self._expect(
-            seat is not None and self.phase == "claim" and self.turn == seat and self._riichi_waiting(),
+            seat is not None and self.phase == "claim" and self.turn == seat and self._declaration_waiting(),
             "unexpected_event",
-            f"seat {seat} has no riichi declaration waiting",
+            f"seat {seat} has no {self.family.declaration} declaration waiting",
         )
         assert seat is not None
         player = self.players[seat]
-        player.riichi = 2
+        player.declared = 2
         player.ippatsu = True
         self.ron_closed = True
-        self.scores[seat] -= RIICHI_STICK
+        self.scores[seat] -= DECLARATION_STICK
         self.kyotaku += 1
 
     def _on_chi(self, event: Event) -> None:
@@ -903,7 +715,7 @@ class TableMachine:
         meld = TableMeld(event.kind, (*event.consumed, tile), target, tile)
         caller.melds.append(meld)
         caller.hand_cache = caller.melds_cache = None
-        self._note_liability(seat, target, meld)
+        self.family.note_call(self, seat, target, meld)
         caller.waits_cache = None
         self._interrupt()
         self.turn = seat
@@ -934,16 +746,6 @@ class TableMachine:
             elif called > high and number - 3 >= 0:
                 forbidden.add(called - 3)
         return frozenset(forbidden)
-
-    def _note_liability(self, seat: int, target: int, meld: TableMeld) -> None:
-        """Pao: the seat that fed the third dragon (or fourth wind) set is liable for the yakuman."""
-        kind = meld.kind_tile
-        for yakuman, family in _YAKUMAN_WITH_LIABILITY.items():
-            if kind not in family:
-                continue
-            sets = sum(1 for m in self.players[seat].melds if m.kind != "chi" and m.kind_tile in family)
-            if sets == len(family):
-                self.players[seat].liable[yakuman] = target
 
     def _interrupt(self) -> None:
         self.interrupted = True
@@ -1026,7 +828,7 @@ class TableMachine:
         self.flower_replacement = True
 
     def _set_aside(self, event: Event) -> SeatState:
-        """A tile set aside face up (sanma's north, MCR's flower): out of the hand, and the
+        """A tile set aside face up (a north where the table has kita, a flower): out of the hand, and the
         seat draws a replacement from the back of the wall, as after a kan."""
         player = self._actor_in_turn(event)
         seat, tile = event.actor, event.pai
@@ -1055,8 +857,8 @@ class TableMachine:
     # --------------------------------------------------------------- claims
 
     def _settle_reach_before_call(self, event: Event) -> None:
-        """A call of a riichi discard comes after its reach_accepted."""
-        if self.phase == "claim" and self._riichi_waiting():
+        """A call of a declaring discard comes after its reach_accepted."""
+        if self.phase == "claim" and self._declaration_waiting():
             raise Foul("unexpected_event", f"reach_accepted for seat {self.turn} must come before the call")
 
     def _passed_by(self, exclude: Iterable[int] = ()) -> None:
@@ -1071,17 +873,17 @@ class TableMachine:
             if self.claim_source == "ankan" and not self._can_rob_closed_kan(seat, kind):
                 continue
             if kind in self._waits(seat):
-                if player.riichi:
-                    player.riichi_furiten = True
+                if player.declared:
+                    player.declaration_furiten = True
                 else:
                     player.temporary_furiten = True
 
     def _settle_claims(self, event: Event) -> None:
-        """A draw after a claim window: nobody claimed; the riichi stick, if any, is down."""
+        """A draw after a claim window: nobody claimed; the declaration's stick, if any, is down."""
         if self.phase != "claim":
             return
         self._expect(
-            not self._riichi_waiting(),
+            not self._declaration_waiting(),
             "unexpected_event",
             f"reach_accepted for seat {self.turn} must come before the next draw",
         )
@@ -1100,7 +902,7 @@ class TableMachine:
             # Only at tables that have abortive draws (draw_kind's rule): elsewhere four winds
             # or four kans are no end of the hand, and play goes on.
             self._expect(
-                not self.play.abortive_draws or (not self._four_winds() and not self._four_kans_abort()),
+                not self.play.abortive_draws or not self.family.aborts_when_unclaimed(self),
                 "unexpected_event",
                 "the hand is an abortive draw here",
             )
@@ -1171,9 +973,9 @@ class TableMachine:
             if not logged:
                 self.unlogged[seat] += delta
 
-    def _riichi_waiting(self) -> bool:
+    def _declaration_waiting(self) -> bool:
         player = self.players[self.turn]
-        return self.claim_source == "dahai" and player.riichi == 1
+        return self.claim_source == "dahai" and player.declared == 1
 
     # --------------------------------------------------------------- endings
 
@@ -1226,7 +1028,7 @@ class TableMachine:
             legal = any(a.kind == "hora" for a in self._claims(seat))
         if not legal and not self.lenient:
             raise Foul(*self._why_no_win(seat, target, tile))
-        ura = self._ura(event) if self.players[seat].riichi else ()
+        ura = self._ura(event) if self.players[seat].declared else ()
         win = self._score(seat, target, tile, ura)
         result = self._open_result()
         if self.play.play_on:
@@ -1276,7 +1078,7 @@ class TableMachine:
         # A win ends the first go-around: no later win is heavenly or earthly (天胡, 地胡).
         player.discarded = True
         self.interrupted = True
-        if not self.rules.bloody_river:
+        if not self.family.winner_stays(self.rules):
             player.left = True
         if seat == target:
             # The tile won on by self-draw is set aside: the hand keeps its 13 (its waits, in a
@@ -1330,11 +1132,11 @@ class TableMachine:
                 "illegal_action",
                 f"seat {self.turn} cannot declare nine terminals",
             )
-        if self.phase == "claim" and self._riichi_waiting():
-            # Four riichi that ends the hand at once: the fourth stick is down all the same.
+        if self.phase == "claim" and self._declaration_waiting():
+            # A fourth declaration that ends the hand at once: the fourth stick is down all the same.
             seat = self.turn
-            self.players[seat].riichi = 2
-            self.scores[seat] -= RIICHI_STICK
+            self.players[seat].declared = 2
+            self.scores[seat] -= DECLARATION_STICK
             self.kyotaku += 1
         if self.play.play_on:
             self._settle_draw()
@@ -1345,14 +1147,8 @@ class TableMachine:
         tenpai: tuple[bool, ...] = ()
         nagashi: tuple[int, ...] = ()
         if kind == "exhaustive":
-            tenpai = tuple(self._tenpai_at_draw(seat) for seat in range(self.seats))
-        if kind == "exhaustive" and self.play.scoring == "riichi":
-            nagashi = tuple(seat for seat, p in enumerate(self.players) if p.nagashi and p.discarded)
-            deltas = list(
-                exhaustive_draw_payments(
-                    ExhaustiveDraw(tenpai, nagashi), self.oya, self.table, tsumo_loss=self.rules.tsumo_loss
-                )
-            )
+            tenpai = tuple(self.tenpai_at_draw(seat) for seat in range(self.seats))
+            deltas, nagashi = self.family.exhaustive_draw(self, tenpai)
         self.result = HandResult(
             self.kyoku,
             self.bakaze,
@@ -1371,72 +1167,13 @@ class TableMachine:
         """A play-on table's exhaustive draw: the seats still in settle (see :meth:`draw_settlement`)."""
         result = self._open_result()
         result.kind = "exhaustive"
-        result.tenpai = tuple(self._tenpai_at_draw(seat) and not self.players[seat].left for seat in range(self.seats))
-        if self.play.draw_settlement:
-            result.settlement = self.draw_settlement()
-            settlement = result.settlement.total
-        else:
-            settlement = [0] * self.seats
-        result.flower_pigs = tuple(seat for seat in self.in_hand() if self._holds_void(seat))
+        result.tenpai = tuple(self.tenpai_at_draw(seat) and not self.players[seat].left for seat in range(self.seats))
+        result.settlement = self.family.settle_draw(self)
+        settlement = [0] * self.seats if result.settlement is None else result.settlement.total
+        result.flower_pigs = tuple(seat for seat in self.in_hand() if self.holds_void(seat))
         self._book(settlement, logged=True)
         result.draw_deltas = [a + b for a, b in zip(self.unlogged, settlement, strict=True)]
         self.unlogged = [0] * self.seats
-
-    def draw_settlement(self) -> DrawSettlement:
-        """What the seats still in pay at the exhaustive draw (Sichuan), each seat's net:
-
-        * 查花猪: a seat holding a tile of its void suit (a 花猪) pays every seat that is not one
-          the capped win, ``2 ** max_fan`` points;
-        * 查大叫: a seat not ready (and no 花猪) pays each ready seat still in the most that seat's
-          hand could win on its discard (each wait scored, the seat as the discarder);
-        * 退税: a seat not ready (花猪 included) returns every kong income it still holds to
-          those who paid it (a kong whose income went on to a winner, 呼叫转移, returns nothing).
-
-        A seat that won and left the hand neither pays nor is paid 查大叫 or 退税.
-        """
-        n = self.seats
-        still_in = self.in_hand()
-        pigs = [seat for seat in still_in if self._holds_void(seat)]
-        ready = [seat for seat in still_in if seat not in pigs and self._tenpai_at_draw(seat)]
-        cap = 2**self.rules.max_fan
-        flower_pigs = [0] * n
-        for pig in pigs:
-            for other in range(n):
-                if other not in pigs:
-                    flower_pigs[pig] -= cap
-                    flower_pigs[other] += cap
-        not_ready = [0] * n
-        for payer in still_in:
-            if payer in pigs or payer in ready:
-                continue
-            for seat in ready:
-                owed = self.most_on_a_discard(seat, payer)
-                not_ready[payer] -= owed
-                not_ready[seat] += owed
-        refunds = [0] * n
-        for record in self.kong_payments:
-            if record.seat in still_in and record.seat not in ready and not record.transferred:
-                for seat, delta in enumerate(record.deltas):
-                    refunds[seat] -= delta
-        return DrawSettlement(tuple(flower_pigs), tuple(not_ready), tuple(refunds))
-
-    def most_on_a_discard(self, seat: int, discarder: int) -> int:
-        """The most ``seat``'s ready hand wins on a discard of ``discarder`` (查大叫), over its waits."""
-        best = 0
-        hand = self.players[seat].hand()
-        for wait in sorted(self._waits(seat)):
-            whole = hand.with_tile(wait)
-            # A plain discard: none of the situations of the table as it stands (a kong behind
-            # the last discard) belongs to a win that never happened.
-            context = self._context(seat, discarder, wait, (), False)._replace(
-                after_kong=False, robbed_kong=False, kong_replacement=False, first_turn=False, kong_feeder=None
-            )
-            try:
-                paid = win_payments(whole, wait, self.rules, context)
-            except REFUSALS:
-                continue
-            best = max(best, paid[seat])
-        return best
 
     def draw_kind(self) -> str | None:
         """The draw a ``ryukyoku`` would be now (nine terminals, an abortive or exhaustive draw), or None."""
@@ -1448,37 +1185,20 @@ class TableMachine:
         if drawn is not None and is_flower(drawn) and self.live_left == 0:
             return "exhaustive"  # a flower drawn with no tile left to replace it
         if self.phase == "act" and self.after == "tsumo" and self.play.abortive_draws:
-            return "nine_terminals"
+            return self.family.draw_abort
         if self.phase != "claim":
             return None
         if self.claim_source == "dahai" and not self.play.abortive_draws:
             return "exhaustive" if self.live_left == 0 else None
         if self.claim_source == "dahai":
-            if self._four_riichi():
-                return "four_riichi"
-            if self._four_winds():
-                return "four_winds"
-            if self._four_kans_abort():
-                return "four_kans"
-            if sum(1 for seat in range(self.seats) if self._can_ron_now(seat)) >= 3 and self.seats == 4:
-                return "triple_ron"
+            aborted = self.family.abortive_draw(self)
+            if aborted is not None:
+                return aborted
             if self.live_left == 0:
                 return "exhaustive"
         return None
 
-    def _four_winds(self) -> bool:
-        if self.seats != 4 or self.interrupted or len(self.first_discards) != 4:
-            return False
-        first = self.first_discards[0]
-        return first in WINDS and all(kind == first for kind in self.first_discards)
-
-    def _four_kans_abort(self) -> bool:
-        return self.kans >= MAX_KANS and len(self.kan_seats) > 1
-
-    def _four_riichi(self) -> bool:
-        return self.seats == 4 and all(p.riichi for p in self.players)
-
-    def _tenpai_at_draw(self, seat: int) -> bool:
+    def tenpai_at_draw(self, seat: int) -> bool:
         player = self.players[seat]
         if not player.known:
             return False
@@ -1510,83 +1230,30 @@ class TableMachine:
 
     # --------------------------------------------------------------- scoring
 
-    def _hand_with(self, seat: int, target: int, tile: int) -> Hand:
+    def hand_with(self, seat: int, target: int, tile: int) -> Hand:
         """The seat's hand as it would win: its tiles (a self-draw's tile among them), plus
         ``tile`` when it comes from ``target``'s discard or kan."""
         hand = self.players[seat].hand()
         return hand if seat == target else hand.with_tile(kind_of(tile))
 
     def _score(self, seat: int, target: int, tile: int, ura: tuple[int, ...]) -> Win:
-        player = self.players[seat]
-        tsumo = seat == target
-        hand = self._hand_with(seat, target, tile)
-        first_winner = not self.hora_seats
-        if self.play.scoring == "flat":
-            return Win(seat, target, tile, None, _flat_payments(seat, None if tsumo else target, self.seats))
-        context = self._context(seat, target, tile, ura, first_winner)
-        result = score(hand, kind_of(tile), self.rules, context)
-        if not isinstance(result, RiichiScore):
-            return Win(seat, target, tile, result, tuple(result.payments))
-        liable = next(
-            (who for yakuman, who in player.liable.items() if any(y.name == yakuman for y in result.yaku)), None
-        )
-        result = with_liability(
-            result,
-            winner=seat,
-            dealer=self.oya,
-            discarder=None if tsumo else target,
-            liable=liable,
-            honba=context.honba,
-            rules=self.table,
-        )
-        deltas = list(result.payments)
-        if first_winner:
-            deltas[seat] += RIICHI_STICK * self.kyotaku
-        return Win(seat, target, tile, result, tuple(deltas), liable)
+        return self.family.score_win(self, seat, target, tile, ura)
 
-    def _context(self, seat: int, target: int, tile: int, ura: tuple[int, ...], first_winner: bool) -> WinContext:
-        player = self.players[seat]
+    def base_context(self, seat: int, target: int) -> WinContext:
+        """What every scorer reads of ``seat``'s win from ``target`` (itself: a self-draw): who won
+        from whom, and how the tile came (a kong's replacement draw, a robbed kong)."""
         tsumo = seat == target
         rinshan = tsumo and self.after == "rinshan"
         robbed = not tsumo and self.claim_source in ("kakan", "ankan")
-        # What every scoring reads: who won from whom, and how the tile came.
-        common = WinContext(seat, self.oya, None if tsumo else target, kong_replacement=rinshan, robbed_kong=robbed)
-        first_turn = tsumo and not player.discarded and not self.interrupted and self.after == "tsumo"
-        if self.play.scoring == "sichuan":
-            return common._replace(
-                first_turn=first_turn,
-                void_suit=player.void,
-                after_kong=not tsumo and self.claim_source == "dahai" and self.after_kong_discard,
-                in_hand=self.in_hand(),
-                kong_feeder=player.turn_kongs[-1].fed_by if rinshan and player.turn_kongs else None,
-            )
-        if self.play.scoring != "riichi":
-            return common._replace(
-                round_wind=self.bakaze,
-                seat_wind=self.seat_wind(seat),
-                last_tile=self.live_left == 0 and not robbed,
-                flowers=len(player.flowers),
-                last_copy=not robbed and self._face_up(kind_of(tile), discard_won=not tsumo) == COPIES - 1,
-            )
-        reds = [kind_of(t) for t in range(FIRST_RED, UNKNOWN) for _ in range(player.counts[t])]
-        reds += [kind_of(t) for meld in player.melds for t in meld.tiles if is_red(t)]
-        if not tsumo and is_red(tile):
-            reds.append(kind_of(tile))
-        in_riichi = player.riichi > 0
-        return common._replace(
-            round_wind=self.bakaze,
-            dora_indicators=tuple(kind_of(m) for m in self.dora_markers),
-            ura_indicators=ura if in_riichi else (),
-            red_fives=tuple(reds),
-            riichi=in_riichi and not player.double_riichi,
-            double_riichi=in_riichi and player.double_riichi,
-            ippatsu=player.ippatsu and in_riichi,
-            last_tile=self.live_left == 0 and not rinshan and not robbed,
-            first_turn=first_turn,
-            honba=self.honba if first_winner else 0,
-            riichi_sticks=0,
-            nuki=player.kita,
-        )
+        return WinContext(seat, self.oya, None if tsumo else target, kong_replacement=rinshan, robbed_kong=robbed)
+
+    def first_turn_draw(self, seat: int, target: int) -> bool:
+        """Whether a self-draw win of ``seat`` now is in its first go-around, nobody having called."""
+        player = self.players[seat]
+        return seat == target and not player.discarded and not self.interrupted and self.after == "tsumo"
+
+    def _context(self, seat: int, target: int, tile: int, ura: tuple[int, ...], first_winner: bool) -> WinContext:
+        return self.family.win_context(self, seat, target, tile, ura, first_winner)
 
     def win_value(self, seat: int, win: Event) -> int:
         """The points a legal ``hora`` brings ``seat`` (its delta; no ura dora counted)."""
@@ -1616,7 +1283,7 @@ class TableMachine:
         except REFUSALS:
             return None
         scores = [a + b for a, b in zip(self.scores, paid, strict=True)]
-        scores[seat] += RIICHI_STICK * self.kyotaku
+        scores[seat] += DECLARATION_STICK * self.kyotaku
         state = TableState(
             RoundWind("ESWN"[self.bakaze - WINDS[0]]), self.kyoku, self.honba, 0, self.oya, tuple(scores)
         )
@@ -1630,7 +1297,7 @@ class TableMachine:
         """The tile kinds that complete ``seat``'s 3n+1 hand (empty when it is not ready)."""
         return self._waits(seat)
 
-    def _face_up(self, kind: int, *, discard_won: bool) -> int:
+    def face_up(self, kind: int, *, discard_won: bool) -> int:
         """Copies of ``kind`` face up: in the rivers (not called) and the melds shown (a closed kan
         is face down), the discard being won on left out."""
         seen = 0
@@ -1641,30 +1308,12 @@ class TableMachine:
 
     def _wins(self, seat: int, target: int, tile: int) -> bool:
         """Whether the seat may win on ``tile`` now: a complete hand with a yaku (no furiten check)."""
-        hand = self._hand_with(seat, target, tile)
+        hand = self.hand_with(seat, target, tile)
         if hand.tile_count + 3 * len(hand.melds) != 14 or not self.checker.is_win(hand):
             return False
-        if self._void_kind(seat, kind_of(tile)) or self._holds_void(seat):
+        if self._void_kind(seat, kind_of(tile)) or self.holds_void(seat):
             return False  # a hand with a tile of its void suit never wins
-        if self.play.scoring == "flat":
-            return True  # every complete hand scores
-        if self.play.scoring == "sichuan":
-            return self._sichuan_takes(seat, hand)  # every complete hand it takes scores (平胡 is the base)
-        try:
-            win_payments(hand, kind_of(tile), self.rules, self._context(seat, target, tile, (), not self.hora_seats))
-        except REFUSALS:
-            return False
-        return True
-
-    def _sichuan_takes(self, seat: int, whole: Hand) -> bool:
-        """Whether the Sichuan scorer takes ``whole`` (a complete 14-tile hand of ``seat``) as a win:
-        one rule, the scorer's, also without the void suit option: a hand of all three suits never
-        wins (缺一门), nor one holding its void suit."""
-        try:
-            check_sichuan_hand(whole, self.rules, self.players[seat].void)
-        except (NotAWinningHand, VoidSuitHeld):
-            return False
-        return True
+        return self.family.takes(self, seat, target, tile, hand)
 
     def _waits(self, seat: int) -> frozenset[int]:
         player = self.players[seat]
@@ -1673,17 +1322,16 @@ class TableMachine:
             if hand.tile_count % 3 != 1:
                 return frozenset()
             # Most hands are not ready: their shanten alone (no draws, no unseen copies) says so.
-            ready = self.hand_shanten(seat) == 0 and not self._holds_void(seat)
+            ready = self.hand_shanten(seat) == 0 and not self.holds_void(seat)
             # Under a void suit, its checker never waits on a tile of it.
             checker = self.checker if player.void is None else self.checker.bound(player.void)
             waits = checker.waits(hand).shape_waits if ready else ()
-            if self.play.scoring == "sichuan":
-                waits = tuple(wait for wait in waits if self._sichuan_takes(seat, hand.with_tile(wait)))
-            player.waits_cache = frozenset(waits)
+            # The family keeps the waits whose complete hands win whatever the situation.
+            player.waits_cache = frozenset(self.family.waits(self, seat, hand, waits) if waits else ())
         return player.waits_cache
 
     def furiten(self, seat: int) -> bool:
-        """Whether ``seat`` may not win on a discard now: riichi or temporary furiten, or a wait in
+        """Whether ``seat`` may not win on a discard now: after a declaration or temporary furiten, or a wait in
         its own river (always False under rules without furiten)."""
         return self._furiten(seat)
 
@@ -1691,7 +1339,7 @@ class TableMachine:
         if not self.rules.furiten:
             return False
         player = self.players[seat]
-        if player.temporary_furiten or player.riichi_furiten:
+        if player.temporary_furiten or player.declaration_furiten:
             return True
         waits = self._waits(seat)
         return any(kind_of(tile) in waits for tile in player.river)
@@ -1708,6 +1356,10 @@ class TableMachine:
             and all(counts[t] == 0 for t in range(NUM_TILE_KINDS) if t not in ORPHANS)
         )
 
+    def can_ron_now(self, seat: int) -> bool:
+        """Whether ``seat`` may win on the claimable tile now."""
+        return self._can_ron_now(seat)
+
     def _can_ron_now(self, seat: int) -> bool:
         return seat != self.turn and self.players[seat].known and any(a.kind == "hora" for a in self._claims(seat))
 
@@ -1719,7 +1371,7 @@ class TableMachine:
 
     def decision_seats(self) -> list[int]:
         """Seats with a choice to make now (the seat in turn, the seats that may claim, or, before
-        Sichuan's first draw, those still to pass their tiles or declare their void suit)."""
+        the first draw, those still to pass their tiles or declare their void suit)."""
         if self.phase in ("exchange", "void"):
             return [seat for seat in range(self.seats) if self._legal(seat)]
         if self.phase == "act":
@@ -1803,7 +1455,7 @@ class TableMachine:
         if drawn is None:  # only after a log the referee follows leniently
             return self._discard_actions(seat)
         if is_flower(drawn):
-            return [Event("flower", seat, pai=drawn)]  # set aside before anything else (MCR)
+            return [Event("flower", seat, pai=drawn)]  # set aside before anything else
         actions: list[Event] = []
         if self._wins(seat, seat, drawn):
             actions.append(Event("hora", seat, seat, drawn))
@@ -1814,21 +1466,21 @@ class TableMachine:
             actions.append(Event("dahai", seat, pai=drawn, tsumogiri=True))
             kind = kind_of(drawn)
             if kan_room and not self._void_kind(seat, kind):
-                if self._riichi_ankan_keeps_waits(seat, drawn):
+                if self._kan_keeps_waits(seat, drawn):
                     actions.append(Event("ankan", seat, consumed=self._kan_tiles(seat, kind)))
                 pon = next((m for m in player.melds if m.kind == "pon" and m.kind_tile == kind), None)
                 if pon is not None:
                     actions.append(Event("kakan", seat, pai=drawn, consumed=tuple(pon.tiles)))
             return actions
-        if player.riichi:
+        if player.declared:
             actions.append(Event("dahai", seat, pai=drawn, tsumogiri=True))
-            if kan_room and self._riichi_ankan_keeps_waits(seat, drawn):
+            if kan_room and self._kan_keeps_waits(seat, drawn):
                 actions.append(Event("ankan", seat, consumed=self._kan_tiles(seat, kind_of(drawn))))
             if self.play.kita and kind_of(drawn) == NORTH and self.live_left > 0:
                 actions.append(Event("kita", seat, pai=drawn))
             return actions
         actions.extend(self._discard_actions(seat))
-        if self._may_riichi(seat):
+        if self._may_declare(seat):
             actions.append(Event("reach", seat))
         if kan_room:
             kinds = player.hand().counts
@@ -1859,17 +1511,13 @@ class TableMachine:
         return tuple([red] * reds + [kind] * counts[kind]) if red is not None else (kind,) * counts[kind]
 
     def _nine_orphans(self, seat: int) -> bool:
-        player = self.players[seat]
-        if not self.play.abortive_draws or player.discarded or self.interrupted or self.after != "tsumo":
-            return False
-        kinds = player.hand().counts
-        return sum(1 for tile in ORPHANS if kinds[tile]) >= 9
+        return self.play.abortive_draws and self.family.may_abort_on_draw(self, seat)
 
-    def _may_riichi(self, seat: int) -> bool:
+    def _may_declare(self, seat: int) -> bool:
         player = self.players[seat]
-        if not self.play.riichi or player.riichi or not player.closed or self.scores[seat] < RIICHI_STICK:
+        if not self.play.declarations or player.declared or not player.closed or self.scores[seat] < DECLARATION_STICK:
             return False
-        if self.live_left < RIICHI_MIN_DRAWS:
+        if self.live_left < DECLARATION_MIN_DRAWS:
             return False
         return self._ready_after_some_discard(seat)
 
@@ -1898,7 +1546,7 @@ class TableMachine:
         hand = Hand(bytes(counts), tuple(m.as_meld() for m in player.melds))
         return self.checker.shanten_number(hand) == 0
 
-    def _riichi_ankan_keeps_waits(self, seat: int, drawn: int) -> bool:
+    def _kan_keeps_waits(self, seat: int, drawn: int) -> bool:
         player = self.players[seat]
         kind = kind_of(drawn)
         kinds = player.kind_counts()
@@ -1933,7 +1581,11 @@ class TableMachine:
         if player.left or seat in self.claim_winners:
             return actions
         if self.claim_source == "ankan":
-            if self._can_rob_closed_kan(seat, kind) and not self._furiten(seat):
+            if (
+                self._can_rob_closed_kan(seat, kind)
+                and self.family.may_win_on(self, seat, self.claim_source)
+                and not self._furiten(seat)
+            ):
                 actions.append(Event("hora", seat, target, tile))
             return actions
         # A tile that completes the hand is one of its waits (it lowers the distance from one to
@@ -1941,13 +1593,14 @@ class TableMachine:
         if (
             not self.ron_closed
             and kind in self._waits(seat)
+            and self.family.may_win_on(self, seat, self.claim_source)
             and self._wins(seat, target, tile)
             and not self._furiten(seat)
         ):
             actions.append(Event("hora", seat, target, tile))
         if (
             self.claim_source != "dahai"
-            or player.riichi
+            or player.declared
             or player.wins
             or self.claim_winners
             or self.live_left == 0
@@ -1993,7 +1646,7 @@ class TableMachine:
         if any(is_flower(tile) or tile == UNKNOWN for tile in tiles):
             return False
         try:
-            Meld.of(_MELD_KIND[kind], [kind_of(tile) for tile in tiles])
+            Meld.of(MELD_KIND[kind], [kind_of(tile) for tile in tiles])
         except TenpaiError:
             return False
         return True
@@ -2037,7 +1690,7 @@ class TableMachine:
         if event.kind == "dahai" and event.pai is not None:
             if not self._holds(seat, [event.pai]):
                 return "tile_not_held", f"seat {seat} discards {tile_name(event.pai)}, which it does not hold"
-            if player.void is not None and self._holds_void(seat) and not self._void_kind(seat, kind_of(event.pai)):
+            if player.void is not None and self.holds_void(seat) and not self._void_kind(seat, kind_of(event.pai)):
                 suit = SUIT_NAMES[player.void]
                 return "void_suit_first", f"seat {seat} holds tiles of its void suit ({suit}) and must discard one"
             if player.wins:
@@ -2047,28 +1700,40 @@ class TableMachine:
                     "kuikae",
                     f"seat {seat} may not discard {tile_name(event.pai)} right after its {self.after} (kuikae)",
                 )
-            if player.riichi == 2:
-                return "illegal_action", f"seat {seat} is in riichi and must discard the tile it drew"
+            if player.declared == 2:
+                return (
+                    "illegal_action",
+                    f"seat {seat} is in {self.family.declaration} and must discard the tile it drew",
+                )
             if self.after == "reach":
-                return "not_ready", f"seat {seat}'s riichi discard {tile_name(event.pai)} leaves the hand not ready"
+                return (
+                    "not_ready",
+                    f"seat {seat}'s {self.family.declaration} discard {tile_name(event.pai)} leaves the hand not ready",
+                )
             if event.tsumogiri:
                 return "illegal_action", f"{tile_name(event.pai)} is not the tile seat {seat} drew"
             return "illegal_action", f"seat {seat} cannot discard {tile_name(event.pai)} now"
         if event.kind == "reach":
             if not player.closed:
-                return "illegal_action", f"seat {seat} cannot riichi with an open hand"
-            if not player.riichi and not self._ready_after_some_discard(seat):
-                return "not_ready", f"seat {seat} cannot riichi: no discard leaves its hand ready"
-            if self.scores[seat] < RIICHI_STICK:
-                return "illegal_action", f"seat {seat} has under 1000 points and cannot riichi"
-            if self.live_left < RIICHI_MIN_DRAWS:
-                return "illegal_action", f"riichi needs {RIICHI_MIN_DRAWS} tiles left to draw, {self.live_left} left"
-            if player.riichi:
-                return "illegal_action", f"seat {seat} is already in riichi"
-            return "not_ready", f"seat {seat} cannot riichi: no discard leaves its hand ready"
+                return "illegal_action", f"seat {seat} cannot {self.family.declaration} with an open hand"
+            if not player.declared and not self._ready_after_some_discard(seat):
+                return "not_ready", f"seat {seat} cannot {self.family.declaration}: no discard leaves its hand ready"
+            if self.scores[seat] < DECLARATION_STICK:
+                return (
+                    "illegal_action",
+                    f"seat {seat} has under {DECLARATION_STICK} points and cannot {self.family.declaration}",
+                )
+            if self.live_left < DECLARATION_MIN_DRAWS:
+                return (
+                    "illegal_action",
+                    f"{self.family.declaration} needs {DECLARATION_MIN_DRAWS} tiles left to draw, {self.live_left} left",
+                )
+            if player.declared:
+                return "illegal_action", f"seat {seat} is already in {self.family.declaration}"
+            return "not_ready", f"seat {seat} cannot {self.family.declaration}: no discard leaves its hand ready"
         if event.kind in ("chi", "pon", "daiminkan"):
-            if player.riichi:
-                return "illegal_action", f"seat {seat} is in riichi and cannot {event.kind}"
+            if player.declared:
+                return "illegal_action", f"seat {seat} is in {self.family.declaration} and cannot {event.kind}"
             if event.kind == "chi" and seat != (self.turn + 1) % self.seats:
                 return "illegal_action", f"seat {seat} can only chi the discard of the seat before it"
             if not self._holds(seat, event.consumed):
@@ -2081,11 +1746,13 @@ class TableMachine:
     def _why_no_win(self, seat: int, target: int, tile: int) -> tuple[str, str]:
         if self.players[seat].left:
             return "seat_left", f"seat {seat} has won and left the hand"
-        if self._holds_void(seat) or self._void_kind(seat, kind_of(tile)):
+        if self.holds_void(seat) or self._void_kind(seat, kind_of(tile)):
             return "not_a_win", f"seat {seat}'s hand holds a tile of its void suit: it cannot win"
-        hand = self._hand_with(seat, target, tile)
+        hand = self.hand_with(seat, target, tile)
         if not self.checker.is_win(hand):
             return "not_a_win", f"seat {seat}'s hand does not win with {tile_name(tile)}"
+        if seat != target and not self.family.may_win_on(self, seat, self.claim_source):
+            return "illegal_action", f"seat {seat} cannot win on seat {target}'s tile: these rules win by self-draw"
         if seat != target and self._furiten(seat):
             return "furiten", f"seat {seat} is furiten and cannot win on a discard"
         if seat != target and self.claim_source == "ankan":

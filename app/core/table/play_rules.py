@@ -1,37 +1,20 @@
-"""What the table machine plays beyond the hand rules: one entry per rules preset.
+"""What the table machine plays beyond the hand rules: the data of one preset's table.
 
-The hand rules (:class:`~app.core.shape.rules.RuleProfile`) say what a hand is and what
-it wins; these say how the table around it runs.  Riichi and sanma follow Tenhou; the
-Chinese presets play the hand the old single-hand simulator played, now on the same
-machine:
+The hand rules (:class:`~app.core.shape.rules.RuleProfile`) say what a hand is and what it
+wins; a :class:`PlayRules` says how the table around it runs.  Each rule family
+(:mod:`app.core.families`) declares the :class:`PlayRules` of its presets; the registry
+(:mod:`app.core.families.registry`) lists them all.  Riichi and sanma follow Tenhou; the
+Chinese families play on :data:`BARE_TABLE`, a table with none of riichi's extras, and add what
+their rules have (flowers, play on after a win, kong payments, a draw's settlement).
 
-* ``chinese``: 136 tiles, every tile drawn (no dead wall), no riichi, no dora, no furiten,
-  one winner per discard (the first seat after the discarder); a win is worth a flat 3 (the discarder pays 3, or each other seat 1 on a self-draw).
-* ``mcr``: 144 tiles with eight flowers, each set aside when dealt or drawn (tenpai's
-  ``flower`` extension event) and replaced from the back of the wall; a win needs 8 fans,
-  flowers not counted, and pays MCR's way (:func:`~app.core.value.mcr_scoring.score_mcr`).
-* ``qiqihar``: 红中 stands for any tile and is never called; a win needs an open pon or
-  kan, and pays per the Qiqihar source document (:mod:`app.core.value.scoring`).
-* ``sichuan`` (血战到底): 108 tiles, every one drawn (a kong's replacement from the back of the
-  wall), no riichi, dora, red fives, kuikae or abortive draws, no honba or sticks; the hand rules'
-  exchange (换三张) and void suit (定缺) before the first draw; a win does not end the hand (the
-  winner leaves, or with ``bloody_river`` stays in, frozen); several seats may win one discard
-  (一炮多响); kongs pay at once (刮风下雨) and a win on a kong's discard takes that kong's income
-  (呼叫转移); the exhaustive draw settles 查花猪, 查大叫 and 退税.  A win pays through the Sichuan
-  scorer.
-
->>> PLAY_RULES["mcr"].flowers, PLAY_RULES["riichi"].dead_wall, PLAY_RULES["qiqihar"].scoring
-(8, 14, 'qiqihar')
+>>> BARE_TABLE.dead_wall, BARE_TABLE.declarations, PlayRules().dead_wall
+(0, False, 14)
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
-from types import MappingProxyType
+from dataclasses import dataclass, field, fields
 from typing import Final
-
-from app.core.value.mcr_scoring import MAX_FLOWERS
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,8 +25,11 @@ class PlayRules:
         default=14,
         metadata={"doc": "Tiles never drawn: the exhaustive draw comes when only these are left (riichi's dead wall)."},
     )
-    riichi: bool = field(
-        default=True, metadata={"doc": "Riichi declarations, their sticks, ippatsu and double riichi."}
+    declarations: bool = field(
+        default=True,
+        metadata={
+            "doc": "A seat may declare its closed hand ready with a stick (riichi), then throws what it draws; ippatsu and a first go-around's double declaration."
+        },
     )
     dora: bool = field(default=True, metadata={"doc": "Dora indicators, kan dora and ura dora."})
     red_fives: bool = field(default=True, metadata={"doc": "Red fives in the wall: one of each five the set has."})
@@ -68,12 +54,6 @@ class PlayRules:
     call_wildcards: bool = field(default=False, metadata={"doc": "A discarded wildcard may be called into a meld."})
     kita: bool = field(
         default=False, metadata={"doc": "Sanma's kita: a north may be set aside as a dora, with a replacement draw."}
-    )
-    scoring: str = field(
-        default="riichi",
-        metadata={
-            "doc": 'How a win pays: "riichi" (Tenhou, through the riichi scorer), "mcr", "qiqihar", "sichuan", or "flat".'
-        },
     )
     play_on: bool = field(
         default=False,
@@ -118,40 +98,17 @@ def described_fields(cls: type) -> list[tuple[str, object, str]]:
     return [(item.name, item.default, item.metadata.get("doc", "")) for item in fields(cls)]
 
 
-#: Points of a flat win (``scoring="flat"``).
-FLAT_WIN_VALUE: Final = 3
-
-_CHINESE: Final = PlayRules(
+#: A table with none of riichi's extras: 136 tiles, every one drawn (no dead wall), no riichi,
+#: dora, red fives, kuikae, abortive draws, honba or sticks, one winner per discard (the first
+#: seat after the discarder), one hand a game.
+BARE_TABLE: Final = PlayRules(
     dead_wall=0,
-    riichi=False,
+    declarations=False,
     dora=False,
     red_fives=False,
     kuikae=False,
     abortive_draws=False,
     honba_and_sticks=False,
     head_bump=True,
-    scoring="flat",
     lengths=("kyoku",),
-)
-
-#: The table's rules by rules preset name.
-PLAY_RULES: Final[Mapping[str, PlayRules]] = MappingProxyType(
-    {
-        "riichi": PlayRules(),
-        "sanma": PlayRules(kita=True),
-        "chinese": _CHINESE,
-        "mcr": replace(_CHINESE, scoring="mcr", flowers=MAX_FLOWERS),
-        "qiqihar": replace(_CHINESE, scoring="qiqihar"),
-        "sichuan": replace(
-            _CHINESE,
-            head_bump=False,
-            scoring="sichuan",
-            play_on=True,
-            open_kong_payment=2,
-            added_kong_payment=1,
-            closed_kong_payment=2,
-            kong_transfer=True,
-            draw_settlement=True,
-        ),
-    }
 )

@@ -20,7 +20,9 @@ Beside the events themselves it checks what the table computes:
 The final ``scores`` are Tenhou's: the riichi sticks left on the table go to the leader.
 
 >>> from app.core.shape.rules import rule_profile
->>> report = judge([{"type": "start_game"}, {"type": "end_game"}], rule_profile("riichi"))
+>>> from app.core.families.registry import family_of
+>>> rules = rule_profile("riichi")
+>>> report = judge([{"type": "start_game"}, {"type": "end_game"}], rules, family=family_of(rules))
 >>> report.valid, report.problems
 (True, [])
 """
@@ -33,6 +35,7 @@ from typing import Any, Final
 
 from app.core.errors import TenpaiError
 from app.core.shape.rules import RuleProfile
+from app.core.table.family import Family
 from app.core.table.flow import (
     GameEnd,
     GameLength,
@@ -101,6 +104,7 @@ def judge(
     objects: Sequence[object],
     rules: RuleProfile,
     *,
+    family: Family,
     length: GameLength | None = None,
     stop: Callable[[], bool] | None = None,
 ) -> Report:
@@ -113,7 +117,7 @@ def judge(
     :class:`~app.core.table.mjai.MalformedEvent` for an event that is not mjai (at
     ``events[index]`` and its field), and :class:`RefereeStopped` when ``stop`` says so.
     """
-    machine = TableMachine(rules)
+    machine = TableMachine(rules, family)
     events = read_events(objects, rules.seats)
     table = tenhou_rules(seats=rules.seats, length=length or GameLength.HANCHAN)
     report = Report()

@@ -38,7 +38,8 @@ test data (every seat: 32,463 decisions) the review took 0.25 CPU-s a seat and g
 >>> events = [{"type": "start_game"}, {"type": "start_kyoku", "bakaze": "E", "dora_marker": "1p",
 ...     "kyoku": 1, "honba": 0, "kyotaku": 0, "oya": 0, "scores": [25000] * 4, "tehais": hands},
 ...     {"type": "tsumo", "actor": 0, "pai": "S"}, {"type": "dahai", "actor": 0, "pai": "N", "tsumogiri": False}]
->>> report = review(events, 0, rule_profile("riichi"))
+>>> from app.core.families.registry import family_of
+>>> report = review(events, 0, rule_profile("riichi"), family=family_of("riichi"))
 >>> [(d.index, d.taken["type"], d.pick["type"]) for d in report.decisions]
 [(2, 'dahai', 'reach')]
 """
@@ -61,7 +62,8 @@ from app.core.table.decide import (
     decide,
     seat_sees,
 )
-from app.core.table.machine import Foul, SeatState, TableMachine
+from app.core.table.family import Family
+from app.core.table.machine import Foul, TableMachine
 from app.core.table.mjai import (
     FIRST_RED,
     RED_FIVES,
@@ -74,6 +76,7 @@ from app.core.table.mjai import (
     tile_name,
 )
 from app.core.table.players import Advisor
+from app.core.table.seats import SeatState
 
 #: How many events are read or replayed between two looks at the stop signal (as the referee does).
 STOP_CHECK_EVERY: Final = 64
@@ -190,6 +193,7 @@ def review(
     seat: int,
     rules: RuleProfile,
     *,
+    family: Family,
     hand: int | None = None,
     stop: Callable[[], bool] | None = None,
     strategy: Advisor | None = None,
@@ -221,7 +225,7 @@ def review(
         out.complete = False
         return out
     advisor = strategy or Advisor(rng=random.Random(0))
-    machine = TableMachine(rules)
+    machine = TableMachine(rules, family)
     hand_index = -1
     for index, event in enumerate(seen):
         if stop is not None and index % STOP_CHECK_EVERY == 0 and stop():

@@ -4,7 +4,8 @@ mjai events (the form Mortal's libriichi writes, :mod:`app.core.table.mjai`) are
 reader gives them and every writer takes them, so any format converts to any other through them.
 
 >>> events = [{"type": "start_game", "names": ["a", "b", "c", "d"]}, {"type": "end_game"}]
->>> text = write_log(events, "tenhou6")
+>>> from app.core.families.registry import family_of
+>>> text = write_log(events, "tenhou6", family_of("riichi"))
 >>> detect_format(text), read_log(text, "tenhou6") == events
 ('tenhou6', True)
 >>> read_log("<mjloggm", "mjlog")
@@ -22,6 +23,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
+from app.core.table.family import Family
 from app.core.table.records.common import (
     FORMATS,
     Event,
@@ -184,14 +186,15 @@ def read_log(data: str | bytes, format: str | None = None, *, stop: Callable[[],
     return read_mjai(text)
 
 
-def write_log(events: Sequence[Mapping[str, Any]], format: str) -> str:
-    """A log in ``format`` of the mjai ``events`` (a whole game: start_game .. end_game).
+def write_log(events: Sequence[Mapping[str, Any]], format: str, family: Family) -> str:
+    """A log in ``format`` of the mjai ``events`` (a whole game: start_game .. end_game); Tenhou's
+    formats score each hand by ``family``'s table (the riichi family: they carry riichi and sanma).
 
     Raises :class:`MalformedLog` when the events are not a game the format can carry.
     """
     chosen = _check_format(format)
     if chosen == "mjlog":
-        return write_mjlog(events)
+        return write_mjlog(events, family)
     if chosen == "tenhou6":
-        return write_tenhou6(events)
+        return write_tenhou6(events, family)
     return write_mjai(events)

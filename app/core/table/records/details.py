@@ -16,6 +16,7 @@ from typing import Any, Final
 
 from app.core.errors import TenpaiError
 from app.core.shape.rules import rule_profile
+from app.core.table.family import Family
 from app.core.table.machine import HandResult, TableMachine
 from app.core.value.riichi_scoring import RiichiScore
 
@@ -86,9 +87,10 @@ def tenhou_yaku(name: str, han: int, *, seat_wind: int, round_wind: int, yakuman
     return number, f"{text}({'役満' if yakuman else f'{han}飜'})"
 
 
-def hand_results(events: Sequence[Mapping[str, Any]], seats: int) -> list[HandResult] | None:
-    """Each hand's result as the table scores it, or None when the table cannot follow the log."""
-    machine = TableMachine(rule_profile("riichi" if seats == 4 else "sanma"))
+def hand_results(events: Sequence[Mapping[str, Any]], seats: int, family: Family) -> list[HandResult] | None:
+    """Each hand's result as the table scores it, or None when the table cannot follow the log;
+    ``family`` is the riichi family (Tenhou's formats carry riichi and sanma games)."""
+    machine = TableMachine(rule_profile("riichi" if seats == 4 else "sanma"), family)
     try:
         for index, event in enumerate(events):
             machine.apply_object(event, index)

@@ -37,6 +37,7 @@ from xml.parsers import expat
 
 from app.core.errors import TenpaiError
 from app.core.shape.tiles import clipped, quoted
+from app.core.table.family import Family
 from app.core.table.flow import placements
 from app.core.table.machine import HandResult
 from app.core.table.records.common import (
@@ -163,7 +164,8 @@ def _hundreds(values: Sequence[int], seats: int) -> str:
 
 
 class _Writer:
-    def __init__(self, events: Sequence[Mapping[str, Any]]) -> None:
+    def __init__(self, events: Sequence[Mapping[str, Any]], family: Family) -> None:
+        self.family = family
         self.game = split_game(events)
         self.events = events
         self.seats = self.game.seats
@@ -182,7 +184,7 @@ class _Writer:
         oya = self.game.hands[0].start["oya"] if self.game.hands else 0
         tags.append(f"<TAIKYOKU{_attrs(oya=oya)}/>")
         self.tags = tags
-        scored = hand_results(self.events, seats)
+        scored = hand_results(self.events, seats, self.family)
         results: list[HandResult | None] = [None] * len(self.game.hands)
         if scored is not None and len(scored) == len(self.game.hands):
             results = list(scored)
@@ -423,10 +425,11 @@ def _owari(scores: list[int], sticks: int, seats: int) -> str:
     return ",".join(values)
 
 
-def write_mjlog(events: Sequence[Mapping[str, Any]]) -> str:
-    """The mjlog XML of an mjai game (Tenhou's lobby bits: with people, red fives, hanchan, sanma if 3 seats)."""
+def write_mjlog(events: Sequence[Mapping[str, Any]], family: Family) -> str:
+    """The mjlog XML of an mjai game (Tenhou's lobby bits: with people, red fives, hanchan, sanma if
+    3 seats), scored by ``family``'s table."""
     try:
-        return _Writer(events).write()
+        return _Writer(events, family).write()
     except (KeyError, TypeError, IndexError, AttributeError, ValueError) as error:
         if isinstance(error, TenpaiError):
             raise

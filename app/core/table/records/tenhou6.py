@@ -27,7 +27,8 @@ the same events):
   added) and never read back; any field of an event that the mjai events of Mortal do not have is
   dropped.
 
->>> events = read_tenhou6(write_tenhou6(_TINY))
+>>> from app.core.families.registry import family_of
+>>> events = read_tenhou6(write_tenhou6(_TINY, family_of("riichi")))
 >>> events == _TINY
 True
 """
@@ -41,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from app.core.shape.tiles import quoted
+from app.core.table.family import Family
 from app.core.table.machine import HandResult
 from app.core.table.records.common import (
     BAKAZE,
@@ -149,17 +151,17 @@ def call_string(event: Mapping[str, Any], seats: int, pon_direction: int | None 
 # -- writing ---------------------------------------------------------------------------------
 
 
-def write_tenhou6(events: Sequence[Mapping[str, Any]]) -> str:
-    """The tenhou.net/6 JSON of an mjai game (one line, UTF-8 names kept)."""
+def write_tenhou6(events: Sequence[Mapping[str, Any]], family: Family) -> str:
+    """The tenhou.net/6 JSON of an mjai game (one line, UTF-8 names kept), scored by ``family``'s table."""
     try:
-        return _write_tenhou6(events)
+        return _write_tenhou6(events, family)
     except (KeyError, TypeError, IndexError, AttributeError) as error:
         raise MalformedLog(f"an event tenhou.net/6 cannot carry: {unwritable(error)}", field="events") from None
 
 
-def _write_tenhou6(events: Sequence[Mapping[str, Any]]) -> str:
+def _write_tenhou6(events: Sequence[Mapping[str, Any]], family: Family) -> str:
     game = split_game(events)
-    scored = hand_results(events, game.seats)
+    scored = hand_results(events, game.seats, family)
     results: list[HandResult | None] = [None] * len(game.hands)
     if scored is not None and len(scored) == len(game.hands):
         results = list(scored)

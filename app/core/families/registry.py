@@ -1,0 +1,75 @@
+"""Every rule family the table plays, listed here and nowhere else.
+
+Whoever builds a table machine, plays a game or shows the rules asks this module for a family:
+by its rule set (:func:`family_of`) or through :data:`TABLES` (the family of each preset with a
+table).  Adding a family is one folder under ``app/core/families/`` and one entry in
+:data:`FAMILIES`.
+
+>>> from app.core.shape.rules import rule_profile
+>>> family_of("sanma").name, family_of(rule_profile("sichuan", bloody_river=True)).name
+('riichi', 'sichuan')
+>>> list(TABLES)
+['riichi', 'sanma', 'chinese', 'mcr', 'qiqihar', 'sichuan']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, Final
+
+from app.core.families.chinese import FAMILY as CHINESE
+from app.core.families.mcr import FAMILY as MCR
+from app.core.families.qiqihar import FAMILY as QIQIHAR
+from app.core.families.riichi import FAMILY as RIICHI
+from app.core.families.sichuan import FAMILY as SICHUAN
+from app.core.shape.rules import RuleProfile, rule_profile
+from app.core.table.family import Family
+from app.core.table.machine import NoTable
+from app.core.table.play_rules import PlayRules
+
+#: The families, in the order ``GET /rules`` and the errors list their presets.
+FAMILIES: Final[tuple[Family, ...]] = (RIICHI, CHINESE, MCR, QIQIHAR, SICHUAN)
+
+#: The family of each preset the table plays, by preset name.
+TABLES: Final[Mapping[str, Family]] = MappingProxyType(
+    {preset: family for family in FAMILIES for preset in family.presets}
+)
+
+#: The table's rules of each preset (the families' own), by preset name.
+PLAY_RULES: Final[Mapping[str, PlayRules]] = MappingProxyType(
+    {preset: family.presets[preset] for preset, family in TABLES.items()}
+)
+
+
+#: The family whose presets take each option of its own section; options not here are shared.
+OPTION_FAMILY: Final[Mapping[str, str]] = MappingProxyType(
+    {option: family.name for family in FAMILIES for option in sorted(family.own_options)}
+)
+
+
+def rules_of(preset: str, **overrides: Any) -> RuleProfile:
+    """:func:`~app.core.shape.rules.rule_profile`, refusing an override of an option that is not
+    the preset's family's (:class:`~app.core.errors.InvalidRuleOption` naming it).
+
+    >>> rules_of("sichuan", bloody_river=True).bloody_river
+    True
+    >>> rules_of("riichi", exchange_three=False)
+    Traceback (most recent call last):
+    ...
+    app.core.errors.InvalidRuleOption: exchange_three is not an option of the riichi rules; they take absent_tiles, chi_allowed, double_yakuman, furiten, kazoe_limit, kiriage, knitted_forms, melded_tiles_count_toward_limit, open_tanyao, red_fives, seats, seven_pairs, thirteen_orphans, tsumo_loss, wildcards, win_requires_meld, yakuman_stacking
+    """
+    profile = rule_profile(preset, **overrides)
+    family = TABLES.get(profile.name)
+    if family is not None:
+        family.check_options(overrides)
+    return profile
+
+
+def family_of(rules: RuleProfile | str) -> Family:
+    """The family that plays ``rules`` (a rule profile, or a preset's name), or :class:`NoTable`."""
+    name = rules if isinstance(rules, str) else rules.name
+    family = TABLES.get(name)
+    if family is None:
+        raise NoTable(f"the table plays {', '.join(TABLES)}; rules {name!r} have no table", field="rules")
+    return family
