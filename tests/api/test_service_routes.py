@@ -13,7 +13,7 @@ from pydantic import ValidationError
 import app.main
 from app.api.routes.reference import RulePreset
 from app.core.families.registry import FAMILIES, OPTION_FAMILY, TABLES
-from app.core.shape.rules import OPTION_DOCS, PRESETS, RuleProfile, rule_profile
+from app.core.shape.rules import OPTION_DOCS, OPTIONS_BY_NAME, PRESETS, RuleProfile, rule_profile
 from app.core.shape.tiles import parse_tiles
 from app.core.table.family import SHARED_OPTIONS
 from app.main import create_app
@@ -107,7 +107,9 @@ def test_each_preset_shows_the_shared_options_and_its_own_familys_only(client: T
         family = TABLES[name]
         shown = set(preset) - {"name", "source"}
         assert shown == SHARED_OPTIONS | family.own_options, name
-        assert all(value is not None for value in preset.values()), name  # absent, never null
+        # A family's option is absent, never null; null is only the value of an option that may be off
+        # altogether (wildcards_held_win).
+        assert all(value is not None or OPTIONS_BY_NAME[key].kind.nullable for key, value in preset.items()), name
     listed = {option["name"]: option["family"] for option in body["options"]}
     assert listed == {name: OPTION_FAMILY.get(name) for name in OPTION_DOCS}
     assert listed["kiriage"] == "riichi" and listed["bloody_river"] == "sichuan" and listed["seven_pairs"] is None

@@ -716,3 +716,276 @@ def suit_distance_by_enumeration(
                 shapes = shapes[(shapes <= np.asarray(caps)).all(axis=1)]
             out.append(int(np.maximum(shapes - held, 0).sum(axis=1).min()) if len(shapes) else 255)
     return tuple(out)
+
+
+# --- the wildcard forms: wildcards plain in seven pairs, and a win by holding them ----------------
+#
+# Hunan 红中麻将 (112 tiles: the suits and four 红中, every other honour absent) and Guangdong's
+# ghost (鬼牌) add two readings.  With ``wildcards_in_seven_pairs`` off, seven pairs takes a
+# wildcard as a plain tile of its own kind, while the other forms still take it as any tile.  With
+# ``held_win`` (``need``), a hand of a winning size holding ``need`` wildcards concealed is complete.
+# Two oracles follow: by definition (each form's distance from the plain part's, the wildcards
+# credited, measured against the tiles that exist), and by substitution (every multiset of existing
+# tiles the wildcards may stand for, the plain distances of every resulting hand).
+
+
+@dataclass(frozen=True)
+class WildRules:
+    """The rule fields of the wildcard forms, as plain values."""
+
+    wildcards: tuple[int, ...]
+    absent: frozenset[int] = frozenset()
+    seven_pairs: str = "distinct"  # off | distinct | quad_as_two
+    thirteen_orphans: bool = False
+    wildcards_in_seven_pairs: bool = True
+    held_win: int | None = None
+
+    @classmethod
+    def of(cls, profile: object) -> WildRules:
+        """Read an engine RuleProfile by its field names (no engine code runs)."""
+        return cls(
+            wildcards=tuple(profile.wildcards),
+            absent=frozenset(profile.absent_tiles),
+            seven_pairs=str(profile.seven_pairs.value),
+            thirteen_orphans=bool(profile.thirteen_orphans),
+            wildcards_in_seven_pairs=bool(profile.wildcards_in_seven_pairs),
+            held_win=profile.wildcards_held_win,
+        )
+
+    @property
+    def caps(self) -> tuple[int, ...]:
+        """Copies of each tile a concealed hand may hold: 0 for a tile the set lacks."""
+        return tuple(0 if t in self.absent else 4 for t in range(NUM_KINDS))
+
+    @property
+    def existing(self) -> tuple[int, ...]:
+        return tuple(t for t in range(NUM_KINDS) if t not in self.absent)
+
+    def plain_rules(self) -> OracleRules:
+        return OracleRules(self.seven_pairs, self.thirteen_orphans, self.wildcards)
+
+
+WILD_FORMS: Final = ("regular", "seven_pairs", "thirteen_orphans", "wildcards_held")
+
+
+def seven_pairs_distance_among(counts: Sequence[int], kinds: Sequence[int], *, quad_as_two: bool) -> int:
+    """Tiles to draw for seven pairs made of the tile ``kinds`` that exist."""
+    return seven_pairs_distance([counts[t] for t in kinds], quad_as_two=quad_as_two)
+
+
+def wildcards_held_distance(counts: Sequence[int], rules: WildRules) -> int | None:
+    """Tiles to draw for the held-wildcards form, over every complete hand (None: no such hand).
+
+    A complete hand has the winning size (one tile more than a 3n+1 hand) and holds ``k >= need``
+    wildcard copies (at most four of each wildcard tile) and ``size - k`` other tiles of any kind:
+    it lacks ``k - w`` wildcards and whatever of the others the hand's plain tiles cannot give.
+    """
+    need = rules.held_win
+    if need is None or not rules.wildcards:
+        return None
+    size = sum(counts)
+    ready = size + 1 if size % 3 == 1 else size
+    held = sum(counts[t] for t in rules.wildcards)
+    plain_total = size - held
+    costs = [
+        max(0, k - held) + max(0, (ready - k) - plain_total)
+        for k in range(need, min(4 * len(rules.wildcards), ready) + 1)
+    ]
+    return min(costs) if costs else None
+
+
+def _wild_closed(counts: Sequence[int], melds: Sequence[Meld]) -> bool:
+    return not melds and sum(counts) >= 13
+
+
+def wild_form_distances(
+    counts: Sequence[int], melds: Sequence[Meld], rules: WildRules, *, regular: int | None = None
+) -> dict[str, int | None]:
+    """Each form's distance by definition (wildcards credited where they stand in), None where ruled out.
+
+    ``regular``: the plain part's regular distance, if the caller has it (the batch DP).
+    """
+    plain, wilds = split_wildcards(counts, rules.plain_rules())
+    caps = rules.caps
+    plain_regular = regular_distance(plain, sum(counts) // 3, caps) if regular is None else int(regular)
+    out: dict[str, int | None] = dict.fromkeys(WILD_FORMS)
+    out["regular"] = plain_regular - wilds
+    if _wild_closed(counts, melds):
+        quad_as_two = rules.seven_pairs == "quad_as_two"
+        if rules.seven_pairs != "off":
+            if rules.wildcards_in_seven_pairs:
+                out["seven_pairs"] = seven_pairs_distance_among(plain, rules.existing, quad_as_two=quad_as_two) - wilds
+            else:  # the wildcards are tiles of their own kind here
+                out["seven_pairs"] = seven_pairs_distance_among(counts, rules.existing, quad_as_two=quad_as_two)
+        if rules.thirteen_orphans:
+            out["thirteen_orphans"] = thirteen_orphans_distance(plain) - wilds
+    out["wildcards_held"] = wildcards_held_distance(counts, rules)
+    for value in out.values():
+        assert value is None or value >= 0, out
+    return out
+
+
+def seven_pairs_distance_rows(rows: np.ndarray, kinds: Sequence[int], *, quad_as_two: bool) -> np.ndarray:
+    """:func:`seven_pairs_distance_among` of every count row at once."""
+    part = np.asarray(rows, dtype=np.int64)[:, list(kinds)]
+    if not quad_as_two:
+        return np.sort(np.maximum(2 - part, 0), axis=1)[:, :7].sum(axis=1)
+    best = np.full((len(part), 8), 99, dtype=np.int64)  # best[:, p]: cheapest cost of p pairs so far
+    best[:, 0] = 0
+    for held in part.T:
+        grown = best.copy()
+        for pairs in range(8):
+            for extra, size in ((1, 2), (2, 4)):
+                if pairs + extra <= 7:
+                    cost = best[:, pairs] + np.maximum(size - held, 0)
+                    grown[:, pairs + extra] = np.minimum(grown[:, pairs + extra], cost)
+        best = grown
+    return best[:, 7]
+
+
+def thirteen_orphans_distance_rows(rows: np.ndarray) -> np.ndarray:
+    """:func:`thirteen_orphans_distance` of every count row at once: every choice of the paired orphan."""
+    part = np.asarray(rows, dtype=np.int64)[:, list(ORPHANS)]
+    wanted = np.ones((13, 13), dtype=np.int64) + np.eye(13, dtype=np.int64)  # row i: orphan i paired
+    return np.stack([np.maximum(need - part, 0).sum(axis=1) for need in wanted]).min(axis=0)
+
+
+def _closed_rows_complete(rows: np.ndarray, form: str, rules: WildRules) -> np.ndarray:
+    """Which 14-tile count rows are seven pairs, or thirteen orphans, as the rules read them."""
+    rows = np.asarray(rows)
+    fourteen = rows.sum(axis=1) == 14
+    if form == "seven_pairs":
+        allowed = (rows % 2 == 0) & (rows <= 4) if rules.seven_pairs == "quad_as_two" else (rows == 0) | (rows == 2)
+        return fourteen & allowed.all(axis=1)
+    orphan = np.zeros(NUM_KINDS, dtype=bool)
+    orphan[list(ORPHANS)] = True
+    return fourteen & (rows[:, orphan] >= 1).all(axis=1) & (rows[:, ~orphan] == 0).all(axis=1)
+
+
+def wild_shanten_by_substitution_many(
+    hands: Sequence[tuple[Sequence[int], Sequence[Meld]]], rules: WildRules
+) -> list[dict[str, int | None]]:
+    """Shanten per form of many hands, each form's distance the best plain distance over every tile
+    the wildcards may stand for (in seven pairs with ``wildcards_in_seven_pairs`` off: themselves)."""
+    caps = rules.caps
+    quad_as_two = rules.seven_pairs == "quad_as_two"
+    blocks = []
+    for counts, _ in hands:
+        plain, wilds = split_wildcards(counts, rules.plain_rules())
+        blocks.append(substitutions(plain, wilds, caps)[1])
+    rows = np.concatenate(blocks)
+    wanted = np.concatenate(
+        [np.full(len(block), sum(counts) // 3) for block, (counts, _) in zip(blocks, hands, strict=True)]
+    )
+    regular = regular_distance_batch(rows, wanted, np.tile(np.asarray(caps), (len(rows), 1)))
+    out = []
+    start = 0
+    for block, (counts, melds) in zip(blocks, hands, strict=True):
+        own = slice(start, start + len(block))
+        start += len(block)
+        distances: dict[str, int | None] = dict.fromkeys(WILD_FORMS)
+        distances["regular"] = int(regular[own].min())
+        if _wild_closed(counts, melds):
+            if rules.seven_pairs != "off":
+                pair_rows = block if rules.wildcards_in_seven_pairs else np.array([counts])
+                distances["seven_pairs"] = int(
+                    seven_pairs_distance_rows(pair_rows, rules.existing, quad_as_two=quad_as_two).min()
+                )
+            if rules.thirteen_orphans:
+                distances["thirteen_orphans"] = int(thirteen_orphans_distance_rows(block).min())
+        distances["wildcards_held"] = wildcards_held_distance(counts, rules)  # the wildcards are themselves
+        out.append(wild_shanten(distances))
+    return out
+
+
+def wild_form_distances_by_substitution(
+    counts: Sequence[int], melds: Sequence[Meld], rules: WildRules
+) -> dict[str, int | None]:
+    """Each form's distance as the best plain distance over every tile the wildcards may stand for."""
+    answer = wild_shanten_by_substitution_many([(counts, melds)], rules)[0]
+    return {form: None if answer[form] is None else answer[form] + 1 for form in WILD_FORMS}
+
+
+def wild_shanten(distances: dict[str, int | None]) -> dict[str, int | None]:
+    """Shanten per form and ``"shanten"`` overall from the forms' distances."""
+    out = {form: None if d is None else d - 1 for form, d in distances.items()}
+    out["shanten"] = min(s for s in out.values() if s is not None)
+    return out
+
+
+def wild_shanten_many(
+    hands: Sequence[tuple[Sequence[int], Sequence[Meld]]], rules: WildRules
+) -> list[dict[str, int | None]]:
+    """:func:`wild_shanten` by definition of many hands, the plain regular distances from one batch call."""
+    if not hands:
+        return []
+    plains = [split_wildcards(counts, rules.plain_rules())[0] for counts, _ in hands]
+    wanted = [sum(counts) // 3 for counts, _ in hands]
+    regular = regular_distance_batch(
+        np.array(plains), np.array(wanted), np.tile(np.asarray(rules.caps), (len(hands), 1))
+    )
+    return [
+        wild_shanten(wild_form_distances(counts, melds, rules, regular=plain_regular))
+        for (counts, melds), plain_regular in zip(hands, regular, strict=True)
+    ]
+
+
+def wild_drawable(counts: Sequence[int], rules: WildRules) -> list[int]:
+    """Tiles of which the set has one more copy for the concealed hand."""
+    caps = rules.caps
+    return [t for t in range(NUM_KINDS) if counts[t] < caps[t]]
+
+
+def wild_complete_forms(counts: Sequence[int], melds: Sequence[Meld], rules: WildRules) -> set[str]:
+    """The forms in which a 3n+2 hand is complete, each wildcard replaced by every existing tile."""
+    if sum(counts) % 3 != 2:
+        return set()
+    plain, wilds = split_wildcards(counts, rules.plain_rules())
+    _, rows = substitutions(plain, wilds, rules.caps)
+    found = set()
+    if is_regular_complete_rows(rows).any():
+        found.add("regular")
+    if _wild_closed(counts, melds):
+        if rules.seven_pairs != "off":
+            pair_rows = rows if rules.wildcards_in_seven_pairs else np.array([counts])
+            if _closed_rows_complete(pair_rows, "seven_pairs", rules).any():
+                found.add("seven_pairs")
+        if rules.thirteen_orphans and _closed_rows_complete(rows, "thirteen_orphans", rules).any():
+            found.add("thirteen_orphans")
+    if rules.held_win is not None and wilds >= rules.held_win:
+        found.add("wildcards_held")
+    return found
+
+
+def wild_win_readings(counts: Sequence[int], melds: Sequence[Meld], rules: WildRules) -> set[Reading]:
+    """Every reading of a complete 3n+2 hand, by substitution (as :func:`win_readings`)."""
+    plain, wilds = split_wildcards(counts, rules.plain_rules())
+    stand_ins, rows = substitutions(plain, wilds, rules.caps)
+    closed = _wild_closed(counts, melds) and sum(counts) == 14
+    quad_as_two = rules.seven_pairs == "quad_as_two"
+    found: set[Reading] = set()
+    for index in np.flatnonzero(is_regular_complete_rows(rows)):
+        full = tuple(int(c) for c in rows[index])
+        for pair, groups in regular_decompositions(full):
+            found.add(("regular", pair, groups, (), (), stand_ins[index]))
+    if closed and rules.seven_pairs != "off":
+        if rules.wildcards_in_seven_pairs:
+            complete = np.flatnonzero(_closed_rows_complete(rows, "seven_pairs", rules))
+            candidates = [(tuple(int(c) for c in rows[index]), stand_ins[index]) for index in complete]
+        else:
+            candidates = [(tuple(counts), ())]
+        for full, combo in candidates:
+            if is_seven_pairs(full, quad_as_two=quad_as_two):
+                pairs = tuple(t for t in range(NUM_KINDS) for _ in range(full[t] // 2))
+                found.add(("seven_pairs", None, (), pairs, (), combo))
+    if closed and rules.thirteen_orphans:
+        for index in np.flatnonzero(_closed_rows_complete(rows, "thirteen_orphans", rules)):
+            full, combo = tuple(int(c) for c in rows[index]), stand_ins[index]
+            if is_thirteen_orphans(full):
+                pair = next(t for t in ORPHANS if full[t] == 2)
+                found.add(("thirteen_orphans", pair, (), (), tuple(t for t in ORPHANS if t != pair), combo))
+    if rules.held_win is not None and wilds >= rules.held_win:
+        singles = tuple(t for t in range(NUM_KINDS) for _ in range(plain[t]))
+        held = tuple(t for t in rules.wildcards for _ in range(counts[t]))
+        found.add(("wildcards_held", None, (), (), singles, held))
+    return found

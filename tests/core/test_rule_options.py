@@ -21,7 +21,10 @@ def test_describe_round_trips_through_the_options(preset: str) -> None:
     assert list(described) == ["name", *(option.name for option in OPTIONS)]
     for option in OPTIONS:
         value = described[option.name]
-        assert isinstance(value, option.kind.plain_type), (option.name, value)
+        assert isinstance(value, option.kind.plain_type) or (value is None and option.kind.nullable), (
+            option.name,
+            value,
+        )
         if isinstance(value, list):
             assert all(isinstance(item, str) for item in value)
     # Every described value, given back as an override, rebuilds the same profile.

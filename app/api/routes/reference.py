@@ -23,7 +23,9 @@ _ERRORS = error_responses(500)
 
 
 def _preset_field(option: CoreRuleOption) -> tuple[Any, Any]:
-    plain = list[str] if option.kind.plain_type is list else option.kind.plain_type
+    plain: Any = list[str] if option.kind.plain_type is list else option.kind.plain_type
+    if option.kind.nullable:
+        plain = plain | None  # an option that may be off altogether (wildcards_held_win)
     extras: dict[str, Any] = {}
     family = OPTION_FAMILY.get(option.name)
     if family is not None:  # a family's own option: only that family's presets have it

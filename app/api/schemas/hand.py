@@ -170,16 +170,21 @@ class DecompositionOut(BaseModel):
     model_config = ConfigDict(frozen=True, title="Decomposition")
 
     form: str = Field(
-        description="regular, seven_pairs, thirteen_orphans, knitted_straight or honors_and_knitted.",
+        description="regular, seven_pairs, thirteen_orphans, knitted_straight, honors_and_knitted or "
+        "wildcards_held (rules with wildcards_held_win: the hand holds that many wildcards).",
         examples=["regular"],
     )
     pair: str | None = Field(description="The pair (regular, thirteen_orphans, knitted_straight).", examples=["5p"])
     melds: list[list[str]] = Field(description="Concealed melds, each as its tiles (regular, knitted_straight).")
     pairs: list[str] = Field(description="The seven pairs (seven_pairs).")
     singles: list[str] = Field(
-        description="The twelve single orphans (thirteen_orphans); the fourteen tiles (honors_and_knitted)."
+        description="The twelve single orphans (thirteen_orphans); the fourteen tiles (honors_and_knitted); "
+        "the tiles besides the wildcards (wildcards_held)."
     )
-    wildcards: list[WildcardUse] = Field(description="What each wildcard held stands for.")
+    wildcards: list[WildcardUse] = Field(
+        description="What each wildcard held stands for (wildcards_held: itself; seven_pairs under "
+        "wildcards_in_seven_pairs false: none, the wildcards are plain tiles there)."
+    )
     knitted: list[str] = Field(
         default_factory=list,
         description="The nine tiles of the knitted straight, 147, 258 and 369 across the suits (knitted_straight).",
@@ -209,7 +214,7 @@ class WinResponse(BaseModel):
     win: bool = Field(description="Whether the hand wins under the rules.")
     form: str | None = Field(
         description="The first complete form (regular, seven_pairs, thirteen_orphans, knitted_straight, "
-        "honors_and_knitted)."
+        "honors_and_knitted, wildcards_held)."
     )
     decompositions: list[DecompositionOut] = Field(description="Every reading, up to the server's limit.")
     reason: str | None = Field(

@@ -58,7 +58,7 @@ def rules_of(preset: str, **overrides: Any) -> RuleProfile:
     >>> rules_of("riichi", exchange_three=False)
     Traceback (most recent call last):
     ...
-    app.core.errors.InvalidRuleOption: exchange_three is not an option of the riichi rules; they take absent_tiles, chi_allowed, double_yakuman, furiten, kazoe_limit, kiriage, knitted_forms, melded_tiles_count_toward_limit, open_tanyao, red_fives, seats, seven_pairs, thirteen_orphans, tsumo_loss, wildcards, win_requires_meld, yakuman_stacking
+    app.core.errors.InvalidRuleOption: exchange_three is not an option of the riichi rules; they take absent_tiles, chi_allowed, double_yakuman, furiten, kazoe_limit, kiriage, knitted_forms, melded_tiles_count_toward_limit, open_tanyao, red_fives, seats, seven_pairs, thirteen_orphans, tsumo_loss, wildcards, wildcards_held_win, wildcards_in_seven_pairs, win_requires_meld, yakuman_stacking
     """
     family = TABLES.get(preset) if isinstance(preset, str) else None
     if family is None:

@@ -83,6 +83,9 @@ class BatchAnalysis(NamedTuple):
     #: The knitted forms (rules with ``knitted_forms``; else all :data:`NOT_APPLICABLE`).
     knitted_straight: np.ndarray
     honors_and_knitted: np.ndarray
+    #: The wildcards-held form (rules with ``wildcards_held_win`` and wildcards; else all
+    #: :data:`NOT_APPLICABLE`, as where the hand cannot hold that many wildcards).
+    wildcards_held: np.ndarray
 
 
 def _validated(counts: np.ndarray) -> np.ndarray:
@@ -213,40 +216,69 @@ def analyse_batch(
     classes = _classes(keyed)
     regular = _final(classes.man_pin, classes.sou_honors, melds_wanted)
     closed = (sizes >= 13) & (declared_melds == 0)
-    best = regular.copy()
     seven_pairs_on = rules.seven_pairs is not SevenPairs.OFF
     quad_as_two = rules.seven_pairs is SevenPairs.QUAD_AS_TWO
-    pairs_distance, free, one_draw = _seven_pairs(features, quad_as_two)
+    # With the wildcards plain in seven pairs (Hunan's 红中), seven pairs reads the whole counts
+    # and takes no credit for them; every other form reads the counts without them.
+    pairs_plain = bool(rules.wildcards) and not rules.wildcards_in_seven_pairs
+    pairs_held = array if pairs_plain else plain
+    pairs_features = _keys_and_features(array)[:, 4] if pairs_plain and seven_pairs_on else features
+    pairs_distance, free, one_draw = _seven_pairs(pairs_features, quad_as_two)
+    pairs_wilds = 0 if pairs_plain else wild_counts
     orphans_distance, orphan_paired = _thirteen_orphans(features)
+
+    def credited(distance: np.ndarray, wilds: np.ndarray | int = wild_counts) -> np.ndarray:
+        """Distances with the wildcards covering missing tiles (255, ruled out, stays)."""
+        return np.where(distance >= _IMPOSSIBLE, distance, np.maximum(distance - wilds, 0))
+
+    best = credited(regular)
     if seven_pairs_on:
-        best = np.where(closed, np.minimum(best, pairs_distance), best)
+        best = np.where(closed, np.minimum(best, credited(pairs_distance, pairs_wilds)), best)
     if rules.thirteen_orphans:
-        best = np.where(closed, np.minimum(best, orphans_distance), best)
+        best = np.where(closed, np.minimum(best, credited(orphans_distance)), best)
     knitted = _Knitted.of(keyed, classes, melds_wanted, closed) if rules.knitted_forms else None
     if knitted is not None:
-        best = np.minimum(best, np.minimum(knitted.straight, knitted.honors))
+        best = np.minimum(best, np.minimum(credited(knitted.straight), credited(knitted.honors)))
+    ready = sizes % 3 == 1
+    held = _held_distance(rules, wild_counts, sizes, ready)
+    if held is not None:
+        best = np.minimum(best, held)
 
     def effective(distance: np.ndarray) -> np.ndarray:
         return np.asarray(shanten_from_distance(distance, wild_counts)).astype(np.int8)
 
-    ready = sizes % 3 == 1
     if with_ukeire and ready.any():
-        ukeire = _ukeire(
-            array, plain, keyed, classes, melds_wanted, regular, best, rules,
-            closed & seven_pairs_on & (pairs_distance == best), quad_as_two, free, one_draw,
-            closed & rules.thirteen_orphans & (orphans_distance == best), orphan_paired,
+        # The raw distance a form that reads wildcards as any tile has when it ties for the best.
+        best_raw = best + wild_counts
+        ukeire, pairs_draws = _ukeire(
+            plain, pairs_held, keyed, classes, melds_wanted, regular, best_raw,
+            closed & seven_pairs_on & (credited(pairs_distance, pairs_wilds) == best), quad_as_two, free, one_draw,
+            closed & rules.thirteen_orphans & (orphans_distance == best_raw), orphan_paired,
         )  # fmt: skip
+        wild_wanted = (regular == best_raw) | (closed & rules.thirteen_orphans & (orphans_distance == best_raw))
+        if seven_pairs_on and not pairs_plain:
+            wild_wanted |= closed & (pairs_distance == best_raw)
         if knitted is not None:
-            ukeire |= knitted.draws(plain, best, ready)
-            for tile in rules.wildcards:  # a wildcard is wanted only as a wildcard (see _ukeire)
-                ukeire[:, tile] = (array[:, tile] < 4) & (best > 0)
-        ukeire &= ready[:, None]
+            ukeire |= knitted.draws(plain, best_raw, ready)
+            wild_wanted |= (knitted.straight == best_raw) | (knitted.honors == best_raw)
+        if held is not None:
+            holding = held == best
+            wild_wanted |= holding
+            # A 3n+1 hand holding enough wildcards wins on any tile drawn.
+            ukeire |= (holding & (wild_counts >= (rules.wildcards_held_win or 0)))[:, None]
+        for tile in rules.wildcards:
+            # One more wildcard covers one more missing tile of every form that reads it as any
+            # tile; plain in seven pairs, it is wanted there only as a tile of its kind.
+            ukeire[:, tile] = wild_wanted | (pairs_draws[:, tile] if pairs_plain else False)
+        ukeire &= (best > 0)[:, None] & (array < 4) & ready[:, None]
     else:
         ukeire = np.zeros(array.shape, dtype=bool)
     return BatchAnalysis(
-        shanten=effective(best),
+        shanten=(best - 1).astype(np.int8),
         regular=effective(regular),
-        seven_pairs=np.where(closed & seven_pairs_on, effective(pairs_distance), NOT_APPLICABLE).astype(np.int8),
+        seven_pairs=np.where(closed & seven_pairs_on, credited(pairs_distance, pairs_wilds) - 1, NOT_APPLICABLE).astype(
+            np.int8
+        ),
         thirteen_orphans=np.where(closed & rules.thirteen_orphans, effective(orphans_distance), NOT_APPLICABLE).astype(
             np.int8
         ),
@@ -254,42 +286,56 @@ def analyse_batch(
         sizes=sizes,
         knitted_straight=_applicable(knitted, "straight", effective, len(array)),
         honors_and_knitted=_applicable(knitted, "honors", effective, len(array)),
+        wildcards_held=np.full(len(array), NOT_APPLICABLE, dtype=np.int8)
+        if held is None
+        else np.where(held == _IMPOSSIBLE, NOT_APPLICABLE, held - 1).astype(np.int8),
     )
 
 
+def _held_distance(rules: RuleProfile, wilds: np.ndarray, sizes: np.ndarray, ready: np.ndarray) -> np.ndarray | None:
+    """The wildcards-held form's distance per row (255 where a hand of that size cannot hold that
+    many wildcards; see :meth:`app.core.shape.engine.Checker._held_distance`), or None without the form."""
+    need = rules.wildcards_held_win
+    if need is None or not rules.wildcards:
+        return None
+    ready_sizes = sizes + ready
+    enough_room = (ready_sizes >= need) & (4 * len(rules.wildcards) >= need)
+    distance = np.maximum(need - wilds, ready.astype(np.int64))
+    return np.where(enough_room, distance, _IMPOSSIBLE)
+
+
 def _ukeire(
-    array: np.ndarray,
     plain: np.ndarray,
+    pairs_held: np.ndarray,
     keyed: np.ndarray,
     classes: _Classes,
     melds_wanted: np.ndarray,
     regular: np.ndarray,
     best: np.ndarray,
-    rules: RuleProfile,
     pairs_tie: np.ndarray,
     quad_as_two: bool,
     free: np.ndarray,
     one_draw: np.ndarray,
     orphans_tie: np.ndarray,
     orphan_paired: np.ndarray,
-) -> np.ndarray:
-    """(N, 34) bool: draws that shorten a form tying for the best distance."""
+) -> tuple[np.ndarray, np.ndarray]:
+    """(N, 34) bool twice: draws that shorten the regular form, seven pairs (counts ``pairs_held``)
+    or thirteen orphans where they tie for the best raw distance ``best``, and those of seven pairs
+    alone; a wildcard's own column is the caller's to set."""
     improving: np.ndarray = _regular_draws(keyed, classes, melds_wanted, regular) & (regular == best)[:, None]
-    if pairs_tie.any() or orphans_tie.any():
-        held = plain
+    pairs_draws = np.zeros(improving.shape, dtype=bool)
+    if pairs_tie.any():
+        held = pairs_held
         # Seven pairs: completing a pair always helps; a new candidate only while candidates are short.
         completing = (held == 1) | (quad_as_two & (held == 3))
         candidate = (held == 0) | (quad_as_two & (held == 2))
         short = (one_draw < 7 - free)[:, None]
-        improving |= (pairs_tie & (free < 7))[:, None] & (completing | (candidate & short))
-        orphan_draws = (held == 0) | ((held == 1) & ~orphan_paired[:, None])
+        pairs_draws = (pairs_tie & (free < 7))[:, None] & (completing | (candidate & short))
+        improving |= pairs_draws
+    if orphans_tie.any():
+        orphan_draws = (plain == 0) | ((plain == 1) & ~orphan_paired[:, None])
         improving |= orphans_tie[:, None] & _IS_ORPHAN[None, :] & orphan_draws
-        improving &= held < 4
-    improving &= (best > 0)[:, None]  # a form at distance 0 draws nothing
-    for tile in rules.wildcards:
-        # One more wildcard covers one more missing tile.
-        improving[:, tile] = (array[:, tile] < 4) & (best > 0)
-    return improving
+    return improving, pairs_draws
 
 
 def _regular_draws(keyed: np.ndarray, classes: _Classes, melds_wanted: np.ndarray, distance: np.ndarray) -> np.ndarray:

@@ -31,9 +31,10 @@ class Decomposition:
 
     ``form`` is ``regular`` (``pair`` + ``melds``), ``seven_pairs`` (``pairs``),
     ``thirteen_orphans`` (``pair`` + ``singles``), ``knitted_straight``
-    (``knitted``: its nine tiles, + ``melds`` + ``pair``) or ``honors_and_knitted``
-    (``singles``: its fourteen tiles); ``wildcards`` pairs each wildcard held with
-    the tile it stands for.
+    (``knitted``: its nine tiles, + ``melds`` + ``pair``), ``honors_and_knitted``
+    (``singles``: its fourteen tiles) or ``wildcards_held`` (``singles``: the tiles
+    besides the wildcards, whatever they are); ``wildcards`` pairs each wildcard held with
+    the tile it stands for (in ``wildcards_held``, itself).
     """
 
     form: str
@@ -331,3 +332,14 @@ def honors_and_knitted_decompositions(
                 )
             )
     return out, False
+
+
+def wildcards_held_decomposition(counts: bytes, wild_tiles: tuple[Tile, ...]) -> Decomposition:
+    """The one reading of a hand that wins by holding its wildcards (rules with ``wildcards_held_win``):
+    each wildcard stands for itself, and the other tiles, ``counts`` (wildcards removed), are singles.
+
+    >>> wildcards_held_decomposition(bytes([1, 1]) + bytes(32), (33, 33, 33, 33)).singles
+    (0, 1)
+    """
+    singles = tuple(tile for tile, held in enumerate(counts) for _ in range(held))
+    return Decomposition("wildcards_held", None, singles=singles, wildcards=tuple((wild, wild) for wild in wild_tiles))

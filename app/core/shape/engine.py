@@ -7,6 +7,12 @@ tables are shared, immutable and built once per process.
 Wildcards: every copy of a wildcard tile is taken out of the counts and the
 hand is judged on the rest.  ``w`` wildcards cover ``w`` missing tiles of any
 complete hand, so a form's effective distance is ``max(0, distance - w)``.
+Two rule options change that reading.  With ``wildcards_in_seven_pairs`` off, seven pairs
+is measured on the counts with the wildcards left in, as plain tiles of their own kind.  With
+``wildcards_held_win`` (``need``), holding ``need`` wildcard copies concealed is a form of its
+own (:data:`WILDCARDS_HELD`): its distance is the draws it still takes, ``max(need - w, 1)``
+for a 3n+1 hand (one draw, whatever it is, makes the hand a winning size) and
+``max(need - w, 0)`` for a 3n+2 hand, so its shanten is -1 exactly when the hand wins by it.
 
 Absent tiles (sanma's 2m-8m): a complete hand may hold none, so every answer
 measures against complete hands of existing tiles only; the shared tables do it
@@ -47,6 +53,7 @@ from app.core.shape.decompose import (
     regular_decompositions,
     seven_pairs_decompositions,
     thirteen_orphans_decompositions,
+    wildcards_held_decomposition,
 )
 from app.core.shape.hand import Hand
 from app.core.shape.rules import RuleProfile, SevenPairs
@@ -63,7 +70,6 @@ from app.core.shape.shanten import (
     seven_pairs_distance,
     seven_pairs_from_profile,
     seven_pairs_improving_draws,
-    shanten_from_distance,
     suit_keys,
     thirteen_orphans_distance,
     thirteen_orphans_from_profile,
@@ -88,15 +94,18 @@ SEVEN_PAIRS: Final = "seven_pairs"
 THIRTEEN_ORPHANS: Final = "thirteen_orphans"
 KNITTED_STRAIGHT: Final = "knitted_straight"
 HONORS_AND_KNITTED: Final = "honors_and_knitted"
-FORMS: Final = (REGULAR, SEVEN_PAIRS, THIRTEEN_ORPHANS, KNITTED_STRAIGHT, HONORS_AND_KNITTED)
+#: The form of rules with ``wildcards_held_win``: the concealed hand holds that many wildcards.
+WILDCARDS_HELD: Final = "wildcards_held"
+FORMS: Final = (REGULAR, SEVEN_PAIRS, THIRTEEN_ORPHANS, KNITTED_STRAIGHT, HONORS_AND_KNITTED, WILDCARDS_HELD)
 #: Melds a knitted straight's nine tiles stand for: a hand needs at least this many
 #: (10 or more concealed tiles) to hold one.
 _KNITTED_MELDS: Final = 3
 OPEN_MELD_REQUIRED: Final = "open_meld_required"
 DEFAULT_DECOMPOSITION_LIMIT: Final = 256
 _FULL: Final = b"\x04" * NUM_TILE_KINDS
-#: Raw distances of the forms in :data:`FORMS` order; None where a form is ruled out.
-_Distances = tuple[int, int | None, int | None, int | None, int | None]
+#: Distances of the forms in :data:`FORMS` order, the wildcards held credited; None where a form
+#: is ruled out.
+_Distances = tuple[int, int | None, int | None, int | None, int | None, int | None]
 
 
 class TileCount(NamedTuple):
@@ -128,6 +137,9 @@ class ShantenResult(NamedTuple):
     honors_and_knitted: int | None = None
     #: The void suit (0 m, 1 p, 2 s) the answer assumed, under rules with a void suit; else None.
     void_suit: int | None = None
+    #: The wildcards-held form (rules with ``wildcards_held_win``); ``None`` where the rules lack it
+    #: or the hand can never hold that many wildcards.
+    wildcards_held: int | None = None
 
     @property
     def ukeire_count(self) -> int | None:
@@ -181,6 +193,9 @@ class Checker:
     __slots__ = (
         "rules",
         "_wild_tiles",
+        "_wild_bits",
+        "_pairs_plain",
+        "_held_need",
         "_seven_pairs",
         "_quad_as_two",
         "_thirteen_orphans",
@@ -228,6 +243,10 @@ class Checker:
         # The caps of a hand without melded limits: all 4, or 0 for the absent tiles.
         self._base_caps = _FULL if self._absent is None else self._absent.caps
         self._wild_tiles = rules.wildcards
+        self._wild_bits = sum(_BIT[tile] for tile in rules.wildcards)
+        # Seven pairs read the wildcards as plain tiles (Hunan's 红中): measured on the whole counts.
+        self._pairs_plain = bool(rules.wildcards) and not rules.wildcards_in_seven_pairs
+        self._held_need = rules.wildcards_held_win if rules.wildcards else None
         self._seven_pairs = rules.seven_pairs is not SevenPairs.OFF
         self._quad_as_two = rules.seven_pairs is SevenPairs.QUAD_AS_TWO
         # Thirteen orphans and the knitted forms hold all three suits: no hand with a void suit has them.
@@ -349,17 +368,43 @@ class Checker:
                 return found if draws else (found[0], None)
         return capped_regular_distance(plain, caps, melds_wanted), None
 
-    def _distances(self, plain: bytes, melds_wanted: int, closed: bool, caps: bytes) -> _Distances:
-        """Raw distances (before wildcards) of every form, in :data:`FORMS` order (None: ruled out)."""
+    def _distances(self, counts: bytes, plain: bytes, w: int, size: int, closed: bool, caps: bytes) -> _Distances:
+        """Distances of every form, in :data:`FORMS` order, the ``w`` wildcards held credited (None:
+        ruled out) of ``size`` concealed ``counts``, ``plain`` those without their wildcards."""
+        melds_wanted = size // 3
         regular = self._regular(plain, melds_wanted, caps, False)[0]
         knitted, honors = self._knitted_distances(plain, melds_wanted, closed, caps) if self._knitted else (None, None)
+        pairs = None
+        if closed and self._seven_pairs:
+            if self._pairs_plain:
+                pairs = seven_pairs_distance(counts, quad_as_two=self._quad_as_two)
+            else:
+                pairs = _credited(seven_pairs_distance(plain, quad_as_two=self._quad_as_two), w)
         return (
-            regular,
-            seven_pairs_distance(plain, quad_as_two=self._quad_as_two) if closed and self._seven_pairs else None,
-            thirteen_orphans_distance(plain) if closed and self._thirteen_orphans else None,
-            knitted,
-            honors,
+            _credited(regular, w),
+            pairs,
+            _credited(thirteen_orphans_distance(plain), w) if closed and self._thirteen_orphans else None,
+            None if knitted is None else _credited(knitted, w),
+            None if honors is None else _credited(honors, w),
+            self._held_distance(w, size, caps),
         )
+
+    def _held_distance(self, w: int, size: int, caps: bytes) -> int | None:
+        """The wildcards-held form's distance for ``size`` concealed tiles holding ``w`` wildcards
+        (None: no such form, or no complete hand of that size and caps holds enough wildcards).
+
+        The complete hands are those of the winning size (one tile more than a 3n+1 hand) that hold
+        ``need`` wildcards: a 3n+1 hand lacks ``need - w`` of them and, holding enough already, one
+        tile of any kind; a 3n+2 hand lacks ``need - w``.
+        """
+        need = self._held_need
+        if need is None:
+            return None
+        ready_size = size + 1 if size % 3 == 1 else size
+        if ready_size < need or sum(caps[tile] for tile in self._wild_tiles) < need:
+            return None
+        floor = 1 if size % 3 == 1 else 0
+        return need - w if need - w > floor else floor
 
     def _knitted_distances(
         self,
@@ -419,21 +464,22 @@ class Checker:
     def _analyse(
         self,
         counts: bytes,
-        melds_wanted: int,
+        size: int,
         closed: bool,
         caps: bytes,
         draws: bool,
         keys: tuple[int, int, int, int] | None = None,
         *,
         every_form: bool = False,
-    ) -> tuple[int, _Distances, int, tuple[Tile, ...]]:
-        """(shanten, raw distances, wildcards held, improving draws) of concealed ``counts``.
+    ) -> tuple[int, _Distances, tuple[Tile, ...]]:
+        """(shanten, distances with the wildcards credited, improving draws) of ``size`` concealed ``counts``.
 
         Improving draws are computed only when ``draws`` (for 3n+1 hands).
         ``keys`` may pass the suit keys of ``counts`` when the caller has them.
         The knitted straight's distance is exact only when ``every_form`` or when
         it is at most the other forms' best; else it is some value above that best.
         """
+        melds_wanted = size // 3
         if self._wild_tiles:
             plain, wilds = self._split_wilds(counts)
             w = len(wilds)
@@ -443,35 +489,49 @@ class Checker:
         if self._knitted and keys is None and caps is _FULL:
             keys = suit_keys(plain)  # shared with the knitted straight
         # One pass gives the regular distance and, on the table paths, its improving draws.
-        regular, regular_flags = self._regular(plain, melds_wanted, caps, draws, keys)
-        pairs = seven_pairs_distance(plain, quad_as_two=self._quad_as_two) if closed and self._seven_pairs else None
-        orphans = thirteen_orphans_distance(plain) if closed and self._thirteen_orphans else None
+        raw_regular, regular_flags = self._regular(plain, melds_wanted, caps, draws, keys)
+        regular = raw_regular - w if raw_regular > w else 0
+        pairs = orphans = None
+        if closed and self._seven_pairs:
+            # With the wildcards plain in seven pairs (Hunan's 红中), they count as tiles of their kind.
+            pairs_counts = counts if self._pairs_plain else plain
+            pairs = seven_pairs_distance(pairs_counts, quad_as_two=self._quad_as_two)
+            if not self._pairs_plain:
+                pairs = pairs - w if pairs > w else 0
+        if closed and self._thirteen_orphans:
+            orphans = _credited(thirteen_orphans_distance(plain), w)
+        held = self._held_distance(w, size, caps) if self._held_need is not None else None
         best = regular
         if pairs is not None and pairs < best:
             best = pairs
         if orphans is not None and orphans < best:
             best = orphans
+        if held is not None and held < best:
+            best = held
         knitted = honors = None
         if self._knitted:
             knitted, honors = self._knitted_distances(
-                plain, melds_wanted, closed, caps, keys, at_most=255 if every_form else best
+                plain, melds_wanted, closed, caps, keys, at_most=255 if every_form else best + w
             )
+            knitted = None if knitted is None else _credited(knitted, w)
+            honors = None if honors is None else _credited(honors, w)
             if knitted is not None and knitted < best:
                 best = knitted
             if honors is not None and honors < best:
                 best = honors
-        shanten = shanten_from_distance(best, w)
-        distances = (regular, pairs, orphans, knitted, honors)
+        shanten = best - 1 if best > 0 else -1
+        distances = (regular, pairs, orphans, knitted, honors, held)
         if shanten == -1 or not draws:
-            return shanten, distances, w, ()
-        # A draw helps iff it shortens a form that ties for the best distance.
-        # Draws travel as 34 flag bytes; several forms are merged as integers.
+            return shanten, distances, ()
+        # A draw helps iff it shortens a form that ties for the best distance (each draw shortens
+        # a form by one at most). Draws travel as 34 flag bytes; several forms are merged as integers.
         if regular == best:
             if regular_flags is not None:
                 flags = regular_flags
             else:
                 flags = bytes(
-                    plain[tile] < caps[tile] and capped_regular_distance(_plus(plain, tile), caps, melds_wanted) < best
+                    plain[tile] < caps[tile]
+                    and capped_regular_distance(_plus(plain, tile), caps, melds_wanted) < raw_regular
                     for tile in range(NUM_TILE_KINDS)
                 )
         else:
@@ -485,20 +545,35 @@ class Checker:
             or caps is not _FULL
         ):
             merged = int.from_bytes(flags, "little")
+            # Whether one more wildcard shortens a tying form: it does for every form that reads
+            # it as any tile (a form at best > 0 still lacks a tile), and for the held form.
+            wild_wanted = regular == best or orphans == best or knitted == best or honors == best or held == best
+            plain_pairs_bits = 0
             if pairs == best:
-                merged |= int.from_bytes(seven_pairs_improving_draws(plain, quad_as_two=self._quad_as_two), "little")
+                pair_draws = int.from_bytes(
+                    seven_pairs_improving_draws(pairs_counts, quad_as_two=self._quad_as_two), "little"
+                )
+                if self._pairs_plain:
+                    plain_pairs_bits = pair_draws & self._wild_bits  # a wildcard drawn as a tile of its kind
+                else:
+                    wild_wanted = True
+                merged |= pair_draws
             if orphans == best:
                 merged |= int.from_bytes(thirteen_orphans_improving_draws(plain), "little")
             if knitted == best or honors == best:
-                merged |= self._knitted_draws(plain, melds_wanted, caps, best, knitted == best, honors == best, keys)
-            if caps is not _FULL:
-                merged &= int.from_bytes(bytes(c < cap for c, cap in zip(counts, caps, strict=True)), "little")
+                merged |= self._knitted_draws(
+                    plain, melds_wanted, caps, best + w, knitted == best, honors == best, keys
+                )
             if self._wild_tiles:
-                # A wildcard is not wanted as itself: one more wildcard covers one more missing tile.
-                for tile in self._wild_tiles:
-                    merged = merged | _BIT[tile] if counts[tile] < caps[tile] else merged & ~_BIT[tile]
+                # The flags above read the wildcard's own tile as plain: drop them, then add a
+                # wildcard where it is wanted as one (or, plain in seven pairs, as itself).
+                merged = (merged & ~self._wild_bits) | plain_pairs_bits | (self._wild_bits if wild_wanted else 0)
+                if held == best and w >= (self._held_need or 0):
+                    merged |= _ALL_BITS  # a 3n+1 hand holding enough wildcards: any tile wins
+            if caps is not _FULL or self._wild_tiles:
+                merged &= int.from_bytes(bytes(c < cap for c, cap in zip(counts, caps, strict=True)), "little")
             flags = merged.to_bytes(NUM_TILE_KINDS, "little")
-        return shanten, distances, w, flagged_tiles(flags)
+        return shanten, distances, flagged_tiles(flags)
 
     def precondition_failure(self, hand: Hand) -> str | None:
         """Why the rules forbid this hand to win whatever its shape, else None: it holds a tile
@@ -573,9 +648,9 @@ class Checker:
             return self._best_void_answer(hand, self.voidable_suits(hand), visible, with_ukeire=with_ukeire)
         closed = n >= 13 and not hand.melds
         draws = n % 3 == 1 and with_ukeire
-        shanten, (regular, pairs, orphans, knitted, honors), w, improving = self._analyse(
+        shanten, (regular, pairs, orphans, knitted, honors, held), improving = self._analyse(
             hand.counts if self.void_suit is None else self._shape_counts(hand),
-            n // 3,
+            n,
             closed,
             self.caps(hand),
             draws,
@@ -588,14 +663,15 @@ class Checker:
         return _make_shanten(
             (
                 shanten,
-                shanten_from_distance(regular, w),
-                None if pairs is None else shanten_from_distance(pairs, w),
-                None if orphans is None else shanten_from_distance(orphans, w),
+                regular - 1,
+                None if pairs is None else pairs - 1,
+                None if orphans is None else orphans - 1,
                 ukeire,
                 self.precondition_failure(hand) if shanten == -1 else None,
-                None if knitted is None else _form_shanten(knitted, w),
-                None if honors is None else _form_shanten(honors, w),
+                None if knitted is None else _form_shanten(knitted),
+                None if honors is None else _form_shanten(honors),
                 self.void_suit,
+                None if held is None else held - 1,
             )
         )
 
@@ -616,7 +692,7 @@ class Checker:
         closed = n >= 13 and not hand.melds
         if caps is not _FULL or not self._plain_shapes or n > 14:
             counts = hand.counts if self.void_suit is None else self._shape_counts(hand)
-            return self._analyse(counts, n // 3, closed, caps, False)[0]
+            return self._analyse(counts, n, closed, caps, False)[0]
         # The shared tables judge the hand alone: _analyse's answer without its general steps.
         counts = hand.counts
         best = _regular_draws(counts, n // 3)[0]
@@ -652,7 +728,7 @@ class Checker:
         if caps is _FULL and self._plain_rules and not self._knitted and max(counts) <= 4:
             return self._plain_discard_shanten_numbers(counts, melds_wanted, closed)
         return [
-            (tile, self._analyse(after, melds_wanted, closed, caps, False, after_keys)[0])
+            (tile, self._analyse(after, n, closed, caps, False, after_keys)[0])
             for tile, after, after_keys in self._after_each_discard(hand, caps)
         ]
 
@@ -814,11 +890,11 @@ class Checker:
         plain, wilds = self._split_wilds(counts)
         caps = self.caps(hand)
         w = len(wilds)
-        if self._regular(plain, n // 3, caps, False)[0] > w:
+        if self._regular(plain, n // 3, caps, False)[0] > w and self._held_distance(w, n, caps) != 0:
             closed = n >= 14 and not hand.melds
             if not closed and not (self._knitted and n // 3 >= _KNITTED_MELDS):
                 return False
-            if not any(d is not None and d <= w for d in self._distances(plain, n // 3, closed, caps)[1:]):
+            if 0 not in self._distances(counts, plain, w, n, closed, caps)[1:]:
                 return False
         return not self.rules.win_requires_meld or self.precondition_failure(hand) is None
 
@@ -842,8 +918,8 @@ class Checker:
             return shape._replace(win=False, reason=VOID_SUIT_HELD, void_suit=self.void_suit)
         plain, wilds = self._split_wilds(hand.counts)
         caps = self.caps(hand)
-        distances = self._distances(plain, n // 3, n >= 13 and not hand.melds, caps)
-        complete_forms = [f for f, d in zip(FORMS, distances, strict=True) if d is not None and d <= len(wilds)]
+        distances = self._distances(hand.counts, plain, len(wilds), n, n >= 13 and not hand.melds, caps)
+        complete_forms = [form for form, distance in zip(FORMS, distances, strict=True) if distance == 0]
         if not complete_forms:
             return WinResult(False, None, (), None, void_suit=self.void_suit)
         found: list[Decomposition] = []
@@ -855,14 +931,18 @@ class Checker:
                 break
             if form == REGULAR:
                 more, cut = regular_decompositions(plain, caps, wilds, room)
+            elif form == SEVEN_PAIRS and self._pairs_plain:  # the wildcards are plain tiles there
+                more, cut = seven_pairs_decompositions(hand.counts, (), quad_as_two=self._quad_as_two, limit=room)
             elif form == SEVEN_PAIRS:
                 more, cut = seven_pairs_decompositions(plain, wilds, quad_as_two=self._quad_as_two, limit=room)
             elif form == THIRTEEN_ORPHANS:
                 more, cut = thirteen_orphans_decompositions(plain, wilds, limit=room)
             elif form == KNITTED_STRAIGHT:
                 more, cut = knitted_straight_decompositions(plain, caps, wilds, n // 3 - _KNITTED_MELDS, limit=room)
-            else:
+            elif form == HONORS_AND_KNITTED:
                 more, cut = honors_and_knitted_decompositions(plain, caps, wilds, limit=room)
+            else:
+                more, cut = [wildcards_held_decomposition(plain, wilds)], False
             if self._absent is not None and wilds:
                 # A wildcard may stand only for a tile that exists (seven pairs' new pairs).
                 more = [d for d in more if not _uses_absent(d, self._base_caps)]
@@ -895,7 +975,7 @@ class Checker:
             return self._plain_discards(counts, melds_wanted, closed, left)
         options = []
         for tile, after, after_keys in self._after_each_discard(hand, caps):
-            shanten, _, _, improving = self._analyse(after, melds_wanted, closed, caps, True, after_keys)
+            shanten, _, improving = self._analyse(after, n - 1, closed, caps, True, after_keys)
             copies = list(map(left.__getitem__, improving))
             ukeire = tuple(map(_make_tile_count, zip(improving, copies, strict=True)))
             options.append(_make_option((tile, shanten, ukeire, sum(copies))))
@@ -982,11 +1062,19 @@ def _uses_absent(decomposition: Decomposition, caps: bytes) -> bool:
     return any(caps[t] == 0 for t in tiles)
 
 
-def _form_shanten(distance: int, wildcards: int) -> int | None:
-    """A form's shanten, None where the caps rule the form out (distance 255)."""
+def _form_shanten(distance: int) -> int | None:
+    """A form's shanten from its distance (wildcards credited), None where the caps rule the
+    form out (distance 255)."""
     if distance >= _IMPOSSIBLE:
         return None
-    return shanten_from_distance(distance, wildcards)  # type: ignore[no-any-return]
+    return distance - 1
+
+
+def _credited(distance: int, wildcards: int) -> int:
+    """A form's distance with ``wildcards`` covering missing tiles; 255 (ruled out) stays."""
+    if distance >= _IMPOSSIBLE:
+        return distance
+    return distance - wildcards if distance > wildcards else 0
 
 
 def _plus(counts: bytes, tile: Tile) -> bytes:
@@ -1012,6 +1100,7 @@ _SUIT_AND_POWER: Final = tuple(
 )
 _FOUR_MINUS: Final = bytes(max(0, 4 - n) for n in range(256))
 _BIT: Final = tuple(1 << (8 * tile) for tile in range(NUM_TILE_KINDS))
+_ALL_BITS: Final = sum(_BIT)
 #: The distance the capped knitted forms report when the caps rule them out.
 _IMPOSSIBLE: Final = 255
 _LESS_ONE: Final = tuple(bytes((max(0, n - 1),)) for n in range(256))

@@ -55,6 +55,13 @@ class RuleProfile:
     knitted_forms: bool = False
     #: Tiles that stand for any tile; every copy held is a wildcard.
     wildcards: tuple[Tile, ...] = ()
+    #: Whether a wildcard stands in within seven pairs; off (Hunan 红中麻将: "胡7对时红中不能作为万能牌
+    #: 使用"), in seven pairs it is a plain tile of its own kind, while the other forms still take it
+    #: as any tile.
+    wildcards_in_seven_pairs: bool = True
+    #: Holding this many wildcard copies concealed wins at once whatever the rest (红中麻将's "摸到四张
+    #: 红中，自动胡牌", Guangdong's 满鬼: the form ``wildcards_held``); None: no such form.
+    wildcards_held_win: int | None = None
     #: Meld kinds of which the hand must have at least one to win; empty: none needed.
     win_requires_meld: frozenset[MeldKind] = frozenset()
     #: Count melded copies toward the 4-copy limit of the complete hand.
@@ -233,6 +240,8 @@ class OptionKind(NamedTuple):
     schema: Mapping[str, Any] | None
     #: The plain-data type ``describe`` gives: bool, str, int or list (of str).
     plain_type: type
+    #: Whether the value may also be null (an option that may be off altogether).
+    nullable: bool = False
 
 
 def _boolean(option: str, value: Any) -> bool:
@@ -313,6 +322,22 @@ def _tile_names(tiles: Iterable[Tile]) -> list[str]:
     return [format_tile(tile) for tile in tiles]
 
 
+def _integer_or_none(low: int, high: int) -> Callable[[str, Any], int | None]:
+    integer = _integer(low, high)
+
+    def coerce(option: str, value: Any) -> int | None:
+        if value is None:
+            return None
+        try:
+            return integer(option, value)
+        except InvalidRuleOption:
+            raise InvalidRuleOption(
+                f"{option} must be null or an integer from {low} to {high}, got {quoted(value)}", field=option
+            ) from None
+
+    return coerce
+
+
 def _integer(low: int, high: int) -> Callable[[str, Any], int]:
     def coerce(option: str, value: Any) -> int:
         if type(value) is not int or not low <= value <= high:
@@ -327,6 +352,8 @@ def _integer(low: int, high: int) -> Callable[[str, Any], int]:
 SELF_DRAW_BONUSES: Final = ("base", "fan")
 KONG_FLOWER_PAYERS: Final = ("self_draw", "discard")
 MAX_FAN_LIMIT: Final = 13
+#: The most wildcard copies ``wildcards_held_win`` may ask for: a tile has four.
+MAX_WILDCARDS_HELD: Final = 4
 
 
 def _string_choice(choices: tuple[str, ...]) -> OptionKind:
@@ -384,6 +411,31 @@ OPTIONS: Final[tuple[RuleOption, ...]] = (
         "The concealed part of a complete hand may not hold more than 4 of any tile.",
         example="7z",
         described_example=["7z"],
+    ),
+    RuleOption(
+        "wildcards_in_seven_pairs",
+        _BOOLEAN,
+        "Whether a wildcard stands in within seven pairs. Off (Hunan 红中麻将: '胡7对时红中不能作为万能牌使用'): "
+        "in seven pairs a wildcard tile is a plain tile of its own kind (two of them a pair), while the "
+        "other forms still take it as any tile. No effect without wildcards or seven pairs.",
+    ),
+    RuleOption(
+        "wildcards_held_win",
+        OptionKind(
+            _integer_or_none(1, MAX_WILDCARDS_HELD),
+            _same,
+            MappingProxyType(
+                {"anyOf": [{"type": "integer", "minimum": 1, "maximum": MAX_WILDCARDS_HELD}, {"type": "null"}]}
+            ),
+            int,
+            nullable=True,
+        ),
+        "Holding this many wildcard copies in the concealed hand wins at once, whatever the rest "
+        "(红中麻将: '摸到四张红中，自动胡牌'; Guangdong's 满鬼): the form 'wildcards_held', for a hand of "
+        "3n+2 concealed tiles. Its shanten is max(need - held, 1 for a 3n+1 hand, else 0) - 1. "
+        "null: no such form; no effect without wildcards.",
+        example=4,
+        described_example=4,
     ),
     RuleOption(
         "win_requires_meld",

@@ -40,15 +40,17 @@ class DrawSettlementParts(Protocol):
     def total(self) -> list[int]: ...
 
 
-#: The rule-profile fields every family reads: the hand's shape (its forms, wildcards, the melds a
-#: win needs, the tiles absent, chi, furiten) and the seats.  Each family adds its own section
-#: (:attr:`Family.own_options`); a preset takes these and its family's, no other family's.
+#: The rule-profile fields every family reads: the hand's shape (its forms, wildcards and how they
+#: read, the melds a win needs, the tiles absent, chi, furiten) and the seats.  Each family adds its
+#: own section (:attr:`Family.own_options`); a preset takes these and its family's, no other family's.
 SHARED_OPTIONS: Final = frozenset(
     {
         "seven_pairs",
         "thirteen_orphans",
         "knitted_forms",
         "wildcards",
+        "wildcards_in_seven_pairs",
+        "wildcards_held_win",
         "win_requires_meld",
         "melded_tiles_count_toward_limit",
         "chi_allowed",
