@@ -129,7 +129,7 @@ def test_gang_kai():
 def test_si_gui():
     """满鬼:6番,手上有4张鬼牌,可直接胡牌: four ghosts win at once, whatever the rest, worth 6."""
     four = hand("159m159p159s1z5555z")  # nothing but the ghosts fits
-    assert not Checker(hand_rules(WHITE_GHOST, WHITE)).is_win(four)
+    assert Checker(hand_rules(WHITE_GHOST, WHITE)).is_win(four)  # the held form: nothing else fits
     score = score_guangdong(four, WHITE, self_draw(), WHITE_GHOST, ghost=WHITE)
     assert [fan.name for fan in score.fans] == ["si_gui"] and score.hand_points == 6
     assert score.payments == (-6, 18, -6, -6)

@@ -33,10 +33,14 @@ from app.core.families.guangdong.tiles import hand_rules
 from app.core.shape.engine import Checker
 from app.core.shape.hand import Hand, Meld
 from app.core.shape.rules import SevenPairs
+from app.core.shape.tiles import parse_mpsz
 
 SIZES_WIN = (2, 5, 8, 11, 14)
 SIZES_WAIT = (1, 4, 7, 10, 13)
-OPTIONS = GuangdongOptions()
+#: The regular forms are checked here against brute force, with 满鬼 (four ghosts win at once)
+#: off: that form is the shape wing's ``wildcards_held_win``, checked against its own oracles in
+#: tests/core/test_wildcard_forms.py, and :func:`test_si_gui_is_the_held_form` shows it is on.
+OPTIONS = GuangdongOptions(si_gui=False)
 #: Hypothesis examples per test: each costs up to ~0.2 s with four ghosts.
 EXAMPLES = 120
 
@@ -191,6 +195,16 @@ def test_the_hand_rules_are_the_texts():
     rules = hand_rules(OPTIONS, 31)
     assert rules.wildcards == (31,) and not rules.chi_allowed and rules.seven_pairs is SevenPairs.QUAD_AS_TWO
     assert hand_rules(OPTIONS, None).wildcards == ()
+
+
+def test_si_gui_is_the_held_form():
+    """With 满鬼 on (the text's room), four ghosts held win whatever the rest, and a hand
+    holding three is ready on the fourth; without a ghost there is no such form."""
+    rules = hand_rules(GuangdongOptions(), 31)
+    assert rules.wildcards_held_win == 4 and hand_rules(GuangdongOptions(), None).wildcards_held_win is None
+    checker = Checker(rules)
+    assert checker.is_win(Hand.from_tiles(parse_mpsz("159m159p159s1z5555z")))
+    assert 31 in checker.waits(Hand.from_tiles(parse_mpsz("159m159p159s1z555z"))).shape_waits
 
 
 def _reading(decomposition) -> O.Reading:

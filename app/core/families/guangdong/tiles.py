@@ -76,6 +76,8 @@ def hand_rules(options: GuangdongOptions, ghost: Tile | None) -> RuleProfile:
         seven_pairs=options.seven_pairs,
         thirteen_orphans=options.thirteen_orphans,
         wildcards=() if ghost is None else (ghost,),
+        # 满鬼: four ghosts held win at once, whatever the rest (手上有4张鬼牌,可直接胡牌).
+        wildcards_held_win=4 if options.si_gui and ghost is not None else None,
     )
 
 
