@@ -641,10 +641,15 @@ class Dealer:
             if self.table_play.dora:
                 event["ura_markers"] = [tile_name(t) for t in ura]
             if self.family.reveals_after_win:
-                # Turned from the front of what is left of the live wall (as many as it holds);
-                # they stay in the wall: the hand is over.
-                count = min(self.family.revealed_count(machine, seat), self.back + 1 - self.front)
-                event["revealed"] = [tile_name(t) for t in self.wall[self.front : self.front + count]]
+                # Turned from the front of the tiles not yet drawn: what is left of the live wall,
+                # then the tiles kept back (the dead wall) unless one there is already face up
+                # (a wildcard indicator); as many as there are.  They stay where they lie: the
+                # hand is over.
+                undrawn = self.wall[self.front : self.back + 1]
+                if not self.family.indicates_wildcards(self.rules):
+                    undrawn += self.wall[len(self.wall) - self.table_play.dead_wall :]
+                count = self.family.revealed_count(machine, seat)
+                event["revealed"] = [tile_name(t) for t in undrawn[:count]]
             self._emit(event)
             result = machine.result
             assert result is not None
