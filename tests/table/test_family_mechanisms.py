@@ -52,6 +52,9 @@ class MechanismsFamily(Family):
         assert indicator is not None
         return replace(rules, wildcards=(dora_from_indicator(indicator),))
 
+    def kept_in_hand(self, rules: RuleProfile) -> frozenset[int]:
+        return frozenset(rules.wildcards)  # a wildcard is never thrown
+
     def revealed_count(self, machine: TableView, seat: int) -> int:
         return REVEALED
 
@@ -91,6 +94,8 @@ def test_the_mechanisms_conserve_tiles_and_points_and_the_referee_agrees(seed: i
         start = next(event for event in events if event["type"] == "start_kyoku")
         indicator = start["wildcard_indicator"]
         assert start["wildcards"], "the hand names the wildcard its indicator chose"
+        wild = start["wildcards"][0]
+        assert not [event for event in events if event["type"] == "dahai" and event["pai"] == wild]
         for hora in (event for event in events if event["type"] == "hora"):
             assert len(hora["revealed"]) <= REVEALED
             assert indicator not in hora["revealed"] or hora["revealed"].count(indicator) < 4

@@ -102,6 +102,7 @@ class TableView(Protocol):
     kans: int
     kan_seats: set[int]
     wildcard_indicator: int | None
+    claim_tile: int
 
     def base_context(self, seat: int, target: int) -> WinContext: ...
     def first_turn_draw(self, seat: int, target: int) -> bool: ...
@@ -178,6 +179,10 @@ class Family:
         """The machine's phase once the hands are dealt: ``draw`` (the dealer draws), or a dealing
         step first (``exchange``: three tiles passed; ``void``: a void suit declared)."""
         return "draw"
+
+    def kept_in_hand(self, rules: RuleProfile) -> frozenset[int]:
+        """Tile kinds a seat may never discard under the hand's ``rules`` (none by default)."""
+        return frozenset()
 
     # ------------------------------------------------------------ wins
 

@@ -229,6 +229,8 @@ class TableMachine:
         self.dora_markers: list[int] = []
         #: The tile turned at the deal that chose this hand's wildcards (None: no such turn).
         self.wildcard_indicator: int | None = None
+        #: Tile kinds the family's rules never let a seat discard this hand.
+        self.kept_kinds: frozenset[int] = frozenset()
         self.live_left = 0
         #: "idle" (between hands), "draw" (a seat is to draw), "act" (a seat is to act after
         #: its draw or call), "claim" (a discard or added kan may be claimed), "won", "over".
@@ -395,6 +397,7 @@ class TableMachine:
         if indicator is not None:
             self._see(indicator)
         self.wildcard_indicator = indicator
+        self.kept_kinds = self.family.kept_in_hand(self.rules)
         self.dora_markers = [] if marker is None else [marker]
         self.phase = self.family.first_phase(self.rules)
         self.turn = self.oya
@@ -1482,6 +1485,8 @@ class TableMachine:
                 continue
             if void is not None and kind_of(tile) // 9 != void:
                 continue  # a seat holding a tile of its void suit throws one of those first
+            if self.kept_kinds and kind_of(tile) in self.kept_kinds:
+                continue  # the family's rules keep it in the hand
             if tile == drawn:
                 actions.append(drawn_discards[tile])
                 if count > 1:
