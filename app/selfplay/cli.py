@@ -75,8 +75,7 @@ from typing import Any, Final, NamedTuple
 
 from app.core.advice.discard import DEFAULT_WEIGHTS, InvalidWeight, Weights
 from app.core.errors import TenpaiError
-from app.core.families.registry import TABLES
-from app.core.shape.rules import rule_profile
+from app.core.families.registry import TABLES, rules_of
 from app.core.table.flow import GameLength
 from app.core.table.game import GameConfig, GameRecord, validate_config
 from app.core.table.players import PLAYER_KINDS
@@ -452,7 +451,7 @@ def _checked_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -
     """The run's configuration, once every option has been checked together (exit 2 if not)."""
     sweep: Sweep | None = args.sweep
     if args.players is None:
-        args.players = DEFAULT_PLAYERS[: rule_profile(args.rules).seats]
+        args.players = DEFAULT_PLAYERS[: rules_of(args.rules).seats]
     if sweep is not None:
         if sweep.field in args.weights:
             parser.error(f"--weights and --sweep both set {sweep.parameter}; give it in one of them")

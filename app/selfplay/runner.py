@@ -70,8 +70,11 @@ WORKER_EXIT_SECONDS: Final = 2.0
 _PR_SET_PDEATHSIG: Final = 1
 """prctl(2)'s option: the signal the kernel sends this process when its parent dies."""
 
-#: Every preset self-play plays, in the registry's order.
-PLAYABLE_PRESETS: Final = tuple(name for name in PRESETS if name in TABLES)
+#: Every preset self-play plays: the shape wing's in its order, then those the families bring.
+PLAYABLE_PRESETS: Final = (
+    *(name for name in PRESETS if name in TABLES),
+    *(name for name in TABLES if name not in PRESETS),
+)
 #: Presets the table plays one hand a game only (see the module notes).
 ONE_HAND_PRESETS: Final = tuple(
     name for name in PLAYABLE_PRESETS if PLAY_RULES[name].lengths == (GameLength.KYOKU.value,)
