@@ -254,6 +254,9 @@ class Family:
     #: The family's typed options of each preset it brings, by preset name (a frozen, hashable
     #: dataclass each: the preset's defaults); empty: its presets are the shape wing's.
     typed_presets: Mapping[str, Hashable] = {}
+    #: One line for each of :attr:`typed_presets`, by preset name: what it plays (the API's
+    #: introduction lists the presets).
+    preset_summaries: Mapping[str, str] = {}
     #: The situation fields the family's scorer reads beyond the seats, the discarder and the kong
     #: flags (the request's others must keep their defaults): names of ``WinContext``'s fields.
     situation_fields: frozenset[str] = frozenset()
