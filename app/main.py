@@ -35,6 +35,7 @@ from app.api.routes import ROUTERS
 from app.api.shutdown import arm_exit_deadline
 from app.api.state import ServiceState
 from app.api.table_host import TableHost
+from app.core.families.registry import TYPED_PRESETS
 from app.settings import Settings
 
 DESCRIPTION = """\
@@ -56,7 +57,7 @@ each seat its view, runs the clock and keeps the game.
 * `mcr`: Chinese Official rules (国标麻将): the knitted forms, 81 fans, a win needs 8;
 * `sichuan`: Sichuan bloody rules (血战到底): 108 tiles, no chi, a void suit (`void_suit`),
   one pattern plus 根 and situational fans, capped (`max_fan`); its rule text is the preset's `source`.
-
+{family_presets}
 **Tiles** in requests may be written in mpsz (`123m406p789s1122z`), Chinese (`一万二万 东 中`),
 Unicode (`🀇🀈🀉`) or as integers 0..33; answers write every tile in mpsz (`"3m"`). See `GET /tiles`.
 Bodies are JSON, sent with `content-type: application/json`.
@@ -88,6 +89,11 @@ Every error answer has one envelope, `{"error": code, "detail": [{"type", "loc",
 "ctx"}]}`: `error` is the first item's `type`, `loc` names the field (and batch index), `input`
 is what the request holds there.
 """
+# The presets the families bring themselves, one line each in the family's words.
+DESCRIPTION = DESCRIPTION.replace(
+    "{family_presets}",
+    "".join(f"* `{name}`: {family.preset_summaries[name]}\n" for name, family in TYPED_PRESETS.items()),
+)
 
 OPENAPI_TAGS = [
     {"name": "win", "description": "Does a 3n+2 hand win, and every way it does."},

@@ -45,6 +45,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Scope, Send
 
 from app.core.errors import TenpaiError
+from app.core.families.registry import FAMILY_ERROR_CODES
 from app.core.shape.tiles import ECHO_LIMIT, clipped, quoted
 
 logger = logging.getLogger("app.api")
@@ -115,6 +116,8 @@ ERROR_STATUS: Final[Mapping[str, int]] = MappingProxyType(
         "replay_mismatch": 500,
         "invalid_table_store": 500,
         "unsupported_store_schema": 500,
+        # The rule families' own refusals: each a request its rules do not allow.
+        **dict.fromkeys(sorted(FAMILY_ERROR_CODES), 422),
     }
 )
 _DEFAULT_STATUS: Final = 422  # a core code missing above is still the client's question

@@ -45,7 +45,7 @@ from app.api.schemas.simulate import SimulateRequest
 from app.core.advice.discard import DEFAULT_OPTIONS, DiscardQuestion
 from app.core.advice.safety import Opponent
 from app.core.errors import InvalidMeld, TooManyCopies
-from app.core.families.registry import TABLES, rules_of
+from app.core.families.registry import TABLES, TYPED_PRESETS, rules_and_options, rules_of
 from app.core.shape.engine import Checker
 from app.core.shape.hand import Hand, Meld
 from app.core.shape.rules import RuleProfile
@@ -65,6 +65,7 @@ from app.core.shape.tiles import (
     parse_tiles,
 )
 from app.core.shape.void_suit import InvalidVoidSuit, parse_suit
+from app.core.table.family import Family
 from app.core.table.game import GameConfig, validate_config
 from app.core.value.scoring import OPTIONAL_SITUATION, SCORING, SITUATION_FIELDS
 from app.core.value.scoring_context import InvalidWinContext, WinContext
@@ -225,6 +226,23 @@ def request_rules(rules: RulesSpec) -> RuleProfile:
         return rules_of(rules.preset, **rules.overrides())
 
 
+class RequestRules(NamedTuple):
+    """A request's rules with what its family brings: the shape rules, and for a preset with
+    its family's own typed options (:data:`~app.core.families.registry.TYPED_PRESETS`) those
+    options and the family that reads them (None, None for the other presets)."""
+
+    profile: RuleProfile
+    options: Hashable | None
+    family: Family | None
+
+
+def request_family_rules(rules: RulesSpec) -> RequestRules:
+    """The rules a request asks for, with its family's typed options where the preset has them."""
+    with _AT_RULES:
+        profile, options = rules_and_options(rules.preset, **rules.overrides())
+    return RequestRules(profile, options, TYPED_PRESETS.get(rules.preset) if options is not None else None)
+
+
 def request_checker(rules: RuleProfile, void_suit: str | None) -> Checker:
     """The checker of a hand question: ``rules`` and, under rules with a void suit, the
     request's (a 422 ``invalid_void_suit`` at ``void_suit`` under rules without one)."""
@@ -375,6 +393,7 @@ def discard_key(question: DiscardQuestion) -> tuple[Hashable, ...]:
         question.round_wind,
         question.value_budget,
         question.void_suit,
+        question.value_model,
     )
 
 
@@ -394,7 +413,7 @@ def _hand_tiles(value: object) -> tuple[list[Tile], tuple[Tile, ...]]:
 
 def ask_discard(body: DiscardRequest) -> DiscardQuestion:
     """The core values of a /discard request (structure checked; copies are checked by the core)."""
-    rules = request_rules(body.rules)
+    rules, family_options, family = request_family_rules(body.rules)
     void_suit = request_void_suit(rules, body.void_suit)
     melds = request_melds(body.melds, rules)
     tiles, red = _hand_tiles(body.hand)
@@ -410,6 +429,12 @@ def ask_discard(body: DiscardRequest) -> DiscardQuestion:
         )
         for index, spec in enumerate(body.opponents)
     )
+    seat_wind = None if body.seat_wind is None else _one_wind(body.seat_wind, "seat_wind")
+    value_model = None
+    if family is not None:  # the family values its own hands; the seat wind tells its seat from the dealer's
+        value_model = family.value_model(
+            rules, family_options, seat_offset=None if seat_wind is None else seat_wind - EAST
+        )
     return DiscardQuestion(
         hand,
         rules,
@@ -422,9 +447,10 @@ def ask_discard(body: DiscardRequest) -> DiscardQuestion:
         red_fives=red,
         value_winds=_value_winds(body.seat_wind, body.round_wind),
         model=body.model,
-        seat_wind=None if body.seat_wind is None else _one_wind(body.seat_wind, "seat_wind"),
+        seat_wind=seat_wind,
         round_wind=EAST if body.round_wind is None else _one_wind(body.round_wind, "round_wind"),
         void_suit=void_suit,
+        value_model=value_model,
     )
 
 
@@ -504,9 +530,13 @@ def _one_tile(value: object, *loc: str | int) -> Tile:
 _UNUSED: Final = WinContext(0, 0)
 
 
-def _refuse_unused_situation(situation: Situation, context: WinContext, rules: RuleProfile, at: Loc) -> None:
-    """A situation field set under a profile that does not read it is a 422 at that field."""
-    read = SITUATION_FIELDS.get(rules.name, OPTIONAL_SITUATION)
+def _refuse_unused_situation(
+    situation: Situation, context: WinContext, rules: RuleProfile, at: Loc, read: frozenset[str] | None
+) -> None:
+    """A situation field set under a profile that does not read it (``read``, or the scoring
+    profile's) is a 422 at that field."""
+    if read is None:
+        read = SITUATION_FIELDS.get(rules.name, OPTIONAL_SITUATION)
     for field in sorted(OPTIONAL_SITUATION - read):
         if getattr(context, field) != getattr(_UNUSED, field):
             raise ApiError(
@@ -547,15 +577,22 @@ def _refuse_absent_tiles(
 
 
 def request_win(
-    situation: WinSituation, hand_value: object, melds: Sequence[MeldSpec], rules: RuleProfile, at: Loc
+    situation: WinSituation,
+    hand_value: object,
+    melds: Sequence[MeldSpec],
+    rules: RuleProfile,
+    at: Loc,
+    *,
+    read: frozenset[str] | None = None,
 ) -> tuple[Hand, Tile, WinContext]:
     """The core values of a win: the hand, the winning tile and the situation.
 
     Errors are located under ``at`` (``body``, or a batch item).  Every tiles field is
     parsed before anything is judged, so that notation errors (malformed input) come
-    before the rest (impossible or unanswerable questions).
+    before the rest (impossible or unanswerable questions).  ``read``: the situation fields
+    the scorer reads, where a family's scorer scores (default: the scoring profile's).
     """
-    hand, win_tile, context = _request_win(situation, situation.win_tile, hand_value, melds, rules, at, at)
+    hand, win_tile, context = _request_win(situation, situation.win_tile, hand_value, melds, rules, at, at, read)
     assert win_tile is not None  # a WinSituation always names its winning tile
     return hand, win_tile, context
 
@@ -597,6 +634,7 @@ def _request_win(
     rules: RuleProfile,
     hand_at: Loc,
     at: Loc,
+    read: frozenset[str] | None = None,
 ) -> tuple[Hand, Tile | None, WinContext]:
     tiles = request_tiles(hand_value, *hand_at, "hand")
     meld_tiles = [request_tiles(meld.tiles, *hand_at, "melds", index, "tiles") for index, meld in enumerate(melds)]
@@ -641,7 +679,7 @@ def _request_win(
         after_kong=situation.after_kong,
     )
     _refuse_absent_tiles(tiles, meld_tiles, () if win_tile is None else (win_tile,), context, rules, hand_at, at)
-    _refuse_unused_situation(situation, context, rules, at)
+    _refuse_unused_situation(situation, context, rules, at, read)
     with located(*hand_at):
         hand = Hand.from_tiles(tiles, built_melds)
     return hand, win_tile, context

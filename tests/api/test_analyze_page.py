@@ -196,7 +196,11 @@ def test_the_tables_sums_hold_for_every_preset(client: TestClient, model: str) -
     for preset in client.get("/rules").json()["presets"]:
         # No 2m..8m: a sanma hand too; where the set has no honours (sichuan), sou in their place.
         hand = "111m456p789s1122s5s" if "1z" in preset["absent_tiles"] else "111m456p789s1122z5z"
-        answer = _discard(client, {"hand": hand, "rules": preset["name"], "model": model})
+        # Where an indicator chooses the wildcards, the request names them (white, as a flip of 7z would).
+        rules = (
+            {"preset": preset["name"], "wildcards": "5z"} if preset.get("wildcards_from_indicator") else preset["name"]
+        )
+        answer = _discard(client, {"hand": hand, "rules": rules, "model": model})
         scores = [candidate["score"] for candidate in answer["candidates"]]
         if answer["model"] != "fan_plan":
             assert scores == sorted(scores, reverse=True), preset["name"]

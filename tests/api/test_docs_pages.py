@@ -8,7 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.api.errors import ERROR_STATUS
-from app.core.shape.rules import PRESETS
+from app.core.families.registry import PRESET_NAMES
 
 # src="..." and href="..." in the page, plus any absolute URL anywhere in it.
 _REFERENCES = re.compile(r'(?:src|href)\s*=\s*["\']([^"\']+)["\']')
@@ -62,8 +62,8 @@ def test_doc_pages_forbid_loading_from_elsewhere(client: TestClient, page: str) 
 def test_the_introduction_names_every_preset_and_the_default(client: TestClient) -> None:
     description = client.get("/openapi.json").json()["info"]["description"]
     rules = client.get("/rules").json()
-    assert {preset["name"] for preset in rules["presets"]} == set(PRESETS)
-    for name in PRESETS:
+    assert {preset["name"] for preset in rules["presets"]} == set(PRESET_NAMES)
+    for name in PRESET_NAMES:
         assert f"* `{name}`: " in description, name
     assert f"`{rules['default']}` unless a request says otherwise" in description
 

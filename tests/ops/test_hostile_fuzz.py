@@ -52,10 +52,11 @@ from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 from ops_helpers import READY_TIMEOUT_SECONDS, ROOT, clean_environment, free_port
 
-from app.core.families.registry import TABLES
+from app.core.families.registry import FAMILIES, TABLES
 from app.core.shape.hand import MeldKind
-from app.core.shape.rules import OPTIONS, PRESETS, RuleProfile, rule_profile
+from app.core.shape.rules import OPTIONS, OPTIONS_BY_NAME, PRESETS, RuleProfile, rule_profile
 from app.core.shape.tiles import HONORS, TERMINALS, format_tile, parse_tiles
+from app.core.table.family import TypedOption
 from app.core.table.game import GameConfig, play_game
 from app.core.table.players import PLAYER_KINDS
 from app.core.value.scoring import SITUATION_FIELDS
@@ -188,7 +189,24 @@ def _valid_values(option: Any) -> st.SearchStrategy[Any] | None:
     return None
 
 
-VALID_VALUES: Final = {option.name: _valid_values(option) for option in OPTIONS}
+def _typed_values(field: TypedOption) -> st.SearchStrategy[Any]:
+    """Values of the right type for one of a family's typed options, read from its declared type."""
+    if field.choices:
+        return st.sampled_from(list(field.choices))
+    if field.type == "integer":
+        return st.integers(
+            -5 if field.minimum is None else field.minimum, 50 if field.maximum is None else field.maximum
+        )
+    return st.booleans()
+
+
+VALID_VALUES: Final = {option.name: _valid_values(option) for option in OPTIONS} | {
+    field.name: _typed_values(field)
+    for family in FAMILIES
+    if family.typed_presets
+    for field in family.option_fields()
+    if field.name not in OPTIONS_BY_NAME
+}
 FUZZED_OPTIONS: Final = sorted(name for name, values in VALID_VALUES.items() if values is not None)
 
 

@@ -157,7 +157,7 @@ async def discard(
         return await answer_heavy(
             request, key, partial(_lookahead_answer, question), seconds=state.settings.heavy_seconds
         )
-    ranked_by = ranking_model(question.rules, question.model).model
+    ranked_by = ranking_model(question.rules, question.model, valued=question.value_model is not None).model
     if ranked_by is DiscardModel.EXPECTED_SCORE:
         # The value search takes milliseconds to a second: a heavy request (a slot, off the loop,
         # within the heavy budget, stopped when its client leaves), cached only when complete.

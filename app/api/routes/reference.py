@@ -10,7 +10,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from app.api.errors import error_responses
-from app.core.families.registry import OPTION_FAMILY, PLAY_RULES, TABLES
+from app.core.families.registry import FAMILIES, OPTION_FAMILY, PLAY_RULES, TABLES, TYPED_PRESETS
 from app.core.shape.rules import OPTION_DOCS, OPTIONS, PRESETS
 from app.core.shape.rules import RuleOption as CoreRuleOption
 from app.core.shape.tiles import CHINESE_NAMES, NUM_TILE_KINDS, TILE_NAMES, UNICODE_CHARS
@@ -65,6 +65,15 @@ class RuleOption(BaseModel):
         "null: every preset takes it. Another family's option in `rules` is a 422 invalid_rule_option.",
         examples=["sichuan"],
     )
+    type: str | None = Field(
+        None,
+        description="A family's typed option (absent for the profile's): boolean, integer or string.",
+        examples=["integer"],
+    )
+    default: Any = Field(None, description="A family's typed option: its value in the family's first preset.")
+    choices: list[str] | None = Field(None, description="A typed string option: the values it takes.")
+    minimum: int | None = Field(None, description="A typed integer option: its least value.")
+    maximum: int | None = Field(None, description="A typed integer option: its greatest value.")
 
 
 class TableOption(BaseModel):
@@ -178,6 +187,31 @@ _TABLE: Final = TableReference(
 PRESET_SOURCES: Final = {"sichuan": SICHUAN_RULE_TEXT}
 
 
+def _typed_options() -> list[RuleOption]:
+    """The families' typed options not already listed (a shared name, e.g. seven_pairs, is one entry)."""
+    listed = set(OPTION_DOCS)
+    typed = []
+    for family in FAMILIES:
+        for field in family.option_fields() if family.typed_presets else ():
+            if field.name in listed:
+                continue
+            listed.add(field.name)
+            extras: dict[str, Any] = {"choices": list(field.choices)} if field.choices else {}
+            if field.minimum is not None:
+                extras.update(minimum=field.minimum, maximum=field.maximum)
+            typed.append(
+                RuleOption(
+                    name=field.name,
+                    meaning=field.doc,
+                    family=family.name,
+                    type=field.type,
+                    default=field.default,
+                    **extras,
+                )
+            )
+    return typed
+
+
 def _preset_view(name: str, described: dict[str, Any]) -> dict[str, Any]:
     """A preset as ``GET /rules`` shows it: the options every family shares and its family's own."""
     family = TABLES.get(name)
@@ -187,10 +221,12 @@ def _preset_view(name: str, described: dict[str, Any]) -> dict[str, Any]:
 
 _RULES: Final = RulesResponse(
     default="riichi",
-    presets=[RulePreset.model_validate(_preset_view(name, profile.describe())) for name, profile in PRESETS.items()],
+    presets=[RulePreset.model_validate(_preset_view(name, profile.describe())) for name, profile in PRESETS.items()]
+    + [RulePreset.model_validate(family.describe_preset(name)) for name, family in TYPED_PRESETS.items()],
     options=[
         RuleOption(name=name, meaning=meaning, family=OPTION_FAMILY.get(name)) for name, meaning in OPTION_DOCS.items()
-    ],
+    ]
+    + _typed_options(),
     table=_TABLE,
 )
 
@@ -218,6 +254,10 @@ def rules() -> RulesResponse:
     a request's `rules` is a preset name or `{"preset": name, option: value, ...}` with those options.
     A preset whose defaults follow a published rule text names it in `source`
     (sichuan: the 血战到底 rule screen docs/sichuan.md describes).
+    A family may bring presets with options of its own, typed: `options[]` gives each one's
+    `family`, `type`, `default` and its `choices` or `minimum` and `maximum`. Where an indicator
+    turned from the wall chooses a preset's wildcards, the preset says
+    `wildcards_from_indicator: true` and a request names the hand's wildcards in `wildcards`.
     `table` lists the rules of the table (referee, `/act`, self-play) where rooms differ,
     with Tenhou's choice, and how the table runs for each preset."""
     return _RULES

@@ -19,7 +19,14 @@ from typing import Annotated, Final
 from fastapi import APIRouter, Body, Request, Response
 
 from app.api.errors import ApiError, Loc, error_responses, located
-from app.api.questions import batch_json, json_response, request_rules, request_win
+from app.api.questions import (
+    RequestRules,
+    batch_json,
+    json_response,
+    request_family_rules,
+    request_tiles,
+    request_win,
+)
 from app.api.request_path import BodyRoute
 from app.api.schemas.score import (
     SCORE_ANSWER_EXAMPLES,
@@ -34,18 +41,42 @@ from app.api.schemas.score import (
 )
 from app.api.state import service_state
 from app.core.errors import InvalidNotation
-from app.core.shape.rules import RuleProfile
 from app.core.value.scoring import score
+from app.core.value.scoring_context import InvalidWinContext
 
 router = APIRouter(tags=["score"], route_class=BodyRoute)
 _ERRORS = error_responses(400, 413, 422, 500)
 _BATCH_ERRORS = error_responses(413, 422, 500)
 
 
-def _score(item: ScoreItem, rules: RuleProfile, at: Loc) -> ScoreResponse:
-    hand, win_tile, context = request_win(item, item.hand, item.melds, rules, at)
+def _score(item: ScoreItem, rules: RequestRules, at: Loc) -> ScoreResponse:
+    family = rules.family
+    revealed = request_tiles(item.revealed, *at, "revealed")
+    if family is None:
+        hand, win_tile, context = request_win(item, item.hand, item.melds, rules.profile, at)
+        _refuse_unread(item, rules, at, kong_feeder=False, revealed=bool(revealed))
+        with located(*at):
+            return ScoreResponse.of(score(hand, win_tile, rules.profile, context))
+    hand, win_tile, context = request_win(item, item.hand, item.melds, rules.profile, at, read=family.situation_fields)
+    _refuse_unread(
+        item, rules, at, kong_feeder="kong_feeder" in family.situation_fields, revealed=family.reads_revealed
+    )
     with located(*at):
-        return ScoreResponse.of(score(hand, win_tile, rules, context))
+        found = family.score_request(
+            hand, win_tile, rules.profile, rules.options, context._replace(kong_feeder=item.kong_feeder), revealed
+        )
+    return ScoreResponse.of_family(found)
+
+
+def _refuse_unread(item: ScoreItem, rules: RequestRules, at: Loc, *, kong_feeder: bool, revealed: bool) -> None:
+    """``kong_feeder`` and ``revealed`` given under rules whose scorer does not read them: a 422 at the field."""
+    for field, reads in (("kong_feeder", kong_feeder), ("revealed", revealed)):
+        if not reads and getattr(item, field) not in (None, "", [], ()):
+            raise ApiError(
+                (*at, field),
+                f"{field} is not used by {rules.profile.name} scoring; leave it out",
+                InvalidWinContext.code,
+            )
 
 
 @router.post(
@@ -107,7 +138,7 @@ def score_win(body: Annotated[ScoreRequest, Body(openapi_examples=SCORE_EXAMPLES
 
     Either way a hand that does not win is a 400 `not_a_winning_hand`; `rules`
     defaults to riichi, as on every other route."""
-    return json_response(_score(body, request_rules(body.rules), ("body",)).rendered())
+    return json_response(_score(body, request_family_rules(body.rules), ("body",)).rendered())
 
 
 # --- batch -----------------------------------------------------------------------
@@ -118,7 +149,7 @@ def score_win(body: Annotated[ScoreRequest, Body(openapi_examples=SCORE_EXAMPLES
 _MALFORMED: Final = frozenset({InvalidNotation.code})
 
 
-def _item_result(item: ScoreItem, rules: RuleProfile, index: int) -> bytes:
+def _item_result(item: ScoreItem, rules: RequestRules, index: int) -> bytes:
     try:
         return _score(item, rules, ("body", "items", index)).rendered()
     except ApiError as error:
@@ -155,5 +186,5 @@ def score_batch(
             "batch_too_large",
             ctx={"max_batch_size": settings.max_batch_size},
         )
-    rules = request_rules(body.rules)
+    rules = request_family_rules(body.rules)
     return json_response(batch_json([_item_result(item, rules, index) for index, item in enumerate(body.items)]))

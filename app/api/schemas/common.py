@@ -23,8 +23,9 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from app.core.families.registry import PRESET_NAMES
 from app.core.shape.hand import MeldKind
-from app.core.shape.rules import OPTIONS, PRESETS, RuleOption
+from app.core.shape.rules import OPTIONS, RuleOption
 from app.core.value.mcr_scoring import MAX_FLOWERS
 
 # --- tiles and rules as requests carry them ---------------------------------------
@@ -160,8 +161,8 @@ class _RulesBase(BaseModel):
 
     preset: str = Field(
         "riichi",
-        description=f"Rule preset: {', '.join(PRESETS)}.",
-        json_schema_extra={"enum": list(PRESETS)},
+        description=f"Rule preset: {', '.join(PRESET_NAMES)}.",
+        json_schema_extra={"enum": list(PRESET_NAMES)},
     )
 
     def overrides(self) -> dict[str, Any]:
@@ -193,9 +194,9 @@ def _preset_name_as_object(value: object) -> object:
     return value
 
 
-_PRESET_SPECS: Final = {name: RulesSpec(preset=name) for name in PRESETS}
+_PRESET_SPECS: Final = {name: RulesSpec(preset=name) for name in PRESET_NAMES}
 
-PresetName = Annotated[str, WithJsonSchema({"type": "string", "enum": list(PRESETS)})]
+PresetName = Annotated[str, WithJsonSchema({"type": "string", "enum": list(PRESET_NAMES)})]
 
 Rules = Annotated[
     RulesSpec,

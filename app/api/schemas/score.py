@@ -14,11 +14,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic.config import JsonDict
 
 from app.api.errors import Loc, located
-from app.api.schemas.common import HandTiles, MeldSpec, Rules, WinSituation
+from app.api.schemas.common import HandTiles, MeldSpec, Rules, Tiles, WinSituation
 from app.core.errors import NotAWinningHand
 from app.core.shape.hand import Hand
 from app.core.shape.rules import RuleProfile
 from app.core.shape.tiles import Tile, format_tile
+from app.core.table.family import FamilyFan, FamilyScore, RevealedTile
 from app.core.value.mcr_scoring import Fan, McrScore
 from app.core.value.riichi_scoring import FuPart, Reading, RiichiScore, YakuHan
 from app.core.value.scoring import REFUSALS, ScoreResult, score
@@ -218,10 +219,32 @@ class FanOut(BaseModel):
     chinese: str = Field(description="The Chinese name.", examples=["清龙"])
     fan: int = Field(description="Fans of one instance.", examples=[16])
     count: int = Field(description="Instances counted (e.g. 2 for two Pure Double Chows).", examples=[1])
+    times: int | None = Field(
+        None,
+        description="A family's scorer that multiplies (absent for the others): what this entry multiplies the "
+        "hand by (1: nothing; its `fan` then is the points it sets).",
+        examples=[2],
+    )
 
     @classmethod
     def of(cls, fan: Fan) -> FanOut:
         return cls(name=fan.name, chinese=fan.chinese, fan=fan.fan, count=fan.count)
+
+    @classmethod
+    def of_family(cls, fan: FamilyFan) -> FanOut:
+        return cls(name=fan.name, chinese=fan.chinese, fan=fan.points, count=1, times=fan.times)
+
+
+class RevealedOut(BaseModel):
+    """A tile revealed from the wall after the win (a horse, a bird) and the seat it names."""
+
+    tile: str = Field(examples=["5m"])
+    seat: int = Field(description="The seat it names.", examples=[1])
+    hit: bool = Field(description="It names the winner: it raises the pay.")
+
+    @classmethod
+    def of(cls, revealed: RevealedTile) -> RevealedOut:
+        return cls(tile=format_tile(revealed.tile), seat=revealed.seat, hit=revealed.hit)
 
 
 class ScoreResponse(BaseModel):
@@ -278,6 +301,39 @@ class ScoreResponse(BaseModel):
         "pays (a self-draw with self_draw_bonus base adds one).",
         examples=[8],
     )
+    hand_points: int | None = Field(
+        None,
+        description="A family's own scorer (absent for the profiles above): the hand's worth to one payer, its "
+        "base (`fans` with a `fan`) times every multiplier (`times`), before the revealed tiles.",
+        examples=[2],
+    )
+    share: int | None = Field(
+        None,
+        description="A family's own scorer: what one payer's share is, the revealed tiles included.",
+        examples=[8],
+    )
+    revealed: list[RevealedOut] | None = Field(
+        None, description="A family's own scorer: the tiles revealed after the win, each with the seat it names."
+    )
+    liable: int | None = Field(
+        None,
+        description="A family's own scorer: the seat that pays every share (全包: a robbed kong's, a kong's "
+        "feeder), or null.",
+    )
+
+    @classmethod
+    def of_family(cls, result: FamilyScore) -> ScoreResponse:
+        """The answer for a family's own scorer's result."""
+        return cls(
+            payments=list(result.payments),
+            multipliers=[],
+            per_payer=[PayerOut(seat=seat, pays=pays) for seat, pays in result.per_payer],
+            fans=[FanOut.of_family(fan) for fan in result.fans],
+            hand_points=result.hand_points,
+            share=result.share,
+            revealed=[RevealedOut.of(tile) for tile in result.revealed],
+            liable=result.liable,
+        )
 
     @classmethod
     def of(cls, result: ScoreResult | RiichiScore | McrScore | SichuanScore) -> ScoreResponse:
@@ -462,6 +518,22 @@ class ScoreItem(WinSituation):
 
     hand: HandTiles = Field(description="The concealed tiles, including win_tile. In mpsz, `0` is a red five.")
     melds: list[MeldSpec] = Field([], description="Declared melds (in mpsz, `0` is a red five).")
+    kong_feeder: int | None = Field(
+        None,
+        ge=0,
+        le=3,
+        strict=True,
+        description="On a self-draw on a kong's replacement (`kong_replacement`), the seat whose discard made "
+        "that kong, where the rules make it liable for the whole win (杠爆全包). null: none; profiles that do "
+        "not read it refuse a value (422).",
+    )
+    revealed: Tiles = Field(
+        "",
+        description="The tiles revealed from the wall after the win for the settlement, in order (horses, "
+        "birds), where the rules draw them; each names a seat, and those naming the winner raise the pay. "
+        "Rules that reveal none refuse a tile here (422).",
+        examples=["2m6p3s4z"],
+    )
 
 
 class ScoreRequest(ScoreItem):

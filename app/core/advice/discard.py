@@ -98,7 +98,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache, partial
 from operator import itemgetter
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, Protocol
 
 from app.core.advice import sichuan_value
 from app.core.advice.expected_score import (
@@ -473,6 +473,47 @@ class DiscardQuestion:
     void_suit: int | None = None
     #: Sanma: norths the seat has set aside (kita), each a dora of the expected-score search's wins.
     nuki: int = 0
+    #: The value model of a rule family whose hands no model here values (the expected score
+    #: ranks by it); None: the rules' own (riichi's, Sichuan's) or none.
+    value_model: ValueModel | None = None
+
+
+class ValueModel(Protocol):
+    """A rule family's value model for the expected-score ranking: hashable, and equal exactly
+    when it values alike (it is part of an answer's cache key)."""
+
+    #: Draws a hand has from its first turn.
+    @property
+    def draws(self) -> int: ...
+
+    #: States one search may analyse at most.
+    @property
+    def max_states(self) -> int: ...
+
+    #: What an expected value is in (``points``, ``base points``).
+    @property
+    def unit(self) -> str: ...
+
+    #: What dealing in costs, in ``unit``: the weight of a candidate's danger.
+    @property
+    def deal_in(self) -> float: ...
+
+    def __hash__(self) -> int: ...
+
+    def discard_values(
+        self,
+        hand: Hand,
+        checker: Checker,
+        unseen: Counts,
+        *,
+        tiles: Iterable[Tile],
+        draws: int,
+        max_states: int,
+        deadline: float | None,
+        cancelled: Callable[[], bool] | None,
+    ) -> ExpectedScores:
+        """Each of ``tiles`` discarded from the 3n+2 ``hand``, valued within ``draws`` draws."""
+        ...
 
 
 def evaluate_discards(hand: Hand, rules: RuleProfile, **situation: Any) -> list[Candidate]:
@@ -618,7 +659,7 @@ def advise(
         ranked.append((-round(score * scale), shanten, -count, tile, candidate))
     ranked.sort()
     candidates = [entry[4] for entry in ranked]
-    ranked_by, fallback = ranking_model(rules, model)
+    ranked_by, fallback = ranking_model(rules, model, valued=question.value_model is not None)
     search = ValueSearch(DiscardModel.LINEAR, fallback)
     whole = hand.tile_count + 3 * len(hand.melds)
     if ranked_by is DiscardModel.FAN_PLAN and whole != MAX_CONCEALED:
@@ -642,6 +683,24 @@ def advise(
             DiscardModel.LINEAR,
             f"the hand is {best_shanten} from tenpai; the value model ranks up to {MAX_VALUE_SHANTEN}",
         )
+    elif ranked_by is DiscardModel.EXPECTED_SCORE and question.value_model is not None:
+        # A family's own value model (its scorer's points), over the same wall as the others'.
+        valuer = question.value_model
+        draws = valuer.draws if turn is None else max(1, valuer.draws - turn + 1)
+        found = valuer.discard_values(
+            hand,
+            checker,
+            checker.remaining(hand, others),
+            tiles=[candidate.tile for candidate in candidates],
+            draws=draws,
+            max_states=min(question.value_budget, valuer.max_states),
+            deadline=deadline,
+            cancelled=cancelled,
+        )
+        first = 1 if turn is None else turn
+        found = found._replace(first_turn=first, last_turn=first + draws - 1)
+        candidates = _rank_by_value(candidates, found, counts, deal_in=valuer.deal_in, unit=valuer.unit)
+        search = ValueSearch.of(found)
     elif ranked_by is DiscardModel.EXPECTED_SCORE and sichuan_value.supports(rules):
         # Sichuan: every candidate valued by the Sichuan scorer, flushes and 根 included.
         draws = sichuan_value.SICHUAN_DRAWS if turn is None else max(1, sichuan_value.SICHUAN_DRAWS - turn + 1)
@@ -710,10 +769,11 @@ class Ranking(NamedTuple):
     fallback: str | None = None
 
 
-def ranking_model(rules: RuleProfile, asked: DiscardModel) -> Ranking:
+def ranking_model(rules: RuleProfile, asked: DiscardModel, *, valued: bool = False) -> Ranking:
     """The model that ranks a question asking for ``asked`` under ``rules``: the default
     (``expected_score``) is the fan plan where a win needs fans (MCR); a model the rules
-    have no use for falls back to the linear score, with the reason.  (:func:`advise` may
+    have no use for falls back to the linear score, with the reason.  ``valued``: the question
+    brings its family's value model (:attr:`DiscardQuestion.value_model`).  (:func:`advise` may
     still fall back for the hand itself: a fan plan needs a whole hand, the value model a
     hand near tenpai.)
 
@@ -729,7 +789,7 @@ def ranking_model(rules: RuleProfile, asked: DiscardModel) -> Ranking:
         return Ranking(DiscardModel.FAN_PLAN)
     if asked is DiscardModel.FAN_PLAN:
         return Ranking(DiscardModel.LINEAR, f"a win under {rules.name} needs no fans; the fan plan does not apply")
-    if supports(rules) or sichuan_value.supports(rules):
+    if valued or supports(rules) or sichuan_value.supports(rules):
         return Ranking(DiscardModel.EXPECTED_SCORE)
     return Ranking(DiscardModel.LINEAR, f"{rules.name} has no value model")
 

@@ -14,17 +14,19 @@ table).  Adding a family is one folder under ``app/core/families/`` and one entr
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from types import MappingProxyType
 from typing import Any, Final
 
+from app.core.errors import UnknownRules
 from app.core.families.chinese import FAMILY as CHINESE
 from app.core.families.guangdong.table import FAMILY as GUANGDONG
 from app.core.families.mcr import FAMILY as MCR
 from app.core.families.qiqihar import FAMILY as QIQIHAR
 from app.core.families.riichi import FAMILY as RIICHI
 from app.core.families.sichuan import FAMILY as SICHUAN
-from app.core.shape.rules import RuleProfile, rule_profile
+from app.core.shape.rules import PRESETS, RuleProfile, rule_profile
+from app.core.shape.tiles import quoted
 from app.core.table.family import Family
 from app.core.table.machine import NoTable
 from app.core.table.play_rules import PlayRules
@@ -49,6 +51,36 @@ OPTION_FAMILY: Final[Mapping[str, str]] = MappingProxyType(
 )
 
 
+#: The family of each preset that brings its own typed options (the shape wing's PRESETS does not
+#: know it), by preset name.
+TYPED_PRESETS: Final[Mapping[str, Family]] = MappingProxyType(
+    {preset: family for family in FAMILIES for preset in family.typed_presets}
+)
+
+#: The codes of the families' own errors (each a request their rules refuse).
+FAMILY_ERROR_CODES: Final[frozenset[str]] = frozenset().union(*(family.error_codes for family in FAMILIES))
+
+#: Every preset a request may name: the shape wing's, then the families' own.
+PRESET_NAMES: Final[tuple[str, ...]] = (*PRESETS, *TYPED_PRESETS)
+
+
+def rules_and_options(preset: str, **overrides: Any) -> tuple[RuleProfile, Hashable | None]:
+    """A request's rules: the shape rules and, for a preset that brings its family's typed
+    options (:data:`TYPED_PRESETS`), those options (None for the others), ``overrides`` checked.
+
+    >>> rules_and_options("sichuan", max_fan=3)[0].max_fan, rules_and_options("riichi")[1]
+    (3, None)
+    """
+    family = TYPED_PRESETS.get(preset) if isinstance(preset, str) else None
+    if family is not None:
+        return family.request_rules(preset, overrides)
+    if TYPED_PRESETS and (not isinstance(preset, str) or preset not in PRESETS):
+        raise UnknownRules(
+            f"unknown rules preset {quoted(preset)}; presets are {', '.join(PRESET_NAMES)}", field="preset"
+        )
+    return rules_of(preset, **overrides), None
+
+
 def rules_of(preset: str, **overrides: Any) -> RuleProfile:
     """:func:`~app.core.shape.rules.rule_profile`, refusing an override of an option that is not
     the preset's family's (:class:`~app.core.errors.InvalidRuleOption` naming it).
@@ -60,7 +92,7 @@ def rules_of(preset: str, **overrides: Any) -> RuleProfile:
     ...
     app.core.errors.InvalidRuleOption: exchange_three is not an option of the riichi rules; they take absent_tiles, chi_allowed, double_yakuman, furiten, kazoe_limit, kiriage, knitted_forms, melded_tiles_count_toward_limit, open_tanyao, red_fives, seats, seven_pairs, thirteen_orphans, tsumo_loss, wildcards, wildcards_held_win, wildcards_in_seven_pairs, win_requires_meld, yakuman_stacking
     """
-    family = TABLES.get(preset) if isinstance(preset, str) else None
+    family = (TABLES.get(preset) or TYPED_PRESETS.get(preset)) if isinstance(preset, str) else None
     if family is None:
         return rule_profile(preset, **overrides)
     return family.preset_rules(preset, overrides)

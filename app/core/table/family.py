@@ -16,15 +16,18 @@ wing never imports them, and whoever builds a machine gets its family from
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+import inspect
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, fields
+from enum import StrEnum
 from types import MappingProxyType
-from typing import Any, Final, Protocol
+from typing import Any, Final, NamedTuple, Protocol
 
+from app.core.advice.discard import ValueModel
 from app.core.errors import InvalidRuleOption
 from app.core.shape.hand import Hand
 from app.core.shape.rules import OPTIONS_BY_NAME, RuleProfile, rule_profile
-from app.core.shape.tiles import COPIES
+from app.core.shape.tiles import COPIES, Tile
 from app.core.table.flow import TableRules
 from app.core.table.mjai import kind_of
 from app.core.table.play_rules import PlayRules
@@ -72,6 +75,102 @@ class AdvisorModel:
     #: The flow between hands ranks the seats (a game of several hands): at the game's last hand
     #: a win that leaves the seat last is passed when another would not.
     plays_for_placement: bool = False
+
+
+class TypedOption(NamedTuple):
+    """One field of a family's typed options as a request sees it (``GET /rules`` lists them)."""
+
+    name: str
+    #: The default, as plain data (an enum as its value).
+    default: Any
+    #: ``boolean``, ``integer`` or ``string``.
+    type: str
+    #: What the field means, and where its default comes from.
+    doc: str
+    #: The values a string option takes (None: any of its type).
+    choices: tuple[str, ...] | None = None
+    #: An integer option's bounds.
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+def typed_option_fields(options: Any, bounds: Mapping[str, tuple[int, int]] | None = None) -> tuple[TypedOption, ...]:
+    """The fields of a family's typed ``options`` (a dataclass instance: its values are the
+    defaults shown), each documented by the ``#:`` comment above it in the class's source, an
+    integer's bounds from ``bounds``.
+
+    >>> typed_option_fields(AdvisorModel())[0][:3]
+    ('needs_yaku', False, 'boolean')
+    """
+    docs = _field_comments(type(options))
+    found = []
+    for item in fields(options):
+        value = getattr(options, item.name)
+        low, high = (bounds or {}).get(item.name, (None, None))
+        if isinstance(value, StrEnum):
+            kind, choices, default = "string", tuple(member.value for member in type(value)), value.value
+        else:
+            kind, choices, default = _JSON_TYPES[type(value)], None, value
+        found.append(TypedOption(item.name, default, kind, docs.get(item.name, ""), choices, low, high))
+    return tuple(found)
+
+
+_JSON_TYPES: Final[Mapping[type, str]] = {bool: "boolean", int: "integer", str: "string"}
+
+
+def _field_comments(cls: type) -> dict[str, str]:
+    """Each annotated field of ``cls`` and the ``#:`` comment lines just above it, joined."""
+    docs: dict[str, str] = {}
+    comment: list[str] = []
+    for line in inspect.getsource(cls).splitlines():
+        text = line.strip()
+        if text.startswith("#:"):
+            comment.append(text[2:].strip())
+            continue
+        name, colon, _ = text.partition(":")
+        if colon and name.isidentifier() and comment:
+            docs[name] = " ".join(comment)
+        comment = []
+    return docs
+
+
+class FamilyFan(NamedTuple):
+    """One entry of a family scorer's fan list: pinyin and Chinese names, the points it sets
+    (0: none) and what it multiplies by (1: nothing)."""
+
+    name: str
+    chinese: str
+    points: int
+    times: int
+
+
+class RevealedTile(NamedTuple):
+    """A tile revealed from the wall after a win for the settlement (a horse, a bird), and the
+    seat it names."""
+
+    tile: Tile
+    seat: int
+    #: Whether it counts for the winner.
+    hit: bool
+
+
+class FamilyScore(NamedTuple):
+    """What a win pays under a family that scores requests itself (:meth:`Family.score_request`)."""
+
+    #: Every seat's gain or loss, in seat order (sums to zero).
+    payments: tuple[int, ...]
+    #: (seat, amount) for each seat that pays, in seat order.
+    per_payer: tuple[tuple[int, int], ...]
+    #: The hand's fans, its base first, then what multiplies it.
+    fans: tuple[FamilyFan, ...]
+    #: The hand's worth to one payer before the tiles revealed after the win.
+    hand_points: int
+    #: What one payer's share is, the revealed tiles included.
+    share: int
+    #: The tiles revealed after the win, in order, with the seat each names.
+    revealed: tuple[RevealedTile, ...]
+    #: The seat liable for the whole win (全包), or None.
+    liable: int | None
 
 
 class TableView(Protocol):
@@ -155,9 +254,65 @@ class Family:
         """The rule profile of one of the family's presets with a table's ``overrides``: the shape
         wing's preset, refusing another family's option; a family whose options are its own
         typed section builds it itself (``RuleProfile.family_options``)."""
+        if preset in self.typed_presets:
+            return self.request_rules(preset, overrides)[0]
         profile = rule_profile(preset, **overrides)
         self.check_options(overrides)
         return profile
+
+    # ------------------------------------------------------------ requests (the HTTP side)
+    #
+    # A family whose options are its own typed dataclass brings its presets itself (the shape
+    # wing's PRESETS does not know them): the routes ask these hooks for the preset's hand rules,
+    # its options, its scorer and its value model, never a branch on the preset's name.
+
+    #: The family's typed options of each preset it brings, by preset name (a frozen, hashable
+    #: dataclass each: the preset's defaults); empty: its presets are the shape wing's.
+    typed_presets: Mapping[str, Hashable] = {}
+    #: One line for each of :attr:`typed_presets`, by preset name: what it plays (the API's
+    #: introduction lists the presets).
+    preset_summaries: Mapping[str, str] = {}
+    #: The situation fields the family's scorer reads beyond the seats, the discarder and the kong
+    #: flags (the request's others must keep their defaults): names of ``WinContext``'s fields.
+    situation_fields: frozenset[str] = frozenset()
+    #: Whether the family's scorer reads the tiles revealed from the wall after a win.
+    reads_revealed: bool = False
+    #: The codes of the family's own errors (:class:`~app.core.errors.TenpaiError` subclasses in
+    #: its folder): each a request its rules refuse, answered 422.
+    error_codes: frozenset[str] = frozenset()
+
+    def option_fields(self) -> tuple[TypedOption, ...]:
+        """The fields of the family's typed options, for ``GET /rules``."""
+        return ()
+
+    def describe_preset(self, preset: str) -> dict[str, Any]:
+        """One of :attr:`typed_presets` as ``GET /rules`` shows it, as plain data: its name, the
+        shared options' values, its typed options' and the rule text it follows (``source``)."""
+        raise NotImplementedError(f"the {self.name} family brings no presets of its own")
+
+    def request_rules(self, preset: str, overrides: Mapping[str, Any]) -> tuple[RuleProfile, Hashable]:
+        """A request's rules: the hand's shape rules (its wildcards chosen) and the family's typed
+        options, ``overrides`` checked (an :class:`~app.core.errors.InvalidRuleOption` naming the
+        field).  Only a family with :attr:`typed_presets` is asked."""
+        raise NotImplementedError(f"the {self.name} family brings no presets of its own")
+
+    def score_request(
+        self,
+        hand: Hand,
+        win_tile: Tile,
+        rules: RuleProfile,
+        options: Hashable,
+        context: WinContext,
+        revealed: Sequence[Tile],
+    ) -> FamilyScore:
+        """``/score`` for one of the family's presets: the win of ``hand`` on ``win_tile`` in
+        ``context``, with the tiles ``revealed`` from the wall after it."""
+        raise NotImplementedError(f"the {self.name} family scores no requests of its own")
+
+    def value_model(self, rules: RuleProfile, options: Hashable, *, seat_offset: int | None) -> ValueModel | None:
+        """The value model ``/discard`` ranks the family's hands by (None: the linear score);
+        ``seat_offset`` is the hand's seat counted from the dealer, where the request gives it."""
+        return None
 
     def play_rules(self, rules: RuleProfile) -> PlayRules:
         """The table rules of the preset ``rules`` is (or overrides)."""
