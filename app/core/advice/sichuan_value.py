@@ -30,6 +30,7 @@ are lower bounds, flagged.
 >>> from app.core.shape.tiles import parse_mpsz
 >>> checker = Checker(rule_profile("sichuan"), 2)
 >>> hand = Hand.from_tiles(parse_mpsz("1123345678m99m45p"))  # ready by throwing 1m, or a flush one away
+>>> from app.core.advice.draw_values import describe
 >>> for line in describe(discard_values(hand, checker, checker.remaining(hand)))[:3]:
 ...     print(line)
 4p: shanten 1, tenpai 0.9964, win 0.4181, expected 1.0060
@@ -44,13 +45,14 @@ from typing import Final
 
 import numpy as np
 
-from app.core.advice.expected_score import DiscardValue, ExpectedScores, SearchStop, TurnValue
+from app.core.advice.draw_values import values_by_discard
+from app.core.advice.expected_score import ExpectedScores
 from app.core.advice.lookahead import DrawSearch
-from app.core.errors import NotAWinningHand, WrongTileCount
+from app.core.errors import NotAWinningHand
 from app.core.shape.engine import Checker
-from app.core.shape.hand import MAX_CONCEALED, Hand
+from app.core.shape.hand import Hand
 from app.core.shape.rules import RuleProfile
-from app.core.shape.tiles import NUM_TILE_KINDS, Counts, Tile, format_tile
+from app.core.shape.tiles import NUM_TILE_KINDS, Counts, Tile
 from app.core.shape.void_suit import forced_discards
 from app.core.value.scoring_context import WinContext
 from app.core.value.sichuan_scoring import score_sichuan
@@ -169,30 +171,5 @@ def discard_values(
     elsewhere).  The answer has the riichi model's shape: ``first_turn`` is 1 and ``last_turn``
     the draws searched.
     """
-    if hand.tile_count % 3 != 2 or hand.tile_count > MAX_CONCEALED:
-        raise WrongTileCount(f"discard values start from a 3n+2 hand, got {hand.tile_count} tiles", field="hand")
     search = _Search(hand, checker, unseen, draws, max_states, deadline, cancelled)
-    counts = hand.counts
-    values = []
-    for tile in sorted(set(range(NUM_TILE_KINDS) if tiles is None else tiles)):
-        if not counts[tile]:
-            continue
-        after = bytearray(counts)
-        after[tile] -= 1
-        start = bytes(after)
-        measures = search.value(start)
-        tenpai, win, worth = measures[:, draws].tolist()
-        by_turn = tuple(TurnValue(1 + draws - left, *measures[:, left].tolist()) for left in range(draws, 0, -1))
-        values.append(DiscardValue(tile, False, search.analyse(start)[0], tenpai, win, worth, by_turn))
-    stopped_by = None if search.stopped_by is None else SearchStop(search.stopped_by)
-    return ExpectedScores(tuple(values), 1, draws, search.states, stopped_by is None, stopped_by)
-
-
-def describe(found: ExpectedScores) -> list[str]:
-    """One line per discard, best value first (for people and doctests)."""
-    ranked = sorted(found.discards, key=lambda value: (-value.expected_score, value.tile))
-    return [
-        f"{format_tile(v.tile)}: shanten {v.shanten}, tenpai {v.tenpai_probability:.4f}, "
-        f"win {v.win_probability:.4f}, expected {v.expected_score:.4f}"
-        for v in ranked
-    ]
+    return values_by_discard(search, hand, tiles, draws)

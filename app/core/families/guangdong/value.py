@@ -28,6 +28,7 @@ what is left: about 19 draws a seat (:data:`GUANGDONG_DRAWS`).
 >>> options = GuangdongOptions()
 >>> checker = Checker(hand_rules(options, 31))
 >>> hand = Hand.from_tiles(parse_mpsz("123m456p789s11z23s5z"))  # throwing the ghost (5z) doubles a win (无鬼)
+>>> from app.core.advice.draw_values import describe
 >>> for line in describe(discard_values(hand, checker, checker.remaining(hand), ghost=31, options=options, draws=4))[:3]:
 ...     print(line)
 5z: shanten 0, tenpai 1.0000, win 0.3147, expected 3.8346
@@ -42,15 +43,16 @@ from typing import Final
 
 import numpy as np
 
-from app.core.advice.expected_score import DiscardValue, ExpectedScores, SearchStop, TurnValue
+from app.core.advice.draw_values import values_by_discard
+from app.core.advice.expected_score import ExpectedScores
 from app.core.advice.lookahead import DrawSearch
-from app.core.errors import NotAWinningHand, WrongTileCount
+from app.core.errors import NotAWinningHand
 from app.core.families.guangdong.options import GuangdongOptions, HorsePayout
 from app.core.families.guangdong.payments import HORSE_OFFSETS, SEATS, horse_count
 from app.core.families.guangdong.scoring import hand_fans, hand_points
 from app.core.shape.engine import Checker
-from app.core.shape.hand import MAX_CONCEALED, Hand
-from app.core.shape.tiles import NUM_TILE_KINDS, Counts, Tile, format_tile
+from app.core.shape.hand import Hand
+from app.core.shape.tiles import Counts, Tile
 from app.core.value.scoring_context import WinContext
 
 GUANGDONG_DRAWS: Final = 19
@@ -67,7 +69,7 @@ def horse_chance(wall: Iterable[int], seat_offset: int) -> float:
     """The chance that a horse drawn from ``wall`` (unseen copies by tile) names the seat
     ``seat_offset`` places after the dealer (0: the dealer).
 
-    >>> round(horse_chance([4] * NUM_TILE_KINDS, 0), 4), round(horse_chance([4] * NUM_TILE_KINDS, 1), 4)
+    >>> round(horse_chance([4] * 34, 0), 4), round(horse_chance([4] * 34, 1), 4)
     (0.2941, 0.2353)
     """
     copies = list(wall)
@@ -158,30 +160,5 @@ def discard_values(
     ``unseen`` holds the unseen copies from the 14-tile hand's view; ``seat_offset`` is the
     hand's seat counted from the dealer (0: the dealer), which the horses read.
     """
-    if hand.tile_count % 3 != 2 or hand.tile_count > MAX_CONCEALED:
-        raise WrongTileCount(f"discard values start from a 3n+2 hand, got {hand.tile_count} tiles", field="hand")
     search = _Search(hand, checker, unseen, draws, max_states, deadline, cancelled, ghost, options, seat_offset)
-    counts = hand.counts
-    values = []
-    for tile in sorted(set(range(NUM_TILE_KINDS) if tiles is None else tiles)):
-        if not counts[tile]:
-            continue
-        after = bytearray(counts)
-        after[tile] -= 1
-        start = bytes(after)
-        measures = search.value(start)
-        tenpai, win, worth = measures[:, draws].tolist()
-        by_turn = tuple(TurnValue(1 + draws - left, *measures[:, left].tolist()) for left in range(draws, 0, -1))
-        values.append(DiscardValue(tile, False, search.analyse(start)[0], tenpai, win, worth, by_turn))
-    stopped_by = None if search.stopped_by is None else SearchStop(search.stopped_by)
-    return ExpectedScores(tuple(values), 1, draws, search.states, stopped_by is None, stopped_by)
-
-
-def describe(found: ExpectedScores) -> list[str]:
-    """One line per discard, best value first (for people and doctests)."""
-    ranked = sorted(found.discards, key=lambda value: (-value.expected_score, value.tile))
-    return [
-        f"{format_tile(v.tile)}: shanten {v.shanten}, tenpai {v.tenpai_probability:.4f}, "
-        f"win {v.win_probability:.4f}, expected {v.expected_score:.4f}"
-        for v in ranked
-    ]
+    return values_by_discard(search, hand, tiles, draws)
