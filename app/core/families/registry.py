@@ -20,6 +20,7 @@ from typing import Any, Final
 
 from app.core.errors import UnknownRules
 from app.core.families.chinese import FAMILY as CHINESE
+from app.core.families.guangdong.api import FAMILY as GUANGDONG
 from app.core.families.mcr import FAMILY as MCR
 from app.core.families.qiqihar import FAMILY as QIQIHAR
 from app.core.families.riichi import FAMILY as RIICHI
@@ -31,7 +32,7 @@ from app.core.table.machine import NoTable
 from app.core.table.play_rules import PlayRules
 
 #: The families, in the order ``GET /rules`` and the errors list their presets.
-FAMILIES: Final[tuple[Family, ...]] = (RIICHI, CHINESE, MCR, QIQIHAR, SICHUAN)
+FAMILIES: Final[tuple[Family, ...]] = (RIICHI, CHINESE, MCR, QIQIHAR, SICHUAN, GUANGDONG)
 
 #: The family of each preset the table plays, by preset name.
 TABLES: Final[Mapping[str, Family]] = MappingProxyType(
