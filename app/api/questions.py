@@ -45,7 +45,7 @@ from app.api.schemas.simulate import SimulateRequest
 from app.core.advice.discard import DEFAULT_OPTIONS, DiscardQuestion
 from app.core.advice.safety import Opponent
 from app.core.errors import InvalidMeld, TooManyCopies
-from app.core.families.registry import TABLES, TYPED_PRESETS, rules_and_options, rules_of
+from app.core.families.registry import TABLES, TYPED_PRESETS, rules_and_options, rules_of, table_rules_of
 from app.core.shape.engine import Checker
 from app.core.shape.hand import Hand, Meld
 from app.core.shape.rules import RuleProfile
@@ -224,6 +224,13 @@ def request_rules(rules: RulesSpec) -> RuleProfile:
     """The rule profile a request asks for."""
     with _AT_RULES:
         return rules_of(rules.preset, **rules.overrides())
+
+
+def request_table_rules(rules: RulesSpec) -> RuleProfile:
+    """The rule profile a table request (a log to judge, review or convert) asks for: what
+    the table chooses each hand (a ghost turned at the deal) is the log's, not the request's."""
+    with _AT_RULES:
+        return table_rules_of(rules.preset, **rules.overrides())
 
 
 class RequestRules(NamedTuple):

@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 import app.main
 from app.api.routes.reference import RulePreset
-from app.core.families.registry import FAMILIES, OPTION_FAMILY, TABLES
+from app.core.families.registry import FAMILIES, OPTION_FAMILY, TABLES, TYPED_PRESETS
 from app.core.shape.rules import OPTION_DOCS, OPTIONS_BY_NAME, PRESETS, RuleProfile, rule_profile
 from app.core.shape.tiles import parse_tiles
 from app.core.table.family import SHARED_OPTIONS
@@ -77,8 +77,20 @@ def test_not_ready_before_start_up_builds_the_tables() -> None:
 def test_rules_lists_every_preset_and_option(client: TestClient) -> None:
     body = client.get("/rules").json()
     assert body["default"] == "riichi"
-    assert [preset["name"] for preset in body["presets"]] == list(PRESETS)
-    assert {option["name"]: option["meaning"] for option in body["options"]} == dict(OPTION_DOCS)
+    # The shape wing's presets, then those the families bring with their typed options.
+    assert [preset["name"] for preset in body["presets"]] == [*PRESETS, *TYPED_PRESETS]
+    profile = [option for option in body["options"] if option["name"] in OPTION_DOCS]
+    assert {option["name"]: option["meaning"] for option in profile} == dict(OPTION_DOCS)
+    typed = {option["name"]: option for option in body["options"] if option["name"] not in OPTION_DOCS}
+    for family in {id(family): family for family in TYPED_PRESETS.values()}.values():
+        for field in family.option_fields():
+            if field.name not in OPTION_DOCS:
+                shown = typed.pop(field.name)
+                assert (shown["family"], shown["type"], shown["default"]) == (family.name, field.type, field.default)
+                assert shown["meaning"] == field.doc and shown.get("choices") == (
+                    list(field.choices) if field.choices else None
+                )
+    assert not typed, "typed options no family declares"
     qiqihar = next(preset for preset in body["presets"] if preset["name"] == "qiqihar")
     assert qiqihar["wildcards"] == ["7z"] and qiqihar["seven_pairs"] == "off"
     assert qiqihar["win_requires_meld"] == ["added_kan", "open_kan", "pon"]
@@ -106,13 +118,18 @@ def test_each_preset_shows_the_shared_options_and_its_own_familys_only(client: T
     assert not {"exchange_three", "kong_flower", "max_fan", "void_suit"} & set(presets["riichi"])
     assert "kiriage" not in presets["sichuan"] and presets["sichuan"]["exchange_three"] is True
     for name, preset in presets.items():
+        assert all(value is not None for value in preset.values()), name  # absent, never null
+        if name in TYPED_PRESETS:  # the shared options and the family's typed ones
+            typed = {field.name for field in TYPED_PRESETS[name].option_fields()}
+            assert set(preset) - {"name", "source", "wildcards_from_indicator"} == SHARED_OPTIONS | typed, name
+            continue
         family = TABLES[name]
         shown = set(preset) - {"name", "source"}
         assert shown == SHARED_OPTIONS | family.own_options, name
         # A family's option is absent, never null; null is only the value of an option that may be off
         # altogether (wildcards_held_win).
         assert all(value is not None or OPTIONS_BY_NAME[key].kind.nullable for key, value in preset.items()), name
-    listed = {option["name"]: option["family"] for option in body["options"]}
+    listed = {option["name"]: option["family"] for option in body["options"] if option["name"] in OPTION_DOCS}
     assert listed == {name: OPTION_FAMILY.get(name) for name in OPTION_DOCS}
     assert listed["kiriage"] == "riichi" and listed["bloody_river"] == "sichuan" and listed["seven_pairs"] is None
 

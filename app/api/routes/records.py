@@ -16,7 +16,7 @@ from fastapi import APIRouter, Body, Request, Response
 
 from app.api.errors import error_responses, located
 from app.api.heavy import Budget, Finished, answer_heavy
-from app.api.questions import request_rules
+from app.api.questions import request_table_rules
 from app.api.request_path import BodyRoute
 from app.api.routes.table import _log_out_of_time, _out_of_time, _within_bound
 from app.api.schemas.records import ConvertRequest, ConvertResponse
@@ -52,7 +52,7 @@ async def convert(body: Annotated[ConvertRequest, Body()], request: Request) -> 
     TENPAI_HEAVY_SECONDS, a 503 `out_of_time` past it (at `["body", "log"]` while the log is read, at
     `["body", "events"]` while it is judged), stopped when its client leaves."""
     settings = service_state(request).settings
-    rules = request_rules(body.rules)
+    rules = request_table_rules(body.rules)
     work = partial(_converted, body, rules, settings.max_events, settings.heavy_seconds)
     return await answer_heavy(request, None, work, seconds=settings.heavy_seconds)
 

@@ -20,7 +20,7 @@ from fastapi import APIRouter, Body, Request, Response
 from app.api.answer_size import ANSWER_TOO_LARGE
 from app.api.errors import ApiError, error_responses, located
 from app.api.heavy import Budget, Finished, answer_heavy
-from app.api.questions import request_rules
+from app.api.questions import request_table_rules
 from app.api.request_path import BodyRoute
 from app.api.routes.table import _log_out_of_time, _out_of_time, _within_bound
 from app.api.schemas.review import REVIEW_EXAMPLES, ReviewRequest, ReviewResponse
@@ -60,7 +60,7 @@ async def review_game(
     settings = service_state(request).settings
     if body.events is not None:
         _within_bound(body.events, settings.max_events)
-    rules = request_rules(body.rules)
+    rules = request_table_rules(body.rules)
     reviewed = partial(_reviewed, body, rules, settings.max_events, settings.heavy_seconds, settings.max_answer_bytes)
     return await answer_heavy(request, None, reviewed, seconds=settings.heavy_seconds)
 

@@ -54,7 +54,7 @@ def _score(item: ScoreItem, rules: RequestRules, at: Loc) -> ScoreResponse:
     revealed = request_tiles(item.revealed, *at, "revealed")
     if family is None:
         hand, win_tile, context = request_win(item, item.hand, item.melds, rules.profile, at)
-        _refuse_unread(item, rules, at, kong_feeder=False, revealed=bool(revealed))
+        _refuse_unread(item, rules, at, kong_feeder=False, revealed=False)
         with located(*at):
             return ScoreResponse.of(score(hand, win_tile, rules.profile, context))
     hand, win_tile, context = request_win(item, item.hand, item.melds, rules.profile, at, read=family.situation_fields)

@@ -36,7 +36,7 @@ from fastapi import APIRouter, Body, Request, Response
 from app.api.errors import ApiError, error_responses, located
 from app.api.heavy import Budget, Finished, answer_heavy
 from app.api.machine_cache import MachineCache
-from app.api.questions import request_rules
+from app.api.questions import request_table_rules
 from app.api.request_path import BodyRoute
 from app.api.schemas.table import (
     ACT_EXAMPLES,
@@ -133,7 +133,7 @@ async def referee(
     TENPAI_MAX_HEAVY_REQUESTS at once, a 503 `too_busy` with `Retry-After`."""
     settings = service_state(request).settings
     _within_bound(body.events, settings.max_events)
-    rules = request_rules(body.rules)
+    rules = request_table_rules(body.rules)
     _check_length(body.length, rules)
     judged = partial(_judged, body.events, rules, body.length, settings.heavy_seconds)
     return await answer_heavy(request, None, judged, seconds=settings.heavy_seconds)
@@ -193,7 +193,7 @@ async def act_now(body: Annotated[ActRequest, Body(openapi_examples=ACT_EXAMPLES
     search cut short by that clock answers what it found with `complete: false`."""
     settings = service_state(request).settings
     _within_bound(body.events, settings.max_events)
-    rules = request_rules(body.rules)
+    rules = request_table_rules(body.rules)
     machines = service_state(request).machines
     decided = partial(
         _decided, body.seat, body.events, rules, settings.heavy_seconds, machines if machines.enabled else None

@@ -20,7 +20,7 @@ from typing import Any, Final
 
 from app.core.errors import UnknownRules
 from app.core.families.chinese import FAMILY as CHINESE
-from app.core.families.guangdong.table import FAMILY as GUANGDONG
+from app.core.families.guangdong.api import FAMILY as GUANGDONG
 from app.core.families.mcr import FAMILY as MCR
 from app.core.families.qiqihar import FAMILY as QIQIHAR
 from app.core.families.riichi import FAMILY as RIICHI
@@ -92,9 +92,27 @@ def rules_of(preset: str, **overrides: Any) -> RuleProfile:
     ...
     app.core.errors.InvalidRuleOption: exchange_three is not an option of the riichi rules; they take absent_tiles, chi_allowed, double_yakuman, furiten, kazoe_limit, kiriage, knitted_forms, melded_tiles_count_toward_limit, open_tanyao, red_fives, seats, seven_pairs, thirteen_orphans, tsumo_loss, wildcards, wildcards_held_win, wildcards_in_seven_pairs, win_requires_meld, yakuman_stacking
     """
-    family = (TABLES.get(preset) or TYPED_PRESETS.get(preset)) if isinstance(preset, str) else None
+    family = TYPED_PRESETS.get(preset) if isinstance(preset, str) else None
+    if family is not None:
+        return family.request_rules(preset, overrides)[0]
+    profile = rule_profile(preset, **overrides)
+    family = TABLES.get(profile.name)
+    if family is not None:
+        family.check_options(overrides)
+    return profile
+
+
+def table_rules_of(preset: str, **overrides: Any) -> RuleProfile:
+    """The rule profile a table plays (``/referee``, ``/act``, reviews, records): as
+    :func:`rules_of`, except that a family whose table chooses something each hand (a ghost
+    turned at the deal) is not asked for it here.
+
+    >>> table_rules_of("guangdong").wildcards, table_rules_of("riichi") == rules_of("riichi")
+    ((), True)
+    """
+    family = TABLES.get(preset) if isinstance(preset, str) else None
     if family is None:
-        return rule_profile(preset, **overrides)
+        return rules_of(preset, **overrides)
     return family.preset_rules(preset, overrides)
 
 

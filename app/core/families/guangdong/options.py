@@ -147,6 +147,8 @@ _BOUNDS: Final[Mapping[str, tuple[int, int]]] = MappingProxyType(
         "added_kong_points": (0, MAX_POINTS),
     }
 )
+BOUNDS: Final = _BOUNDS
+"""Each integer option's least and greatest value (``GET /rules`` shows them)."""
 _ENUMS: Final[Mapping[str, type[StrEnum]]] = MappingProxyType(
     {"seven_pairs": SevenPairs, "ghost": GhostMode, "horse_payout": HorsePayout}
 )

@@ -84,15 +84,6 @@ class GuangdongTable(Family):
     name = "guangdong"
     presets = MappingProxyType({preset: table_play(options) for preset, options in PRESETS.items()})
     reveals_after_win = True
-    error_codes = frozenset(
-        {
-            "invalid_guangdong_play",
-            "self_draw_only",
-            "rob_kong_not_allowed",
-            "too_many_horses",
-            "ghost_indicator_required",
-        }
-    )
 
     def preset_rules(self, preset: str, overrides: Mapping[str, Any]) -> RuleProfile:
         if preset not in PRESETS:
