@@ -252,7 +252,12 @@ async function loadRulePresets() {
     const response = await fetch("/rules", { signal: AbortSignal.timeout?.(RULES_TIMEOUT_MS) });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     const answer = await response.json();
-    const names = (answer?.presets ?? []).map((preset) => preset?.name).filter((name) => typeof name === "string" && name);
+    // A preset whose wildcards an indicator chooses needs them named in every request; this page
+    // has no input for them yet, so it offers only the presets it can ask about as they are.
+    const names = (answer?.presets ?? [])
+      .filter((preset) => preset?.wildcards_from_indicator !== true)
+      .map((preset) => preset?.name)
+      .filter((name) => typeof name === "string" && name);
     if (!names.length) throw new Error("GET /rules listed no presets");
     select.replaceChildren(...names.map((name) => option(name, RULE_LABELS[name] ?? name)));
     voidRules = new Set(answer.presets.filter((preset) => preset?.void_suit === true).map((preset) => preset.name));
