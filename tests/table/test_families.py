@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from app.core.families.chinese.table import ChineseFamily, flat_payments
-from app.core.families.registry import FAMILIES, PLAY_RULES, TABLES, family_of, rules_of
+from app.core.families.registry import FAMILIES, PLAY_RULES, TABLES, family_of, table_rules_of
 from app.core.shape.rules import PRESETS, rule_profile
 from app.core.table.family import TableView
 from app.core.table.game import GameConfig, play_game
@@ -20,8 +20,8 @@ def test_every_preset_has_one_family_and_its_table_rules() -> None:
     assert set(PRESETS) <= set(TABLES)
     assert sorted(preset for family in FAMILIES for preset in family.presets) == sorted(TABLES)
     for preset, family in TABLES.items():
-        assert family_of(preset) is family is family_of(rules_of(preset))
-        assert PLAY_RULES[preset] == family.play_rules(rules_of(preset))
+        assert family_of(preset) is family is family_of(table_rules_of(preset))
+        assert PLAY_RULES[preset] == family.play_rules(table_rules_of(preset))
     assert family_of("sanma") is family_of("riichi")  # one family, two presets
     assert family_of(rule_profile("sichuan", bloody_river=True)).name == "sichuan"
 

@@ -441,8 +441,14 @@ class Dealer:
         hand_wildcards = self.rules.wildcards
         if self.family.indicates_wildcards(self.rules):
             # The tile turned to choose the hand's wildcards is the wall's last (never drawn: the
-            # family's dead wall keeps it).
-            indicator = self.wall[-1]
+            # family's dead wall keeps it); never a flower: a flower there changes places with
+            # the nearest tile before it that is not one, as a flower turned would be set aside
+            # for the next tile.
+            last = len(self.wall) - 1
+            if is_flower(self.wall[last]):
+                nearest = max(i for i in range(self.front, self.back + 1) if not is_flower(self.wall[i]))
+                self.wall[nearest], self.wall[last] = self.wall[last], self.wall[nearest]
+            indicator = self.wall[last]
             start["wildcard_indicator"] = tile_name(indicator)
             hand_wildcards = self.family.hand_rules(self.rules, kind_of(indicator)).wildcards
         if hand_wildcards:

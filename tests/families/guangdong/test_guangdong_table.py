@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 
 from app.core.families.guangdong.options import GhostMode
 from app.core.families.guangdong.payments import horse_count
-from app.core.families.guangdong.table import FAMILY, options_of
-from app.core.families.registry import TABLES, family_of, rules_of
+from app.core.families.guangdong.table import GuangdongTable, options_of
+from app.core.families.registry import TABLES, family_of
+from app.core.families.registry import table_rules_of as rules_of
 from app.core.shape.tiles import dora_from_indicator
 from app.core.table.game import GameConfig, GameRecord, play_game
 from app.core.table.mjai import kind_of, parse_pai, tile_name
@@ -39,9 +40,12 @@ def _games(room: dict[str, Any], seed: int, games: int) -> list[GameRecord]:
     return [play_game(config, game, TABLES) for game in range(games)]
 
 
+FAMILY: Final = TABLES["guangdong"]
+
+
 def test_the_registry_plays_guangdong_with_its_family() -> None:
     rules = rules_of("guangdong")
-    assert family_of(rules) is FAMILY
+    assert family_of(rules) is FAMILY and isinstance(FAMILY, GuangdongTable)
     assert options_of(rules).ghost is GhostMode.FLIP
     assert FAMILY.play_rules(rules).open_kong_payment == 3
 
