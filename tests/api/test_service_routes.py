@@ -81,11 +81,13 @@ def test_rules_lists_every_preset_and_option(client: TestClient) -> None:
     assert [preset["name"] for preset in body["presets"]] == [*PRESETS, *TYPED_PRESETS]
     profile = [option for option in body["options"] if option["name"] in OPTION_DOCS]
     assert {option["name"]: option["meaning"] for option in profile} == dict(OPTION_DOCS)
-    typed = {option["name"]: option for option in body["options"] if option["name"] not in OPTION_DOCS}
+    typed = {
+        (option["family"], option["name"]): option for option in body["options"] if option["name"] not in OPTION_DOCS
+    }
     for family in {id(family): family for family in TYPED_PRESETS.values()}.values():
         for field in family.option_fields():
             if field.name not in OPTION_DOCS:
-                shown = typed.pop(field.name)
+                shown = typed.pop((family.name, field.name))
                 assert (shown["family"], shown["type"], shown["default"]) == (family.name, field.type, field.default)
                 assert shown["meaning"] == field.doc and shown.get("choices") == (
                     list(field.choices) if field.choices else None

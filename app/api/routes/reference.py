@@ -188,14 +188,14 @@ PRESET_SOURCES: Final = {"sichuan": SICHUAN_RULE_TEXT}
 
 
 def _typed_options() -> list[RuleOption]:
-    """The families' typed options not already listed (a shared name, e.g. seven_pairs, is one entry)."""
-    listed = set(OPTION_DOCS)
+    """The families' typed options, one entry per family and name (two families may each have
+    an option of one name, e.g. discard_wins; a shared option's name, e.g. seven_pairs, is the
+    profile's one entry)."""
     typed = []
     for family in FAMILIES:
         for field in family.option_fields() if family.typed_presets else ():
-            if field.name in listed:
+            if field.name in OPTION_DOCS:
                 continue
-            listed.add(field.name)
             extras: dict[str, Any] = {"choices": list(field.choices)} if field.choices else {}
             if field.minimum is not None:
                 extras.update(minimum=field.minimum, maximum=field.maximum)
