@@ -9,7 +9,7 @@ table).  Adding a family is one folder under ``app/core/families/`` and one entr
 >>> family_of("sanma").name, family_of(rule_profile("sichuan", bloody_river=True)).name
 ('riichi', 'sichuan')
 >>> list(TABLES)
-['riichi', 'sanma', 'chinese', 'mcr', 'qiqihar', 'sichuan', 'guangdong']
+['riichi', 'sanma', 'chinese', 'mcr', 'qiqihar', 'sichuan', 'guangdong', 'hongzhong']
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from typing import Any, Final
 from app.core.errors import UnknownRules
 from app.core.families.chinese import FAMILY as CHINESE
 from app.core.families.guangdong.api import FAMILY as GUANGDONG
+from app.core.families.hongzhong.api import FAMILY as HONGZHONG
 from app.core.families.mcr import FAMILY as MCR
 from app.core.families.qiqihar import FAMILY as QIQIHAR
 from app.core.families.riichi import FAMILY as RIICHI
@@ -32,7 +33,7 @@ from app.core.table.machine import NoTable
 from app.core.table.play_rules import PlayRules
 
 #: The families, in the order ``GET /rules`` and the errors list their presets.
-FAMILIES: Final[tuple[Family, ...]] = (RIICHI, CHINESE, MCR, QIQIHAR, SICHUAN, GUANGDONG)
+FAMILIES: Final[tuple[Family, ...]] = (RIICHI, CHINESE, MCR, QIQIHAR, SICHUAN, GUANGDONG, HONGZHONG)
 
 #: The family of each preset the table plays, by preset name.
 TABLES: Final[Mapping[str, Family]] = MappingProxyType(
