@@ -22,7 +22,7 @@ import time
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from app.core.families.registry import TABLES, rules_of
+from app.core.families.registry import TABLES, table_rules_of
 from app.core.table.game import GameConfig, play_game
 
 ADVISOR = "advisor"
@@ -58,7 +58,7 @@ def advisor_seat(rotation: int, seats: int) -> int:
 
 def play_check(rules: str, hands: int, seed: int) -> Check:
     """Play ``hands`` hands (rounded up to whole blocks) of ``rules`` and measure the advisor."""
-    seats = rules_of(rules).seats
+    seats = table_rules_of(rules).seats
     players = (ADVISOR,) + (OPPONENT,) * (seats - 1)
     blocks: list[float] = []
     played = wins = 0
