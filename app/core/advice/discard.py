@@ -516,6 +516,14 @@ class ValueModel(Protocol):
         ...
 
 
+def _value_model(question: DiscardQuestion, rules: RuleProfile) -> ValueModel | None:
+    """The value model that ranks a hand's discards in its scorer's points: the one its family
+    brings with the question, or Sichuan's under the Sichuan profile; None for the riichi model."""
+    if question.value_model is not None:
+        return question.value_model
+    return sichuan_value.SICHUAN_VALUE if sichuan_value.supports(rules) else None
+
+
 def evaluate_discards(hand: Hand, rules: RuleProfile, **situation: Any) -> list[Candidate]:
     """Every distinct discard of a 3n+2 ``hand``, scored, best first.
 
@@ -683,9 +691,8 @@ def advise(
             DiscardModel.LINEAR,
             f"the hand is {best_shanten} from tenpai; the value model ranks up to {MAX_VALUE_SHANTEN}",
         )
-    elif ranked_by is DiscardModel.EXPECTED_SCORE and question.value_model is not None:
+    elif ranked_by is DiscardModel.EXPECTED_SCORE and (valuer := _value_model(question, rules)) is not None:
         # A family's own value model (its scorer's points), over the same wall as the others'.
-        valuer = question.value_model
         draws = valuer.draws if turn is None else max(1, valuer.draws - turn + 1)
         found = valuer.discard_values(
             hand,
@@ -700,25 +707,6 @@ def advise(
         first = 1 if turn is None else turn
         found = found._replace(first_turn=first, last_turn=first + draws - 1)
         candidates = _rank_by_value(candidates, found, counts, deal_in=valuer.deal_in, unit=valuer.unit)
-        search = ValueSearch.of(found)
-    elif ranked_by is DiscardModel.EXPECTED_SCORE and sichuan_value.supports(rules):
-        # Sichuan: every candidate valued by the Sichuan scorer, flushes and 根 included.
-        draws = sichuan_value.SICHUAN_DRAWS if turn is None else max(1, sichuan_value.SICHUAN_DRAWS - turn + 1)
-        found = sichuan_value.discard_values(
-            hand,
-            checker,
-            checker.remaining(hand, others),
-            tiles=[candidate.tile for candidate in candidates],
-            draws=draws,
-            max_states=min(question.value_budget, sichuan_value.SICHUAN_MAX_STATES),
-            deadline=deadline,
-            cancelled=cancelled,
-        )
-        first = 1 if turn is None else turn
-        found = found._replace(first_turn=first, last_turn=first + draws - 1)
-        candidates = _rank_by_value(
-            candidates, found, counts, deal_in=sichuan_value.DEAL_IN_BASE_POINTS, unit="base points"
-        )
         search = ValueSearch.of(found)
     elif ranked_by is DiscardModel.EXPECTED_SCORE:
         found = expected_scores(

@@ -41,6 +41,7 @@ are lower bounds, flagged.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import Final
 
 import numpy as np
@@ -173,3 +174,42 @@ def discard_values(
     """
     search = _Search(hand, checker, unseen, draws, max_states, deadline, cancelled)
     return values_by_discard(search, hand, tiles, draws)
+
+
+@dataclass(frozen=True, slots=True)
+class SichuanValue:
+    """Sichuan's value model as the expected-score ranking reads every family's
+    (:class:`~app.core.advice.discard.ValueModel`): :func:`discard_values`, in base points."""
+
+    draws: int = SICHUAN_DRAWS
+    max_states: int = SICHUAN_MAX_STATES
+    unit: str = "base points"
+    deal_in: float = DEAL_IN_BASE_POINTS
+
+    def discard_values(
+        self,
+        hand: Hand,
+        checker: Checker,
+        unseen: Counts,
+        *,
+        tiles: Iterable[Tile],
+        draws: int,
+        max_states: int,
+        deadline: float | None,
+        cancelled: Callable[[], bool] | None,
+    ) -> ExpectedScores:
+        """Each of ``tiles`` discarded from ``hand``, valued by the Sichuan scorer (flushes and 根 included)."""
+        return discard_values(
+            hand,
+            checker,
+            unseen,
+            tiles=tiles,
+            draws=draws,
+            max_states=max_states,
+            deadline=deadline,
+            cancelled=cancelled,
+        )
+
+
+#: The one Sichuan value model.
+SICHUAN_VALUE: Final = SichuanValue()
