@@ -52,6 +52,7 @@ from app.core.table.game import GameConfig, play_game
 RULES: Final = ("riichi", "chinese", "qiqihar")
 LINEUPS: Final = (
     ("advisor",) * SEATS,
+    ("reader",) * SEATS,
     ("advisor", "advisor", "greedy", "random"),
     ("greedy",) * SEATS,
     ("random",) * SEATS,

@@ -27,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from app.core.advice.safety_tables import TENPAI_SHARE_BY_TURN  # noqa: E402
 from app.core.shape.rules import rule_profile  # noqa: E402
 from app.core.table.game import GameConfig, GameRecord  # noqa: E402
 from app.selfplay.runner import available_cores, run_games  # noqa: E402
@@ -37,8 +38,9 @@ MAX_MELDS = 3  # rows 0..3 melds; four melds always wait (one tile left)
 MELD_OF_EVENT = {"chi": "chi", "pon": "pon", "daiminkan": "open_kan", "ankan": "closed_kan", "kakan": "added_kan"}
 
 
-def tally(records: list[GameRecord], rules_name: str) -> tuple[list[list[int]], list[list[int]]]:
-    """(hands, ready) per [melds][turn] over every seat of every hand, read from the games' mjai logs."""
+def tally(records: list[GameRecord], rules_name: str, silent: bool = False) -> tuple[list[list[int]], list[list[int]]]:
+    """(hands, ready) per [melds][turn] over every seat of every hand, read from the games' mjai logs
+    (``silent``: only seats that have not declared riichi, as a reader who sees no declaration counts them)."""
     required = {kind.value for kind in rule_profile(rules_name).win_requires_meld}
     hands = [[0] * (MAX_TURN + 1) for _ in range(MAX_MELDS + 1)]
     ready = [[0] * (MAX_TURN + 1) for _ in range(MAX_MELDS + 1)]
@@ -51,6 +53,9 @@ def tally(records: list[GameRecord], rules_name: str) -> tuple[list[list[int]], 
                 hand_index += 1
                 shanten_by_turn = record.hands[hand_index].shanten_by_turn
                 melds, opened, discards = [0] * seats, [not required] * seats, [0] * seats
+                declared = [False] * seats
+            elif kind == "reach":
+                declared[event["actor"]] = True
             elif kind in MELD_OF_EVENT:
                 seat, meld = event["actor"], MELD_OF_EVENT[kind]
                 if meld != "added_kan":  # an added kan turns a pon into a kan: no new meld
@@ -60,12 +65,17 @@ def tally(records: list[GameRecord], rules_name: str) -> tuple[list[list[int]], 
                 seat = event["actor"]
                 discards[seat] += 1
                 turn = discards[seat]
-                if turn > MAX_TURN or melds[seat] > MAX_MELDS:
+                if turn > MAX_TURN or melds[seat] > MAX_MELDS or (silent and declared[seat]):
                     continue
                 shanten = shanten_by_turn[seat][turn - 1]
                 hands[melds[seat]][turn] += 1
                 ready[melds[seat]][turn] += shanten == 0 and opened[seat]
     return hands, ready
+
+
+def published_share(turn: int) -> float:
+    """The published share of players ready after ``turn`` discards (the danger model's table)."""
+    return TENPAI_SHARE_BY_TURN[min(turn, len(TENPAI_SHARE_BY_TURN) - 1)] / 100
 
 
 def rates(hands: list[list[int]], ready: list[list[int]], min_hands: int) -> list[list[float | None]]:
@@ -84,12 +94,15 @@ def main() -> None:
     parser.add_argument("--min-hands", type=int, default=100)
     parser.add_argument("--workers", type=int, default=0, help="0: every core")
     parser.add_argument("--json", type=Path, help="also write the counts and rates here")
+    parser.add_argument(
+        "--silent", action="store_true", help="count only seats that have not declared (riichi's silent hands)"
+    )
     args = parser.parse_args()
     document = {}
     for rules_name in args.rules.split(","):
         config = GameConfig(rules_name, ("advisor",) * 4, args.seed, record_events=True)
         records = run_games(config, args.games, workers=args.workers or available_cores())
-        hands, ready = tally(records, rules_name)
+        hands, ready = tally(records, rules_name, silent=args.silent)
         table = rates(hands, ready, args.min_hands)
         document[rules_name] = {"hands": hands, "ready": ready, "rates": table}
         print(f"    {rules_name!r}: (  # {args.games} games, seed {args.seed}, advisor x4")
@@ -97,6 +110,14 @@ def main() -> None:
             print(f"        # {melds} melds, turns 0..{MAX_TURN}")
             print(f"        {tuple(row)!r},")
         print("    ),")
+        if args.silent:
+            # The advisor's reading of the table scales the published share for a silent closed
+            # hand by this (ActionParameters.silent_closed_factor): ready silent closed hands seen
+            # over those the published shares expect at the same discards.
+            expected = sum(count * published_share(turn) for turn, count in enumerate(hands[0]))
+            print(
+                f"    silent closed factor: {sum(ready[0]) / expected:.3f} ({sum(ready[0])} ready of {sum(hands[0])})"
+            )
     if args.json:
         args.json.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
 

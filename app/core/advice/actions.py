@@ -61,9 +61,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final, NamedTuple
 
 from app.core.advice.expected_score import DEFAULT_MAX_STATES, LAST_TURN, ExpectedScores, TurnValue, expected_scores
+from app.core.advice.placement import Standing, placement_points
+from app.core.advice.reads import TableRead
 from app.core.advice.safety import TileSafety
 from app.core.errors import TenpaiError
 from app.core.shape.engine import Checker
@@ -113,6 +116,15 @@ class ActionParameters:
     hazard_from_turn: int = 4
     hazard_per_turn: float = 0.013
     hazard_cap: float = 0.13
+    #: How much of the published ready chance a closed seat that has not declared keeps, when
+    #: the advisor reads the table (:func:`~app.core.advice.reads.table_read`).  The published
+    #: shares count every player, the declared ones too; how many ready closed hands stay silent
+    #: is the table's habit.  Measured on self-play, where players declare almost every ready
+    #: closed hand: 255 silent closed hands ready of 76,934 discards, against the 0.024 times as
+    #: many the published shares expect at the same discards
+    #: (``scripts/measure_ready_rates.py --rules riichi --games 2000 --seed 11 --silent``).
+    #: Against players who often stay silent (people, more than bots) raise it toward 1.
+    silent_closed_factor: float = 0.024
 
     def others_win_hazard(self, turn: int) -> float:
         """The chance another seat wins in ``turn`` when the hand is still on.
@@ -133,7 +145,9 @@ class Contested(NamedTuple):
     win_probability: float
 
 
-def contested(rows: Sequence[TurnValue], parameters: ActionParameters = DEFAULT_PARAMETERS) -> Contested:
+def contested(
+    rows: Sequence[TurnValue], parameters: ActionParameters = DEFAULT_PARAMETERS, read: TableRead | None = None
+) -> Contested:
     """The search's per-turn measures of one line (``rows``: its ``by_turn``, from the first turn
     to the last), each draw counted with the chance that the hand is still on when it comes.
 
@@ -141,7 +155,9 @@ def contested(rows: Sequence[TurnValue], parameters: ActionParameters = DEFAULT_
     same hand with fewer draws left, so the difference between two consecutive turns' values is
     what one more draw adds.  Each draw's addition is weighted by the chance that no other seat
     has won before it (:meth:`ActionParameters.others_win_hazard`).  This favours a fast line
-    over a slow one of the same value, which the search alone does not.
+    over a slow one of the same value, which the search alone does not.  Given the seat's
+    ``read`` of the table, the hazard is the read's (:meth:`~app.core.advice.reads.TableRead.hazard`:
+    from how likely each other seat is ready on each turn) instead of the constant one.
 
     >>> from app.core.advice.expected_score import TurnValue
     >>> rows = [TurnValue(t, 1.0, 0.1 * (19 - t), 100.0 * (19 - t)) for t in range(10, 19)]
@@ -149,11 +165,12 @@ def contested(rows: Sequence[TurnValue], parameters: ActionParameters = DEFAULT_
     >>> round(found.expected_score, 1), round(found.win_probability, 3)
     (540.0, 0.54)
     """
+    hazard = read.hazard if read is not None else parameters.others_win_hazard
     expected = win = 0.0
     alive = 1.0
     for index, row in enumerate(rows):
         later = rows[index + 1] if index + 1 < len(rows) else None
-        alive *= 1.0 - parameters.others_win_hazard(row.turn)
+        alive *= 1.0 - hazard(row.turn)
         expected += alive * (row.expected_score - (later.expected_score if later else 0.0))
         win += alive * (row.win_probability - (later.win_probability if later else 0.0))
     return Contested(expected, win)
@@ -742,3 +759,232 @@ def safest(safety_of: Sequence[tuple[Tile, Sequence[TileSafety]]], threats: Sequ
 
     least = min((danger(v) for _, v in safety_of), default=0.0)
     return [tile for tile, verdicts in safety_of if math.isclose(danger(verdicts), least, abs_tol=1e-9)]
+
+
+# Reading the table: every other seat charged by how likely it is ready, folding valued.
+
+
+def noten_exchange(ready: Sequence[float], total: float) -> tuple[float, float]:
+    """What the seat expects of the noten payments at an exhaustive draw, the other seats being
+    ready independently with the chances ``ready``: (what it pays when it is not ready, what it
+    receives when it is).  The noten seats share paying ``total``, the ready ones share it.
+
+    >>> noten_exchange([1.0, 0.0, 0.0], 3000)  # one other seat ready
+    (1000.0, 1500.0)
+    >>> noten_exchange([0.0, 0.0, 0.0], 3000)
+    (0.0, 3000.0)
+    """
+    seats = len(ready) + 1
+    by_count = [1.0]  # the chance that k other seats are ready
+    for chance in ready:
+        grown = [0.0] * (len(by_count) + 1)
+        for count, share in enumerate(by_count):
+            grown[count] += share * (1.0 - chance)
+            grown[count + 1] += share * chance
+        by_count = grown
+    pays = sum(share * total / (seats - count) for count, share in enumerate(by_count) if count)
+    receives = sum(share * total / (count + 1) for count, share in enumerate(by_count) if count + 1 < seats)
+    return pays, receives
+
+
+def draw_chance(read: TableRead, last_turn: int = LAST_TURN) -> float:
+    """The chance that no other seat wins from the seat's turn now to ``last_turn``."""
+    alive = 1.0
+    for turn in range(read.turn, last_turn + 1):
+        alive *= 1.0 - read.hazard(turn)
+    return alive
+
+
+def read_push_value(
+    rows: Sequence[TurnValue],
+    shanten: int,
+    safety: Sequence[TileSafety],
+    read: TableRead,
+    noten_total: float,
+    parameters: ActionParameters = DEFAULT_PARAMETERS,
+) -> float:
+    """A discard's value when every other seat is read (``read``), in points at the end of the hand.
+
+    ``rows`` is the discard's search (its ``by_turn``), contested with the read's hazard
+    (:func:`contested`).  Dealing in now (the read's ready chance for a seat times the tile's
+    ``danger_if_ready`` against it) costs the read's cost for that seat.  Every later discard
+    while the hand is still on (no other seat has won, per the read's hazard, and the hand has
+    not won, per the search) deals in with :attr:`~ActionParameters.pushed_discard_danger` times
+    the seat's ready chance then: a pushing hand throws what it draws.  The hand keeps the line's
+    value where it survives this discard and the ``shanten`` it still needs to get ready, and at
+    an exhaustive draw (:func:`draw_chance`, times the line's chance of not winning) the noten
+    payments: received with the search's chance of getting ready, paid without it.
+
+    >>> from app.core.advice.reads import TableRead
+    >>> from app.core.advice.safety import TileSafety
+    >>> nobody = TableRead(17, ((0.0, 0.0, 0.0),), (5500.0,) * 3, 0.1)
+    >>> safe = TileSafety(1.0, 0.0, 0.0, 0.0, ())
+    >>> rows = [TurnValue(17, 1.0, 0.3, 2000.0), TurnValue(18, 1.0, 0.15, 1000.0)]
+    >>> read_push_value(rows, 0, [safe] * 3, nobody, 3000)  # 2000 and 70% of 3000 received
+    4100.0
+    """
+    return read_push_outcomes(rows, shanten, safety, read, noten_total, parameters).points
+
+
+def read_push_outcomes(
+    rows: Sequence[TurnValue],
+    shanten: int,
+    safety: Sequence[TileSafety],
+    read: TableRead,
+    noten_total: float,
+    parameters: ActionParameters = DEFAULT_PARAMETERS,
+) -> HandOutcomes:
+    """How the hand ends after a push (:func:`read_push_value`, whose value is these outcomes'
+    :attr:`~HandOutcomes.points`)."""
+    line = contested(rows, parameters, read)
+    tenpai_probability = min(max(rows[0].tenpai_probability, 0.0), 1.0) if rows else 0.0
+    won_from_now = rows[0].win_probability if rows else 0.0
+    ready_now = read.ready(read.turn)
+    dangers = [ready * verdict.danger_if_ready for ready, verdict in zip(ready_now, safety, strict=True)]
+    survive = 1.0
+    dealt = list(dangers)
+    for danger, ready in zip(dangers, ready_now, strict=True):
+        survive *= (1.0 - danger) * (1.0 - parameters.pushed_discard_danger * ready) ** max(shanten, 0)
+    alive = 1.0 - sum(dangers)
+    for ahead, turn in enumerate(range(read.turn + 1, LAST_TURN + 1), start=1):
+        alive *= 1.0 - read.hazard(turn - 1)
+        won = won_from_now - (rows[ahead].win_probability if ahead < len(rows) else 0.0)
+        on = alive * max(0.0, 1.0 - won)
+        for index, ready in enumerate(ready_now):
+            dealt[index] += on * parameters.pushed_discard_danger * ready
+    pays, receives = noten_exchange(read.ready(LAST_TURN), noten_total)
+    drawn = survive * draw_chance(read) * max(0.0, 1.0 - line.win_probability)
+    win = survive * line.win_probability
+    return HandOutcomes(
+        win,
+        line.expected_score / line.win_probability if line.win_probability > 0 else 0.0,
+        tuple(dealt),
+        read.costs,
+        drawn * tenpai_probability,
+        drawn * (1.0 - tenpai_probability),
+        receives,
+        pays,
+    )
+
+
+def fold_value(
+    dangers: Sequence[Sequence[float]],
+    read: TableRead,
+    noten_total: float,
+    last_turn: int = LAST_TURN,
+) -> float:
+    """What folding is worth from now to the end of the hand: never winning, throwing the held
+    tiles safest first, and paying the noten payments at an exhaustive draw.
+
+    ``dangers`` holds, for each held tile in the order it would be thrown (safest first), its
+    chance of dealing into each other seat *if that seat is ready*; the discards after them
+    (tiles drawn later, unknown now) are taken as dangerous as the last.  Each turn a seat is
+    ready with the read's chance for that turn, and another seat may end the hand
+    (:meth:`~app.core.advice.reads.TableRead.hazard`).  Paying on another seat's self-draw is
+    left out here as in the push (:func:`read_push_value`): both lines pay it about alike.
+
+    >>> from app.core.advice.reads import TableRead
+    >>> nobody = TableRead(9, ((0.0, 0.0, 0.0),), (5500.0,) * 3, 0.1)
+    >>> fold_value([(0.1, 0.1, 0.1)], nobody, 3000)  # nobody ready: nothing to lose or pay
+    0.0
+    >>> declared = TableRead(17, ((1.0, 0.0, 0.0),), (8000.0, 5500.0, 5500.0), 0.1)
+    >>> round(fold_value([(0.0, 0.0, 0.0), (0.05, 0.0, 0.0)], declared, 3000), 1)  # genbutsu, then a 5% tile
+    -1129.5
+    """
+    return fold_outcomes(dangers, read, noten_total, last_turn).points
+
+
+def fold_outcomes(
+    dangers: Sequence[Sequence[float]], read: TableRead, noten_total: float, last_turn: int = LAST_TURN
+) -> HandOutcomes:
+    """How the hand ends after folding (:func:`fold_value`, whose value is these outcomes'
+    :attr:`~HandOutcomes.points`)."""
+    pays, receives = noten_exchange(read.ready(last_turn), noten_total)
+    dealt = [0.0] * len(read.costs)
+    if not dangers:
+        return HandOutcomes(0.0, 0.0, tuple(dealt), read.costs, 0.0, 0.0, receives, pays)
+    alive = 1.0
+    for step, turn in enumerate(range(read.turn, last_turn + 1)):
+        tile = dangers[min(step, len(dangers) - 1)]
+        kept = 1.0
+        for index, (ready, danger) in enumerate(zip(read.ready(turn), tile, strict=True)):
+            dealt[index] += alive * ready * danger
+            kept *= 1.0 - ready * danger
+        alive *= kept * (1.0 - read.hazard(turn))
+    return HandOutcomes(0.0, 0.0, tuple(dealt), read.costs, 0.0, alive, receives, pays)
+
+
+class HandOutcomes(NamedTuple):
+    """How a line ends the hand for the seat, as chances: its own win, a deal-in into each other
+    seat, an exhaustive draw ready or not; the rest is another seat winning without the seat
+    paying (a discard of a third seat; a self-draw's share is left out, as in the points)."""
+
+    win: float
+    #: Points the seat's win brings on average.
+    win_points: float
+    #: The chance of dealing into each other seat (the view's order) and what each costs.
+    deal_in: tuple[float, ...]
+    costs: tuple[float, ...]
+    draw_ready: float
+    draw_not_ready: float
+    #: The noten payments the seat receives ready, and pays not ready, at a draw.
+    receives: float
+    pays: float
+
+    @property
+    def points(self) -> float:
+        """The line's value in points: its wins, less its deal-ins, with the noten payments."""
+        value = self.win * self.win_points + self.draw_ready * self.receives - self.draw_not_ready * self.pays
+        return 0.0 + value - sum(chance * cost for chance, cost in zip(self.deal_in, self.costs, strict=True))
+
+    @property
+    def others_win(self) -> float:
+        """The chance that another seat wins and the seat does not pay (what the others leave)."""
+        return max(0.0, 1.0 - self.win - sum(self.deal_in) - self.draw_ready - self.draw_not_ready)
+
+    def placement(self, standing: Standing, winners: Sequence[float]) -> float:
+        """The line's value in expected placement points (:mod:`app.core.advice.placement`).
+
+        Each outcome moves the scores (the seat first, then the others in the view's order): the
+        seat's win takes its points from the others in equal shares (who pays is not known); a
+        deal-in moves its cost from the seat to that seat; another seat's win brings it its cost
+        from the rest in equal shares, the winner drawn by ``winners`` (each other seat's share
+        of the others' wins); a draw moves the noten payments.
+        """
+        seats = len(standing.scores)
+        share = 1.0 / (seats - 1)
+        value = 0.0
+        if self.win > 0:
+            points = self.win_points
+            value += self.win * _placed(standing, (points, *(-points * share,) * (seats - 1)))
+        for index, (chance, cost) in enumerate(zip(self.deal_in, self.costs, strict=True)):
+            if chance > 0:
+                value += chance * _placed(standing, _moved(seats, 0, index + 1, cost))
+        others = self.others_win
+        total = sum(winners)
+        for index, weight in enumerate(winners):
+            if others > 0 and total > 0 and weight > 0:
+                cost = self.costs[index]
+                deltas = tuple(cost if seat == index + 1 else -cost * share for seat in range(seats))
+                value += others * weight / total * _placed(standing, deltas)
+        if others > 0 and total <= 0:
+            value += others * _placed(standing, (0.0,) * seats)
+        if self.draw_ready > 0:
+            value += self.draw_ready * _placed(standing, (self.receives, *(-self.receives * share,) * (seats - 1)))
+        if self.draw_not_ready > 0:
+            value += self.draw_not_ready * _placed(standing, (-self.pays, *(self.pays * share,) * (seats - 1)))
+        return value
+
+
+def _moved(seats: int, payer: int, winner: int, points: float) -> tuple[float, ...]:
+    return tuple(points if seat == winner else -points if seat == payer else 0.0 for seat in range(seats))
+
+
+def _placed(standing: Standing, deltas: tuple[float, ...]) -> float:
+    """:func:`~app.core.advice.placement.placement_points` of ``deltas`` rounded to 100 points, remembered."""
+    return _placement_cached(standing, tuple(round(delta, -2) for delta in deltas))
+
+
+@lru_cache(maxsize=4096)
+def _placement_cached(standing: Standing, deltas: tuple[float, ...]) -> float:
+    return placement_points(standing, deltas)

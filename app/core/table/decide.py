@@ -42,15 +42,17 @@ from typing import Any, Final, NamedTuple
 
 from app.core.advice.actions import CallValues, RiichiChoice
 from app.core.advice.discard import Candidate, others_seen
+from app.core.advice.placement import hands_after
 from app.core.advice.reads import OpponentRead, read_opponents
 from app.core.advice.safety import Opponent
 from app.core.advice.sichuan import exchange_cost, void_cost
 from app.core.errors import TenpaiError
 from app.core.shape.hand import Meld
 from app.core.shape.rules import RuleProfile
-from app.core.shape.tiles import DRAGONS, NORTH, NUM_TILE_KINDS, ORPHANS, counted, format_tile
+from app.core.shape.tiles import DRAGONS, EAST, NORTH, NUM_TILE_KINDS, ORPHANS, counted, format_tile
 from app.core.shape.void_suit import SUIT_NAMES
 from app.core.table.family import Family
+from app.core.table.flow import GameLength, scheduled_after
 from app.core.table.machine import TableMachine
 from app.core.table.mjai import (
     MJAI_NAMES,
@@ -139,7 +141,19 @@ def seat_view(machine: TableMachine, seat: int, stop: Callable[[], bool] | None 
         stop,
         player.void,
         bool(player.riichi),
+        *_standing(machine),
     )
+
+
+def _standing(machine: TableMachine) -> tuple[tuple[int, ...], float, tuple[int, ...] | None]:
+    """The scores, the hands expected after this one and the uma, where the family plays for
+    placement (else no scores: the advisor values points)."""
+    if not machine.family.advisor.plays_for_placement:
+        return (), 0.0, None
+    table = machine.table
+    scheduled = scheduled_after(machine.bakaze - EAST, machine.kyoku, table)
+    repeats = table.length is not GameLength.KYOKU
+    return tuple(machine.scores), hands_after(scheduled, repeats), table.uma
 
 
 def opponent_reads(machine: TableMachine, seat: int) -> tuple[OpponentRead, ...]:

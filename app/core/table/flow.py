@@ -88,6 +88,7 @@ __all__ = [
     "pao_payments",
     "placements",
     "ron_order",
+    "scheduled_after",
     "tenhou_rules",
     "with_liability",
 ]
@@ -233,6 +234,12 @@ class TableRules:
             "doc": "A seat that fed the last dragon or wind set of a daisangen or daisuushii is liable (Tenhou: on)."
         },
     )
+    uma: tuple[int, ...] | None = field(
+        default=None,
+        metadata={
+            "doc": "Placement points per final place, first first, that the advisor plays for (the oka included).  None: Tenhou's Phoenix room, [90, 45, 0, -135]; sanma [90, 0, -135]."
+        },
+    )
 
     def __post_init__(self) -> None:
         if self.seats not in _SEAT_COUNTS:
@@ -246,6 +253,15 @@ class TableRules:
         for name in ("start_points", "target_points"):
             if getattr(self, name) <= 0:
                 raise InvalidRuleOption(f"{name} must be above 0, got {getattr(self, name)}", field=name)
+        if self.uma is not None:
+            uma = tuple(self.uma)
+            if len(uma) != self.seats or any(not isinstance(value, int) for value in uma):
+                raise InvalidRuleOption(
+                    f"uma must be {self.seats} whole numbers, one per place, got {list(uma)}", field="uma"
+                )
+            if list(uma) != sorted(uma, reverse=True):
+                raise InvalidRuleOption(f"uma must not rise from first place to last, got {list(uma)}", field="uma")
+            object.__setattr__(self, "uma", uma)
         # Each tenpai seat takes an equal share and each noten seat pays one, in 100-point units.
         if self.noten_payment < 0 or any(self.noten_payment % (100 * n) for n in range(1, self.seats)):
             shares = ", ".join(str(100 * n) for n in range(1, self.seats))
@@ -402,6 +418,18 @@ def next_hand(state: TableState, outcome: HandOutcome, rules: TableRules) -> Tab
         if reason is not None:
             return _game_end(state, reason, rules)
     return _following_hand(state, outcome, keeps_deal, rules)
+
+
+def scheduled_after(round_index: int, kyoku: int, rules: TableRules) -> int:
+    """Scheduled hands after hand ``kyoku`` of round ``round_index`` (0 East, 1 South, 2 West...):
+    none at all-last, in the extension or in a one-hand game; repeats not counted.
+
+    >>> scheduled_after(0, 1, tenhou_rules()), scheduled_after(1, 4, tenhou_rules()), scheduled_after(2, 1, tenhou_rules())
+    (7, 0, 0)
+    """
+    if rules.length is GameLength.KYOKU:
+        return 0
+    return max(_last_scheduled_hand(rules) - (round_index * rules.seats + kyoku - 1), 0)
 
 
 def _hand_index(state: TableState, seats: int) -> int:

@@ -24,6 +24,15 @@ another win of the hand would not.
     shifted and triple chows, pungs, knitted forms, seven pairs...), by the
     unseen tiles that bring it nearer, and, once ready, by the unseen tiles
     that win with 8 fans by the MCR scorer's count.  The weights do not apply.
+``reader``
+    The advisor reading the table (issue #36): its discards near tenpai are valued against
+    every other seat, not only the declared ones: each seat's chance of being ready now and on
+    each turn to come and what dealing into it costs (:func:`app.core.advice.reads.table_read`),
+    the other seats' wins on each turn following the same reads, and folding (the held tiles,
+    safest first, with the noten payments) valued beside every push.  Where the table plays
+    for placement (riichi), each line's ways of ending the hand are put in expected placement
+    points by the rank model (:mod:`app.core.advice.placement`) from the scores, the hands left
+    and the uma.  Its calls, riichi and kans are the ``advisor``'s.
 ``linear``
     The advisor as it was before the expected-score model: seed 000's linear score with
     its weights at every distance from tenpai, the rules of thumb below for calls, riichi
@@ -53,7 +62,7 @@ expected-score model of discards assumes as much: it values every ready closed h
 declared); the advisor weighs riichi against dama.
 
 >>> sorted(PLAYER_KINDS)
-['advisor', 'greedy', 'heuristic', 'linear', 'random']
+['advisor', 'greedy', 'heuristic', 'linear', 'random', 'reader']
 """
 
 from __future__ import annotations
@@ -70,13 +79,16 @@ from app.core.advice.actions import (
     DEFAULT_PARAMETERS,
     ActionParameters,
     CallValues,
+    HandOutcomes,
     KanValue,
     RiichiChoice,
     Situation,
     call_values,
     contested,
+    fold_outcomes,
     kan_value,
     push_value,
+    read_push_outcomes,
     riichi_or_dama,
     safest,
     threat_costs,
@@ -91,8 +103,10 @@ from app.core.advice.discard import (
     Weights,
     evaluate_discards,
 )
-from app.core.advice.expected_score import supports
+from app.core.advice.expected_score import LAST_TURN, supports
 from app.core.advice.mcr_targets import FanPlanner, planner_for
+from app.core.advice.placement import Standing, uma_for
+from app.core.advice.reads import TableRead, table_read
 from app.core.advice.safety import Opponent, combined_safety
 from app.core.advice.sichuan import choose_exchange, choose_void_suit
 from app.core.errors import TenpaiError
@@ -147,6 +161,13 @@ class SeatView(NamedTuple):
     void_suit: int | None = None
     #: Whether this seat has declared riichi (its hand can no longer change).
     riichi: bool = False
+    #: Each seat's points now, by seat number (seat 0 dealt first); empty where the table plays
+    #: for no placement (the rank model is then not asked).
+    scores: tuple[int, ...] = ()
+    #: Hands expected after this one (:func:`~app.core.advice.placement.hands_after`).
+    hands_after: float = 0.0
+    #: Placement points per final place, first first (None: Tenhou's).
+    uma: tuple[int, ...] | None = None
 
 
 def shanten_after_discards(hand: Hand, checker: Checker) -> list[tuple[Tile, int]]:
@@ -302,6 +323,9 @@ class Advisor(ShantenCaller):
     ranks_by_value = True
     #: Whether calls, riichi, kans, folding and wins are valued (the ``linear`` advisor: the rules of thumb).
     values_every_decision = True
+    #: Whether discards near tenpai are valued against every other seat as the seat reads it
+    #: (:meth:`table_read`), folding valued beside them; else against the declared seats only.
+    reads_the_table = False
 
     def __init__(
         self,
@@ -493,7 +517,9 @@ class Advisor(ShantenCaller):
             # open hand without a yaku): the values cannot tell the discards apart, and their
             # tie-break puts safety and shape before shanten; the linear model keeps the shape.
             if any(candidate.expected and candidate.expected.expected_score > 0 for candidate in valued):
-                if any(threats) and self.values_every_decision:
+                if self.reads_the_table and supports(view.rules):
+                    best = self._read_push_or_fold(view, valued)
+                elif any(threats) and self.values_every_decision:
                     best = self._push_or_fold(view, valued, threats)
                 else:
                     best = best_against_threats(valued, view.opponents)
@@ -526,6 +552,82 @@ class Advisor(ShantenCaller):
             return best
         return self._fold(valued, threats)
 
+    def table_read(self, view: SeatView) -> TableRead:
+        """The other seats as this seat reads them (:func:`~app.core.advice.reads.table_read`)."""
+        return table_read(
+            view.opponents,
+            turn=view.turn,
+            dealer_offsets=_dealer_offsets(view),
+            dora_indicators=view.dora_indicators,
+            base_cost=DEAL_IN_POINTS,
+            silent_closed_factor=self.parameters.silent_closed_factor,
+        )
+
+    def read_values(self, view: SeatView, valued: Sequence[Candidate]) -> ReadValues:
+        """Each valued candidate's push against the read table, and folding, in points and, where
+        the table plays for placement (``view.scores``), in expected placement points.
+
+        The fold throws the held tiles, each the least costly left, the first being the
+        candidate :attr:`ReadValues.folding` (:func:`~app.core.advice.actions.fold_outcomes`)."""
+        read = self.table_read(view)
+        noten = noten_total(len(view.opponents) + 1)
+        pushes = {}
+        for candidate in valued:
+            if candidate.expected is None:
+                continue
+            pushes[id(candidate)] = read_push_outcomes(
+                candidate.expected.detail.by_turn,
+                candidate.shanten,
+                candidate.safety_by_opponent,
+                read,
+                noten,
+                self.parameters,
+            )
+        ready = read.ready(view.turn)
+
+        def cost(candidate: Candidate) -> float:
+            return sum(
+                chance * verdict.danger_if_ready * price
+                for chance, verdict, price in zip(ready, candidate.safety_by_opponent, read.costs, strict=True)
+            )
+
+        by_cost = sorted(valued, key=cost)  # stable: ties keep the model's order
+        held = view.hand.counts
+        dangers = [
+            tuple(verdict.danger_if_ready for verdict in candidate.safety_by_opponent)
+            for candidate in by_cost
+            for _ in range(held[candidate.tile])
+        ]
+        fold = fold_outcomes(dangers, read, noten)
+        standing = standing_of(view)
+        if standing is None:
+            return ReadValues({key: line.points for key, line in pushes.items()}, by_cost[0], fold.points, pushes, fold)
+        # Who wins when another seat does: each seat by its ready chance halfway to the last turn.
+        winners = read.ready((view.turn + LAST_TURN) // 2)
+        return ReadValues(
+            {key: line.placement(standing, winners) for key, line in pushes.items()},
+            by_cost[0],
+            fold.placement(standing, winners),
+            pushes,
+            fold,
+            placed=True,
+        )
+
+    def _read_push_or_fold(self, view: SeatView, valued: Sequence[Candidate]) -> Candidate:
+        """The candidate worth most against the read table, or the fold's first tile when folding
+        is worth more; equal values go to more points, then to the model's order."""
+        found = self.read_values(view, valued)
+        pushing = [candidate for candidate in valued if id(candidate) in found.values]
+
+        def order(candidate: Candidate) -> tuple[float, float]:
+            return (
+                -round(found.values[id(candidate)] * _VALUE_SCALE),
+                -round(found.pushes[id(candidate)].points * _VALUE_SCALE),
+            )
+
+        best = min(pushing, key=order)
+        return best if found.values[id(best)] >= found.fold else found.folding
+
     @staticmethod
     def _fold(ranked: Sequence[Candidate], threats: Sequence[bool]) -> Candidate:
         """The candidate least likely to deal into a threat, the first of ``ranked`` among equals."""
@@ -550,6 +652,51 @@ def _dealer_offsets(view: SeatView) -> list[bool]:
     seats = len(view.opponents) + 1
     mine = view.seat_wind - EAST  # 0 when this seat deals
     return [(offset + mine) % seats == 0 for offset in range(1, seats)]
+
+
+class ReadValues(NamedTuple):
+    """:meth:`Advisor.read_values`' answer."""
+
+    #: Each pushed candidate's value (keyed by ``id``): placement points where ``placed``, else points.
+    values: dict[int, float]
+    #: The candidate folding throws first.
+    folding: Candidate
+    #: Folding's value, in the same unit.
+    fold: float
+    pushes: dict[int, HandOutcomes]
+    fold_outcomes: HandOutcomes
+    placed: bool = False
+
+
+def standing_of(view: SeatView) -> Standing | None:
+    """The rank model's view of the game from ``view`` (the seat first, then the others in play
+    order), or None where the table plays for no placement."""
+    if not view.scores:
+        return None
+    seats = len(view.scores)
+    order = tuple((view.seat + offset) % seats for offset in range(seats))
+    return Standing(
+        tuple(view.scores[seat] for seat in order),
+        view.hands_after,
+        order,
+        uma_for(seats, view.uma),
+    )
+
+
+def noten_total(seats: int) -> float:
+    """What the noten seats pay in all at an exhaustive draw, by Tenhou's rules (the advisor does
+    not see the table's option): 3,000 with four seats, 2,000 with three."""
+    return 3_000.0 if seats == 4 else 2_000.0
+
+
+class TableReader(Advisor):
+    """The advisor reading every other seat: its discards near tenpai are valued against each
+    seat's chance of being ready and what dealing into it costs, the other seats' wins on each
+    turn following the same reads, and folding is valued beside pushing
+    (:meth:`Advisor.read_values`)."""
+
+    name = "reader"
+    reads_the_table = True
 
 
 class LinearAdvisor(Advisor):
@@ -829,6 +976,7 @@ PLAYER_KINDS: Final[Mapping[str, Callable[[Weights, random.Random], Strategy]]] 
         "heuristic": Heuristic,
         "linear": LinearAdvisor,
         "random": RandomPlayer,
+        "reader": TableReader,
     }
 )
 
@@ -839,7 +987,7 @@ def make_player(name: str, weights: Weights = DEFAULT_WEIGHTS, rng: random.Rando
     >>> make_player("expert")
     Traceback (most recent call last):
     ...
-    app.core.table.players.UnknownStrategy: unknown strategy 'expert'; strategies are advisor, greedy, heuristic, linear, random
+    app.core.table.players.UnknownStrategy: unknown strategy 'expert'; strategies are advisor, greedy, heuristic, linear, random, reader
     """
     try:
         kind = PLAYER_KINDS[name]
