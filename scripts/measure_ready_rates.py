@@ -23,11 +23,14 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Final
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from app.core.advice.safety import Opponent, ready_probability  # noqa: E402
 from app.core.advice.safety_tables import TENPAI_SHARE_BY_TURN  # noqa: E402
+from app.core.shape.hand import Meld  # noqa: E402
 from app.core.shape.rules import rule_profile  # noqa: E402
 from app.core.table.game import GameConfig, GameRecord  # noqa: E402
 from app.selfplay.runner import available_cores, run_games  # noqa: E402
@@ -78,6 +81,14 @@ def published_share(turn: int) -> float:
     return TENPAI_SHARE_BY_TURN[min(turn, len(TENPAI_SHARE_BY_TURN) - 1)] / 100
 
 
+def published_open(turn: int, melds: int) -> float:
+    """The ready chance the danger model reads for a seat with ``melds`` calls after ``turn`` discards."""
+    return ready_probability(Opponent(river=(0,) * turn, melds=(_ANY_CALL,) * melds), turn)
+
+
+_ANY_CALL: Final = Meld.of("pon", (27, 27, 27))
+
+
 def rates(hands: list[list[int]], ready: list[list[int]], min_hands: int) -> list[list[float | None]]:
     """Percentages, None where fewer than ``min_hands`` hands were seen."""
     return [
@@ -118,6 +129,15 @@ def main() -> None:
             print(
                 f"    silent closed factor: {sum(ready[0]) / expected:.3f} ({sum(ready[0])} ready of {sum(hands[0])})"
             )
+            # The same for seats with calls (ActionParameters.open_factor), against the published
+            # rates the danger model reads for them (the larger of the closed share and the call's).
+            calls = range(1, MAX_MELDS + 1)
+            opened = sum(sum(ready[melds]) for melds in calls)
+            seen = sum(sum(hands[melds]) for melds in calls)
+            expected = sum(
+                count * published_open(turn, melds) for melds in calls for turn, count in enumerate(hands[melds])
+            )
+            print(f"    open factor: {opened / expected:.3f} ({opened} ready of {seen})")
     if args.json:
         args.json.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
 

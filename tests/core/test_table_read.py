@@ -22,12 +22,20 @@ from app.core.advice.actions import (
     DEFAULT_PARAMETERS,
     contested,
     draw_chance,
-    fold_value,
+    fold_outcomes,
     noten_exchange,
-    read_push_value,
+    read_push_outcomes,
 )
 from app.core.advice.expected_score import LAST_TURN, TurnValue
-from app.core.advice.reads import MAX_DEAL_IN_COST, READ_TURNS, TableRead, table_read
+from app.core.advice.reads import (
+    DECLARED_COST,
+    MAX_DEAL_IN_COST,
+    OPEN_COST_FACTOR,
+    READ_TURNS,
+    SHOWN_DORA_COST,
+    TableRead,
+    table_read,
+)
 from app.core.advice.safety import Opponent, TileSafety, ready_probability
 from app.core.families.registry import TABLES, family_of
 from app.core.shape.hand import Meld
@@ -90,9 +98,9 @@ def test_folding_is_never_worth_more_than_the_best_push_when_no_seat_can_be_read
     nobody = TableRead(turn, ((0.0, 0.0, 0.0),) * READ_TURNS, (5500.0, 5500.0, 8250.0), 0.094)
     rows = _rows(turn, measures[: LAST_TURN - turn + 1])
     safety = [TileSafety(1 - d * r, d * r, d, r, ()) for d, r in tiles]
-    folding = fold_value(fold_dangers, nobody, 3000)
+    folding = fold_outcomes(fold_dangers, nobody, 3000).points
     assert folding == 0.0  # nothing to deal into, nobody to pay
-    assert read_push_value(rows, shanten, safety, nobody, 3000) >= folding
+    assert read_push_outcomes(rows, shanten, safety, nobody, 3000).points >= folding
 
 
 def test_a_fold_worked_by_hand_genbutsu_then_a_five_percent_tile() -> None:
@@ -101,7 +109,7 @@ def test_a_fold_worked_by_hand_genbutsu_then_a_five_percent_tile() -> None:
     # dealing in 5% of the time: 0.9 * 0.05 * 8,000 = 360.  The hand then reaches the draw with
     # 0.9 * 0.95 * 0.9 = 0.7695 and pays 1,000 (one seat ready): 769.5.
     declared = TableRead(17, ((1.0, 0.0, 0.0),) * READ_TURNS, (8000.0, 5500.0, 5500.0), 0.1)
-    assert fold_value([(0.0, 0.0, 0.0), (0.05, 0.0, 0.0)], declared, 3000) == pytest.approx(-1129.5)
+    assert fold_outcomes([(0.0, 0.0, 0.0), (0.05, 0.0, 0.0)], declared, 3000).points == pytest.approx(-1129.5)
 
 
 def test_a_ready_push_worked_by_hand_against_a_declared_seat() -> None:
@@ -120,7 +128,7 @@ def test_a_ready_push_worked_by_hand_against_a_declared_seat() -> None:
         TileSafety(1.0, 0.0, 0.0, 0.0, ()),
     ]
     noten = 0.9 * (1 - 0.45) * 1500
-    assert read_push_value(rows, 0, safety, declared, 3000) == pytest.approx(0.9 * (900.0 + noten) - 800.0)
+    assert read_push_outcomes(rows, 0, safety, declared, 3000).points == pytest.approx(0.9 * (900.0 + noten) - 800.0)
 
 
 openers = st.builds(
@@ -145,7 +153,12 @@ def test_the_read_is_probabilities_that_grow_and_costs_that_are_bounded(
     opponents: list[Opponent], turn: int, dealers: list[bool], indicators: list[int], factor: float
 ) -> None:
     read = table_read(
-        opponents, turn=turn, dealer_offsets=dealers, dora_indicators=indicators, silent_closed_factor=factor
+        opponents,
+        turn=turn,
+        dealer_offsets=dealers,
+        dora_indicators=indicators,
+        silent_closed_factor=factor,
+        open_factor=1 - factor,
     )
     for index, opponent in enumerate(opponents):
         by_turn = [row[index] for row in read.ready_by_turn]
@@ -154,8 +167,8 @@ def test_the_read_is_probabilities_that_grow_and_costs_that_are_bounded(
         if opponent.riichi:
             assert set(by_turn) == {1.0}
         published = ready_probability(opponent, len(opponent.river))
-        silent_closed = not opponent.riichi and not opponent.melds
-        assert by_turn[0] == pytest.approx(published * (factor if silent_closed else 1.0))
+        scale = 1.0 if opponent.riichi else (1 - factor) if opponent.melds else factor
+        assert by_turn[0] == pytest.approx(min(1.0, published * scale))
     assert all(0.0 < cost <= MAX_DEAL_IN_COST for cost in read.costs)
     for turn_ahead in range(turn, LAST_TURN + 1):
         assert 0.0 <= read.hazard(turn_ahead) <= read.ready_win_per_turn * len(opponents) + 1e-12
@@ -165,8 +178,9 @@ def test_a_dealer_with_dora_in_its_melds_costs_more_than_a_closed_guest() -> Non
     shown = Opponent(river=(0,) * 6, melds=(Meld.of("pon", (4, 4, 4)),))  # three 5m, the dora
     closed = Opponent(river=(0,) * 6)
     read = table_read([shown, closed], turn=7, dealer_offsets=[True, False], dora_indicators=[3])
-    # 5,500 * 0.7 for an open hand, plus 3 * 0.3 * 5,500 for its dora, times 1.5 as dealer.
-    assert read.costs == pytest.approx((min(MAX_DEAL_IN_COST, (5500 * 0.7 + 3 * 0.3 * 5500) * 1.5), 5500.0))
+    # 6,900 * 0.45 for an open hand, plus 3 * 0.3 * 6,900 for its dora, times 1.5 as dealer.
+    assert (DECLARED_COST, OPEN_COST_FACTOR, SHOWN_DORA_COST) == (6900.0, 0.45, 0.3)
+    assert read.costs == pytest.approx((min(MAX_DEAL_IN_COST, (6900 * 0.45 + 3 * 0.3 * 6900) * 1.5), 6900.0))
 
 
 @pytest.mark.parametrize("seed", [3, 8])

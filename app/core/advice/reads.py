@@ -99,7 +99,7 @@ class TableRead(NamedTuple):
     >>> read = table_read([Opponent(river=(0,) * 9), Opponent(river=(0,) * 8, riichi=True)],
     ...                   turn=9, dealer_offsets=[False, True], dora_indicators=())
     >>> read.ready(9), read.costs
-    ((0.231, 1.0), (5500.0, 8250.0))
+    ((0.231, 1.0), (6900.0, 10350.0))
     >>> round(read.hazard(9), 4), round(read.hazard(12), 4)
     (0.1137, 0.1242)
     """
@@ -129,9 +129,14 @@ READ_TURNS: Final = 20
 #: Measured on self-play: declared seats won 849 times in 9,018 turns from their declarations
 #: (``scripts/measure_ready_wins.py --games 2000 --seed 12``, four advisors).
 READY_WIN_PER_TURN: Final = 0.094
-#: What a deal-in into a seat with calls costs, against a closed hand: an open hand's value is lower
-#: (no riichi, ura dora or menzen yaku).  Ours, not measured.
-OPEN_COST_FACTOR: Final = 0.7
+#: What a deal-in into a declared (or silent closed) guest costs on average.  Measured on
+#: self-play: 309 deal-ins into declared guests cost 6,880 on average (``scripts/measure_ready_wins.py
+#: --games 2000 --seed 12``; into declared dealers 10,036, 1.46 times as much).
+DECLARED_COST: Final = 6_900.0
+#: What a deal-in into a seat with calls costs, against a declared one: an open hand's value is
+#: lower (no riichi, ura dora or menzen yaku).  Measured in the same self-play: 359 deal-ins into
+#: open guests cost 3,061 on average, 0.45 of the declared ones.
+OPEN_COST_FACTOR: Final = 0.45
 #: How much each dora a seat shows in its melds adds to what dealing into it costs, as a share of
 #: the base cost (one han more on a hand of two or three).  Ours, not measured.
 SHOWN_DORA_COST: Final = 0.3
@@ -147,9 +152,10 @@ def table_read(
     turn: int,
     dealer_offsets: Sequence[bool],
     dora_indicators: Sequence[Tile],
-    base_cost: float = 5_500.0,
+    base_cost: float = DECLARED_COST,
     ready_win_per_turn: float = READY_WIN_PER_TURN,
     silent_closed_factor: float = 1.0,
+    open_factor: float = 1.0,
 ) -> TableRead:
     """The :class:`TableRead` of ``opponents`` (the view's order) from a seat at ``turn``.
 
@@ -161,7 +167,9 @@ def table_read(
 
     ``silent_closed_factor`` scales the ready chance of a closed seat that has not declared:
     the published rates count every player, and how many ready closed hands stay silent is
-    the table's habit (at a table of players who always declare, almost none).
+    the table's habit (at a table of players who always declare, almost none).  ``open_factor``
+    scales an open seat's ready chance now the same way (the published rates are at the moment
+    of a call, by players of another table).
     """
     dora = [dora_from_indicator(indicator) for indicator in dora_indicators]
     costs = []
@@ -170,18 +178,20 @@ def table_read(
         shown = sum(dora.count(tile) for meld in opponent.melds for tile in meld.tiles)
         cost += shown * SHOWN_DORA_COST * base_cost
         costs.append(min(MAX_DEAL_IN_COST, cost * (DEALER_COST_FACTOR if dealer else 1.0)))
-    ready_by_turn = tuple(zip(*(_ready_ahead(opponent, silent_closed_factor) for opponent in opponents), strict=True))
+    ready_by_turn = tuple(
+        zip(*(_ready_ahead(opponent, silent_closed_factor, open_factor) for opponent in opponents), strict=True)
+    )
     return TableRead(turn, ready_by_turn or ((),) * READ_TURNS, tuple(costs), ready_win_per_turn)
 
 
-def _ready_ahead(opponent: Opponent, silent_closed_factor: float) -> tuple[float, ...]:
+def _ready_ahead(opponent: Opponent, silent_closed_factor: float, open_factor: float) -> tuple[float, ...]:
     """``opponent``'s ready chance now and on each of the next turns: the chance now, then the
     published rates' growth from its turn on, taken by the part not yet ready (a silent hand
     read as rarely ready now still gets ready, and declares, as often as any later)."""
     turn = len(opponent.river)
     published = [ready_probability(opponent, turn + ahead) for ahead in range(READ_TURNS)]
-    silent_closed = not opponent.riichi and not opponent.melds
-    now = published[0] * (silent_closed_factor if silent_closed else 1.0)
+    factor = 1.0 if opponent.riichi else open_factor if opponent.melds else silent_closed_factor
+    now = min(1.0, published[0] * factor)
     if published[0] >= 1.0:
         return tuple(published)
     return tuple(now + (1.0 - now) * max(0.0, later - published[0]) / (1.0 - published[0]) for later in published)

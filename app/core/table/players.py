@@ -559,8 +559,8 @@ class Advisor(ShantenCaller):
             turn=view.turn,
             dealer_offsets=_dealer_offsets(view),
             dora_indicators=view.dora_indicators,
-            base_cost=DEAL_IN_POINTS,
             silent_closed_factor=self.parameters.silent_closed_factor,
+            open_factor=self.parameters.open_factor,
         )
 
     def read_values(self, view: SeatView, valued: Sequence[Candidate]) -> ReadValues:
