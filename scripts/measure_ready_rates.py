@@ -29,7 +29,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app.core.advice.safety import Opponent, ready_probability  # noqa: E402
-from app.core.advice.safety_tables import TENPAI_SHARE_BY_TURN  # noqa: E402
 from app.core.shape.hand import Meld  # noqa: E402
 from app.core.shape.rules import rule_profile  # noqa: E402
 from app.core.table.game import GameConfig, GameRecord  # noqa: E402
@@ -76,13 +75,9 @@ def tally(records: list[GameRecord], rules_name: str, silent: bool = False) -> t
     return hands, ready
 
 
-def published_share(turn: int) -> float:
-    """The published share of players ready after ``turn`` discards (the danger model's table)."""
-    return TENPAI_SHARE_BY_TURN[min(turn, len(TENPAI_SHARE_BY_TURN) - 1)] / 100
-
-
-def published_open(turn: int, melds: int) -> float:
-    """The ready chance the danger model reads for a seat with ``melds`` calls after ``turn`` discards."""
+def published_ready(turn: int, melds: int) -> float:
+    """The ready chance the danger model reads for a seat with ``melds`` calls after ``turn``
+    discards (none: the published share of every player)."""
     return ready_probability(Opponent(river=(0,) * turn, melds=(_ANY_CALL,) * melds), turn)
 
 
@@ -125,7 +120,7 @@ def main() -> None:
             # The advisor's reading of the table scales the published share for a silent closed
             # hand by this (ActionParameters.silent_closed_factor): ready silent closed hands seen
             # over those the published shares expect at the same discards.
-            expected = sum(count * published_share(turn) for turn, count in enumerate(hands[0]))
+            expected = sum(count * published_ready(turn, 0) for turn, count in enumerate(hands[0]))
             print(
                 f"    silent closed factor: {sum(ready[0]) / expected:.3f} ({sum(ready[0])} ready of {sum(hands[0])})"
             )
@@ -135,7 +130,7 @@ def main() -> None:
             opened = sum(sum(ready[melds]) for melds in calls)
             seen = sum(sum(hands[melds]) for melds in calls)
             expected = sum(
-                count * published_open(turn, melds) for melds in calls for turn, count in enumerate(hands[melds])
+                count * published_ready(turn, melds) for melds in calls for turn, count in enumerate(hands[melds])
             )
             print(f"    open factor: {opened / expected:.3f} ({opened} ready of {seen})")
     if args.json:

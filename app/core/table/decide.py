@@ -142,6 +142,7 @@ def seat_view(machine: TableMachine, seat: int, stop: Callable[[], bool] | None 
         player.void,
         bool(player.riichi),
         *_standing(machine),
+        machine.table.noten_payment,
     )
 
 

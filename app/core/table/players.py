@@ -168,6 +168,8 @@ class SeatView(NamedTuple):
     hands_after: float = 0.0
     #: Placement points per final place, first first (None: Tenhou's).
     uma: tuple[int, ...] | None = None
+    #: What the noten seats pay in all at an exhaustive draw (the table's option; Tenhou's four-seat 3,000).
+    noten_payment: int = 3_000
 
 
 def shanten_after_discards(hand: Hand, checker: Checker) -> list[tuple[Tile, int]]:
@@ -570,7 +572,7 @@ class Advisor(ShantenCaller):
         The fold throws the held tiles, each the least costly left, the first being the
         candidate :attr:`ReadValues.folding` (:func:`~app.core.advice.actions.fold_outcomes`)."""
         read = self.table_read(view)
-        noten = noten_total(len(view.opponents) + 1)
+        noten = view.noten_payment
         pushes = {}
         for candidate in valued:
             if candidate.expected is None:
@@ -601,17 +603,11 @@ class Advisor(ShantenCaller):
         fold = fold_outcomes(dangers, read, noten)
         standing = standing_of(view)
         if standing is None:
-            return ReadValues({key: line.points for key, line in pushes.items()}, by_cost[0], fold.points, pushes, fold)
+            return ReadValues({key: line.points for key, line in pushes.items()}, by_cost[0], fold.points, pushes)
         # Who wins when another seat does: each seat by its ready chance halfway to the last turn.
         winners = read.ready((view.turn + LAST_TURN) // 2)
-        return ReadValues(
-            {key: line.placement(standing, winners) for key, line in pushes.items()},
-            by_cost[0],
-            fold.placement(standing, winners),
-            pushes,
-            fold,
-            placed=True,
-        )
+        placed = {key: line.placement(standing, winners) for key, line in pushes.items()}
+        return ReadValues(placed, by_cost[0], fold.placement(standing, winners), pushes)
 
     def _read_push_or_fold(self, view: SeatView, valued: Sequence[Candidate]) -> Candidate:
         """The candidate worth most against the read table, or the fold's first tile when folding
@@ -663,9 +659,8 @@ class ReadValues(NamedTuple):
     folding: Candidate
     #: Folding's value, in the same unit.
     fold: float
+    #: Each pushed candidate's outcomes (keyed by ``id``).
     pushes: dict[int, HandOutcomes]
-    fold_outcomes: HandOutcomes
-    placed: bool = False
 
 
 def standing_of(view: SeatView) -> Standing | None:
@@ -681,12 +676,6 @@ def standing_of(view: SeatView) -> Standing | None:
         order,
         uma_for(seats, view.uma),
     )
-
-
-def noten_total(seats: int) -> float:
-    """What the noten seats pay in all at an exhaustive draw, by Tenhou's rules (the advisor does
-    not see the table's option): 3,000 with four seats, 2,000 with three."""
-    return 3_000.0 if seats == 4 else 2_000.0
 
 
 class TableReader(Advisor):
