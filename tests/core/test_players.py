@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from app.core.advice.discard import DiscardModel, evaluate_discards
+from app.core.advice.discard import MAX_VALUE_SHANTEN, DiscardModel, evaluate_discards
 from app.core.advice.safety import Opponent
 from app.core.families.registry import TABLES, family_of
 from app.core.shape.engine import Checker
@@ -14,12 +14,14 @@ from app.core.shape.hand import Hand, Meld, MeldKind
 from app.core.shape.rules import rule_profile
 from app.core.shape.tiles import parse_mpsz
 from app.core.table.players import (
+    FAR_DETOURS,
     VALUE_BUDGET,
     VALUE_SHANTEN,
     Advisor,
     Greedy,
     Heuristic,
     LinearAdvisor,
+    NearAdvisor,
     RandomPlayer,
     SeatView,
     is_threat,
@@ -246,9 +248,12 @@ def test_the_advisor_ranks_riichi_hands_near_tenpai_by_expected_score(monkeypatc
 
 def test_far_from_tenpai_or_without_a_value_model_the_advisor_is_the_linear_one(monkeypatch):
     calls = _spy_on_evaluate_discards(monkeypatch)
-    # Two from tenpai: the linear model ranks (a value search there takes a large share of a second).
-    far = _seat_view("riichi", "13m2579p1368s1225z")
-    assert far.checker.shanten_number(far.hand) > VALUE_SHANTEN
+    # Four from tenpai: the linear model ranks (the search without detours takes tens of ms there).
+    far = _seat_view("riichi", "147m258p369s11557z")
+    assert far.checker.shanten_number(far.hand) > MAX_VALUE_SHANTEN
+    # Three from tenpai: the advisor searches (no detour), the advisor before it (``near``) does not.
+    middle = _seat_view("riichi", "13m2579p1368s1225z")
+    assert VALUE_SHANTEN < middle.checker.shanten_number(middle.hand) <= MAX_VALUE_SHANTEN
     near = _seat_view("riichi", PARTING_HANDS[0][0])
     # Chinese Official scoring has no value model: its advisor is the linear one.
     chinese = _seat_view("chinese", PARTING_HANDS[0][0])
@@ -257,7 +262,11 @@ def test_far_from_tenpai_or_without_a_value_model_the_advisor_is_the_linear_one(
         calls.clear()
         assert Advisor().discard(view) == LinearAdvisor().discard(view)
         assert all("model" not in call for call in calls)
-    assert Advisor().values(near) and not LinearAdvisor().values(near)
+    assert Advisor().values(middle) and not NearAdvisor().values(middle)
+    calls.clear()
+    Advisor().discard(middle)
+    assert calls[0]["model"] is DiscardModel.EXPECTED_SCORE and calls[0]["value_detours"] == FAR_DETOURS
+    assert Advisor().values(near) and NearAdvisor().values(near) and not LinearAdvisor().values(near)
 
 
 def test_the_sanma_advisor_ranks_by_expected_score(monkeypatch):

@@ -234,3 +234,16 @@ def test_four_winds_end_no_hand_at_a_table_without_abortive_draws():
         record.events, rule_profile("qiqihar"), length=GameLength.KYOKU, family=family_of(rule_profile("qiqihar"))
     )
     assert verdict.valid and verdict.problems == []
+
+
+def test_a_stopiteration_escaping_a_decision_is_an_error_not_the_end_of_the_game(monkeypatch):
+    """A strategy's stray StopIteration once ended its game with no record (the pool then said
+    "a chunk of games went missing" after the whole run): it must surface as the error it is."""
+    import app.core.table.game as game_module
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise StopIteration
+
+    monkeypatch.setattr(game_module, "decide", broken)
+    with pytest.raises(StopIteration):
+        play_game(CONFIG, 0, TABLES)

@@ -64,7 +64,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final, NamedTuple
 
-from app.core.advice.expected_score import DEFAULT_MAX_STATES, LAST_TURN, ExpectedScores, TurnValue, expected_scores
+from app.core.advice.expected_score import (
+    DEFAULT_EXTRA,
+    DEFAULT_MAX_STATES,
+    LAST_TURN,
+    ExpectedScores,
+    TurnValue,
+    expected_scores,
+)
 from app.core.advice.placement import Standing, placement_points
 from app.core.advice.reads import TableRead
 from app.core.advice.safety import TileSafety
@@ -195,6 +202,8 @@ class Situation(NamedTuple):
     cancelled: Callable[[], bool] | None = None
     #: Norths the seat has set aside (sanma's kita), each a dora of its wins.
     nuki: int = 0
+    #: Detours per path the searches allow (the search's ``extra``).
+    detours: int = DEFAULT_EXTRA
 
     @classmethod
     def of(
@@ -269,6 +278,7 @@ def _search(hand: Hand, situation: Situation, unseen: bytes) -> ExpectedScores:
         seat_wind=situation.seat_wind,
         nuki=situation.nuki,
         first_turn=situation.turn,
+        extra=situation.detours,
         max_states=situation.max_states,
         cancelled=situation.cancelled,
     )
@@ -302,7 +312,12 @@ def waiting_value(hand: Hand, situation: Situation, parameters: ActionParameters
     if unseen[placeholder]:
         unseen[placeholder] -= 1
     found = _search(hand.with_tile(placeholder), situation, bytes(unseen))
-    entry = next(d for d in found.discards if d.tile == placeholder and not d.red)
+    entry = next((d for d in found.discards if d.tile == placeholder and not d.red), None)
+    if entry is None:
+        # The placeholder nears seven pairs or the orphans (a new kind), so throwing it back
+        # raises the shanten: a search without detours does not follow it.  Allow one.
+        found = _search(hand.with_tile(placeholder), situation._replace(detours=DEFAULT_EXTRA), bytes(unseen))
+        entry = next(d for d in found.discards if d.tile == placeholder and not d.red)
     value = contested(entry.by_turn, parameters)
     return WaitingValue(value.expected_score, value.win_probability, entry.tenpai_probability, found.complete)
 

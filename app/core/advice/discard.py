@@ -102,6 +102,7 @@ from typing import Any, Final, NamedTuple, Protocol
 
 from app.core.advice import sichuan_value
 from app.core.advice.expected_score import (
+    DEFAULT_EXTRA,
     DEFAULT_MAX_STATES,
     FIRST_TURN,
     LAST_TURN,
@@ -469,6 +470,9 @@ class DiscardQuestion:
     seat_wind: Tile | None = None
     round_wind: Tile = EAST
     value_budget: int = DEFAULT_VALUE_BUDGET
+    #: Detours per path the riichi expected-score search allows (its ``extra``; see
+    #: :mod:`~app.core.advice.expected_score`): one by default, as mahjong-cpp's.
+    value_detours: int = DEFAULT_EXTRA
     #: Under rules with a void suit (定缺), the hand's (0 m, 1 p, 2 s); None: the best suit to void.
     void_suit: int | None = None
     #: Sanma: norths the seat has set aside (kita), each a dora of the expected-score search's wins.
@@ -719,6 +723,7 @@ def advise(
             seat_wind=SOUTH if seat_wind is None else seat_wind,
             nuki=question.nuki,
             first_turn=FIRST_TURN if turn is None else min(turn, LAST_TURN),
+            extra=question.value_detours,
             max_states=question.value_budget,
             deadline=deadline,
             cancelled=cancelled,
@@ -811,7 +816,10 @@ def _rank_by_value(
             by_tile[detail.tile] = detail
     ranked = []
     for candidate in candidates:
-        detail = by_tile[candidate.tile]
+        # A search without detours follows no discard that raises the shanten.
+        detail = by_tile.get(candidate.tile) or DiscardValue.unsearched(
+            candidate.tile, candidate.shanten, found.first_turn, found.last_turn
+        )
         danger = 1.0 - candidate.safety
         cost = danger * (detail.expected_score + deal_in) if danger > 0 else 0.0
         value = detail.expected_score - cost

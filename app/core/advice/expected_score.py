@@ -153,6 +153,13 @@ class DiscardValue(NamedTuple):
     #: The three measures at each turn from the first to the last (index 0 is the first turn).
     by_turn: tuple[TurnValue, ...]
 
+    @classmethod
+    def unsearched(cls, tile: Tile, shanten: int, first_turn: int, last_turn: int) -> DiscardValue:
+        """A discard a search without detours does not follow (it raises the shanten): within
+        that search it never gets ready, so every measure is 0."""
+        nothing = tuple(TurnValue(turn, 0.0, 0.0, 0.0) for turn in range(first_turn, last_turn + 1))
+        return cls(tile, False, shanten, 0.0, 0.0, 0.0, nothing)
+
 
 class ExpectedScores(NamedTuple):
     """Every discard's measures and how the search went."""

@@ -287,18 +287,18 @@ def play_game(
         stop=stop,
     )
     run = dealer.run()
-    try:
-        ask = next(run)
-        while True:
-            ask = run.send(
-                {
-                    seat: decide(dealer.machine, seat, strategies[seat], stop=stop, rank=False).action
-                    for seat in ask.seats
-                }
-            )
-    except StopIteration as finished:
-        record: GameRecord = finished.value
-        return record
+    ask = next(run)
+    while True:
+        # The answers are made outside the ``try``: a StopIteration escaping a strategy is its
+        # error, not the end of the game.
+        answers = {
+            seat: decide(dealer.machine, seat, strategies[seat], stop=stop, rank=False).action for seat in ask.seats
+        }
+        try:
+            ask = run.send(answers)
+        except StopIteration as finished:
+            record: GameRecord = finished.value
+            return record
 
 
 class Dealer:

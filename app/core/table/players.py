@@ -12,9 +12,9 @@ another win of the hand would not.
     indicators and each opponent's river, melds and declaration.  Under rules the
     expected-score model values (:func:`app.core.advice.expected_score.supports`: riichi and
     sanma), it ranks by that model, :class:`~app.core.advice.discard.DiscardModel`'s
-    ``EXPECTED_SCORE`` (``POST /discard``'s default), whenever the hand is
-    :data:`VALUE_SHANTEN` or closer to tenpai, and by the linear model with its weights
-    beyond (see :class:`Advisor` for why); it folds against a riichi when no discard is
+    ``EXPECTED_SCORE`` (``POST /discard``'s default), whenever the hand is three-shanten or
+    closer to tenpai, and by the linear model with its weights beyond (see :class:`Advisor`
+    for why); it folds against a riichi when no discard is
     worth the risk, values calls against passing and riichi against dama by the same
     search (:mod:`app.core.advice.actions`).  Under other rules (Qiqihar, Chinese) it is the
     ``linear`` advisor.
@@ -24,15 +24,19 @@ another win of the hand would not.
     shifted and triple chows, pungs, knitted forms, seven pairs...), by the
     unseen tiles that bring it nearer, and, once ready, by the unseen tiles
     that win with 8 fans by the MCR scorer's count.  The weights do not apply.
+``near``
+    The advisor before it searched to three-shanten (kept to compare with): expected score at
+    one-shanten or closer, calls and kans valued at two-shanten or closer
+    (:class:`NearAdvisor`).
 ``reader``
-    The advisor reading the table (issue #36): its discards near tenpai are valued against
+    The ``near`` advisor reading the table (issue #36): its discards near tenpai are valued against
     every other seat, not only the declared ones: each seat's chance of being ready now and on
     each turn to come and what dealing into it costs (:func:`app.core.advice.reads.table_read`),
     the other seats' wins on each turn following the same reads, and folding (the held tiles,
     safest first, with the noten payments) valued beside every push.  Where the table plays
     for placement (riichi), each line's ways of ending the hand are put in expected placement
     points by the rank model (:mod:`app.core.advice.placement`) from the scores, the hands left
-    and the uma.  Its calls, riichi and kans are the ``advisor``'s.
+    and the uma.  Its calls, riichi and kans are ``near``'s.
 ``linear``
     The advisor as it was before the expected-score model: seed 000's linear score with
     its weights at every distance from tenpai, the rules of thumb below for calls, riichi
@@ -62,7 +66,7 @@ expected-score model of discards assumes as much: it values every ready closed h
 declared); the advisor weighs riichi against dama.
 
 >>> sorted(PLAYER_KINDS)
-['advisor', 'greedy', 'heuristic', 'linear', 'random', 'reader']
+['advisor', 'greedy', 'heuristic', 'linear', 'near', 'random', 'reader']
 """
 
 from __future__ import annotations
@@ -98,12 +102,13 @@ from app.core.advice.discard import (
     DEAL_IN_POINTS,
     DEFAULT_VALUE_BUDGET,
     DEFAULT_WEIGHTS,
+    MAX_VALUE_SHANTEN,
     Candidate,
     DiscardModel,
     Weights,
     evaluate_discards,
 )
-from app.core.advice.expected_score import LAST_TURN, supports
+from app.core.advice.expected_score import DEFAULT_EXTRA, LAST_TURN, supports
 from app.core.advice.mcr_targets import FanPlanner, planner_for
 from app.core.advice.placement import Standing, uma_for
 from app.core.advice.reads import TableRead, table_read
@@ -255,9 +260,16 @@ class ShantenCaller:
 
 
 VALUE_SHANTEN: Final = 1
-"""Farthest from tenpai a hand the advisor ranks by expected score; farther, the linear model ranks."""
+"""Farthest from tenpai a hand the ``near`` advisor ranks by expected score; farther, the linear model ranks."""
 VALUE_BUDGET: Final = DEFAULT_VALUE_BUDGET
 """States one expected-score search of the advisor may build."""
+CALL_SHANTEN: Final = 2
+"""Farthest from tenpai a hand whose calls and kans the ``near`` advisor values by the search."""
+FAR_DETOURS: Final = 0
+"""Detours per path of the advisor's searches at a decision two-shanten or farther from tenpai.
+One detour multiplies the states by 70 there: a two-shanten hand's search builds a median 186
+states without one and 13,635 with one (0.16 and 11.4 ms), a three-shanten hand's 2,123 and
+142,395 (1.7 and 189 ms; ``bench/run_expected.py --extra 0`` and ``--extra 1``, seed 13)."""
 
 
 class Advisor(ShantenCaller):
@@ -267,21 +279,25 @@ class Advisor(ShantenCaller):
     :func:`~app.core.advice.expected_score.supports`), each decision is valued in points at
     the end of the hand (:mod:`app.core.advice.actions` has the formulas):
 
-    * **Discards.**  A hand :data:`VALUE_SHANTEN` or closer to tenpai is ranked by expected
-      score (``DiscardModel.EXPECTED_SCORE``, ``POST /discard``'s default), valued with this
-      seat's wind and the round wind; a hand farther away by the linear model with ``weights``.
+    * **Discards.**  A hand three-shanten or closer to tenpai (:data:`MAX_VALUE_SHANTEN`) is
+      ranked by expected score (``DiscardModel.EXPECTED_SCORE``, ``POST /discard``'s
+      default), valued with this seat's wind and the round wind; two-shanten and farther the
+      search allows no detour (:data:`FAR_DETOURS`), so a discard that raises the shanten is
+      worth 0 there.  A hand farther away is ranked by the linear model with ``weights``.
     * **Push or fold.**  Against opponents in riichi (:func:`is_threat`) each discard is valued
       by :func:`~app.core.advice.actions.push_value`: its expected score where the hand
       survives, less the cost of dealing in (a dealer's costs half as much again).  When no
-      discard is worth more than folding (0), or the hand is farther than
-      :data:`VALUE_SHANTEN` from tenpai, the advisor folds: it throws the tile least likely to
-      deal in (genbutsu first), ties broken by the model's order.
+      discard is worth more than folding (0), or the hand is farther than three-shanten from
+      tenpai, the advisor folds: it throws the tile least likely to deal in (genbutsu first),
+      ties broken by the model's order.  (Folding from two-shanten on as well changed nothing
+      measurable: over the 2,000 hanchans below, the same win and deal-in rates to 0.1 point.)
     * **Calls.**  A chi, pon or open kan that brings the hand nearer (as
       :class:`ShantenCaller` finds them) is valued by the search against passing
-      (:func:`~app.core.advice.actions.call_values`), when the hand is :data:`CALL_SHANTEN` or
+      (:func:`~app.core.advice.actions.call_values`), when the hand is three-shanten or
       closer to tenpai; the open hand counts its yaku (none: no win), fu and dora and loses
       riichi.  Farther away, the rule of :class:`ShantenCaller` (a yaku in sight) decides.
-      Against a threat a call is made only when it leaves the hand ready.
+      Against a threat a call is made only when it leaves the hand ready.  Where no call
+      helps, a ranking still values each against passing (:meth:`appraise_calls`).
     * **Riichi or dama** (:func:`~app.core.advice.actions.riichi_or_dama`).
     * **Kans.**  A closed or added kan that keeps the hand as near ready is valued
       (:func:`~app.core.advice.actions.kan_value`: one draw more, its new dora, and for an added
@@ -289,7 +305,7 @@ class Advisor(ShantenCaller):
       best discard, and declared when it is worth more.  Never while an opponent is in riichi
       and the hand is not ready: the new dora serves the threat, and the kan gives away four
       tiles of defence.  Under riichi (the kans offered keep the wait) and farther than
-      :data:`CALL_SHANTEN` from tenpai, the rule of :class:`ShantenCaller` decides.
+      three-shanten from tenpai, the rule of :class:`ShantenCaller` decides.
     * **Wins** and nine terminals are the table's decisions (:mod:`app.core.table.decide`:
       a win that ends the game in last place when a later one would not is declined).
 
@@ -307,15 +323,18 @@ class Advisor(ShantenCaller):
 
     Choices that make it fit the table:
 
-    * **Where the search runs.**  The cut at one-shanten for discards is the model's cost:
-      with the compiled search, four advisors play about 16 hands a second on one core this
-      way, 3.6 with the cut at two-shanten and 0.4 at three-shanten (measured on seed 1,
-      2026-12-04).  The search is bounded by :data:`VALUE_BUDGET` states and never by a
-      clock, so a game stays a function of its seed on any machine.
+    * **Where the search runs.**  Up to three-shanten, every discard, call and kan has a figure
+      in points (issue #36).  With the search's one detour a path at two- and three-shanten
+      as well, four advisors played 3.6 and 0.4 hands a second (seed 1, 2026-12-04); without
+      detours beyond one-shanten the search costs little there (:data:`FAR_DETOURS`).  The
+      search is bounded by :data:`VALUE_BUDGET` states and never by a clock, so a game stays
+      a function of its seed on any machine.  The advisor before this, searching at
+      one-shanten or closer only, is kept as ``near`` (:class:`NearAdvisor`).
     * **Who can deal a loss.**  Only opponents in riichi (:func:`is_threat`): charged for
       silent closed hands too, the advisor won a fifth less often than the ``linear`` one.
     * **No points in sight.**  When no discard is worth any points (no win the model reaches
-      by its last turn, or an open hand without a yaku), the linear model ranks.
+      by its last turn, or an open hand without a yaku), the linear model orders them, each
+      with its figure (0).
     * The search leaves red fives out (``_without_red_fives``): it was built for the one-hand
       table before the table machine, which dealt none.
     """
@@ -328,6 +347,16 @@ class Advisor(ShantenCaller):
     #: Whether discards near tenpai are valued against every other seat as the seat reads it
     #: (:meth:`table_read`), folding valued beside them; else against the declared seats only.
     reads_the_table = False
+    #: Farthest from tenpai a discard is ranked by expected score (farther: the linear model).
+    value_shanten: int = MAX_VALUE_SHANTEN
+    #: Farthest from tenpai a call or a kan is valued by the search (farther: the rules of thumb).
+    call_shanten: int = MAX_VALUE_SHANTEN
+    #: Detours per path the searches allow at a decision two-shanten or farther from tenpai;
+    #: None: the search's own (one) at every distance.
+    far_detours: int | None = FAR_DETOURS
+    #: Whether :meth:`rank` and :meth:`appraise_calls` give a figure in points to decisions the
+    #: rules of thumb decide (no discard worth anything, no call that helps).
+    figures_everywhere = True
 
     def __init__(
         self,
@@ -337,6 +366,10 @@ class Advisor(ShantenCaller):
     ) -> None:
         self.weights = weights
         self.parameters = parameters
+
+    def detours(self, shanten: int) -> int:
+        """Detours per path the searches allow at a decision ``shanten`` from tenpai."""
+        return DEFAULT_EXTRA if self.far_detours is None or shanten <= 1 else self.far_detours
 
     def _valued(self, view: SeatView) -> bool:
         return self.values_every_decision and not view.minimum_fan and supports(view.rules)
@@ -364,7 +397,7 @@ class Advisor(ShantenCaller):
                 helping.append((after, meld))
         if not helping:
             return None, None
-        if before > CALL_SHANTEN:
+        if before > self.call_shanten:
             return super().call(view, tile, options), None
         if any(is_threat(opponent) for opponent in view.opponents) and min(after for after, _ in helping) > 0:
             return None, None  # against a declared hand, a call that does not make the hand ready only weakens it
@@ -407,6 +440,7 @@ class Advisor(ShantenCaller):
             VALUE_BUDGET,
             view.stop,
             view.nuki,
+            self.detours(view.checker.shanten_number(view.hand)),
         )
 
     def declare_riichi(self, view: SeatView, discard: Tile) -> bool:
@@ -435,11 +469,11 @@ class Advisor(ShantenCaller):
         keeping = [meld for meld in options if checker.shanten_number(hand.with_kong(meld)) <= before]
         if any(is_threat(opponent) for opponent in view.opponents) and before > 0:
             return None
-        if before > CALL_SHANTEN:
+        if before > self.call_shanten:
             return wanted
         ranked = self.rank(view)
         kept = self.discard_value(view, ranked[0])
-        if kept is None:
+        if kept is None or not _worth_points(ranked):  # no points in sight: the rule of thumb
             return wanted
         lines = [self._kan_line(view, meld, ranked) for meld in keeping]
         best = max(lines, key=lambda line: line.value)
@@ -469,7 +503,7 @@ class Advisor(ShantenCaller):
     def kan_value(self, view: SeatView, meld: Meld) -> tuple[float, tuple[str, ...]] | None:
         """A closed or added kan's value on the discards' scale (:func:`~app.core.advice.actions.kan_value`),
         with its reasons; None where the search does not value it."""
-        if not self._valued(view) or view.checker.shanten_number(view.hand) > CALL_SHANTEN:
+        if not self._valued(view) or view.checker.shanten_number(view.hand) > self.call_shanten:
             return None
         line = self._kan_line(view, meld, self.rank(view))
         return line.value, line.reasons
@@ -498,6 +532,7 @@ class Advisor(ShantenCaller):
     def rank(self, view: SeatView) -> list[Candidate]:
         """Every distinct discard, the advisor's pick first, then in the model's order."""
         threats = [is_threat(opponent) for opponent in view.opponents]
+        valued: list[Candidate] = []
         if self.values(view):
             valued = evaluate_discards(
                 view.hand,
@@ -513,12 +548,13 @@ class Advisor(ShantenCaller):
                 round_wind=view.round_wind,
                 nuki=view.nuki,
                 value_budget=VALUE_BUDGET,
+                value_detours=self.detours(view.checker.shanten_number(view.hand)),
                 cancelled=view.stop,
             )
             # No discard worth any points (no win the model can reach by its last turn, or an
             # open hand without a yaku): the values cannot tell the discards apart, and their
             # tie-break puts safety and shape before shanten; the linear model keeps the shape.
-            if any(candidate.expected and candidate.expected.expected_score > 0 for candidate in valued):
+            if _worth_points(valued):
                 if self.reads_the_table and supports(view.rules):
                     best = self._read_push_or_fold(view, valued)
                 elif any(threats) and self.values_every_decision:
@@ -537,8 +573,27 @@ class Advisor(ShantenCaller):
         )
         if any(threats) and self._valued(view):
             best = self._fold(ranked, threats)
-            return [best, *(candidate for candidate in ranked if candidate is not best)]
+            ranked = [best, *(candidate for candidate in ranked if candidate is not best)]
+        if self.figures_everywhere and valued and supports(view.rules):
+            # Every discard is worth nothing: the same order, each with its figure (0 points).
+            twins = {candidate.tile: candidate for candidate in valued}
+            return [twins.get(candidate.tile, candidate) for candidate in ranked]
         return ranked
+
+    def appraise_calls(self, view: SeatView, tile: Tile, options: Sequence[Meld]) -> CallValues | None:
+        """Every call of ``options`` and passing valued by the search, for a ranking that shows a
+        figure for every action where :meth:`call_with_values` gave none (no call brings the
+        hand nearer): None unless :attr:`figures_everywhere`, the rules have the model and the
+        hand is :attr:`call_shanten` or nearer."""
+        if (
+            not self.figures_everywhere
+            or not options
+            or not self._valued(view)
+            or view.checker.shanten_number(view.hand) > self.call_shanten
+        ):
+            return None
+        found = call_values(view.hand, tile, options, self.situation(view), parameters=self.parameters)
+        return found._replace(verdict="no call brings the hand nearer: passing")
 
     def _push_value(self, view: SeatView, candidate: Candidate, threats: Sequence[bool]) -> float:
         """:func:`~app.core.advice.actions.push_value` of a candidate's contested line against ``threats``."""
@@ -635,12 +690,15 @@ class Advisor(ShantenCaller):
         return (
             self.ranks_by_value
             and (supports(view.rules) or sichuan_value.supports(view.rules))
-            and view.checker.shanten_number(view.hand) <= VALUE_SHANTEN
+            # Sichuan's model searches with detours everywhere: its cut stays at one-shanten.
+            and view.checker.shanten_number(view.hand)
+            <= (self.value_shanten if supports(view.rules) else VALUE_SHANTEN)
         )
 
 
-#: Farthest from tenpai a hand whose calls the advisor values by the search.
-CALL_SHANTEN: Final = 2
+def _worth_points(candidates: Sequence[Candidate]) -> bool:
+    """Whether any of ``candidates`` is worth points by the search."""
+    return any(candidate.expected and candidate.expected.expected_score > 0 for candidate in candidates)
 
 
 def _dealer_offsets(view: SeatView) -> list[bool]:
@@ -678,17 +736,31 @@ def standing_of(view: SeatView) -> Standing | None:
     )
 
 
-class TableReader(Advisor):
-    """The advisor reading every other seat: its discards near tenpai are valued against each
-    seat's chance of being ready and what dealing into it costs, the other seats' wins on each
-    turn following the same reads, and folding is valued beside pushing
-    (:meth:`Advisor.read_values`)."""
+class NearAdvisor(Advisor):
+    """The advisor as it was before issue #36's figure for every decision (main at 468fec3),
+    kept to compare with: discards ranked by expected score at one-shanten or closer
+    (:data:`VALUE_SHANTEN`; the linear model farther), calls and kans valued at two-shanten or
+    closer (:data:`CALL_SHANTEN`), every search with one detour, and no figure for what the
+    rules of thumb decide."""
+
+    name = "near"
+    value_shanten = VALUE_SHANTEN
+    call_shanten = CALL_SHANTEN
+    far_detours = None
+    figures_everywhere = False
+
+
+class TableReader(NearAdvisor):
+    """The ``near`` advisor reading every other seat (its figures were measured on it): its
+    discards near tenpai are valued against each seat's chance of being ready and what dealing
+    into it costs, the other seats' wins on each turn following the same reads, and folding is
+    valued beside pushing (:meth:`Advisor.read_values`)."""
 
     name = "reader"
     reads_the_table = True
 
 
-class LinearAdvisor(Advisor):
+class LinearAdvisor(NearAdvisor):
     """The advisor before the expected-score model: the linear model ranks every discard, and
     calls, riichi and kans follow :class:`ShantenCaller`'s rules of thumb."""
 
@@ -964,6 +1036,7 @@ PLAYER_KINDS: Final[Mapping[str, Callable[[Weights, random.Random], Strategy]]] 
         "greedy": Greedy,
         "heuristic": Heuristic,
         "linear": LinearAdvisor,
+        "near": NearAdvisor,
         "random": RandomPlayer,
         "reader": TableReader,
     }
@@ -976,7 +1049,7 @@ def make_player(name: str, weights: Weights = DEFAULT_WEIGHTS, rng: random.Rando
     >>> make_player("expert")
     Traceback (most recent call last):
     ...
-    app.core.table.players.UnknownStrategy: unknown strategy 'expert'; strategies are advisor, greedy, heuristic, linear, random, reader
+    app.core.table.players.UnknownStrategy: unknown strategy 'expert'; strategies are advisor, greedy, heuristic, linear, near, random, reader
     """
     try:
         kind = PLAYER_KINDS[name]
