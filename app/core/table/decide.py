@@ -321,7 +321,7 @@ def _claim(
             chosen = options[wanted]
     if not rank:
         return Decision(chosen, ())
-    if appraisal is None and options and isinstance(strategy, Advisor):
+    if appraisal is None and isinstance(strategy, Advisor):
         appraisal = strategy.appraise_calls(view, kind_of(machine.claim_tile), list(options))
     valued = {} if appraisal is None else {value.meld: value for value in appraisal.calls}
     before = view.checker.shanten_number(view.hand)

@@ -351,9 +351,9 @@ class Advisor(ShantenCaller):
     value_shanten: int = MAX_VALUE_SHANTEN
     #: Farthest from tenpai a call or a kan is valued by the search (farther: the rules of thumb).
     call_shanten: int = MAX_VALUE_SHANTEN
-    #: Detours per path the searches allow at a decision two-shanten or farther from tenpai;
-    #: None: the search's own (one) at every distance.
-    far_detours: int | None = FAR_DETOURS
+    #: Detours per path the searches allow at a decision two-shanten or farther from tenpai
+    #: (nearer, always the search's own one).
+    far_detours: int = FAR_DETOURS
     #: Whether :meth:`rank` and :meth:`appraise_calls` give a figure in points to decisions the
     #: rules of thumb decide (no discard worth anything, no call that helps).
     figures_everywhere = True
@@ -369,7 +369,7 @@ class Advisor(ShantenCaller):
 
     def detours(self, shanten: int) -> int:
         """Detours per path the searches allow at a decision ``shanten`` from tenpai."""
-        return DEFAULT_EXTRA if self.far_detours is None or shanten <= 1 else self.far_detours
+        return DEFAULT_EXTRA if shanten <= 1 else self.far_detours
 
     def _valued(self, view: SeatView) -> bool:
         return self.values_every_decision and not view.minimum_fan and supports(view.rules)
@@ -746,7 +746,7 @@ class NearAdvisor(Advisor):
     name = "near"
     value_shanten = VALUE_SHANTEN
     call_shanten = CALL_SHANTEN
-    far_detours = None
+    far_detours = DEFAULT_EXTRA
     figures_everywhere = False
 
 
