@@ -17,6 +17,14 @@ what ``/act`` answers as ``opponents``) and scores them:
 
 The games are read in place from the shared test data (``TENPAI_TESTDATA`` overrides where);
 without them the script says so and stops.
+
+``--selfplay N`` scores the same reads on ``N`` self-play hands of four ``near`` advisors
+instead (seed ``--seed``; ``--strategy`` another player): the set to develop the model on, since
+the Tenhou games only judge it.  ``near``'s play does not read the dora, so changing the reads
+leaves these games as they are.  The advisors declare every closed ready hand, so silent
+closed hands are rarely ready there.
+
+    .venv/bin/python scripts/measure_reads.py --selfplay 2000 --seed 5
 """
 
 from __future__ import annotations
@@ -38,7 +46,11 @@ from shared_data import shared_testdata_dir  # noqa: E402
 from app.core.families.registry import family_of  # noqa: E402
 from app.core.shape.rules import rule_profile  # noqa: E402
 from app.core.table.decide import opponent_reads, replay, seat_sees  # noqa: E402
+from app.core.table.game import GameConfig  # noqa: E402
 from app.core.table.machine import TableMachine  # noqa: E402
+from app.selfplay.runner import available_cores, run_games  # noqa: E402
+
+Scored = dict[str, list[tuple[float, bool]]]
 
 
 def auc(scored: Sequence[tuple[float, bool]]) -> float | None:
@@ -65,11 +77,11 @@ def auc(scored: Sequence[tuple[float, bool]]) -> float | None:
     return (rank_sum - positives * (positives + 1) / 2) / (positives * negatives)
 
 
-def measure_game(events: list[dict[str, Any]], share: float, rng: random.Random) -> dict[str, list[tuple[float, bool]]]:
+def measure_game(events: list[dict[str, Any]], share: float, rng: random.Random) -> Scored:
     rules = rule_profile("riichi")
     truth = TableMachine(rules, family_of(rules))
     views = [TableMachine(rules, family_of(rules)) for _ in range(rules.seats)]
-    found: dict[str, list[tuple[float, bool]]] = {"tenpai": [], "deal_in": [], "deal_in_riichi": []}
+    found: Scored = {"tenpai": [], "deal_in": [], "deal_in_riichi": []}
     for index, event in enumerate(events):
         replay([event], rules, machine=truth, first=index, family=family_of(rules))
         for seat, view in enumerate(views):
@@ -94,20 +106,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--seed", type=int, default=36, help="the sample's seed")
     parser.add_argument("--share", type=float, default=0.3, help="share of the seats' draws sampled")
+    parser.add_argument("--selfplay", type=int, default=0, help="score N self-play hands instead of the Tenhou games")
+    parser.add_argument("--strategy", default="near", help="the four self-play seats' strategy")
     args = parser.parse_args(argv)
-    folder = shared_testdata_dir() / "tenhou-games"
-    games = sorted(folder.glob("*.jsonl"))
-    if not games:
-        print(f"no Tenhou games at {folder}: nothing to measure", file=sys.stderr)
-        return 1
     rng = random.Random(args.seed)
-    pooled: dict[str, list[tuple[float, bool]]] = {"tenpai": [], "deal_in": [], "deal_in_riichi": []}
-    for path in games:
-        events = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    pooled: Scored = {"tenpai": [], "deal_in": [], "deal_in_riichi": []}
+    if args.selfplay:
+        config = GameConfig("riichi", (args.strategy,) * 4, args.seed, record_events=True, length="kyoku")
+        logs = [list(record.events) for record in run_games(config, args.selfplay, workers=available_cores())]
+        source = "selfplay"
+    else:
+        folder = shared_testdata_dir() / "tenhou-games"
+        paths = sorted(folder.glob("*.jsonl"))
+        if not paths:
+            print(f"no Tenhou games at {folder}: nothing to measure", file=sys.stderr)
+            return 1
+        logs = [
+            [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+            for path in paths
+        ]
+        source = "tenhou"
+    for events in logs:
         for name, scored in measure_game(events, args.share, rng).items():
             pooled[name].extend(scored)
     report = {
-        "games": len(games),
+        "source": source,
+        "games": len(logs),
         "seed": args.seed,
         "share": args.share,
         **{

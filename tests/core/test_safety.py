@@ -22,7 +22,7 @@ from app.core.advice.safety import (
     defence_rules,
     passed_after_riichi,
 )
-from app.core.advice.safety_tables import DEAL_IN_BY_TURN, Category
+from app.core.advice.safety_tables import DEAL_IN_BY_TURN, DORA_DEAL_IN_TURN_9, Category
 from app.core.shape.hand import Meld
 from app.core.shape.rules import rule_profile
 from app.core.shape.tiles import NUM_TILE_KINDS, counts_from_tiles, parse_mpsz, parse_tile
@@ -312,3 +312,61 @@ def test_the_rows_the_model_reads_order_their_corners() -> None:
             (Category.SUJI_19, Category.NO_SUJI_19),
         ):
             assert row[suji] <= row[no_suji]
+
+
+@pytest.mark.parametrize(
+    ("river", "tile", "category"),
+    [
+        ("", "5m", Category.NO_SUJI_5),
+        ("", "1p", Category.NO_SUJI_19),
+        ("4s", "1s", Category.SUJI_19),
+        ("28m", "5m", Category.DOUBLE_SUJI_5),
+        ("", "5z", Category.VALUE_HONOR_LEFT_3),
+        ("", "2z", Category.GUEST_WIND_LEFT_3),
+    ],
+)
+def test_a_dora_at_turn_nine_gives_the_published_dora_rate(river: str, tile: str, category: Category) -> None:
+    """With every needed tile fully unseen, a dora's danger at turn 9 is mahjong-helper's dora
+    figure, and at other turns the plain rate scaled by the same ratio."""
+    opponent = Opponent(PADDING + (tuple(parse_mpsz(river)) if river else ()), riichi=True)
+    kind = parse_tile(tile)
+    fresh = bytes([4] * NUM_TILE_KINDS)
+    for turn in (3, 9, 15):
+        plain = assess(opponent, [kind], unseen=fresh, rules=RIICHI, turn=turn)[0]
+        dora = assess(opponent, [kind], unseen=fresh, rules=RIICHI, turn=turn, dora=frozenset({kind}))[0]
+        ratio = DORA_DEAL_IN_TURN_9[category] / DEAL_IN_BY_TURN[8][category]
+        assert dora.danger == pytest.approx(plain.danger * ratio)
+        assert Reason.DORA.value in dora.reasons and Reason.DORA.value not in plain.reasons
+    assert dora_rate_at_nine(opponent, kind) == pytest.approx(DORA_DEAL_IN_TURN_9[category] / 100)
+
+
+def dora_rate_at_nine(opponent: Opponent, kind: int) -> float:
+    fresh = bytes([4] * NUM_TILE_KINDS)
+    return assess(opponent, [kind], unseen=fresh, rules=RIICHI, turn=9, dora=frozenset({kind}))[0].danger
+
+
+@SETTINGS
+@given(situations())
+def test_being_dora_never_makes_a_tile_safer(situation) -> None:
+    """Every published dora rate is above its plain one, so reading the dora only adds danger;
+    a tile the model calls safe (genbutsu, no copy left) stays safe."""
+    hand, opponent, unseen, rules, turn = situation
+    tiles = sorted(set(hand))
+    plain = assess(opponent, tiles, unseen=unseen, rules=rules, turn=turn)
+    for tile, before in zip(tiles, plain, strict=True):
+        after = assess(opponent, [tile], unseen=unseen, rules=rules, turn=turn, dora=frozenset({tile}))[0]
+        assert after.danger >= before.danger - 1e-12
+        if before.danger == 0.0:
+            assert after.danger == 0.0
+
+
+def test_the_opponents_value_winds_read_as_value_honours() -> None:
+    """East against the dealer (or in the East round) is a value honour: the table's value
+    column; South to the same seat stays a guest wind."""
+    dealer = Opponent(PADDING, riichi=True, value_winds=frozenset(parse_mpsz("1z")))
+    fresh = bytes([4] * NUM_TILE_KINDS)
+    east, south = assess(dealer, parse_mpsz("12z"), unseen=fresh, rules=RIICHI, turn=9)
+    assert east.danger == pytest.approx(_rate(9, Category.VALUE_HONOR_LEFT_3))
+    assert south.danger == pytest.approx(_rate(9, Category.GUEST_WIND_LEFT_3))
+    unknown = assess(Opponent(PADDING, riichi=True), parse_mpsz("1z"), unseen=fresh, rules=RIICHI, turn=9)[0]
+    assert unknown.danger == pytest.approx(_rate(9, Category.GUEST_WIND_LEFT_3))

@@ -9,6 +9,7 @@ from app.core.advice.safety_tables import (
     DEAL_IN_POOLED,
     FIRST_TURN,
     LAST_TURN,
+    OPEN_TENPAI_AFTER_HAND_DISCARDS,
     OPEN_TENPAI_BY_TURN,
     POOLED_TURN,
     TENPAI_SHARE_BY_TURN,
@@ -69,6 +70,13 @@ def test_tenpai_tables() -> None:
         known = [v for v in column if v is not None]
         assert all(0 < v < 100 for v in known)
         assert column[calls - 1] is None  # no k-th call before turn k
+    # The whole table: its first column is the rate at the call, and a discard from the hand
+    # never lowers the rate (more of the hand has moved since the call).
+    assert [len(rows) for rows in OPEN_TENPAI_AFTER_HAND_DISCARDS] == [19, 19, 20]
+    for rows, column in zip(OPEN_TENPAI_AFTER_HAND_DISCARDS, OPEN_TENPAI_BY_TURN, strict=True):
+        assert [row[0] if row else None for row in rows] == list(column[: len(rows)])
+        for row in rows:
+            assert list(row) == sorted(row) and all(0 < v < 100 for v in row)
     # More calls, more often ready, at every turn the tables share.
     for turn in range(3, 19):
         one, two, three = (column[turn] for column in OPEN_TENPAI_BY_TURN)

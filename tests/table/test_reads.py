@@ -18,6 +18,7 @@ from app.core.advice.reads import read_opponents
 from app.core.advice.safety import Opponent
 from app.core.advice.safety_tables import (
     DEAL_IN_BY_TURN,
+    OPEN_TENPAI_AFTER_HAND_DISCARDS,
     OPEN_TENPAI_BY_TURN,
     TENPAI_SHARE_BY_TURN,
     Category,
@@ -137,3 +138,72 @@ def test_the_asking_seats_own_discard_after_a_riichi_is_safe_against_it() -> Non
     (before,) = read_opponents(held, [(1, declared)], own_discards=own[:2], unseen=unseen, rules=rules)
     assert after.deal_in == ((held[0], 0.0),)
     assert before.deal_in[0][1] > 0.0
+
+
+def test_known_answer_an_open_hand_reads_its_hand_discards_since_the_call() -> None:
+    # The same seat after three discards from the hand since its pon's own discard: further
+    # along mahjong-helper's row (58.60 % at turn 9), the closed share being smaller.
+    river = parse_mpsz("1m9p1s2z3z4z5m6m7m")
+    pon = Meld.of("pon", parse_mpsz("777z"))
+    opponent = Opponent(river=tuple(river), melds=(pon,), hand_discards_after_call=3)
+    held = parse_mpsz("4p")
+    unseen = bytes(4 - count for count in counts_from_tiles(river + held + list(pon.tiles)))
+    (read,) = read_opponents(held, [(3, opponent)], unseen=unseen, rules=rule_profile("riichi"))
+    assert read.tenpai == pytest.approx(OPEN_TENPAI_AFTER_HAND_DISCARDS[0][9][3] / 100) == pytest.approx(0.586)
+
+
+def _open_hand_events() -> list[dict[str, Any]]:
+    """A hand where seat 1 pons seat 0's first discard, then throws from the hand, then the
+    tile it drew, then from the hand again (seat 0 draws and throws what it drew between)."""
+    events: list[dict[str, Any]] = [
+        {"type": "start_game"},
+        {
+            "type": "start_kyoku",
+            "bakaze": "E",
+            "dora_marker": "1s",
+            "kyoku": 1,
+            "honba": 0,
+            "kyotaku": 0,
+            "oya": 0,
+            "scores": [25000] * 4,
+            "tehais": [
+                list("1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p N".split()),
+                list("E E 1p 2p 3p 4p 5p 6p 7p 8p 9p 1s 2s".split()),
+                list("3s 4s 5s 6s 7s 8s 9s S S W W P P".split()),
+                list("1m 1m 2m 2m 3m 3m 4m 4m 5m 5m 6m 6m 7m".split()),
+            ],
+        },
+        {"type": "tsumo", "actor": 0, "pai": "E"},
+        {"type": "dahai", "actor": 0, "pai": "E", "tsumogiri": True},
+        {"type": "pon", "actor": 1, "target": 0, "pai": "E", "consumed": ["E", "E"]},
+        {"type": "dahai", "actor": 1, "pai": "9p", "tsumogiri": False},
+    ]
+    for drawn, thrown, tsumogiri in (("3s", "1s", False), ("9s", "9s", True), ("4s", "1p", False)):
+        events += [
+            {"type": "tsumo", "actor": 2, "pai": "C"},
+            {"type": "dahai", "actor": 2, "pai": "C", "tsumogiri": True},
+            {"type": "tsumo", "actor": 3, "pai": "F"},
+            {"type": "dahai", "actor": 3, "pai": "F", "tsumogiri": True},
+            {"type": "tsumo", "actor": 0, "pai": "N"},
+            {"type": "dahai", "actor": 0, "pai": "N", "tsumogiri": True},
+            {"type": "tsumo", "actor": 1, "pai": drawn},
+            {"type": "dahai", "actor": 1, "pai": thrown, "tsumogiri": tsumogiri},
+        ]
+    return events
+
+
+def test_the_table_counts_hand_discards_after_a_call_and_every_seat_sees_them() -> None:
+    events = _open_hand_events()
+    rules = rule_profile("riichi")
+    counted = []
+    for end in (5, 6, 14, 22, 30):
+        machine = replay(events[:end], rules, family=family_of(rules))
+        counted.append(machine.players[1].hand_discards_after_call)
+    # None before the call, -1 until its discard, then one per discard from the hand only.
+    assert counted == [-1, 0, 1, 1, 2]
+    assert replay(events[:4], rules, family=family_of(rules)).players[1].hand_discards_after_call is None
+    # Seat 2 reads seat 1 through the count, with seat 1's tiles hidden as with them shown.
+    shown = replay(events, rules, family=family_of(rules))
+    hidden = replay(seat_sees(events, 2), rules, family=family_of(rules))
+    assert hidden.players[1].hand_discards_after_call == 2
+    assert opponent_reads(hidden, 2) == opponent_reads(shown, 2)

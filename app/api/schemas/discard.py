@@ -239,8 +239,8 @@ class OpponentSafety(BaseModel):
     ready_probability: float = Field(description="1 after a declaration, else an estimate by turn and calls.")
     reasons: list[str] = Field(
         description="Codes: genbutsu, passed_after_riichi, no_suji, half_suji, suji, double_suji, no_furiten, "
-        "no_chance, one_chance, all_copies_visible, early_outside, honor_fresh, honor_one_seen, honor_two_seen, "
-        "wildcard_risk, not_declared, cannot_win.",
+        "no_chance, one_chance, all_copies_visible, early_outside, dora, honor_fresh, honor_one_seen, "
+        "honor_two_seen, wildcard_risk, not_declared, cannot_win.",
         examples=[["half_suji", "one_chance"]],
     )
 
@@ -529,17 +529,17 @@ _DISCARD_EXAMPLE: Final[JsonDict] = {
             "shanten": 0,
             "ukeire_count": 3,
             "ukeire": [{"tile": "3p", "remaining": 3}],
-            "safety": 0.917615,
-            "safety_score": -1.059619,
-            "score": 298.40243,
-            "linear_score": 0.228457,
+            "safety": 0.895068,
+            "safety_score": -1.623304,
+            "score": 155.925573,
+            "linear_score": -0.447965,
             "tenpai_probability": 1.0,
             "win_probability": 0.219313,
             "expected_score": 818.990949,
-            "deal_in_cost": 520.588519,
+            "deal_in_cost": 663.065376,
             "horizon": {"first_turn": 10, "last_turn": 18},
             "fan_plan": None,
-            "components": {"shanten": 0.0, "ukeire": 0.6, "safety": -1.271543, "dora": 0.0, "honors": 0.9},
+            "components": {"shanten": 0.0, "ukeire": 0.6, "safety": -1.947965, "dora": 0.0, "honors": 0.9},
             "dora": 0,
             "honors": 1.5,
             "shanten_loss": 0,
@@ -547,19 +547,19 @@ _DISCARD_EXAMPLE: Final[JsonDict] = {
             "safety_by_opponent": [
                 {
                     "opponent": 0,
-                    "safety": 0.917615,
-                    "danger": 0.082385,
-                    "danger_if_ready": 0.082385,
+                    "safety": 0.895068,
+                    "danger": 0.104932,
+                    "danger_if_ready": 0.104932,
                     "ready_probability": 1.0,
-                    "reasons": ["no_suji"],
+                    "reasons": ["no_suji", "dora"],
                 }
             ],
             "reasons": [
-                "expected 819 points by turn 18: win 21.9%, tenpai 100.0%, less 521 for the risk of dealing in",
+                "expected 819 points by turn 18: win 21.9%, tenpai 100.0%, less 663 for the risk of dealing in",
                 "shanten 0, the best possible",
                 "3 ukeire copies over 1 kind",
                 "gives up 1 dora",
-                "opponent 0: deals in with probability 0.082 (no_suji)",
+                "opponent 0: deals in with probability 0.105 (no_suji, dora)",
             ],
             "improvements": None,
             "good_shape": None,

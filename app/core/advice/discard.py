@@ -94,7 +94,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import lru_cache, partial
 from operator import itemgetter
@@ -473,6 +473,9 @@ class DiscardQuestion:
     #: Detours per path the riichi expected-score search allows (its ``extra``; see
     #: :mod:`~app.core.advice.expected_score`): one by default, as mahjong-cpp's.
     value_detours: int = DEFAULT_EXTRA
+    #: Whether the danger model reads the dora (a dora deals in more often) and each
+    #: opponent's ``value_winds``; False keeps the model before them (the ``near`` advisor).
+    danger_reads_dora: bool = True
     #: Under rules with a void suit (定缺), the hand's (0 m, 1 p, 2 s); None: the best suit to void.
     void_suit: int | None = None
     #: Sanma: norths the seat has set aside (kita), each a dora of the expected-score search's wins.
@@ -620,7 +623,11 @@ def advise(
     # Only pairs and triplets are worth anything; most hands hold none.
     honors_total = sum(honor_values[kind][c] for kind, c in enumerate(honor_held)) if max(honor_held) > 1 else 0.0
     if opponents:
-        by_tile = _safety_by_tile(hand, checker.remaining(hand, others), rules, opponents, turn)
+        danger_dora = frozenset(dora_table(rules.absent_tiles)[i] for i in dora_indicators)
+        if not question.danger_reads_dora:
+            danger_dora = frozenset()
+            opponents = [replace(opponent, value_winds=frozenset()) for opponent in opponents]
+        by_tile = _safety_by_tile(hand, checker.remaining(hand, others), rules, opponents, turn, danger_dora)
     else:
         by_tile = None
     best_shanten = min(map(_SECOND, options_by_tile))
@@ -934,13 +941,26 @@ def _too_many_opponents(count: int) -> TenpaiError:
 
 
 def _safety_by_tile(
-    hand: Hand, unseen: Counts, rules: RuleProfile, opponents: Sequence[Opponent], turn: int | None
+    hand: Hand,
+    unseen: Counts,
+    rules: RuleProfile,
+    opponents: Sequence[Opponent],
+    turn: int | None,
+    dora: frozenset[Tile],
 ) -> dict[Tile, tuple[TileSafety, ...]]:
     """Per tile held, its safety against each opponent (computed once per kind)."""
     defence = defence_rules(rules)
     held = [t for t, c in enumerate(hand.counts) if c]
     columns = [
-        assess(opponent, held, unseen=unseen, rules=defence, turn=turn, passed=passed_after_riichi(opponents, index))
+        assess(
+            opponent,
+            held,
+            unseen=unseen,
+            rules=defence,
+            turn=turn,
+            passed=passed_after_riichi(opponents, index),
+            dora=dora,
+        )
         for index, opponent in enumerate(opponents)
     ]
     return dict(zip(held, zip(*columns, strict=True), strict=True))

@@ -56,6 +56,7 @@ def read_opponents(
     own_discards: Sequence[Tile] = (),
     unseen: Counts,
     rules: RuleProfile,
+    dora: frozenset[Tile] = frozenset(),
 ) -> tuple[OpponentRead, ...]:
     """The read of each of ``others`` against the tiles ``held`` (kinds; repeats count once).
 
@@ -63,7 +64,7 @@ def read_opponents(
     each river being every tile that seat discarded, the called ones too (it is furiten on
     them all, and its turn is their number).  ``own_discards`` are the asking seat's: those
     after a declaration passed the declared seat too.  ``unseen`` holds the copies of each
-    kind the asking seat has not seen.
+    kind the asking seat has not seen; ``dora`` the dora kinds (a dora deals in more often).
     """
     kinds = sorted(set(held))
     defence = defence_rules(rules)
@@ -73,7 +74,13 @@ def read_opponents(
     for index, (seat, opponent) in enumerate(others):
         turn = len(opponent.river)
         verdicts = assess(
-            opponent, kinds, unseen=unseen, rules=defence, turn=turn, passed=passed_after_riichi(rivers, index)
+            opponent,
+            kinds,
+            unseen=unseen,
+            rules=defence,
+            turn=turn,
+            passed=passed_after_riichi(rivers, index),
+            dora=dora,
         )
         reads.append(
             OpponentRead(

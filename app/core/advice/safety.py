@@ -14,8 +14,11 @@ opponent cannot win at all (Qiqihar without an exposed pon or kong).
     player is tenpai by their n-th discard: for a closed hand the share of all
     players tenpai at that point (koba::blog, 2016 Tenhou houou: 5.0 % after 5
     discards, 23.1 % after 9, 40.6 % after 14), for a hand with k calls the larger
-    of that and mahjong-helper's tenpai rate at the moment of a k-th call; four
-    calls always wait.  The closed figure includes players who declared, so for a
+    of that and mahjong-helper's tenpai rate with k calls by turn and by the
+    discards made from the hand since the call (30 % at turn 9 right after a first
+    call, 59 % after three more from the hand; a player who keeps throwing the tile
+    they drew is more likely already waiting: it counts only discards from the
+    hand); four calls always wait.  The closed figure includes players who declared, so for a
     silent closed hand it errs on the side of caution (ours).
 
 ``danger_if_ready`` for a number tile
@@ -53,9 +56,15 @@ opponent cannot win at all (Qiqihar without an exposed pon or kong).
 
 ``danger_if_ready`` for an honour
     The table's honour column for the copies left unseen (3, 2 or 1; 0: no
-    copy left, no wait possible; thirteen orphans is ignored).  Dragons use the
-    value-honour column, winds the guest-wind column (seat and round winds are
-    not known here).
+    copy left, no wait possible; thirteen orphans is ignored).  Dragons and the
+    opponent's ``value_winds`` (its seat wind and the round's, where the caller
+    knows them) use the value-honour column, other winds the guest-wind column.
+
+**Dora.**  A tile that is dora (``dora`` to :func:`assess`) has its danger scaled
+by the published dora rate over the plain one at turn 9 for its category (by the
+suji evidence, or the honour's copies left; mahjong-helper: 1.16 for a no-suji 5,
+1.94 for a suji 1 or 9): a player keeps a dora, so their wait holds it more often.
+Every ratio is above 1, so a dora is never read safer than the same tile plain.
 
 **Genbutsu.**  A tile in the opponent's river (or, under furiten rules, one that
 passed them after their declaration) is safe under furiten: danger 0.  Without
@@ -107,9 +116,10 @@ from typing import Final, NamedTuple
 
 from app.core.advice.safety_tables import (
     DEAL_IN_BY_TURN,
+    DORA_DEAL_IN_TURN_9,
     FIRST_TURN,
     LAST_TURN,
-    OPEN_TENPAI_BY_TURN,
+    OPEN_TENPAI_AFTER_HAND_DISCARDS,
     POOLED_TURN,
     TENPAI_SHARE_BY_TURN,
     Category,
@@ -152,6 +162,7 @@ class Reason(StrEnum):
     ONE_CHANCE = "one_chance"
     ALL_COPIES_VISIBLE = "all_copies_visible"
     EARLY_OUTSIDE = "early_outside"
+    DORA = "dora"
     HONOR_FRESH = "honor_fresh"
     HONOR_ONE_SEEN = "honor_one_seen"
     HONOR_TWO_SEEN = "honor_two_seen"
@@ -165,13 +176,19 @@ class Opponent:
     """What is known of one opponent: their river in order, their declaration, their melds.
 
     ``riichi_turn`` is the 1-based position in ``river`` of the tile they declared
-    with (None: not known, or no declaration).
+    with (None: not known, or no declaration).  ``value_winds`` are the winds worth a
+    yaku to them, their seat wind and the round's (empty: not known, every wind reads
+    as a guest wind).  ``hand_discards_after_call`` counts the tiles they discarded from
+    the hand, not the one just drawn, after the discard that followed their last call
+    (0: not known, or none; the open-hand tenpai rates rise with it).
     """
 
     river: tuple[Tile, ...] = ()
     riichi: bool = False
     riichi_turn: int | None = None
     melds: tuple[Meld, ...] = ()
+    value_winds: frozenset[Tile] = frozenset()
+    hand_discards_after_call: int = 0
 
     def validate(self) -> None:
         """Raise :class:`InvalidOpponent` (field ``riichi_turn``) for a contradiction.
@@ -270,17 +287,18 @@ def assess(
     rules: RuleProfile | DefenceRules,
     turn: int | None = None,
     passed: frozenset[Tile] = frozenset(),
+    dora: frozenset[Tile] = frozenset(),
 ) -> tuple[TileSafety, ...]:
     """Safety of each of ``tiles`` against ``opponent``.
 
     ``unseen`` holds the copies of each tile not seen from the asking player's view
     (4 minus their hand, their melds, every river, every meld and every other
     visible tile); ``passed`` the tiles others discarded after the opponent declared
-    (see :func:`passed_after_riichi`).
+    (see :func:`passed_after_riichi`); ``dora`` the dora kinds (not their indicators).
     """
     defence = rules if isinstance(rules, DefenceRules) else defence_rules(rules)
     tiles = tuple(tiles)
-    context = _Context(opponent, unseen, defence, turn, passed)
+    context = _Context(opponent, unseen, defence, turn, passed, dora)
     if defence.win_requires_meld and not any(m.kind.value in defence.win_requires_meld for m in opponent.melds):
         verdict = TileSafety(1.0, 0.0, 0.0, context.ready, (Reason.CANNOT_WIN.value,))
         return tuple(verdict for _ in tiles)
@@ -288,10 +306,6 @@ def assess(
 
 
 # --- the model ------------------------------------------------------------------
-
-
-def _row(turn: int) -> tuple[float, ...]:
-    return _ROWS[min(max(turn, FIRST_TURN), LAST_TURN) - FIRST_TURN]
 
 
 def _build_rows() -> tuple[tuple[float, ...], ...]:
@@ -318,6 +332,11 @@ def _build_rows() -> tuple[tuple[float, ...], ...]:
 
 _C = Category
 _ROWS: Final = _build_rows()
+#: Per category, the published dora rate over the plain one at turn 9 (the only turn published
+#: for dora: the ratio is taken to hold at every turn).
+_DORA_FACTORS: Final = tuple(
+    dora / 100 / plain for dora, plain in zip(DORA_DEAL_IN_TURN_9, _ROWS[POOLED_TURN - FIRST_TURN], strict=True)
+)
 # Corner categories of each number 1..9 (index n - 1): one-sided numbers map
 # (side open, side closed); two-sided ones map the four corners
 # (both open, down closed, up closed, both closed).
@@ -351,6 +370,7 @@ _NO_CHANCE: Final = Reason.NO_CHANCE.value
 _ONE_CHANCE: Final = Reason.ONE_CHANCE.value
 _ALL_COPIES_VISIBLE: Final = Reason.ALL_COPIES_VISIBLE.value
 _EARLY_OUTSIDE: Final = Reason.EARLY_OUTSIDE.value
+_DORA: Final = Reason.DORA.value
 _WILDCARD_RISK: Final = Reason.WILDCARD_RISK.value
 _NOT_DECLARED: Final = Reason.NOT_DECLARED.value
 _SINGLE_WAIT_COLUMN: Final = int(_C.SUJI_19)
@@ -397,10 +417,9 @@ def _number_shape(tile: Tile) -> _NumberShape:
 
 
 _NUMBER_SHAPES: Final = tuple(_number_shape(tile) for tile in range(EAST))
-#: Per honour (East first): the table column of a fresh copy (dragons: value honours, winds: guest winds).
-_FRESH_HONOR_COLUMN: Final = tuple(
-    int(_C.VALUE_HONOR_LEFT_3 if tile in DRAGONS else _C.GUEST_WIND_LEFT_3) for tile in range(EAST, EAST + 7)
-)
+_DRAGON_SET: Final = frozenset(DRAGONS)
+_VALUE_HONOR_COLUMN: Final = int(_C.VALUE_HONOR_LEFT_3)
+_GUEST_WIND_COLUMN: Final = int(_C.GUEST_WIND_LEFT_3)
 #: ``TileSafety._make`` without its length check (a verdict always has every field).
 _make_safety: Final = partial(tuple.__new__, TileSafety)
 
@@ -427,6 +446,7 @@ class _Context:
 
     __slots__ = (
         "declared",
+        "dora",
         "early_outside",
         "evident",
         "furiten",
@@ -439,18 +459,27 @@ class _Context:
         "safe_passed",
         "suji_leak",
         "unseen",
+        "value_honors",
         "wild_share",
     )
 
     def __init__(
-        self, opponent: Opponent, unseen: Counts, defence: DefenceRules, turn: int | None, passed: frozenset[Tile]
+        self,
+        opponent: Opponent,
+        unseen: Counts,
+        defence: DefenceRules,
+        turn: int | None,
+        passed: frozenset[Tile],
+        dora: frozenset[Tile],
     ) -> None:
         self.furiten = defence.furiten
         self.genbutsu_leak = defence.genbutsu_leak
         self.suji_leak = defence.suji_leak
         self.unseen = unseen
         own_turn = turn if turn is not None else (len(opponent.river) or POOLED_TURN)
-        self.row = _row(own_turn)
+        self.row = _ROWS[min(max(own_turn, FIRST_TURN), LAST_TURN) - FIRST_TURN]
+        self.dora = dora
+        self.value_honors = _DRAGON_SET | opponent.value_winds if opponent.value_winds else _DRAGON_SET
         self.genbutsu = frozenset(opponent.river)
         # Tiles that passed after the declaration count only under furiten (then they are safe).
         after = passed - self.genbutsu if (defence.furiten and opponent.riichi) else frozenset()
@@ -473,8 +502,9 @@ class _Context:
         verdicts a decision, and a call per tile (and per number tile) was most of their cost.
         """
         furiten, genbutsu_leak, suji_leak = self.furiten, self.genbutsu_leak, self.suji_leak
-        unseen, keep, row, evident, genbutsu = self.unseen, self.keep, self.row, self.evident, self.genbutsu
+        unseen, keep, evident, genbutsu = self.unseen, self.keep, self.evident, self.genbutsu
         early_outside, wild_share, declared, ready = self.early_outside, self.wild_share, self.declared, self.ready
+        row, dora, value_honors = self.row, self.dora, self.value_honors
         single_cap = row[_SINGLE_WAIT_COLUMN]
         found = []
         for tile in tiles:
@@ -493,8 +523,9 @@ class _Context:
                 # An honour: by copies left unseen.
                 left = held_unseen if held_unseen < 3 else 3
                 reasons.append(_HONOR_REASONS[left])
-                fresh = _FRESH_HONOR_COLUMN[tile - EAST]
-                structured = 0.0 if left == 0 else row[fresh + 3 - left]
+                fresh = _VALUE_HONOR_COLUMN if tile in value_honors else _GUEST_WIND_COLUMN
+                category = fresh + 3 - left if left else fresh
+                structured = row[category] if left else 0.0
                 plain = row[fresh]
             else:
                 sides, corners, kanchan, penchan = _NUMBER_SHAPES[tile]
@@ -530,6 +561,12 @@ class _Context:
                         + up_closed * down * (1 - up)
                         + all_closed * (1 - down) * (1 - up)
                     )
+                # The table's category by the suji evidence alone (the dora's ratio is by category).
+                if len(sides) == 1:
+                    category = corners[1 if by_evidence else 0]
+                else:
+                    lower_closed = sides[0][0] in evident
+                    category = corners[(1 if lower_closed else 0) + (2 if sides[1][0] in evident else 0)]
                 if by_evidence == 0:
                     reasons.append(_NO_SUJI)
                 else:
@@ -559,6 +596,9 @@ class _Context:
                 if tile in early_outside:
                     reasons.append(_EARLY_OUTSIDE)
                     structured *= EARLY_OUTSIDE_FACTOR
+            if tile in dora:
+                reasons.append(_DORA)
+                structured *= _DORA_FACTORS[category]
             if wild_share:
                 reasons.append(_WILDCARD_RISK)
                 structured = (1 - wild_share) * structured + wild_share * plain
@@ -602,14 +642,18 @@ def ready_probability(opponent: Opponent, turn: int) -> float:
     >>> ready_probability(Opponent(riichi=True), 3), ready_probability(Opponent(river=(0,) * 9), 9)
     (1.0, 0.231)
     """
-    return 1.0 if opponent.riichi else _ready_probability(turn, opponent.melds)
+    return 1.0 if opponent.riichi else _ready_probability(turn, opponent.melds, opponent.hand_discards_after_call)
 
 
-def _ready_probability(turn: int, melds: Sequence[Meld]) -> float:
+def _ready_probability(turn: int, melds: Sequence[Meld], after_call: int = 0) -> float:
     """How likely a player who has not declared is tenpai after ``turn`` discards.
 
-    >>> _ready_probability(9, ()), _ready_probability(9, (Meld.of("pon", (27, 27, 27)),))
-    (0.231, 0.3011)
+    With calls, ``after_call`` hand discards since the call's own discard read further along
+    the published row (past its last count, its last figure).
+
+    >>> pon = (Meld.of("pon", (27, 27, 27)),)
+    >>> _ready_probability(9, ()), _ready_probability(9, pon), _ready_probability(9, pon, 3)
+    (0.231, 0.3011, 0.586)
     """
     calls = len(melds)
     if calls >= 4:
@@ -617,9 +661,10 @@ def _ready_probability(turn: int, melds: Sequence[Meld]) -> float:
     closed = TENPAI_SHARE_BY_TURN[min(max(turn, 0), len(TENPAI_SHARE_BY_TURN) - 1)] / 100
     if calls == 0:
         return closed
-    column = OPEN_TENPAI_BY_TURN[calls - 1]
-    index = min(max(turn, 0), len(column) - 1)
-    while index >= 0 and column[index] is None:  # past the data's last turn: its latest figure
+    rows = OPEN_TENPAI_AFTER_HAND_DISCARDS[calls - 1]
+    index = min(max(turn, 0), len(rows) - 1)
+    while index >= 0 and not rows[index]:  # past the data's last turn: its latest figure
         index -= 1
-    opened = (column[index] or 0.0) / 100 if index >= 0 else 0.0
+    row = rows[index] if index >= 0 else ()
+    opened = row[min(max(after_call, 0), len(row) - 1)] / 100 if row else 0.0
     return max(closed, opened)

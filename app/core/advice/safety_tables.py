@@ -15,6 +15,13 @@ Sources
     version 110665c706b7d014cb2cca36866facea18d49e51; compiled from Tenhou logs.
     The two double-suji entries of turn 1 are published as -1 (no data: double
     suji cannot exist yet); they are stored as ``None``.
+``DORA_DEAL_IN_TURN_9``
+    The deal-in rate (%) of a tile that is dora, by the same categories, at a
+    riichi player's 9th turn: the numerators of ``FixedDoraRiskRateMulti`` in
+    mahjong-helper, ``util/risk_data.go``, version
+    4094d2b6e32da14e916eb8fb54eb4a3578f9c770 (its denominators are the 9th row of
+    ``DEAL_IN_BY_TURN``; its second factors, the points lost, are left out: this
+    table is a chance).  A dora is waited on more often: a player keeps it.
 ``DEAL_IN_POOLED``
     The same kind of rate, pooled over all turns, measured at the moment of the
     riichi declaration over 1,300,316 riichi of the 2019 Tenhou houou tables
@@ -31,6 +38,12 @@ Sources
     by turn: the first column of ``tenpaiRate`` in mahjong-helper,
     ``util/tenpai_data.go``, version 1b850d76682f60b067dada3b6663e82c09853def.
     Turns without data are ``None``.
+``OPEN_TENPAI_AFTER_HAND_DISCARDS``
+    The whole of that ``tenpaiRate`` table: the tenpai rate (%) of a player with
+    1, 2 or 3 calls by turn and by the discards they made from the hand (not the
+    tile just drawn) after the one that followed their last call; its first
+    column is ``OPEN_TENPAI_BY_TURN``.  Turns and counts without data are left
+    out of a row.
 ``SINGLE_CATEGORY_RATES`` (not stored: see :mod:`app.core.advice.safety`)
     The "no chance", "one chance" and "early outside" effects are cross-checked
     against gimite's analysis of 7,670 games of Tenhou-i players, "統計による麻雀危険牌分析",
@@ -106,6 +119,12 @@ DEAL_IN_BY_TURN: Final[tuple[tuple[float | None, ...], ...]] = (
     (27.5, 27.8, 20.4, 19.1, 17.8, 17.5, 17.5, 17.5, 9.8, 7.4, 5.0, 5.1, 5.1, 18.1, 12.1, 2.8, 14.7, 12.6, 2.1),
 )
 """Deal-in rate (%) against a riichi, ``[turn - 1][category]`` (mahjong-helper ``RiskData``)."""
+
+# mahjong-helper FixedDoraRiskRateMulti's numerators: a dora's deal-in rate at turn 9.
+DORA_DEAL_IN_TURN_9: Final[tuple[float, ...]] = (
+    14.9, 15.0, 12.1, 10.3, 8.9, 9.7, 8.9, 10.4, 8.0, 5.5, 3.5, 4.1, 4.1, 5.2, 2.9, 1.1, 5.1, 3.0, 0.8,
+)  # fmt: skip
+"""Deal-in rate (%) against a riichi of a tile that is dora, at turn 9, by category."""
 
 # koba::blog 2021-01-16, pooled over turns.  The blog does not split 5 from 4/6, half
 # suji by side, or honours by value; those categories repeat the pooled figure.
@@ -231,3 +250,75 @@ OPEN_TENPAI_BY_TURN: Final[tuple[tuple[float | None, ...], ...]] = (
     ),
 )
 """Tenpai rate (%) at the moment of a call, ``[calls - 1][turn]`` (mahjong-helper ``tenpaiRate``)."""
+
+OPEN_TENPAI_AFTER_HAND_DISCARDS: Final[tuple[tuple[tuple[float, ...], ...], ...]] = (
+    # 1 call: a row per turn, by hand discards after the call's own
+    (
+        (),
+        (1.05,),
+        (1.72, 3.37),
+        (2.90, 5.60, 8.53),
+        (5.26, 9.34, 13.45, 17.86),
+        (8.56, 14.42, 19.88, 25.19, 31.25),
+        (13.05, 21.04, 27.89, 33.85, 40.21, 47.34),
+        (18.34, 28.05, 35.71, 42.58, 48.71, 55.85, 63.21),
+        (24.38, 35.07, 43.76, 51.24, 57.73, 63.48, 68.56, 74.68),
+        (30.11, 41.25, 50.79, 58.60, 64.60, 70.18, 74.26, 78.25, 80.23),
+        (36.12, 47.47, 57.50, 64.90, 71.13, 76.06, 79.35, 82.00, 83.50, 83.50),
+        (41.39, 53.62, 62.82, 69.87, 75.56, 79.85, 83.07, 85.42, 87.92, 89.02),
+        (46.38, 58.24, 66.75, 74.18, 80.05, 84.12, 87.14, 89.50, 91.41, 92.73),
+        (49.21, 61.84, 70.55, 78.84, 82.92, 86.07, 88.99, 91.38, 93.44, 94.63, 96.42),
+        (52.07, 63.94, 73.27, 81.35, 85.42, 88.85, 91.24, 93.14, 94.28),
+        (56.89, 68.11, 75.01, 81.98, 84.55, 87.98, 90.60, 92.04, 93.63),
+        (62.86, 73.24, 79.46, 83.20, 86.56, 90.76, 92.81),
+        (67.42, 75.09, 80.07, 80.07, 80.07, 86.71),
+        (69.02, 84.51, 84.51),
+    ),
+    # 2 calls: a row per turn, by hand discards after the call's own
+    (
+        (),
+        (),
+        (9.92,),
+        (12.10, 17.72),
+        (17.54, 25.55, 32.77),
+        (23.24, 32.99, 41.82, 53.61),
+        (30.32, 41.77, 51.53, 62.77, 68.97),
+        (37.55, 49.50, 60.05, 69.07, 74.40, 76.53),
+        (43.52, 56.91, 67.17, 75.04, 79.34, 80.43, 88.26),
+        (50.28, 63.58, 73.48, 80.34, 83.85, 84.45, 89.63, 89.63),
+        (55.06, 69.27, 77.62, 84.93, 88.26, 89.04, 90.73, 93.82, 96.91),
+        (62.00, 74.63, 82.16, 88.18, 91.51, 92.42, 94.17, 97.08, 98.54, 98.54),
+        (66.04, 78.10, 85.15, 89.57, 93.22, 94.76, 95.51, 98.20),
+        (70.83, 81.37, 88.29, 91.52, 94.40, 96.40, 97.20, 98.60),
+        (72.52, 82.80, 89.17, 92.46, 94.97, 96.52, 96.52),
+        (75.00, 85.45, 90.74, 94.57, 95.85, 96.68, 96.68, 96.68),
+        (76.98, 85.15, 89.27, 93.44, 94.38, 95.18, 95.18),
+        (81.56, 88.65, 91.89, 96.76, 96.76),
+        (84.01,),
+    ),
+    # 3 calls: a row per turn, by hand discards after the call's own
+    (
+        (),
+        (),
+        (),
+        (33.33,),
+        (43.81,),
+        (52.07, 63.48),
+        (61.44, 70.28, 87.26),
+        (68.20, 77.06, 90.17),
+        (72.56, 82.85, 88.56, 88.56),
+        (77.58, 87.59, 90.93),
+        (81.16, 90.22, 92.74, 97.58),
+        (84.53, 91.37, 94.75),
+        (86.23, 92.28, 96.31, 98.15),
+        (87.26, 93.05, 96.53, 98.26, 99.99),
+        (87.24, 94.11, 96.83),
+        (87.35, 94.58, 95.93),
+        (87.66, 93.15, 94.29),
+        (89.03, 91.77, 93.42, 93.42),
+        (89.54, 89.54),
+        (90.19,),
+    ),
+)  # fmt: skip
+"""Tenpai rate (%) with calls, ``[calls - 1][turn][hand discards after the call]`` (mahjong-helper
+``tenpaiRate``, whole)."""

@@ -49,7 +49,16 @@ from app.core.advice.sichuan import exchange_cost, void_cost
 from app.core.errors import TenpaiError
 from app.core.shape.hand import Meld
 from app.core.shape.rules import RuleProfile
-from app.core.shape.tiles import DRAGONS, EAST, NORTH, NUM_TILE_KINDS, ORPHANS, counted, format_tile
+from app.core.shape.tiles import (
+    DRAGONS,
+    EAST,
+    NORTH,
+    NUM_TILE_KINDS,
+    ORPHANS,
+    counted,
+    dora_from_indicator,
+    format_tile,
+)
 from app.core.shape.void_suit import SUIT_NAMES
 from app.core.table.family import Family
 from app.core.table.flow import GameLength, scheduled_after
@@ -67,7 +76,6 @@ from app.core.table.mjai import (
 )
 from app.core.table.players import Advisor, SeatView, Strategy
 from app.core.table.resume import MachineShelf, PrefixKey, machine_size, prefix_digests
-from app.core.table.seats import SeatState
 from app.core.value.scoring import MINIMUM_FANS
 
 
@@ -112,7 +120,7 @@ def seat_view(machine: TableMachine, seat: int, stop: Callable[[], bool] | None 
     """What ``seat`` knows, in the form the strategies read."""
     player = machine.players[seat]
     n = machine.seats
-    opponents = [_opponent(machine, machine.players[(seat + offset) % n]) for offset in range(1, n)]
+    opponents = [_opponent(machine, (seat + offset) % n) for offset in range(1, n)]
     visible = None
     norths = sum(p.kita for p in machine.players)
     if norths:
@@ -165,32 +173,40 @@ def opponent_reads(machine: TableMachine, seat: int) -> tuple[OpponentRead, ...]
     # Unseen copies as the advisor counts them: a called discard is counted once, in its meld.
     seen = others_seen(view.hand, view.visible, view.dora_indicators, view.opponents, view.rules)
     unseen = view.checker.remaining(view.hand, seen)
-    others = [(other, _discarder(machine.players[other])) for other in range(machine.seats) if other != seat]
+    others = [(other, _discarder(machine, other)) for other in range(machine.seats) if other != seat]
+    absent = view.rules.absent_tiles
     return read_opponents(
         (kind for kind, count in enumerate(view.hand.counts) if count),
         others,
         own_discards=tuple(kind_of(tile) for tile in machine.players[seat].river),
         unseen=unseen,
         rules=view.rules,
+        dora=frozenset(dora_from_indicator(marker, absent_tiles=absent) for marker in view.dora_indicators),
     )
 
 
-def _discarder(other: SeatState) -> Opponent:
-    """``other`` with every tile it discarded, the called ones too: furiten counts them all, and
+def _discarder(machine: TableMachine, seat: int) -> Opponent:
+    """``seat`` with every tile it discarded, the called ones too: furiten counts them all, and
     the published rates are by the discards a player made (the advisor's :func:`_opponent` keeps
-    the river as it lies)."""
+    the river as it lies).  Its value winds are its seat wind and the round's, and what it
+    discarded from the hand since its last call counts (the open-hand tenpai rates read it)."""
+    other = machine.players[seat]
     declared = other.riichi == 2
     return Opponent(
         river=tuple(kind_of(tile) for tile in other.river),
         riichi=declared,
         riichi_turn=other.riichi_turn if declared else None,
         melds=tuple(meld.as_meld() for meld in other.melds),
+        value_winds=frozenset((machine.seat_wind(seat), machine.bakaze)),
+        hand_discards_after_call=max(other.hand_discards_after_call or 0, 0),
     )
 
 
-def _opponent(machine: TableMachine, other: SeatState) -> Opponent:
-    """What every other seat sees of ``other``; read again only once it has changed (see
-    :attr:`~app.core.table.machine.SeatState.opponent_cache`)."""
+def _opponent(machine: TableMachine, seat: int) -> Opponent:
+    """What every other seat sees of ``seat``; read again only once it has changed (see
+    :attr:`~app.core.table.machine.SeatState.opponent_cache`).  Its value winds are its seat
+    wind and the round's."""
+    other = machine.players[seat]
     river = len(other.river)
     state = (len(other.called_away), other.riichi, other.riichi_turn, len(other.melds), machine.kans)
     cached = other.opponent_cache
@@ -206,6 +222,7 @@ def _opponent(machine: TableMachine, other: SeatState) -> Opponent:
                 riichi=opponent.riichi,
                 riichi_turn=opponent.riichi_turn,
                 melds=opponent.melds,
+                value_winds=opponent.value_winds,
             )
             other.opponent_cache = (river, state, opponent)
             return opponent
@@ -220,6 +237,7 @@ def _opponent(machine: TableMachine, other: SeatState) -> Opponent:
         riichi=other.riichi == 2,
         riichi_turn=riichi_turn,
         melds=tuple(meld.as_meld() for meld in other.melds),
+        value_winds=frozenset((machine.seat_wind(seat), machine.bakaze)),
     )
     other.opponent_cache = (river, state, opponent)
     return opponent

@@ -635,6 +635,10 @@ class TableMachine:
         self._take(seat, tile)
         kind = kind_of(tile)
         player.river.append(tile)
+        after_call = player.hand_discards_after_call
+        if after_call is not None:
+            # A discard without the flag is not counted: the read then stays at the call's rate.
+            player.hand_discards_after_call = 0 if after_call < 0 else after_call + (event.tsumogiri is False)
         if kind not in ORPHANS:
             player.nagashi = False
         if player.declared == 2:
@@ -736,6 +740,7 @@ class TableMachine:
         for consumed in event.consumed:
             self._take(seat, consumed)
         caller = self.players[seat]
+        caller.hand_discards_after_call = -1
         discarder = self.players[target]
         discarder.nagashi = False
         discarder.called_away.add(len(discarder.river) - 1)

@@ -357,6 +357,9 @@ class Advisor(ShantenCaller):
     #: Whether :meth:`rank` and :meth:`appraise_calls` give a figure in points to decisions the
     #: rules of thumb decide (no discard worth anything, no call that helps).
     figures_everywhere = True
+    #: Whether the danger model reads the dora and each other seat's value winds (published
+    #: rates: :mod:`app.core.advice.safety`).
+    danger_reads_dora = True
 
     def __init__(
         self,
@@ -549,6 +552,7 @@ class Advisor(ShantenCaller):
                 nuki=view.nuki,
                 value_budget=VALUE_BUDGET,
                 value_detours=self.detours(view.checker.shanten_number(view.hand)),
+                danger_reads_dora=self.danger_reads_dora,
                 cancelled=view.stop,
             )
             # No discard worth any points (no win the model can reach by its last turn, or an
@@ -570,6 +574,7 @@ class Advisor(ShantenCaller):
             turn=view.turn,
             weights=self.weights,
             visible=view.visible,
+            danger_reads_dora=self.danger_reads_dora,
         )
         if any(threats) and self._valued(view):
             best = self._fold(ranked, threats)
@@ -748,6 +753,7 @@ class NearAdvisor(Advisor):
     call_shanten = CALL_SHANTEN
     far_detours = DEFAULT_EXTRA
     figures_everywhere = False
+    danger_reads_dora = False
 
 
 class TableReader(NearAdvisor):

@@ -82,6 +82,10 @@ class SeatState:
     #: Kinds this seat may not discard now (kuikae), after its chi or pon.
     forbidden: frozenset[int] = frozenset()
     discarded: bool = False
+    #: Discards from the hand (not the tile just drawn) after the one that followed this seat's
+    #: last chi, pon or open kan: None before any call, -1 until that discard.  Every seat sees
+    #: it (the open-hand tenpai rates read it).
+    hand_discards_after_call: int | None = None
     #: Every discard was an orphan and none was called: nagashi mangan stands.
     nagashi: bool = True
     kita: int = 0
