@@ -65,6 +65,8 @@ The layout::
             minus b's, averaged over the games),
         paired_win_difference (an estimate, paired by game: per game, the hands won per hand
             and position of a minus b's),
+        paired_deal_in_difference (the same for the hands dealt in: a win on the position's
+            discard or robbed kong),
         rank_points_difference (an estimate, paired by game: per game, a's average rank points
             minus b's)
     placements: one entry per game played, in run order: game, rotation, hands, and scores
@@ -449,6 +451,7 @@ class _Tally:
         hands = list(_seat_hands(positions, games))
         self.payment = sum(hand.payments[seat] for hand, seat in hands) / len(hands)
         self.wins = sum(seat in hand.winners for hand, seat in hands) / len(hands)
+        self.deal_ins = sum(_deals_in(hand, seat) for hand, seat in hands) / len(hands)
         places = [record.ranks[seat_of(record, position)] for record in games for position in positions]
         self.rank_points = sum(points[place - 1] for place in places) / len(places)
 
@@ -482,6 +485,7 @@ def _comparisons(
                     "win_rate_difference": difference_of_proportions(wins_of[a], trials_a, wins_of[b], trials_b),
                     "payment_difference": mean_estimate([ta.payment - tb.payment for ta, tb in pairs]),
                     "paired_win_difference": mean_estimate([ta.wins - tb.wins for ta, tb in pairs]),
+                    "paired_deal_in_difference": mean_estimate([ta.deal_ins - tb.deal_ins for ta, tb in pairs]),
                     "rank_points_difference": mean_estimate([ta.rank_points - tb.rank_points for ta, tb in pairs]),
                 }
             )

@@ -229,6 +229,7 @@ _COMPARISONS: Final = (
         _points_estimate,
     ),
     ("hands won per seat, differences {paired} (95% CI)", "paired_win_difference", _points_estimate),
+    ("hands dealt in per seat, differences {paired} (95% CI)", "paired_deal_in_difference", _points_estimate),
     ("average payment differences per hand, {paired} (95% CI)", "payment_difference", _payment_estimate),
     ("rank points differences, {paired} (95% CI)", "rank_points_difference", _payment_estimate),
 )

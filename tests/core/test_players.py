@@ -7,6 +7,7 @@ import random
 import pytest
 
 from app.core.advice.discard import MAX_VALUE_SHANTEN, DiscardModel, evaluate_discards
+from app.core.advice.reads import OPEN_COST_FACTOR
 from app.core.advice.safety import Opponent
 from app.core.families.registry import TABLES, family_of
 from app.core.shape.engine import Checker
@@ -320,6 +321,32 @@ def test_the_advisor_charges_for_dealing_in_only_where_an_opponent_may_be_ready(
     called = (Opponent(river=rivers[0], melds=(Meld.of("pon", parse_mpsz("777z")),)), *silent[1:])
     assert not is_threat(called[0]) and is_threat(declared[0])
     assert Advisor().discard(view(called)) == eight_sou
+
+
+def test_with_nobody_declared_the_advisor_charges_an_open_seat_and_near_does_not():
+    # Turn 11, a ready hand: throwing 7s keeps the most points.  A seat with two pons shown is
+    # ready 62% of the time at this turn (mahjong-helper's published rate), and 7s is fresh to
+    # it where the 2s is safer: charged at that chance and 0.45 of a declared seat's cost, the
+    # 2s is worth more.
+    rules = rule_profile("riichi")
+    rivers = [tuple(parse_mpsz(river)) for river in ("19m19p19s1234z9m1p", "19m19p19s1234z8s2p", "19m19p19s5672z7s3m")]
+    hand = Hand.from_tiles(parse_mpsz("566m7m55p888p2345s7s"))
+    pons = tuple(Meld.of("pon", parse_mpsz(tiles)) for tiles in ("777z", "666z"))
+
+    class Uncharged(Advisor):
+        open_seat_cost = 0.0
+
+    def view(first: Opponent) -> SeatView:
+        opponents = (first, *(Opponent(river=river) for river in rivers[1:]))
+        return SeatView(0, hand, None, 11, opponents, (17,), 30, rules, Checker(rules), True, seat_wind=28)
+
+    two_sou, seven_sou = parse_mpsz("2s7s")
+    opened, closed = view(Opponent(river=rivers[0], melds=pons)), view(Opponent(river=rivers[0]))
+    assert Advisor.open_seat_cost == OPEN_COST_FACTOR and NearAdvisor.open_seat_cost == 0.0
+    assert Advisor().discard(opened) == two_sou
+    assert Uncharged().discard(opened) == NearAdvisor().discard(opened) == seven_sou
+    # A closed seat that has not declared is still charged nothing.
+    assert Advisor().discard(closed) == Uncharged().discard(closed) == seven_sou
 
 
 @pytest.mark.parametrize("rules_name", ["riichi", "sanma", "mcr"])

@@ -273,7 +273,11 @@ def test_comparisons_are_paired_by_game(report):
     assert linear_greedy["payment_difference"] == mean_estimate([1300, 5000, 0])
     # Per game, wins per hand and position: 1/4 - 0, 2/2 - 0, 0.
     assert linear_greedy["paired_win_difference"] == mean_estimate([0.25, 1, 0])
-    # Per game, rank points: (90 + 0) / 2 - 45, (45 + 90) / 2 - 0, (0 - 135) / 2 - 90.
+    # Only random (position 3) dealt in: in game 1, its one hand there (seat 2's discard).
+    assert linear_greedy["paired_deal_in_difference"] == mean_estimate([0, 0, 0])
+    assert report["comparisons"][1]["paired_deal_in_difference"] == mean_estimate(
+        [0, -1, 0]
+    )  # Per game, rank points: (90 + 0) / 2 - 45, (45 + 90) / 2 - 0, (0 - 135) / 2 - 90.
     assert linear_greedy["rank_points_difference"] == mean_estimate([0, 67.5, -157.5])
     assert "linear - greedy: -30.0 (" in format_summary(report)
 
@@ -452,26 +456,26 @@ def test_selfplay_imports_no_web_stack():
 #: of play or scoring updates the digest in the same commit and says why.
 PINNED_RUNS = [
     # Issue #36's advisor (a figure for every decision up to three-shanten) changed play here.
-    ("riichi", (), "tonpuu", "advisor", "70e8917384ef3cb267d884dba8c243aefcbf5596320b9cc0117eebfbca02a47b"),
-    ("sanma", (), "kyoku", "advisor", "f2dd33163cc7dac195de51f5c7301940daa70fd6779c0cbcc27adfe9c938a2d0"),
+    ("riichi", (), "tonpuu", "advisor", "b445d80a6e8c2f0411a0ff6e5978b77b7c5fbc11994878375a48f0276e2887c4"),
+    ("sanma", (), "kyoku", "advisor", "6e42f8c2b22d43b7cf9a9cff47ec25927169f0a4bbc1897b4c2bdf899e6799d7"),
     # The advisor before it, kept as ``near``.  When it was added these digests differed from
     # the advisor's pinned before (49fe53aa..., 231af7b8...) only by the strategy's name: with
     # the name masked, its games and /act answers were checked equal to the old advisor's, byte
-    # for byte.  They moved again when the danger model read the dora and the value winds: near
-    # does not (its own games are unchanged), but these runs' other seats and /act's opponent
-    # reads do.
-    ("riichi", (), "tonpuu", "near", "04ed981b14a72cb8899b990601a4771ac22e7b45475c57291995f80ecee18101"),
-    ("sanma", (), "kyoku", "near", "8dbbdb1b6b59e253a834f55498917e04a333f5c7741744a642cf59ede1fcfab7"),
-    ("chinese", (), "kyoku", "advisor", "cc9381a80bec9e03d9355f38932ceb09eae455694f60a24339325240c4594f36"),
-    ("mcr", (), "kyoku", "advisor", "651efb2af49254fac683b936c5975b9bdbe840a71b4f94096d5870fde937cf64"),
-    ("qiqihar", (), "kyoku", "advisor", "ae204bfb1ede8efd17cd7f80f2285e719332ace7d4b38529180b2fa62e4497d6"),
-    ("sichuan", (), "kyoku", "advisor", "95c0e0b4c43e04f2b668cadac68153faea95e9d05226e5a77273d60782d4317f"),
+    # for byte.  They have moved since with what these runs share beside near's own play: the
+    # danger model read the dora and the value winds (near does not, but these runs' other seats
+    # and /act's opponent reads do), and the report gained the paired deal-in difference.
+    ("riichi", (), "tonpuu", "near", "4597293b12f6b46be066c377324c6de5410a4d0132c09d52112365eccdefab7c"),
+    ("sanma", (), "kyoku", "near", "e395ba34fae1627470db939ba371d12e49808c678f14987199b2c50aec65598c"),
+    ("chinese", (), "kyoku", "advisor", "3075e52d25ef24457bf181e48e4f28ee5a695e3d58600a1024eae6f9b8b9a418"),
+    ("mcr", (), "kyoku", "advisor", "69621d1a1224c72ed020125587759a91d6d1753226a0287950b959c70ad96a75"),
+    ("qiqihar", (), "kyoku", "advisor", "7886957468006ce3e7b3b2a5e781110fe076575bf9de7e0175495cdf99360d55"),
+    ("sichuan", (), "kyoku", "advisor", "84b0595a6658ea0ec444180dbb6e0d1a125765b682211c9ea5f7b96b7edc1940"),
     (
         "sichuan",
         (("bloody_river", True),),
         "kyoku",
         "advisor",
-        "1236209ea59159ad35ee1406c5b057169ecd1ec80b84f92bed0ac02b1ea4a97f",
+        "1c7adb195b865592e302e7e5c578d1f93a85a7e54c9eabd22943ff938df18219",
     ),
 ]
 
