@@ -164,6 +164,10 @@ class ComparisonOut(BaseModel):
         description="Per game, the hands won per hand and seat of a's seats minus b's, averaged over the games "
         "(paired by game)."
     )
+    paired_deal_in_difference: Estimate = Field(
+        description="Per game, the hands dealt in per hand and seat of a's seats minus b's, averaged over the games "
+        "(paired by game)."
+    )
     rank_points_difference: Estimate = Field(
         description="Per game, the average rank points of a's seats minus b's, averaged over the games (paired by game)."
     )
