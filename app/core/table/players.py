@@ -112,7 +112,7 @@ from app.core.advice.expected_score import DEFAULT_EXTRA, LAST_TURN, supports
 from app.core.advice.mcr_targets import FanPlanner, planner_for
 from app.core.advice.placement import Standing, uma_for
 from app.core.advice.reads import OPEN_COST_FACTOR, TableRead, table_read
-from app.core.advice.safety import Opponent, combined_safety
+from app.core.advice.safety import Opponent, TileSafety, combined_safety
 from app.core.advice.sichuan import choose_exchange, choose_void_suit
 from app.core.errors import TenpaiError
 from app.core.shape.engine import Checker
@@ -502,7 +502,14 @@ class Advisor(ShantenCaller):
         ]
         threats = [is_threat(opponent) for opponent in view.opponents]
         if not any(threats):
-            return line.expected_score, tuple(reasons)
+            # The open seats' charge the pick pays (best_against_threats), on this figure's scale.
+            open_cost = self.open_seat_cost if supports(view.rules) else 0.0
+            danger, charge = open_seat_charge(
+                candidate.safety_by_opponent, view.opponents, open_cost, line.expected_score
+            )
+            if charge:
+                reasons.append(f"against the open seats: deals in {danger:.1%} now, {charge:,.0f} charged")
+            return line.expected_score - charge, tuple(reasons)
         value = self._push_value(view, candidate, threats)
         danger = 1.0 - combined_safety(
             v for v, threat in zip(candidate.safety_by_opponent, threats, strict=True) if threat
@@ -823,10 +830,6 @@ def best_against_threats(
     threats = [is_threat(opponent) for opponent in opponents]
     if all(threats):
         return ranked[0]
-    opened = [
-        bool(open_cost) and not threat and any(meld.kind.is_open for meld in opponent.melds)
-        for opponent, threat in zip(opponents, threats, strict=True)
-    ]
 
     def value(candidate: Candidate) -> float:
         expected = candidate.expected
@@ -835,13 +838,34 @@ def best_against_threats(
         verdicts = (verdict for verdict, threat in zip(candidate.safety_by_opponent, threats, strict=True) if threat)
         danger = 1.0 - combined_safety(verdicts)
         worth = expected.expected_score - danger * (expected.expected_score + DEAL_IN_POINTS)
-        if any(opened):
-            for verdict, charged in zip(candidate.safety_by_opponent, opened, strict=True):
-                if charged:
-                    worth -= verdict.danger * (expected.expected_score + open_cost * DEAL_IN_POINTS)
+        if open_cost:
+            worth -= open_seat_charge(candidate.safety_by_opponent, opponents, open_cost, expected.expected_score)[1]
         return worth
 
     return min(ranked, key=lambda candidate: -round(value(candidate) * _VALUE_SCALE))
+
+
+def open_seat_charge(
+    safety: Sequence[TileSafety], opponents: Sequence[Opponent], open_cost: float, value: float
+) -> tuple[float, float]:
+    """(chance of dealing in, charge) of a discard (``safety``: its verdict against each of
+    ``opponents``) against the open seats that have not declared: each seat's read ready chance
+    times the tile's danger, times the hand's ``value`` lost and ``open_cost`` of
+    ``DEAL_IN_POINTS`` paid.  (0, 0) without an open seat or a cost.
+
+    >>> opened = Opponent(melds=(Meld.of("pon", (31, 31, 31)),))
+    >>> risky = TileSafety(0.9, 0.1, 0.2, 0.5, ())
+    >>> open_seat_charge([risky, risky], [opened, Opponent()], 0.45, 2000.0)
+    (0.1, 447.5)
+    """
+    if not open_cost:
+        return 0.0, 0.0
+    danger = charge = 0.0
+    for verdict, opponent in zip(safety, opponents, strict=True):
+        if not opponent.riichi and any(meld.kind.is_open for meld in opponent.melds):
+            danger += verdict.danger
+            charge += verdict.danger * (value + open_cost * DEAL_IN_POINTS)
+    return danger, charge
 
 
 #: Values equal to 1e-6 points tie (as the discard ranking's).
