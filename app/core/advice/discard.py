@@ -623,8 +623,9 @@ def advise(
     # Only pairs and triplets are worth anything; most hands hold none.
     honors_total = sum(honor_values[kind][c] for kind, c in enumerate(honor_held)) if max(honor_held) > 1 else 0.0
     if opponents:
-        danger_dora = frozenset(dora_table(rules.absent_tiles)[i] for i in dora_indicators)
-        if not question.danger_reads_dora:
+        if question.danger_reads_dora:
+            danger_dora = frozenset(dora_table(rules.absent_tiles)[i] for i in dora_indicators)
+        else:
             danger_dora = frozenset()
             opponents = [replace(opponent, value_winds=frozenset()) for opponent in opponents]
         by_tile = _safety_by_tile(hand, checker.remaining(hand, others), rules, opponents, turn, danger_dora)

@@ -16,9 +16,8 @@ opponent cannot win at all (Qiqihar without an exposed pon or kong).
     discards, 23.1 % after 9, 40.6 % after 14), for a hand with k calls the larger
     of that and mahjong-helper's tenpai rate with k calls by turn and by the
     discards made from the hand since the call (30 % at turn 9 right after a first
-    call, 59 % after three more from the hand; a player who keeps throwing the tile
-    they drew is more likely already waiting: it counts only discards from the
-    hand); four calls always wait.  The closed figure includes players who declared, so for a
+    call, 59 % after three more from the hand: each is a step the hand made; a tile
+    thrown as drawn is not counted); four calls always wait.  The closed figure includes players who declared, so for a
     silent closed hand it errs on the side of caution (ours).
 
 ``danger_if_ready`` for a number tile

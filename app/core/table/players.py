@@ -377,6 +377,11 @@ class Advisor(ShantenCaller):
         self.weights = weights
         self.parameters = parameters
 
+    def _open_cost(self, view: SeatView) -> float:
+        """:attr:`open_seat_cost` where the riichi model values the hand (the cost was measured at
+        riichi tables), else 0."""
+        return self.open_seat_cost if supports(view.rules) else 0.0
+
     def detours(self, shanten: int) -> int:
         """Detours per path the searches allow at a decision ``shanten`` from tenpai."""
         return DEFAULT_EXTRA if shanten <= 1 else self.far_detours
@@ -503,9 +508,8 @@ class Advisor(ShantenCaller):
         threats = [is_threat(opponent) for opponent in view.opponents]
         if not any(threats):
             # The open seats' charge the pick pays (best_against_threats), on this figure's scale.
-            open_cost = self.open_seat_cost if supports(view.rules) else 0.0
             danger, charge = open_seat_charge(
-                candidate.safety_by_opponent, view.opponents, open_cost, line.expected_score
+                candidate.safety_by_opponent, view.opponents, self._open_cost(view), line.expected_score
             )
             if charge:
                 reasons.append(f"against the open seats: deals in {danger:.1%} now, {charge:,.0f} charged")
@@ -578,10 +582,7 @@ class Advisor(ShantenCaller):
                 elif any(threats) and self.values_every_decision:
                     best = self._push_or_fold(view, valued, threats)
                 else:
-                    # Open seats are charged where the riichi model values the hand: their cost
-                    # was measured at riichi tables.
-                    open_cost = self.open_seat_cost if supports(view.rules) else 0.0
-                    best = best_against_threats(valued, view.opponents, open_cost=open_cost)
+                    best = best_against_threats(valued, view.opponents, open_cost=self._open_cost(view))
                 return [best, *(candidate for candidate in valued if candidate is not best)]
         ranked = evaluate_discards(
             view.hand,
@@ -838,9 +839,7 @@ def best_against_threats(
         verdicts = (verdict for verdict, threat in zip(candidate.safety_by_opponent, threats, strict=True) if threat)
         danger = 1.0 - combined_safety(verdicts)
         worth = expected.expected_score - danger * (expected.expected_score + DEAL_IN_POINTS)
-        if open_cost:
-            worth -= open_seat_charge(candidate.safety_by_opponent, opponents, open_cost, expected.expected_score)[1]
-        return worth
+        return worth - open_seat_charge(candidate.safety_by_opponent, opponents, open_cost, expected.expected_score)[1]
 
     return min(ranked, key=lambda candidate: -round(value(candidate) * _VALUE_SCALE))
 
