@@ -25,6 +25,12 @@ leaves these games as they are.  The advisors declare every closed ready hand, s
 closed hands are rarely ready there.
 
     .venv/bin/python scripts/measure_reads.py --selfplay 2000 --seed 5
+
+``--judge 600`` draws the sample as the issue's check does instead (``--draws`` times, from
+every draw of the games): 600 decision points, half with a really ready opponent, and reports
+each read's AUC over the draws (mean, lowest, share at or above the issue's floor).
+
+    .venv/bin/python scripts/measure_reads.py --judge 600 --draws 200 --seed 36
 """
 
 from __future__ import annotations
@@ -35,7 +41,7 @@ import random
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -77,11 +83,19 @@ def auc(scored: Sequence[tuple[float, bool]]) -> float | None:
     return (rank_sum - positives * (positives + 1) / 2) / (positives * negatives)
 
 
-def measure_game(events: list[dict[str, Any]], share: float, rng: random.Random) -> Scored:
+def measure_game(
+    events: list[dict[str, Any]], share: float, rng: random.Random, *, diagnose: bool = False
+) -> list[Scored]:
+    """Each sampled decision point's scored reads (``share`` of the seats' draws, drawn by ``rng``).
+
+    With ``diagnose``, also the danger if ready alone (the deal-in read over the tenpai read)
+    against seats really ready, by kind of seat (``danger_if_ready_riichi``, ``_open``,
+    ``_silent``), and the deal-in read with the tenpai read replaced by the truth
+    (``deal_in_if_tenpai_known``): where the overall deal-in read loses."""
     rules = rule_profile("riichi")
     truth = TableMachine(rules, family_of(rules))
     views = [TableMachine(rules, family_of(rules)) for _ in range(rules.seats)]
-    found: Scored = {"tenpai": [], "deal_in": [], "deal_in_riichi": []}
+    points: list[Scored] = []
     for index, event in enumerate(events):
         replay([event], rules, machine=truth, first=index, family=family_of(rules))
         for seat, view in enumerate(views):
@@ -89,6 +103,8 @@ def measure_game(events: list[dict[str, Any]], share: float, rng: random.Random)
         if event.get("type") != "tsumo" or rng.random() >= share:
             continue
         seat = event["actor"]
+        found: Scored = {"tenpai": [], "deal_in": [], "deal_in_riichi": []}
+        points.append(found)
         for read in opponent_reads(views[seat], seat):
             other = read.seat
             ready = truth.hand_shanten(other) == 0
@@ -99,7 +115,68 @@ def measure_game(events: list[dict[str, Any]], share: float, rng: random.Random)
                 found["deal_in"].append((chance, kind in waits))
                 if declared:
                     found["deal_in_riichi"].append((chance, kind in waits))
-    return found
+                if diagnose:
+                    danger = chance / read.tenpai if read.tenpai > 0 else 0.0
+                    found.setdefault("deal_in_if_tenpai_known", []).append((danger if ready else 0.0, kind in waits))
+                    if ready:
+                        seen = truth.players[other]
+                        how = "riichi" if declared else "open" if seen.melds else "silent"
+                        found.setdefault(f"danger_if_ready_{how}", []).append((danger, kind in waits))
+    return points
+
+
+def pooled_report(points: Sequence[Scored]) -> dict[str, dict[str, Any]]:
+    """Each read's AUC, cases and positives over ``points`` pooled."""
+    pooled: Scored = {"tenpai": [], "deal_in": [], "deal_in_riichi": []}
+    for point in points:
+        for name, scored in point.items():
+            pooled.setdefault(name, []).extend(scored)
+    return {
+        name: {
+            "auc": None if (value := auc(scored)) is None else round(value, 4),
+            "cases": len(scored),
+            "positives": sum(1 for _, truth in scored if truth),
+        }
+        for name, scored in pooled.items()
+    }
+
+
+def judge_like(points: Sequence[Scored], size: int, draws: int, seed: int) -> dict[str, Any]:
+    """The issue's check, drawn ``draws`` times: ``size`` decision points, half of them with an
+    opponent really ready (a tenpai truth among the point's reads), half without; each read's AUC
+    per draw, with the mean, the lowest and the share of draws at or above the issue's floor."""
+    ready = [point for point in points if any(truth for _, truth in point["tenpai"])]
+    calm = [point for point in points if not any(truth for _, truth in point["tenpai"])]
+    rng = random.Random(seed)
+    by_read: dict[str, list[float]] = {"tenpai": [], "deal_in": [], "deal_in_riichi": []}
+    for _ in range(draws):
+        drawn = rng.sample(ready, size // 2) + rng.sample(calm, size - size // 2)
+        for name, figures in pooled_report(drawn).items():
+            if figures["auc"] is not None:
+                by_read.setdefault(name, []).append(figures["auc"])
+    return {
+        "points": {"with_a_ready_opponent": len(ready), "without": len(calm)},
+        "size": size,
+        "draws": draws,
+        **{
+            name: {
+                "mean": round(sum(values) / len(values), 4),
+                "lowest": min(values),
+                "highest": max(values),
+            }
+            | (
+                {"at_or_above_floor": round(sum(value >= FLOORS[name] for value in values) / len(values), 3)}
+                if name in FLOORS
+                else {}
+            )
+            for name, values in by_read.items()
+            if values
+        },
+    }
+
+
+#: Issue #36's floors for the reads.
+FLOORS: Final = {"tenpai": 0.92, "deal_in": 0.93, "deal_in_riichi": 0.75}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -108,9 +185,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--share", type=float, default=0.3, help="share of the seats' draws sampled")
     parser.add_argument("--selfplay", type=int, default=0, help="score N self-play hands instead of the Tenhou games")
     parser.add_argument("--strategy", default="near", help="the four self-play seats' strategy")
+    parser.add_argument(
+        "--judge",
+        type=int,
+        default=0,
+        help="instead of --share: draw N points as issue #36 judges (half with a ready opponent), --draws times",
+    )
+    parser.add_argument("--draws", type=int, default=20, help="how many judge-like samples to draw")
+    parser.add_argument("--diagnose", action="store_true", help="add the reads' parts (see measure_game)")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
-    pooled: Scored = {"tenpai": [], "deal_in": [], "deal_in_riichi": []}
+    share = 1.0 if args.judge else args.share
     if args.selfplay:
         config = GameConfig("riichi", (args.strategy,) * 4, args.seed, record_events=True, length="kyoku")
         logs = [list(record.events) for record in run_games(config, args.selfplay, workers=available_cores())]
@@ -126,23 +211,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             for path in paths
         ]
         source = "tenhou"
-    for events in logs:
-        for name, scored in measure_game(events, args.share, rng).items():
-            pooled[name].extend(scored)
-    report = {
-        "source": source,
-        "games": len(logs),
-        "seed": args.seed,
-        "share": args.share,
-        **{
-            name: {
-                "auc": None if (value := auc(scored)) is None else round(value, 4),
-                "cases": len(scored),
-                "positives": sum(1 for _, truth in scored if truth),
-            }
-            for name, scored in pooled.items()
-        },
-    }
+    points = [point for events in logs for point in measure_game(events, share, rng, diagnose=args.diagnose)]
+    report: dict[str, Any] = {"source": source, "games": len(logs), "seed": args.seed}
+    if args.judge:
+        report |= judge_like(points, args.judge, args.draws, args.seed)
+    else:
+        report |= {"share": args.share, **pooled_report(points)}
     print(json.dumps(report, indent=2))
     return 0
 

@@ -296,7 +296,7 @@ def test_the_advisor_charges_for_dealing_in_only_where_an_opponent_may_be_ready(
     def view(opponents: tuple[Opponent, ...]) -> SeatView:
         return SeatView(0, hand, None, 11, opponents, (17,), 30, rules, Checker(rules), True, seat_wind=28)
 
-    def charged_for_everyone(opponents: tuple[Opponent, ...]) -> int:
+    def charged_for_everyone(opponents: tuple[Opponent, ...], danger_reads: bool = True) -> int:
         ranked = evaluate_discards(
             hand,
             rules,
@@ -305,13 +305,16 @@ def test_the_advisor_charges_for_dealing_in_only_where_an_opponent_may_be_ready(
             turn=11,
             model=DiscardModel.EXPECTED_SCORE,
             seat_wind=28,
+            danger_reads=danger_reads,
         )
         return ranked[0].tile
 
     eight_sou, one_sou = parse_mpsz("8s1s")
-    # Silent closed hands: the ranking's danger (each ready 30% of the time by turn 11) would
-    # throw the safe 1s; at this table they are rarely ready, so the advisor plays for points.
-    assert charged_for_everyone(silent) == one_sou
+    # Silent closed hands: the ranking's danger before the reads (each ready 32% of the time by
+    # turn 11, the share of all players) would throw the safe 1s.  Read by the silent hands' own
+    # rate (under 8%), they are rarely ready, and the ranking too plays for points.
+    assert charged_for_everyone(silent, danger_reads=False) == one_sou
+    assert charged_for_everyone(silent) == eight_sou
     assert not any(is_threat(opponent) for opponent in silent)
     assert Advisor().discard(view(silent)) == eight_sou
     # A declared riichi that 8s may deal into: the advisor folds, as the ranking does.

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from app.core.advice.safety import (
     EARLY_OUTSIDE_FACTOR,
     GENBUTSU_LEAK,
+    ClosedRates,
     InvalidOpponent,
     Opponent,
     Reason,
@@ -279,8 +280,19 @@ def test_an_undeclared_opponent_scales_the_danger_down() -> None:
     declared = _one(Opponent(riichi=True), "5m", unseen)
     silent = _one(Opponent(), "5m", unseen)
     assert silent.danger_if_ready == declared.danger_if_ready
-    assert silent.danger == pytest.approx(declared.danger * 0.231)
+    # No turn given: the pooled turn (9), 8 turns left, where 2,019 of 37,059 silent closed hands were ready.
+    assert silent.danger == pytest.approx(declared.danger * 2019 / 37059)
     assert Reason.NOT_DECLARED.value in silent.reasons
+    # The model before the reads: the share of all players ready after 9 discards.
+    unseen_copies = bytes([4] * NUM_TILE_KINDS)
+    (before,) = assess(
+        Opponent(),
+        parse_mpsz("5m"),
+        unseen=unseen_copies,
+        rules=rule_profile("riichi"),
+        closed_rates=ClosedRates.ALL_PLAYERS,
+    )
+    assert before.danger == pytest.approx(declared.danger * 0.231)
 
 
 def test_combined_safety_is_the_product() -> None:

@@ -12,6 +12,7 @@ from app.core.advice.safety_tables import (
     OPEN_TENPAI_AFTER_HAND_DISCARDS,
     OPEN_TENPAI_BY_TURN,
     POOLED_TURN,
+    SILENT_CLOSED_TENPAI,
     TENPAI_SHARE_BY_TURN,
     Category,
 )
@@ -81,3 +82,16 @@ def test_tenpai_tables() -> None:
     for turn in range(3, 19):
         one, two, three = (column[turn] for column in OPEN_TENPAI_BY_TURN)
         assert one < two < three
+
+
+def test_the_silent_closed_rates_rise_as_the_wall_empties_and_stay_below_all_players() -> None:
+    # mjai-manue's counts, by the live wall's turns left 0..17: a silent closed hand is ready
+    # more often the fewer turns are left, and less often than the share of all players (which
+    # counts those who declared) after the matching number of discards, 17 less the turns left
+    # (with 17 left, before the first discard, the share of all players is published as 0).
+    assert len(SILENT_CLOSED_TENPAI) == 18
+    rates = [tenpai / total for tenpai, total in SILENT_CLOSED_TENPAI]
+    assert all(0 < tenpai < total for tenpai, total in SILENT_CLOSED_TENPAI)
+    assert rates == sorted(rates, reverse=True)
+    for left, rate in enumerate(rates[:17]):
+        assert rate < TENPAI_SHARE_BY_TURN[17 - left] / 100

@@ -36,7 +36,7 @@ from app.core.advice.reads import (
     TableRead,
     table_read,
 )
-from app.core.advice.safety import Opponent, TileSafety, ready_probability
+from app.core.advice.safety import ClosedRates, Opponent, TileSafety, ready_probability
 from app.core.families.registry import TABLES, family_of
 from app.core.shape.hand import Meld
 from app.core.shape.rules import rule_profile
@@ -166,7 +166,7 @@ def test_the_read_is_probabilities_that_grow_and_costs_that_are_bounded(
         assert by_turn == sorted(by_turn)  # a seat only gets nearer
         if opponent.riichi:
             assert set(by_turn) == {1.0}
-        published = ready_probability(opponent, len(opponent.river))
+        published = ready_probability(opponent, len(opponent.river), closed_rates=ClosedRates.ALL_PLAYERS)
         scale = 1.0 if opponent.riichi else (1 - factor) if opponent.melds else factor
         assert by_turn[0] == pytest.approx(min(1.0, published * scale))
     assert all(0.0 < cost <= MAX_DEAL_IN_COST for cost in read.costs)

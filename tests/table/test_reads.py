@@ -15,11 +15,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.core.advice.reads import read_opponents
-from app.core.advice.safety import Opponent
+from app.core.advice.safety import Opponent, turns_left_after
 from app.core.advice.safety_tables import (
     DEAL_IN_BY_TURN,
     OPEN_TENPAI_AFTER_HAND_DISCARDS,
     OPEN_TENPAI_BY_TURN,
+    SILENT_CLOSED_TENPAI,
     TENPAI_SHARE_BY_TURN,
     Category,
 )
@@ -92,7 +93,8 @@ def test_a_tile_in_a_seats_river_never_deals_into_it(river: list[int], held: lis
         return  # more copies than a set has: no table shows that
     unseen = bytes(4 - count for count in seen)
     (read,) = read_opponents(held, [(1, opponent)], unseen=unseen, rules=rule_profile("riichi"))
-    assert read.tenpai == (1.0 if riichi else TENPAI_SHARE_BY_TURN[min(len(river), 18)] / 100)
+    silent = SILENT_CLOSED_TENPAI[turns_left_after(len(river))]
+    assert read.tenpai == (1.0 if riichi else silent[0] / silent[1])
     for kind, chance in read.deal_in:
         assert 0.0 <= chance <= 1.0
         if kind in river:
@@ -207,3 +209,18 @@ def test_the_table_counts_hand_discards_after_a_call_and_every_seat_sees_them() 
     hidden = replay(seat_sees(events, 2), rules, family=family_of(rules))
     assert hidden.players[1].hand_discards_after_call == 2
     assert opponent_reads(hidden, 2) == opponent_reads(shown, 2)
+
+
+def test_a_silent_closed_seat_reads_the_published_rate_by_the_walls_turns_left() -> None:
+    # Seat 2 draws its fourth tile: 14 draws in all (the pon draws none), so 70 - 14 = 56 tiles
+    # are left in the live wall, 14 turns; seats 0 and 3 are closed and silent, and read the
+    # silent closed hands' published rate for 14 turns left (269 ready of 75,450).
+    events = [*_open_hand_events(), {"type": "tsumo", "actor": 2, "pai": "C"}]
+    assert sum(1 for event in events if event["type"] == "tsumo") == 14
+    rules = rule_profile("riichi")
+    machine = replay(seat_sees(events, 2), rules, family=family_of(rules))
+    reads = {read.seat: read for read in opponent_reads(machine, 2)}
+    assert SILENT_CLOSED_TENPAI[14] == (269, 75_450)
+    assert reads[0].tenpai == reads[3].tenpai == pytest.approx(269 / 75_450)
+    # Seat 1 called: it reads the open rate, far above (more than 8 %, mahjong-helper's row).
+    assert reads[1].tenpai > 0.08 > 20 * reads[0].tenpai

@@ -524,20 +524,21 @@ class RankedAction(BaseModel):
     reasons: list[str] = Field(description="Why, in words.")
 
 
+#: Each held kind's deal-in chance against a seat silent at the first turns (17 turns left in the
+#: wall: 2 of 41,903 silent closed hands were ready, mjai-manue's published count).
 _HELD_DEAL_IN_FIRST_TURN: Final[JsonDict] = {
-    "2m": 0.000047,
-    "3m": 0.000058,
-    "4m": 0.000057,
-    "5p": 0.000057,
-    "6p": 0.000057,
-    "7p": 0.000058,
-    "3s": 0.000058,
-    "4s": 0.000057,
-    "5s": 0.000057,
-    "9s": 0.0,
-    "P": 0.000005,
+    "2m": 0.000002,
+    "3m": 0.000003,
+    "4m": 0.000003,
+    "5p": 0.000003,
+    "6p": 0.000003,
+    "7p": 0.000003,
+    "3s": 0.000003,
+    "4s": 0.000003,
+    "5s": 0.000003,
+    "9s": 0.000002,
+    "P": 0.0,
 }
-_NOT_READY_DEAL_IN: Final[JsonDict] = {tile: 0.0 for tile in _HELD_DEAL_IN_FIRST_TURN}
 _ACT_ANSWER_EXAMPLE: Final[JsonDict] = {
     "action": _HORA_ACTION,
     "legal": [_HORA_ACTION, {"type": "none"}],
@@ -546,12 +547,12 @@ _ACT_ANSWER_EXAMPLE: Final[JsonDict] = {
         {"action": {"type": "none"}, "value": None, "reasons": ["pass"]},
     ],
     "complete": True,
-    # Seat 1 reads the dealer after one discard (tenpai 0.1 %: the published rate), and the two
-    # seats that have not discarded yet as not ready.
+    # Seat 1 reads the three others at the first turn, each as a silent closed hand with 17 turns
+    # left in the wall; the dealer discarded the 9s, so it cannot deal into the dealer (furiten).
     "opponents": [
-        {"seat": 0, "tenpai": 0.001, "deal_in": _HELD_DEAL_IN_FIRST_TURN},
-        {"seat": 2, "tenpai": 0.0, "deal_in": _NOT_READY_DEAL_IN},
-        {"seat": 3, "tenpai": 0.0, "deal_in": _NOT_READY_DEAL_IN},
+        {"seat": 0, "tenpai": 0.000048, "deal_in": {**_HELD_DEAL_IN_FIRST_TURN, "9s": 0.0}},
+        {"seat": 2, "tenpai": 0.000048, "deal_in": _HELD_DEAL_IN_FIRST_TURN},
+        {"seat": 3, "tenpai": 0.000048, "deal_in": _HELD_DEAL_IN_FIRST_TURN},
     ],
 }
 
@@ -567,8 +568,9 @@ class OpponentReadOut(BaseModel):
     tenpai: float = Field(
         ge=0.0,
         le=1.0,
-        description="The chance that the seat is ready now: 1 after its riichi, else the published tenpai rates "
-        "by its discards and calls (docs/table.md).",
+        description="The chance that the seat is ready now: 1 after its riichi, else the published tenpai rates: "
+        "a closed seat's by the turns left in the wall (of hands that have not declared), an open seat's by its "
+        "discards and calls (docs/table.md).",
     )
     deal_in: dict[str, float] = Field(
         description="For each kind of tile the asking seat holds (mjai names, red fives as plain fives), the "

@@ -115,6 +115,7 @@ from app.core.advice.expected_score import (
 from app.core.advice.lookahead import Analysis, LookaheadResult, lookahead
 from app.core.advice.mcr_targets import Plan, planner_for
 from app.core.advice.safety import (
+    ClosedRates,
     InvalidOpponent,
     Opponent,
     TileSafety,
@@ -473,9 +474,11 @@ class DiscardQuestion:
     #: Detours per path the riichi expected-score search allows (its ``extra``; see
     #: :mod:`~app.core.advice.expected_score`): one by default, as mahjong-cpp's.
     value_detours: int = DEFAULT_EXTRA
-    #: Whether the danger model reads the dora (a dora deals in more often) and each
-    #: opponent's ``value_winds``; False keeps the model before them (the ``near`` advisor).
-    danger_reads_dora: bool = True
+    #: Whether the danger model reads the dora (a dora deals in more often), each opponent's
+    #: ``value_winds`` and a silent closed opponent by the silent hands' own tenpai rate
+    #: (:class:`~app.core.advice.safety.ClosedRates`); False keeps the model before them (the
+    #: ``near`` advisor).
+    danger_reads: bool = True
     #: Under rules with a void suit (定缺), the hand's (0 m, 1 p, 2 s); None: the best suit to void.
     void_suit: int | None = None
     #: Sanma: norths the seat has set aside (kita), each a dora of the expected-score search's wins.
@@ -623,12 +626,16 @@ def advise(
     # Only pairs and triplets are worth anything; most hands hold none.
     honors_total = sum(honor_values[kind][c] for kind, c in enumerate(honor_held)) if max(honor_held) > 1 else 0.0
     if opponents:
-        if question.danger_reads_dora:
+        closed_rates: ClosedRates | None = None  # the rules'
+        if question.danger_reads:
             danger_dora = frozenset(dora_table(rules.absent_tiles)[i] for i in dora_indicators)
         else:
             danger_dora = frozenset()
             opponents = [replace(opponent, value_winds=frozenset()) for opponent in opponents]
-        by_tile = _safety_by_tile(hand, checker.remaining(hand, others), rules, opponents, turn, danger_dora)
+            closed_rates = ClosedRates.ALL_PLAYERS
+        by_tile = _safety_by_tile(
+            hand, checker.remaining(hand, others), rules, opponents, turn, danger_dora, closed_rates
+        )
     else:
         by_tile = None
     best_shanten = min(map(_SECOND, options_by_tile))
@@ -948,6 +955,7 @@ def _safety_by_tile(
     opponents: Sequence[Opponent],
     turn: int | None,
     dora: frozenset[Tile],
+    closed_rates: ClosedRates | None,
 ) -> dict[Tile, tuple[TileSafety, ...]]:
     """Per tile held, its safety against each opponent (computed once per kind)."""
     defence = defence_rules(rules)
@@ -961,6 +969,7 @@ def _safety_by_tile(
             turn=turn,
             passed=passed_after_riichi(opponents, index),
             dora=dora,
+            closed_rates=closed_rates,
         )
         for index, opponent in enumerate(opponents)
     ]

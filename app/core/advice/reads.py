@@ -5,15 +5,17 @@ The reads are the danger model of :mod:`app.core.advice.safety` asked from one s
 nothing more: for every other seat
 
 * ``tenpai`` is :func:`~app.core.advice.safety.ready_probability` (1 after a declaration,
-  else the published tenpai rates by that seat's discards and calls);
+  else the published tenpai rates: a silent closed seat's by the turns left in the wall, an
+  open seat's by its discards and calls);
 * ``deal_in[t]`` is the verdict's ``danger`` for each kind ``t`` the asking seat holds:
   ``tenpai * danger_if_ready``, the published deal-in table read through suji, kabe and
   genbutsu (0 for a tile in that seat's river, under furiten rules).
 
 A seat's river here is every tile it has discarded, called ones included: it is furiten on
 all of them, and the published rates are by the discarding player's own turn, its number of
-discards.  Tiles the asking seat discarded after a declaration passed the declared seat too.  The asking seat's view holds no hidden tile (its own hand, the rivers, the
-melds, the dora indicators and any tile set aside), so the reads cannot depend on one.
+discards.  Tiles the asking seat discarded after a declaration passed the declared seat too.
+The asking seat's view holds no hidden tile (its own hand, the rivers, the melds, the dora
+indicators and any tile set aside), so the reads cannot depend on one.
 
 >>> from app.core.shape.rules import rule_profile
 >>> from app.core.shape.tiles import counts_from_tiles, format_tile, parse_mpsz
@@ -22,9 +24,9 @@ melds, the dora indicators and any tile set aside), so the reads cannot depend o
 >>> unseen = bytes(4 - c for c in counts_from_tiles(parse_mpsz("28m1z19p5z2555m1z4p")))
 >>> for read in read_opponents(parse_mpsz("2555m1z4p"), [(1, declared), (2, silent)],
 ...                            unseen=unseen, rules=rule_profile("riichi")):
-...     print(read.seat, read.tenpai, [(format_tile(t), round(p, 4)) for t, p in read.deal_in])
+...     print(read.seat, round(read.tenpai, 4), [(format_tile(t), round(p, 4)) for t, p in read.deal_in])
 1 1.0 [('2m', 0.0), ('5m', 0.016), ('4p', 0.08), ('1z', 0.0)]
-2 0.01 [('2m', 0.0006), ('5m', 0.0008), ('4p', 0.0004), ('1z', 0.0001)]
+2 0.0036 [('2m', 0.0002), ('5m', 0.0003), ('4p', 0.0001), ('1z', 0.0)]
 """
 
 from __future__ import annotations
@@ -32,7 +34,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final, NamedTuple
 
-from app.core.advice.safety import Opponent, assess, defence_rules, passed_after_riichi, ready_probability
+from app.core.advice.safety import (
+    ClosedRates,
+    Opponent,
+    assess,
+    defence_rules,
+    passed_after_riichi,
+    ready_probability,
+)
 from app.core.shape.rules import RuleProfile
 from app.core.shape.tiles import Counts, Tile, dora_from_indicator
 
@@ -57,6 +66,7 @@ def read_opponents(
     unseen: Counts,
     rules: RuleProfile,
     dora: frozenset[Tile] = frozenset(),
+    turns_left: int | None = None,
 ) -> tuple[OpponentRead, ...]:
     """The read of each of ``others`` against the tiles ``held`` (kinds; repeats count once).
 
@@ -64,7 +74,9 @@ def read_opponents(
     each river being every tile that seat discarded, the called ones too (it is furiten on
     them all, and its turn is their number).  ``own_discards`` are the asking seat's: those
     after a declaration passed the declared seat too.  ``unseen`` holds the copies of each
-    kind the asking seat has not seen; ``dora`` the dora kinds (a dora deals in more often).
+    kind the asking seat has not seen; ``dora`` the dora kinds (a dora deals in more often);
+    ``turns_left`` the live wall's tiles over 4, where known (a silent closed seat's tenpai
+    rate is published by it; else it is read from the seat's discards).
     """
     kinds = sorted(set(held))
     defence = defence_rules(rules)
@@ -81,11 +93,12 @@ def read_opponents(
             turn=turn,
             passed=passed_after_riichi(rivers, index),
             dora=dora,
+            turns_left=turns_left,
         )
         reads.append(
             OpponentRead(
                 seat,
-                ready_probability(opponent, turn),
+                ready_probability(opponent, turn, turns_left, defence.closed_rates),
                 tuple((kind, verdict.danger) for kind, verdict in zip(kinds, verdicts, strict=True)),
             )
         )
@@ -163,6 +176,7 @@ def table_read(
     ready_win_per_turn: float = READY_WIN_PER_TURN,
     silent_closed_factor: float = 1.0,
     open_factor: float = 1.0,
+    closed_rates: ClosedRates = ClosedRates.ALL_PLAYERS,
 ) -> TableRead:
     """The :class:`TableRead` of ``opponents`` (the view's order) from a seat at ``turn``.
 
@@ -176,7 +190,10 @@ def table_read(
     the published rates count every player, and how many ready closed hands stay silent is
     the table's habit (at a table of players who always declare, almost none).  ``open_factor``
     scales an open seat's ready chance now the same way (the published rates are at the moment
-    of a call, by players of another table).
+    of a call, by players of another table).  ``closed_rates`` is the published rate a
+    closed seat that has not declared reads (:func:`~app.core.advice.safety.ready_probability`):
+    by default the share of all players, whose growth from turn to turn counts the hands that
+    will declare too (the ``reader``'s figures were measured with it).
     """
     dora = [dora_from_indicator(indicator) for indicator in dora_indicators]
     costs = []
@@ -186,17 +203,22 @@ def table_read(
         cost += shown * SHOWN_DORA_COST * base_cost
         costs.append(min(MAX_DEAL_IN_COST, cost * (DEALER_COST_FACTOR if dealer else 1.0)))
     ready_by_turn = tuple(
-        zip(*(_ready_ahead(opponent, silent_closed_factor, open_factor) for opponent in opponents), strict=True)
+        zip(
+            *(_ready_ahead(opponent, silent_closed_factor, open_factor, closed_rates) for opponent in opponents),
+            strict=True,
+        )
     )
     return TableRead(turn, ready_by_turn or ((),) * READ_TURNS, tuple(costs), ready_win_per_turn)
 
 
-def _ready_ahead(opponent: Opponent, silent_closed_factor: float, open_factor: float) -> tuple[float, ...]:
+def _ready_ahead(
+    opponent: Opponent, silent_closed_factor: float, open_factor: float, closed_rates: ClosedRates
+) -> tuple[float, ...]:
     """``opponent``'s ready chance now and on each of the next turns: the chance now, then the
     published rates' growth from its turn on, taken by the part not yet ready (a silent hand
     read as rarely ready now still gets ready, and declares, as often as any later)."""
     turn = len(opponent.river)
-    published = [ready_probability(opponent, turn + ahead) for ahead in range(READ_TURNS)]
+    published = [ready_probability(opponent, turn + ahead, closed_rates=closed_rates) for ahead in range(READ_TURNS)]
     factor = 1.0 if opponent.riichi else open_factor if opponent.melds else silent_closed_factor
     now = min(1.0, published[0] * factor)
     if published[0] >= 1.0:

@@ -11,14 +11,19 @@ opponent cannot win at all (Qiqihar without an exposed pon or kong).
 
 ``ready_probability``
     1 after a declaration (``riichi``).  Otherwise an estimate of how often a
-    player is tenpai by their n-th discard: for a closed hand the share of all
-    players tenpai at that point (koba::blog, 2016 Tenhou houou: 5.0 % after 5
-    discards, 23.1 % after 9, 40.6 % after 14), for a hand with k calls the larger
-    of that and mahjong-helper's tenpai rate with k calls by turn and by the
-    discards made from the hand since the call (30 % at turn 9 right after a first
-    call, 59 % after three more from the hand: each is a step the hand made; a tile
-    thrown as drawn is not counted); four calls always wait.  The closed figure includes players who declared, so for a
-    silent closed hand it errs on the side of caution (ours).
+    player is tenpai.  A closed hand that has not declared reads the share of
+    such hands ready by the turns left in the live wall (mjai-manue's
+    ``yamitenStats``, Tenhou houou games: 1.3 % with 12 turns left, 4.3 % with 9,
+    9.9 % with 3): most ready closed hands declare, so a silent one is rarely
+    ready.  (``ClosedRates.ALL_PLAYERS`` reads instead the share of all players
+    tenpai by their n-th discard, declarers included, koba::blog, 2016 Tenhou
+    houou: 5.0 % after 5 discards, 23.1 % after 9, 40.6 % after 14: the model
+    before, kept for the ``near`` advisor; and the rate under rules without a
+    declaration, no riichi furiten, where every closed hand is silent.)  A hand with k calls reads the larger
+    of that share of all players and mahjong-helper's tenpai rate with k calls by
+    turn and by the discards made from the hand since the call (30 % at turn 9
+    right after a first call, 59 % after three more from the hand: each is a step
+    the hand made; a tile thrown as drawn is not counted); four calls always wait.
 
 ``danger_if_ready`` for a number tile
     The published deal-in table against a riichi (mahjong-helper ``RiskData``,
@@ -82,8 +87,8 @@ rivers: their tiles from position ``riichi_turn`` on (0-based) were discarded af
 it, assuming no call skipped a turn (ours).
 
 Numbers that are ours, not published: ``GENBUTSU_LEAK``, ``SUJI_LEAK``, the
-reference ``u = 3`` of ``keep``, the wildcard blend, the single-wait share, the use
-of the closed-hand tenpai share for silent hands, and the riichi tables standing
+reference ``u = 3`` of ``keep``, the wildcard blend, the single-wait share, the
+turns left read from a seat's discards where the wall is not known, and the riichi tables standing
 in for Chinese and Qiqihar play.  Self-play checked the last of these
 (``scripts/measure_ready_rates.py --games 2000 --seed 7``, four advisors): in
 Chinese play the share of closed hands ready after their 5th / 9th / 13th
@@ -120,6 +125,7 @@ from app.core.advice.safety_tables import (
     LAST_TURN,
     OPEN_TENPAI_AFTER_HAND_DISCARDS,
     POOLED_TURN,
+    SILENT_CLOSED_TENPAI,
     TENPAI_SHARE_BY_TURN,
     Category,
 )
@@ -139,6 +145,8 @@ EARLY_OUTSIDE_FACTOR: Final = 0.4
 KEEP_REFERENCE_COPIES: Final = 3
 """``keep(u)`` is relative to this many unseen copies of a needed tile (ours: a typical count)."""
 HAND_SIZE: Final = 13
+#: The most turns left in a four-seat live wall: 70 tiles at the deal, 17 rounds of draws and more.
+LAST_TURNS_LEFT: Final = len(SILENT_CLOSED_TENPAI) - 1
 
 
 class InvalidOpponent(TenpaiError):
@@ -168,6 +176,18 @@ class Reason(StrEnum):
     WILDCARD_RISK = "wildcard_risk"
     NOT_DECLARED = "not_declared"
     CANNOT_WIN = "cannot_win"
+
+
+class ClosedRates(StrEnum):
+    """Which published rate reads a closed seat that has not declared."""
+
+    #: Of closed hands that have not declared, the share ready (mjai-manue's ``yamitenStats``),
+    #: by the turns left in the live wall: 4.3 % with 9 left.
+    SILENT = "silent"
+    #: Of all players, the share ready after their n-th discard, declared or not (koba::blog):
+    #: 23.1 % after 9.  The model before issue #36's reads (the ``near`` advisor, whose figures
+    #: were measured with it).
+    ALL_PLAYERS = "all_players"
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,6 +251,10 @@ class DefenceRules(NamedTuple):
     suji_leak: float
     wildcards: tuple[Tile, ...]
     win_requires_meld: frozenset[str]
+    #: How a closed seat that has not declared is read: where the rules have riichi's furiten
+    #: a ready closed hand may declare, and the silent ones are read by their own rate; under
+    #: rules without a declaration every closed hand is silent, read by the share of all players.
+    closed_rates: ClosedRates = ClosedRates.SILENT
 
 
 def defence_rules(rules: RuleProfile) -> DefenceRules:
@@ -239,6 +263,8 @@ def defence_rules(rules: RuleProfile) -> DefenceRules:
     >>> from app.core.shape.rules import rule_profile
     >>> defence_rules(rule_profile("riichi"))[:3], defence_rules(rule_profile("chinese"))[:3]
     ((True, 0.0, 0.0), (False, 0.5, 0.6))
+    >>> defence_rules(rule_profile("riichi")).closed_rates, defence_rules(rule_profile("chinese")).closed_rates
+    (<ClosedRates.SILENT: 'silent'>, <ClosedRates.ALL_PLAYERS: 'all_players'>)
     """
     furiten = rules.furiten
     return DefenceRules(
@@ -247,6 +273,7 @@ def defence_rules(rules: RuleProfile) -> DefenceRules:
         0.0 if furiten else SUJI_LEAK,
         rules.wildcards,
         frozenset(kind.value for kind in rules.win_requires_meld),
+        ClosedRates.SILENT if furiten else ClosedRates.ALL_PLAYERS,
     )
 
 
@@ -287,17 +314,23 @@ def assess(
     turn: int | None = None,
     passed: frozenset[Tile] = frozenset(),
     dora: frozenset[Tile] = frozenset(),
+    turns_left: int | None = None,
+    closed_rates: ClosedRates | None = None,
 ) -> tuple[TileSafety, ...]:
     """Safety of each of ``tiles`` against ``opponent``.
 
     ``unseen`` holds the copies of each tile not seen from the asking player's view
     (4 minus their hand, their melds, every river, every meld and every other
     visible tile); ``passed`` the tiles others discarded after the opponent declared
-    (see :func:`passed_after_riichi`); ``dora`` the dora kinds (not their indicators).
+    (see :func:`passed_after_riichi`); ``dora`` the dora kinds (not their indicators);
+    ``turns_left`` the live wall's tiles over 4 where known, and ``closed_rates`` how a
+    silent closed opponent's chance of being ready is read (:func:`ready_probability`; None:
+    the rules', :attr:`DefenceRules.closed_rates`).
     """
     defence = rules if isinstance(rules, DefenceRules) else defence_rules(rules)
     tiles = tuple(tiles)
-    context = _Context(opponent, unseen, defence, turn, passed, dora)
+    rates = defence.closed_rates if closed_rates is None else closed_rates
+    context = _Context(opponent, unseen, defence, turn, passed, dora, turns_left, rates)
     if defence.win_requires_meld and not any(m.kind.value in defence.win_requires_meld for m in opponent.melds):
         verdict = TileSafety(1.0, 0.0, 0.0, context.ready, (Reason.CANNOT_WIN.value,))
         return tuple(verdict for _ in tiles)
@@ -470,6 +503,8 @@ class _Context:
         turn: int | None,
         passed: frozenset[Tile],
         dora: frozenset[Tile],
+        turns_left: int | None,
+        closed_rates: ClosedRates,
     ) -> None:
         self.furiten = defence.furiten
         self.genbutsu_leak = defence.genbutsu_leak
@@ -490,7 +525,7 @@ class _Context:
         wild_unseen = sum(unseen[t] for t in defence.wildcards)
         self.wild_share = 1 - (1 - share) ** wild_unseen if wild_unseen else 0.0
         self.declared = opponent.riichi
-        self.ready = ready_probability(opponent, own_turn)
+        self.ready = ready_probability(opponent, own_turn, turns_left, closed_rates)
         self.safe_genbutsu = _make_safety((1.0, 0.0, 0.0, self.ready, (_GENBUTSU,)))
         self.safe_passed = _make_safety((1.0, 0.0, 0.0, self.ready, (_PASSED_AFTER_RIICHI,)))
 
@@ -634,32 +669,63 @@ def _early_outside(early: Sequence[Tile]) -> frozenset[Tile]:
     return frozenset(outside)
 
 
-def ready_probability(opponent: Opponent, turn: int) -> float:
+def ready_probability(
+    opponent: Opponent, turn: int, turns_left: int | None = None, closed_rates: ClosedRates = ClosedRates.SILENT
+) -> float:
     """How likely ``opponent`` is tenpai after ``turn`` discards: 1 after a declaration, else
-    the published rates by turn and calls (see the module's notes).
+    the published rates by turn and calls (see the module's notes).  A closed hand reads
+    ``closed_rates``: the silent closed hands' rate by ``turns_left`` (the live wall's tiles over
+    4, rounded down, where the caller knows them; else from ``turn``, :func:`turns_left_after`),
+    or the share of all players by ``turn``.
 
-    >>> ready_probability(Opponent(riichi=True), 3), ready_probability(Opponent(river=(0,) * 9), 9)
-    (1.0, 0.231)
+    >>> ready_probability(Opponent(riichi=True), 3), round(ready_probability(Opponent(river=(0,) * 9), 9), 4)
+    (1.0, 0.0545)
+    >>> ready_probability(Opponent(river=(0,) * 9), 9, closed_rates=ClosedRates.ALL_PLAYERS)
+    0.231
     """
-    return 1.0 if opponent.riichi else _ready_probability(turn, opponent.melds, opponent.hand_discards_after_call)
+    if opponent.riichi:
+        return 1.0
+    if not opponent.melds and closed_rates is ClosedRates.ALL_PLAYERS:
+        return _all_players_ready(turn)
+    return _ready_probability(turn, opponent.melds, opponent.hand_discards_after_call, turns_left)
 
 
-def _ready_probability(turn: int, melds: Sequence[Meld], after_call: int = 0) -> float:
+def _all_players_ready(turn: int) -> float:
+    """The share of all players ready after ``turn`` discards (koba::blog)."""
+    return TENPAI_SHARE_BY_TURN[min(max(turn, 0), len(TENPAI_SHARE_BY_TURN) - 1)] / 100
+
+
+def turns_left_after(turn: int) -> int:
+    """The live wall's turns left (its tiles over 4) when a seat has made ``turn`` discards, at
+    a four-seat table: 17 before the first, one fewer each round of discards (exact for the
+    seats after the asking one, one short for those before it).
+
+    >>> turns_left_after(0), turns_left_after(9), turns_left_after(30)
+    (17, 8, 0)
+    """
+    return min(max(LAST_TURNS_LEFT - turn, 0), LAST_TURNS_LEFT)
+
+
+def _ready_probability(turn: int, melds: Sequence[Meld], after_call: int = 0, turns_left: int | None = None) -> float:
     """How likely a player who has not declared is tenpai after ``turn`` discards.
 
-    With calls, ``after_call`` hand discards since the call's own discard read further along
-    the published row (past its last count, its last figure).
+    A closed hand reads the published rate of silent closed hands by the turns left
+    (``turns_left``, else :func:`turns_left_after`).  With calls, ``after_call`` hand discards
+    since the call's own discard read further along the published row (past its last count,
+    its last figure).
 
     >>> pon = (Meld.of("pon", (27, 27, 27)),)
-    >>> _ready_probability(9, ()), _ready_probability(9, pon), _ready_probability(9, pon, 3)
-    (0.231, 0.3011, 0.586)
+    >>> round(_ready_probability(9, ()), 4), _ready_probability(9, pon), _ready_probability(9, pon, 3)
+    (0.0545, 0.3011, 0.586)
     """
     calls = len(melds)
     if calls >= 4:
         return 1.0
-    closed = TENPAI_SHARE_BY_TURN[min(max(turn, 0), len(TENPAI_SHARE_BY_TURN) - 1)] / 100
     if calls == 0:
-        return closed
+        left = turns_left_after(turn) if turns_left is None else min(max(turns_left, 0), LAST_TURNS_LEFT)
+        tenpai, total = SILENT_CLOSED_TENPAI[left]
+        return tenpai / total
+    closed = _all_players_ready(turn)
     rows = OPEN_TENPAI_AFTER_HAND_DISCARDS[calls - 1]
     index = min(max(turn, 0), len(rows) - 1)
     while index >= 0 and not rows[index]:  # past the data's last turn: its latest figure

@@ -182,6 +182,8 @@ def opponent_reads(machine: TableMachine, seat: int) -> tuple[OpponentRead, ...]
         unseen=unseen,
         rules=view.rules,
         dora=frozenset(dora_from_indicator(marker, absent_tiles=absent) for marker in view.dora_indicators),
+        # The silent closed hands' published rate is by the four-seat wall's turns left.
+        turns_left=machine.live_left // 4 if machine.seats == 4 else None,
     )
 
 

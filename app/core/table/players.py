@@ -359,9 +359,9 @@ class Advisor(ShantenCaller):
     #: Whether :meth:`rank` and :meth:`appraise_calls` give a figure in points to decisions the
     #: rules of thumb decide (no discard worth anything, no call that helps).
     figures_everywhere = True
-    #: Whether the danger model reads the dora and each other seat's value winds (published
-    #: rates: :mod:`app.core.advice.safety`).
-    danger_reads_dora = True
+    #: Whether the danger model reads the dora, each other seat's value winds and a silent
+    #: closed seat by the silent hands' own tenpai rate (published rates: :mod:`app.core.advice.safety`).
+    danger_reads = True
     #: With nobody declared, what dealing into an open seat costs as a share of a deal-in into
     #: a declared one, charged at the seat's read chance of being ready (0: open seats cost
     #: nothing).  Measured on self-play: deal-ins into open guests cost 0.45 of those into
@@ -570,7 +570,7 @@ class Advisor(ShantenCaller):
                 nuki=view.nuki,
                 value_budget=VALUE_BUDGET,
                 value_detours=self.detours(view.checker.shanten_number(view.hand)),
-                danger_reads_dora=self.danger_reads_dora,
+                danger_reads=self.danger_reads,
                 cancelled=view.stop,
             )
             # No discard worth any points (no win the model can reach by its last turn, or an
@@ -592,7 +592,7 @@ class Advisor(ShantenCaller):
             turn=view.turn,
             weights=self.weights,
             visible=view.visible,
-            danger_reads_dora=self.danger_reads_dora,
+            danger_reads=self.danger_reads,
         )
         if any(threats) and self._valued(view):
             best = self._fold(ranked, threats)
@@ -771,7 +771,7 @@ class NearAdvisor(Advisor):
     call_shanten = CALL_SHANTEN
     far_detours = DEFAULT_EXTRA
     figures_everywhere = False
-    danger_reads_dora = False
+    danger_reads = False
     open_seat_cost = 0.0
 
 
