@@ -173,7 +173,7 @@ def test_a_decision_is_what_act_answers_at_that_point():
     events, draw = _deal_in_log("5m")
     decision = _at(review(events, 1, RIICHI, family=family_of(RIICHI)), draw)
     answer = act(events[: draw + 1], 1, RIICHI, family=family_of(RIICHI))
-    ranked = {(a["type"], a.get("pai")): value for a, value, _ in answer.ranked}
+    ranked = {(a["type"], a.get("pai")): value for a, value, *_ in answer.ranked}
     assert answer.action["pai"] == decision.pick["pai"]
     assert ranked[("dahai", "5m")] == decision.taken_value
 

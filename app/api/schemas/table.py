@@ -522,6 +522,14 @@ class RankedAction(BaseModel):
         "/discard models); null where the service gives no figure (a call, a pass)."
     )
     reasons: list[str] = Field(description="Why, in words.")
+    placement: float | None = Field(
+        None,
+        description="The action's value in expected placement points at the game's end (the table's uma, "
+        "Tenhou's [90, 45, 0, -135] by default; docs/table.md): a win's from the scores after it (its place when "
+        "the game ends with it), a discard's from its line against the other seats as the service reads them. "
+        "Null where the table plays for no placement (rules other than riichi and sanma) or "
+        "the action has no such figure (a call, a pass, riichi, a kan, a far discard ranked by the linear score).",
+    )
 
 
 #: Each held kind's deal-in chance against a seat silent at the first turns (17 turns left in the
@@ -543,7 +551,8 @@ _ACT_ANSWER_EXAMPLE: Final[JsonDict] = {
     "action": _HORA_ACTION,
     "legal": [_HORA_ACTION, {"type": "none"}],
     "ranked": [
-        {"action": _HORA_ACTION, "value": 1300.0, "reasons": ["a win is taken"]},
+        # East 1, all even: 1,300 with a game ahead is worth 7 placement points (the rank model).
+        {"action": _HORA_ACTION, "value": 1300.0, "reasons": ["a win is taken"], "placement": 7.061164},
         {"action": {"type": "none"}, "value": None, "reasons": ["pass"]},
     ],
     "complete": True,
@@ -618,8 +627,8 @@ class ActResponse(BaseModel):
             action=answer.action,
             legal=answer.legal,
             ranked=[
-                RankedAction(action=action, value=value, reasons=list(reasons))
-                for action, value, reasons in answer.ranked
+                RankedAction(action=action, value=value, reasons=list(reasons), placement=placement)
+                for action, value, reasons, placement in answer.ranked
             ],
             complete=complete,
             opponents=[OpponentReadOut.of(read) for read in answer.opponents],

@@ -42,7 +42,8 @@ from typing import Any, Final, NamedTuple
 
 from app.core.advice.actions import CallValues, RiichiChoice
 from app.core.advice.discard import Candidate, others_seen
-from app.core.advice.placement import hands_after
+from app.core.advice.expected_score import supports
+from app.core.advice.placement import hands_after, placement_points, uma_for
 from app.core.advice.reads import OpponentRead, read_opponents
 from app.core.advice.safety import Opponent
 from app.core.advice.sichuan import exchange_cost, void_cost
@@ -61,7 +62,7 @@ from app.core.shape.tiles import (
 )
 from app.core.shape.void_suit import SUIT_NAMES
 from app.core.table.family import Family
-from app.core.table.flow import GameLength, scheduled_after
+from app.core.table.flow import GameEnd, GameLength, RoundWind, scheduled_after
 from app.core.table.machine import TableMachine
 from app.core.table.mjai import (
     MJAI_NAMES,
@@ -74,7 +75,7 @@ from app.core.table.mjai import (
     kind_of,
     read_event,
 )
-from app.core.table.players import Advisor, SeatView, Strategy
+from app.core.table.players import Advisor, SeatView, Strategy, standing_of
 from app.core.table.resume import MachineShelf, PrefixKey, machine_size, prefix_digests
 from app.core.value.scoring import MINIMUM_FANS
 
@@ -97,6 +98,10 @@ class RankedAction(NamedTuple):
     action: Event
     value: float | None
     reasons: tuple[str, ...]
+    #: Its value in expected placement points at the game's end (:func:`win_placement`,
+    #: :func:`discard_placements`); None where the table plays for no placement or the action
+    #: has no such figure.
+    placement: float | None = None
 
 
 class Decision(NamedTuple):
@@ -111,7 +116,8 @@ class ActAnswer(NamedTuple):
 
     action: dict[str, Any]
     legal: list[dict[str, Any]]
-    ranked: list[tuple[dict[str, Any], float | None, tuple[str, ...]]]
+    #: Each legal action, best first: (action, value, reasons, placement value).
+    ranked: list[tuple[dict[str, Any], float | None, tuple[str, ...], float | None]]
     #: The other seats as this one reads them, in seat order (riichi scoring; else empty).
     opponents: tuple[OpponentRead, ...] = ()
 
@@ -330,7 +336,8 @@ def _claim(
                 return Decision(chosen, ())
         if rank:
             reason = declined or "a win is taken"
-            ranked.append(RankedAction(wins[0], float(machine.win_value(seat, wins[0])), (reason,)))
+            placed = win_placement(machine, seat, wins[0], view) if isinstance(strategy, Advisor) else None
+            ranked.append(RankedAction(wins[0], float(machine.win_value(seat, wins[0])), (reason,), placed))
     options: dict[Meld, Event] = {}
     appraisal: CallValues | None = None
     if calls and not wins:
@@ -352,8 +359,11 @@ def _claim(
         if call is chosen and appraisal is not None and appraisal.verdict:
             taken = appraisal.verdict
         if value is not None:
+            placed = _line_placement(strategy, view, value.value, value.win_probability)
             ranked.append(
-                RankedAction(call, round(value.value, 6), ("expected score after the call", *value.reasons, taken))
+                RankedAction(
+                    call, round(value.value, 6), ("expected score after the call", *value.reasons, taken), placed
+                )
             )
         else:
             ranked.append(RankedAction(call, None, (f"shanten {before} before the call", taken)))
@@ -361,7 +371,8 @@ def _claim(
         passing: tuple[str, ...] = (f"expected score if passed (win {appraisal.passing_win_probability:.1%})",)
         if chosen is none and appraisal.verdict:
             passing = (*passing, appraisal.verdict)
-        ranked.append(RankedAction(none, round(appraisal.passing, 6), passing))
+        placed = _line_placement(strategy, view, appraisal.passing, appraisal.passing_win_probability)
+        ranked.append(RankedAction(none, round(appraisal.passing, 6), passing, placed))
     else:
         ranked.append(RankedAction(none, None, ("pass",) if declined is None else ("pass", declined)))
     ranked.sort(key=lambda item: (item.action is not chosen, -(item.value if item.value is not None else -1e18)))
@@ -445,7 +456,8 @@ def _turn(
         chosen = win
         if not rank:
             return Decision(chosen, ())
-        ranked.append(RankedAction(win, float(machine.win_value(seat, win)), ("a win is taken",)))
+        placed = win_placement(machine, seat, win, view) if isinstance(strategy, Advisor) else None
+        ranked.append(RankedAction(win, float(machine.win_value(seat, win)), ("a win is taken",), placed))
     if chosen is None and "ryukyoku" in by_kind:
         kinds = sum(1 for tile in ORPHANS if view.hand.counts[tile])
         if _plays_for_placement(strategy) and kinds >= THIRTEEN_ORPHANS_KINDS:
@@ -502,12 +514,13 @@ def _turn(
     assert chosen is not None  # a turn always offers a discard or a win
     if not rank:
         return Decision(chosen, ())
+    placements = discard_placements(strategy, view, candidates)
     for discard in _discard_order(discards, candidates):
         value, reasons = _discard_value(discard, candidates, strategy, view)
         if dama is not None and kind_of(discard.pai or 0) == dama[0]:
             # The same discard without the declaration: dama, valued by the riichi formula's terms.
             value, reasons = round(dama[1].dama_value, 6), ("dama", *dama[1].reasons[2:], *reasons)
-        ranked.append(RankedAction(discard, value, reasons))
+        ranked.append(RankedAction(discard, value, reasons, placements.get(kind_of(discard.pai or 0))))
     listed = {id(item.action) for item in ranked}
     for action in legal:
         if id(action) not in listed:
@@ -576,6 +589,55 @@ def _discard_value(
             reasons.insert(0, "linear score")
             return round(candidate.score, 6), tuple(reasons)
     return None, ("not ranked",)
+
+
+def win_placement(machine: TableMachine, seat: int, win: Event, view: SeatView) -> float | None:
+    """The legal ``win``'s value in expected placement points: the uma of ``seat``'s place when
+    the game ends with it, else the rank model's (:mod:`app.core.advice.placement`) from the
+    scores after it, with the hands the game has left after it (the next one and those
+    scheduled after it, each played 1.3 times on average).  None where the table plays for no
+    placement."""
+    standing = standing_of(view)
+    if standing is None:
+        return None
+    deltas = machine.win_deltas(seat, win)
+    after = machine.after_win(seat, deltas)
+    if after is None:
+        return None
+    uma = uma_for(len(standing.scores), standing.uma)
+    if isinstance(after, GameEnd):
+        return uma[after.placements.index(seat)]
+    table = machine.table
+    scheduled = scheduled_after(_ROUND_WINDS.index(after.bakaze), after.kyoku, table)
+    hands = 1.0 + hands_after(scheduled, table.length is not GameLength.KYOKU)
+    moved = tuple(float(deltas[other]) for other in standing.priority)
+    return round(placement_points(standing._replace(hands_after=hands), moved), 6)
+
+
+def discard_placements(strategy: Strategy, view: SeatView, candidates: Sequence[Candidate] | None) -> dict[int, float]:
+    """Each discard the search valued, by kind, in expected placement points: its line against
+    the other seats as the advisor reads them (:meth:`~app.core.table.players.Advisor.read_values`:
+    its wins, its deal-ins, the others' wins and the noten payments, each outcome put through the
+    rank model).  Empty where the table plays for no placement, the rules have no expected-score
+    model, or no discard was valued (a far hand ranked by the linear model)."""
+    if not candidates or not isinstance(strategy, Advisor) or standing_of(view) is None or not supports(view.rules):
+        return {}
+    valued = [candidate for candidate in candidates if candidate.expected is not None]
+    if not valued:
+        return {}
+    found = strategy.read_values(view, valued)
+    return {c.tile: round(found.values[id(c)], 6) for c in valued if id(c) in found.values}
+
+
+def _line_placement(strategy: Strategy, view: SeatView, value: float, win_probability: float) -> float | None:
+    """A call's or passing's value in expected placement points (:meth:`Advisor.line_placement`)."""
+    if not isinstance(strategy, Advisor):
+        return None
+    placed = strategy.line_placement(view, value, win_probability)
+    return None if placed is None else round(placed, 6)
+
+
+_ROUND_WINDS: Final = tuple(RoundWind)
 
 
 # ---------------------------------------------------------------------- /act
@@ -730,7 +792,7 @@ def _advise(
     return ActAnswer(
         action_object(decision.action),
         [action_object(action) for action in legal],
-        [(action_object(item.action), item.value, item.reasons) for item in decision.ranked],
+        [(action_object(item.action), item.value, item.reasons, item.placement) for item in decision.ranked],
         reads,
     )
 

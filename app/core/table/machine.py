@@ -1310,8 +1310,7 @@ class TableMachine:
 
     def win_value(self, seat: int, win: Event) -> int:
         """The points a legal ``hora`` brings ``seat`` (its delta; no ura dora counted)."""
-        assert win.target is not None and win.pai is not None
-        return self._score(seat, win.target, win.pai, ()).deltas[seat]
+        return self.win_deltas(seat, win)[seat]
 
     def standing_after_win(self, seat: int, target: int, kind: int) -> int | None:
         """``seat``'s place (0 first) when the game ends right after it wins on ``kind`` (a tile
@@ -1335,16 +1334,27 @@ class TableMachine:
             paid = win_payments(whole, kind, self.rules, context)
         except REFUSALS:
             return None
-        scores = [a + b for a, b in zip(self.scores, paid, strict=True)]
-        scores[seat] += DECLARATION_STICK * self.kyotaku
-        state = TableState(
-            RoundWind("ESWN"[self.bakaze - WINDS[0]]), self.kyoku, self.honba, 0, self.oya, tuple(scores)
-        )
-        try:
-            after = next_hand(state, Wins((seat,)), self.table)
-        except ValueError:  # a table the flow rules do not know (a replayed fragment)
-            return None
+        deltas = list(paid)
+        deltas[seat] += DECLARATION_STICK * self.kyotaku
+        after = self.after_win(seat, deltas)
         return after.placements.index(seat) if isinstance(after, GameEnd) else None
+
+    def after_win(self, seat: int, deltas: Sequence[int]) -> TableState | GameEnd | None:
+        """The next hand, or the game's end, after ``seat`` alone wins this hand and the scores
+        move by ``deltas`` (the riichi sticks included); None for a table the flow rules do not
+        know (a replayed fragment)."""
+        scores = tuple(a + b for a, b in zip(self.scores, deltas, strict=True))
+        state = TableState(RoundWind("ESWN"[self.bakaze - WINDS[0]]), self.kyoku, self.honba, 0, self.oya, scores)
+        try:
+            return next_hand(state, Wins((seat,)), self.table)
+        except ValueError:
+            return None
+
+    def win_deltas(self, seat: int, win: Event) -> tuple[int, ...]:
+        """Every seat's score change by the legal ``hora`` ``win`` (no ura dora counted; the
+        riichi sticks to the winner)."""
+        assert win.target is not None and win.pai is not None
+        return self._score(seat, win.target, win.pai, ()).deltas
 
     def waits_of(self, seat: int) -> frozenset[int]:
         """The tile kinds that complete ``seat``'s 3n+1 hand (empty when it is not ready)."""
