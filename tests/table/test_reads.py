@@ -78,6 +78,22 @@ def test_reads_follow_only_what_the_seat_sees_and_are_well_formed(point: tuple[s
             if event["type"] == "dahai" and event["actor"] == read.seat
         }
         assert all(chance == 0.0 for kind, chance in read.deal_in if kind in discarded)
+        # Same-turn furiten: every kind another seat discarded after the seat's last discard (read
+        # off the log here, not the machine) is safe against it too.
+        last = max(
+            (i for i, event in enumerate(events) if event["type"] == "dahai" and event["actor"] == read.seat),
+            default=-1,
+        )
+        passed = (
+            {
+                kind_of(parse_pai(event["pai"], "pai"))
+                for event in events[last + 1 :]
+                if event["type"] == "dahai" and event["actor"] != read.seat
+            }
+            if last >= 0
+            else set()
+        )
+        assert all(chance == 0.0 for kind, chance in read.deal_in if kind in passed)
 
 
 @settings(max_examples=30, deadline=None)
@@ -224,3 +240,31 @@ def test_a_silent_closed_seat_reads_the_published_rate_by_the_walls_turns_left()
     assert reads[0].tenpai == reads[3].tenpai == pytest.approx(269 / 75_450)
     # Seat 1 called: it reads the open rate, far above (more than 8 %, mahjong-helper's row).
     assert reads[1].tenpai > 0.08 > 20 * reads[0].tenpai
+
+
+def test_a_tile_passed_since_a_seats_last_discard_is_safe_against_it() -> None:
+    # Seat 1 has just drawn its 4s: since seat 2's last discard (a red dragon) seat 3 threw a green
+    # dragon and seat 0 a north; since seat 3's, seat 0's north alone.
+    events = _open_hand_events()[:-1]
+    rules = rule_profile("riichi")
+    machine = replay(events, rules, family=family_of(rules))
+    north, green = parse_mpsz("4z6z")
+    assert machine.players[2].passed_since_discard == [green, north]
+    assert machine.players[3].passed_since_discard == [north]
+    assert machine.players[1].passed_since_discard == [parse_mpsz("7z")[0], green, north]
+    # Had a silent seat been ready on a tile that passed it, it would have won or be furiten:
+    # the tile deals in with 0, and a ryanmen waiting on it is ruled out as by a suji (the 4m
+    # after a passed 1m).
+    river = tuple(parse_mpsz("9p2z"))
+    held = parse_mpsz("1m4m")
+    unseen = bytes(4 - count for count in counts_from_tiles(list(river) + held + parse_mpsz("1m")))
+    one_man, four_man = held
+    passed = Opponent(river=river, passed_since_discard=frozenset({one_man}))
+    (read,) = read_opponents(held, [(2, passed)], unseen=unseen, rules=rule_profile("riichi"))
+    (plain,) = read_opponents(held, [(2, Opponent(river=river))], unseen=unseen, rules=rule_profile("riichi"))
+    assert dict(read.deal_in)[one_man] == 0.0 < dict(plain.deal_in)[one_man]
+    assert 0.0 < dict(read.deal_in)[four_man] < dict(plain.deal_in)[four_man]
+    # Without furiten (Chinese rules) a pass says nothing.
+    (chinese,) = read_opponents(held, [(2, passed)], unseen=unseen, rules=rule_profile("chinese"))
+    (chinese_plain,) = read_opponents(held, [(2, Opponent(river=river))], unseen=unseen, rules=rule_profile("chinese"))
+    assert chinese == chinese_plain

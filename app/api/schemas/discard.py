@@ -238,7 +238,7 @@ class OpponentSafety(BaseModel):
     danger_if_ready: float = Field(description="Deal-in probability if they are ready.", examples=[0.053])
     ready_probability: float = Field(description="1 after a declaration, else an estimate by turn and calls.")
     reasons: list[str] = Field(
-        description="Codes: genbutsu, passed_after_riichi, no_suji, half_suji, suji, double_suji, no_furiten, "
+        description="Codes: genbutsu, passed_after_riichi, passed_since_discard, no_suji, half_suji, suji, double_suji, no_furiten, "
         "no_chance, one_chance, all_copies_visible, early_outside, dora, honor_fresh, honor_one_seen, "
         "honor_two_seen, wildcard_risk, not_declared, cannot_win.",
         examples=[["half_suji", "one_chance"]],

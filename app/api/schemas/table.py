@@ -544,7 +544,7 @@ _HELD_DEAL_IN_FIRST_TURN: Final[JsonDict] = {
     "3s": 0.000003,
     "4s": 0.000003,
     "5s": 0.000003,
-    "9s": 0.000002,
+    "9s": 0.0,
     "P": 0.0,
 }
 _ACT_ANSWER_EXAMPLE: Final[JsonDict] = {
@@ -557,9 +557,10 @@ _ACT_ANSWER_EXAMPLE: Final[JsonDict] = {
     ],
     "complete": True,
     # Seat 1 reads the three others at the first turn, each as a silent closed hand with 17 turns
-    # left in the wall; the dealer discarded the 9s, so it cannot deal into the dealer (furiten).
+    # left in the wall; the dealer discarded the 9s, so it cannot deal into the dealer (furiten),
+    # nor into seats 2 and 3, whose turn to win on it came before any discard of seat 1's.
     "opponents": [
-        {"seat": 0, "tenpai": 0.000048, "deal_in": {**_HELD_DEAL_IN_FIRST_TURN, "9s": 0.0}},
+        {"seat": 0, "tenpai": 0.000048, "deal_in": _HELD_DEAL_IN_FIRST_TURN},
         {"seat": 2, "tenpai": 0.000048, "deal_in": _HELD_DEAL_IN_FIRST_TURN},
         {"seat": 3, "tenpai": 0.000048, "deal_in": _HELD_DEAL_IN_FIRST_TURN},
     ],

@@ -71,7 +71,8 @@ suji evidence, or the honour's copies left; mahjong-helper: 1.16 for a no-suji 5
 Every ratio is above 1, so a dora is never read safer than the same tile plain.
 
 **Genbutsu.**  A tile in the opponent's river (or, under furiten rules, one that
-passed them after their declaration) is safe under furiten: danger 0.  Without
+passed them after their declaration, or since their last discard: same-turn furiten) is safe
+under furiten: danger 0.  Without
 furiten it keeps ``GENBUTSU_LEAK`` of its danger (ours).
 
 **Wildcards.**  An opponent holding a wildcard can complete shapes that the
@@ -160,6 +161,9 @@ class Reason(StrEnum):
 
     GENBUTSU = "genbutsu"
     PASSED_AFTER_RIICHI = "passed_after_riichi"
+    #: Another seat discarded it after the opponent's last discard: had it been a wait, the
+    #: opponent would have won on it or be furiten now (same-turn furiten).
+    PASSED_SINCE_DISCARD = "passed_since_discard"
     NO_SUJI = "no_suji"
     HALF_SUJI = "half_suji"
     SUJI = "suji"
@@ -199,7 +203,10 @@ class Opponent:
     yaku to them, their seat wind and the round's (empty: not known, every wind reads
     as a guest wind).  ``hand_discards_after_call`` counts the tiles they discarded from
     the hand, not the one just drawn, after the discard that followed their last call
-    (0: not known, or none; the open-hand tenpai rates rise with it).
+    (0: not known, or none; the open-hand tenpai rates rise with it).  ``passed_since_discard``
+    holds the kinds the other seats discarded after the opponent's last discard: under furiten
+    rules none of them deals into it (had one been a wait, it would have won on it or be furiten
+    now), and a ryanmen waiting on one is ruled out as a suji is.
     """
 
     river: tuple[Tile, ...] = ()
@@ -208,6 +215,7 @@ class Opponent:
     melds: tuple[Meld, ...] = ()
     value_winds: frozenset[Tile] = frozenset()
     hand_discards_after_call: int = 0
+    passed_since_discard: frozenset[Tile] = frozenset()
 
     def validate(self) -> None:
         """Raise :class:`InvalidOpponent` (field ``riichi_turn``) for a contradiction.
@@ -393,6 +401,7 @@ _HONOR_REASONS: Final = tuple(
 # member's ``value`` is a descriptor call on the advisor's hot path (tens per discard).
 _GENBUTSU: Final = Reason.GENBUTSU.value
 _PASSED_AFTER_RIICHI: Final = Reason.PASSED_AFTER_RIICHI.value
+_PASSED_SINCE_DISCARD: Final = Reason.PASSED_SINCE_DISCARD.value
 _NO_FURITEN: Final = Reason.NO_FURITEN.value
 _NO_SUJI: Final = Reason.NO_SUJI.value
 _HALF_SUJI: Final = Reason.HALF_SUJI.value
@@ -489,7 +498,9 @@ class _Context:
         "row",
         "safe_genbutsu",
         "safe_passed",
+        "safe_turn_passed",
         "suji_leak",
+        "turn_passed",
         "unseen",
         "value_honors",
         "wild_share",
@@ -515,9 +526,16 @@ class _Context:
         self.dora = dora
         self.value_honors = _DRAGON_SET | opponent.value_winds if opponent.value_winds else _DRAGON_SET
         self.genbutsu = frozenset(opponent.river)
-        # Tiles that passed after the declaration count only under furiten (then they are safe).
+        # Tiles that passed after the declaration count only under furiten (then they are safe),
+        # as do the tiles that passed since the opponent's last discard, declared or not: had
+        # one been a wait, the opponent would have won on it or be furiten now.
         after = passed - self.genbutsu if (defence.furiten and opponent.riichi) else frozenset()
-        #: Tiles the opponent cannot want a ryanmen for: in their river, or passed after the declaration.
+        #: Tiles safe by same-turn furiten only (not in the river, not passed after a declaration).
+        self.turn_passed = opponent.passed_since_discard - self.genbutsu - after if defence.furiten else frozenset()
+        if self.turn_passed:
+            after = after | self.turn_passed
+        #: Tiles the opponent cannot want a ryanmen for: in their river, or passed after the
+        #: declaration or since its last discard.
         self.evident = self.genbutsu | after if after else self.genbutsu
         self.early_outside = _early_outside(tuple(opponent.river[:EARLY_DISCARDS]))
         # keep(u): chance the opponent holds one of u unseen copies, relative to 3 copies.
@@ -528,6 +546,7 @@ class _Context:
         self.ready = ready_probability(opponent, own_turn, turns_left, closed_rates)
         self.safe_genbutsu = _make_safety((1.0, 0.0, 0.0, self.ready, (_GENBUTSU,)))
         self.safe_passed = _make_safety((1.0, 0.0, 0.0, self.ready, (_PASSED_AFTER_RIICHI,)))
+        self.safe_turn_passed = _make_safety((1.0, 0.0, 0.0, self.ready, (_PASSED_SINCE_DISCARD,)))
 
     def verdicts(self, tiles: Iterable[Tile]) -> tuple[TileSafety, ...]:
         """The verdict on each of ``tiles``, in order.
@@ -546,7 +565,10 @@ class _Context:
             if tile in evident:
                 in_river = tile in genbutsu
                 if furiten:
-                    found.append(self.safe_genbutsu if in_river else self.safe_passed)
+                    if in_river:
+                        found.append(self.safe_genbutsu)
+                    else:
+                        found.append(self.safe_turn_passed if tile in self.turn_passed else self.safe_passed)
                     continue
                 reasons = [_GENBUTSU if in_river else _PASSED_AFTER_RIICHI, _NO_FURITEN]
                 leak = genbutsu_leak

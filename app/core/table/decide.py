@@ -207,6 +207,7 @@ def _discarder(machine: TableMachine, seat: int) -> Opponent:
         melds=tuple(meld.as_meld() for meld in other.melds),
         value_winds=frozenset((machine.seat_wind(seat), machine.bakaze)),
         hand_discards_after_call=max(other.hand_discards_after_call or 0, 0),
+        passed_since_discard=frozenset(kind for kind in other.passed_since_discard if kind != UNKNOWN),
     )
 
 

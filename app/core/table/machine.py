@@ -635,6 +635,10 @@ class TableMachine:
         self._take(seat, tile)
         kind = kind_of(tile)
         player.river.append(tile)
+        player.passed_since_discard = []
+        for other in self.players:
+            if other is not player:
+                other.passed_since_discard.append(kind)
         after_call = player.hand_discards_after_call
         if after_call is not None:
             # A discard without the flag is not counted: the read then stays at the call's rate.

@@ -86,6 +86,10 @@ class SeatState:
     #: last chi, pon or open kan: None before any call, -1 until that discard.  Every seat sees
     #: it (the open-hand tenpai rates read it).
     hand_discards_after_call: int | None = None
+    #: Kinds the other seats discarded since this seat's last discard (every seat sees them).
+    #: Had the seat been ready on one, it would have won on it or be furiten now (same-turn
+    #: furiten): none of them deals into it.
+    passed_since_discard: list[int] = field(default_factory=list)
     #: Every discard was an orphan and none was called: nagashi mangan stands.
     nagashi: bool = True
     kita: int = 0
