@@ -8,12 +8,14 @@ answers worked out by hand from the published tables the safety model reads.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app.core.advice.discard import evaluate_discards
 from app.core.advice.reads import read_opponents
 from app.core.advice.safety import Opponent, turns_left_after
 from app.core.advice.safety_tables import (
@@ -28,7 +30,7 @@ from app.core.families.registry import TABLES, family_of
 from app.core.shape.hand import Meld
 from app.core.shape.rules import rule_profile
 from app.core.shape.tiles import counts_from_tiles, parse_mpsz
-from app.core.table.decide import opponent_reads, replay, seat_sees
+from app.core.table.decide import opponent_reads, replay, seat_sees, seat_view
 from app.core.table.game import GameConfig, play_game
 from app.core.table.mjai import kind_of, parse_pai
 
@@ -268,3 +270,26 @@ def test_a_tile_passed_since_a_seats_last_discard_is_safe_against_it() -> None:
     (chinese,) = read_opponents(held, [(2, passed)], unseen=unseen, rules=rule_profile("chinese"))
     (chinese_plain,) = read_opponents(held, [(2, Opponent(river=river))], unseen=unseen, rules=rule_profile("chinese"))
     assert chinese == chinese_plain
+
+
+def test_the_advisors_view_carries_same_turn_furiten_and_near_leaves_it_out() -> None:
+    # The advisor's own view of the table (what its play reads) carries the kinds that passed each
+    # seat since its last discard, as /act's reads do; near's danger model strips them, as it
+    # does the value winds, and so ranks the discards as before.
+    events = _open_hand_events()[:-1]
+    rules = rule_profile("riichi")
+    machine = replay(events, rules, family=family_of(rules))
+    view = seat_view(machine, 1)
+    north, green = parse_mpsz("4z6z")
+    by_seat = dict(zip((2, 3, 0), view.opponents, strict=True))
+    assert by_seat[2].passed_since_discard == frozenset({green, north})
+    assert by_seat[3].passed_since_discard == frozenset({north})
+    stripped = evaluate_discards(view.hand, rules, opponents=view.opponents, turn=view.turn, danger_reads=False)
+    plain = evaluate_discards(
+        view.hand,
+        rules,
+        opponents=[replace(opponent, passed_since_discard=frozenset()) for opponent in view.opponents],
+        turn=view.turn,
+        danger_reads=False,
+    )
+    assert stripped == plain

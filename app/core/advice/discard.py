@@ -475,9 +475,9 @@ class DiscardQuestion:
     #: :mod:`~app.core.advice.expected_score`): one by default, as mahjong-cpp's.
     value_detours: int = DEFAULT_EXTRA
     #: Whether the danger model reads the dora (a dora deals in more often), each opponent's
-    #: ``value_winds`` and a silent closed opponent by the silent hands' own tenpai rate
-    #: (:class:`~app.core.advice.safety.ClosedRates`); False keeps the model before them (the
-    #: ``near`` advisor).
+    #: ``value_winds`` and ``passed_since_discard`` (same-turn furiten), and a silent closed
+    #: opponent by the silent hands' own tenpai rate (:class:`~app.core.advice.safety.ClosedRates`);
+    #: False keeps the model before them (the ``near`` advisor).
     danger_reads: bool = True
     #: Under rules with a void suit (定缺), the hand's (0 m, 1 p, 2 s); None: the best suit to void.
     void_suit: int | None = None
@@ -631,7 +631,9 @@ def advise(
             danger_dora = frozenset(dora_table(rules.absent_tiles)[i] for i in dora_indicators)
         else:
             danger_dora = frozenset()
-            opponents = [replace(opponent, value_winds=frozenset()) for opponent in opponents]
+            opponents = [
+                replace(opponent, value_winds=frozenset(), passed_since_discard=frozenset()) for opponent in opponents
+            ]
             closed_rates = ClosedRates.ALL_PLAYERS
         by_tile = _safety_by_tile(
             hand, checker.remaining(hand, others), rules, opponents, turn, danger_dora, closed_rates

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Final, NamedTuple
 
 from app.core.advice.actions import CallValues, RiichiChoice
@@ -214,7 +215,18 @@ def _discarder(machine: TableMachine, seat: int) -> Opponent:
 def _opponent(machine: TableMachine, seat: int) -> Opponent:
     """What every other seat sees of ``seat``; read again only once it has changed (see
     :attr:`~app.core.table.machine.SeatState.opponent_cache`).  Its value winds are its seat
-    wind and the round's."""
+    wind and the round's; the kinds that passed it since its last discard are as the table
+    keeps them (same-turn furiten)."""
+    other = machine.players[seat]
+    opponent = _lying_opponent(machine, seat)
+    passed = frozenset(kind for kind in other.passed_since_discard if kind != UNKNOWN)
+    if passed == opponent.passed_since_discard:
+        return opponent
+    return replace(opponent, passed_since_discard=passed)
+
+
+def _lying_opponent(machine: TableMachine, seat: int) -> Opponent:
+    """:func:`_opponent` but for the kinds that passed it, remembered in its ``opponent_cache``."""
     other = machine.players[seat]
     river = len(other.river)
     state = (len(other.called_away), other.riichi, other.riichi_turn, len(other.melds), machine.kans)
