@@ -3,7 +3,7 @@
 A win's is its place when the game ends with it, else the rank model's from the scores after it;
 a discard's, a call's and passing's come from the advisor's read of the table
 (:func:`app.core.table.decide.win_placement`, :func:`~app.core.table.decide.discard_placements`,
-:meth:`~app.core.table.players.Advisor.line_placement`).
+:meth:`~app.core.table.players.Advisor.line_placements`).
 """
 
 from __future__ import annotations

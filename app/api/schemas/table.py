@@ -526,9 +526,11 @@ class RankedAction(BaseModel):
         None,
         description="The action's value in expected placement points at the game's end (the table's uma, "
         "Tenhou's [90, 45, 0, -135] by default; docs/table.md): a win's from the scores after it (its place when "
-        "the game ends with it), a discard's from its line against the other seats as the service reads them. "
-        "Null where the table plays for no placement (rules other than riichi and sanma) or "
-        "the action has no such figure (a call, a pass, riichi, a kan, a far discard ranked by the linear score).",
+        "the game ends with it), a discard's from its line against the other seats as the service reads them, a "
+        "call's and passing's from the line's chance of winning and its points (comparable with each other, not "
+        "with a discard's). Null where the table plays for no placement (rules other than riichi and sanma) or "
+        "the action has no such figure (riichi, a kan, a far discard ranked by the linear score, a call or pass "
+        "the search did not value).",
     )
 
 

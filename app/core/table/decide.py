@@ -63,7 +63,7 @@ from app.core.shape.tiles import (
 )
 from app.core.shape.void_suit import SUIT_NAMES
 from app.core.table.family import Family
-from app.core.table.flow import GameEnd, GameLength, RoundWind, scheduled_after
+from app.core.table.flow import GameEnd, GameLength, RoundWind, TableRules, scheduled_after
 from app.core.table.machine import TableMachine
 from app.core.table.mjai import (
     MJAI_NAMES,
@@ -78,6 +78,7 @@ from app.core.table.mjai import (
 )
 from app.core.table.players import Advisor, SeatView, Strategy, standing_of
 from app.core.table.resume import MachineShelf, PrefixKey, machine_size, prefix_digests
+from app.core.table.seats import SeatState
 from app.core.value.scoring import MINIMUM_FANS
 
 
@@ -100,8 +101,8 @@ class RankedAction(NamedTuple):
     value: float | None
     reasons: tuple[str, ...]
     #: Its value in expected placement points at the game's end (:func:`win_placement`,
-    #: :func:`discard_placements`); None where the table plays for no placement or the action
-    #: has no such figure.
+    #: :func:`discard_placements`, :meth:`Advisor.line_placements`); None where the table plays
+    #: for no placement or the action has no such figure.
     placement: float | None = None
 
 
@@ -167,9 +168,13 @@ def _standing(machine: TableMachine) -> tuple[tuple[int, ...], float, tuple[int,
     if not machine.family.advisor.plays_for_placement:
         return (), 0.0, None
     table = machine.table
-    scheduled = scheduled_after(machine.bakaze - EAST, machine.kyoku, table)
-    repeats = table.length is not GameLength.KYOKU
-    return tuple(machine.scores), hands_after(scheduled, repeats), table.uma
+    return tuple(machine.scores), _hands_after(table, machine.bakaze - EAST, machine.kyoku), table.uma
+
+
+def _hands_after(table: TableRules, round_index: int, kyoku: int) -> float:
+    """Hands expected after hand ``kyoku`` of round ``round_index`` (0 East) at ``table``
+    (:func:`~app.core.advice.placement.hands_after`)."""
+    return hands_after(scheduled_after(round_index, kyoku, table), table.length is not GameLength.KYOKU)
 
 
 def opponent_reads(machine: TableMachine, seat: int) -> tuple[OpponentRead, ...]:
@@ -208,8 +213,13 @@ def _discarder(machine: TableMachine, seat: int) -> Opponent:
         melds=tuple(meld.as_meld() for meld in other.melds),
         value_winds=frozenset((machine.seat_wind(seat), machine.bakaze)),
         hand_discards_after_call=max(other.hand_discards_after_call or 0, 0),
-        passed_since_discard=frozenset(kind for kind in other.passed_since_discard if kind != UNKNOWN),
+        passed_since_discard=_passed_kinds(other),
     )
+
+
+def _passed_kinds(player: SeatState) -> frozenset[int]:
+    """The kinds the other seats discarded since ``player``'s last discard, as every seat sees them."""
+    return frozenset(kind for kind in player.passed_since_discard if kind != UNKNOWN)
 
 
 def _opponent(machine: TableMachine, seat: int) -> Opponent:
@@ -219,7 +229,7 @@ def _opponent(machine: TableMachine, seat: int) -> Opponent:
     keeps them (same-turn furiten)."""
     other = machine.players[seat]
     opponent = _lying_opponent(machine, seat)
-    passed = frozenset(kind for kind in other.passed_since_discard if kind != UNKNOWN)
+    passed = _passed_kinds(other)
     if passed == opponent.passed_since_discard:
         return opponent
     return replace(opponent, passed_since_discard=passed)
@@ -364,6 +374,7 @@ def _claim(
     if appraisal is None and isinstance(strategy, Advisor):
         appraisal = strategy.appraise_calls(view, kind_of(machine.claim_tile), list(options))
     valued = {} if appraisal is None else {value.meld: value for value in appraisal.calls}
+    placed_calls, placed_passing = _call_placements(strategy, view, appraisal)
     before = view.checker.shanten_number(view.hand)
     for call in calls:
         meld = Meld.of(_MELD_OF_CALL[call.kind], [*(kind_of(t) for t in call.consumed), kind_of(machine.claim_tile)])
@@ -372,10 +383,12 @@ def _claim(
         if call is chosen and appraisal is not None and appraisal.verdict:
             taken = appraisal.verdict
         if value is not None:
-            placed = _line_placement(strategy, view, value.value, value.win_probability)
             ranked.append(
                 RankedAction(
-                    call, round(value.value, 6), ("expected score after the call", *value.reasons, taken), placed
+                    call,
+                    round(value.value, 6),
+                    ("expected score after the call", *value.reasons, taken),
+                    placed_calls.get(meld),
                 )
             )
         else:
@@ -384,8 +397,7 @@ def _claim(
         passing: tuple[str, ...] = (f"expected score if passed (win {appraisal.passing_win_probability:.1%})",)
         if chosen is none and appraisal.verdict:
             passing = (*passing, appraisal.verdict)
-        placed = _line_placement(strategy, view, appraisal.passing, appraisal.passing_win_probability)
-        ranked.append(RankedAction(none, round(appraisal.passing, 6), passing, placed))
+        ranked.append(RankedAction(none, round(appraisal.passing, 6), passing, placed_passing))
     else:
         ranked.append(RankedAction(none, None, ("pass",) if declined is None else ("pass", declined)))
     ranked.sort(key=lambda item: (item.action is not chosen, -(item.value if item.value is not None else -1e18)))
@@ -620,9 +632,7 @@ def win_placement(machine: TableMachine, seat: int, win: Event, view: SeatView) 
     uma = uma_for(len(standing.scores), standing.uma)
     if isinstance(after, GameEnd):
         return uma[after.placements.index(seat)]
-    table = machine.table
-    scheduled = scheduled_after(_ROUND_WINDS.index(after.bakaze), after.kyoku, table)
-    hands = 1.0 + hands_after(scheduled, table.length is not GameLength.KYOKU)
+    hands = 1.0 + _hands_after(machine.table, _ROUND_WINDS.index(after.bakaze), after.kyoku)
     moved = tuple(float(deltas[other]) for other in standing.priority)
     return round(placement_points(standing._replace(hands_after=hands), moved), 6)
 
@@ -642,12 +652,19 @@ def discard_placements(strategy: Strategy, view: SeatView, candidates: Sequence[
     return {c.tile: round(found.values[id(c)], 6) for c in valued if id(c) in found.values}
 
 
-def _line_placement(strategy: Strategy, view: SeatView, value: float, win_probability: float) -> float | None:
-    """A call's or passing's value in expected placement points (:meth:`Advisor.line_placement`)."""
-    if not isinstance(strategy, Advisor):
-        return None
-    placed = strategy.line_placement(view, value, win_probability)
-    return None if placed is None else round(placed, 6)
+def _call_placements(
+    strategy: Strategy, view: SeatView, appraisal: CallValues | None
+) -> tuple[dict[Meld, float], float | None]:
+    """Each valued call's and passing's value in expected placement points
+    (:meth:`Advisor.line_placements`), the table read once; empty and None where there is none."""
+    if appraisal is None or not isinstance(strategy, Advisor):
+        return {}, None
+    lines = [(call.value, call.win_probability) for call in appraisal.calls]
+    placed = strategy.line_placements(view, [*lines, (appraisal.passing, appraisal.passing_win_probability)])
+    if placed is None:
+        return {}, None
+    *calls, passing = (round(value, 6) for value in placed)
+    return {call.meld: value for call, value in zip(appraisal.calls, calls, strict=True)}, passing
 
 
 _ROUND_WINDS: Final = tuple(RoundWind)

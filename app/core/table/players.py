@@ -688,34 +688,40 @@ class Advisor(ShantenCaller):
         placed = {key: line.placement(standing, winners) for key, line in pushes.items()}
         return ReadValues(placed, by_cost[0], fold.placement(standing, winners), pushes)
 
-    def line_placement(self, view: SeatView, value: float, win_probability: float) -> float | None:
-        """A line known only by its value in points and its chance of winning (a call's, or
-        passing's: :func:`~app.core.advice.actions.call_values`), in expected placement points;
-        None where the table plays for no placement.
+    def line_placements(self, view: SeatView, lines: Sequence[tuple[float, float]]) -> list[float] | None:
+        """Lines known only by their value in points and their chance of winning (``(value,
+        win_probability)``: a call's, or passing's, :func:`~app.core.advice.actions.call_values`),
+        each in expected placement points, the table read once for all; None where the table
+        plays for no placement.
 
         The seat wins with ``win_probability``, each win worth ``value`` over it on average; the
         hand ends in an exhaustive draw with the read's chance that nobody wins
         (:func:`~app.core.advice.actions.draw_chance`), the scores unmoved; else another seat
         wins, each by its read ready chance, and the seat does not pay.  Deal-ins and the noten
-        payments are left out, as the line's points leave them out: the figure compares such
+        payments are left out, as the lines' points leave them out: the figures compare such
         lines with each other, not with a discard's."""
         standing = standing_of(view)
         if standing is None:
             return None
         read = self.table_read(view)
-        win = min(max(win_probability, 0.0), 1.0)
-        drawn = draw_chance(read) * (1.0 - win)
-        outcomes = HandOutcomes(
-            win,
-            value / win if win > 0 else 0.0,
-            (0.0,) * len(read.costs),
-            read.costs,
-            drawn,
-            0.0,
-            0.0,
-            0.0,
-        )
-        return outcomes.placement(standing, read.ready((view.turn + LAST_TURN) // 2))
+        nobody_wins = draw_chance(read)
+        winners = read.ready((view.turn + LAST_TURN) // 2)
+        no_deal_in = (0.0,) * len(read.costs)
+        placed = []
+        for value, win_probability in lines:
+            win = min(max(win_probability, 0.0), 1.0)
+            outcomes = HandOutcomes(
+                win,
+                value / win if win > 0 else 0.0,
+                no_deal_in,
+                read.costs,
+                nobody_wins * (1.0 - win),
+                0.0,
+                0.0,
+                0.0,
+            )
+            placed.append(outcomes.placement(standing, winners))
+        return placed
 
     def _read_push_or_fold(self, view: SeatView, valued: Sequence[Candidate]) -> Candidate:
         """The candidate worth most against the read table, or the fold's first tile when folding
