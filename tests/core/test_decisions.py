@@ -117,8 +117,8 @@ def test_a_ready_hand_declares_a_closed_kan_for_its_draw_and_dora_but_not_agains
     advisor = Advisor()
     assert advisor.kan(ready, [kan]) == kan
     value, reasons = advisor.kan_value(ready, kan) or (0.0, ())
-    kept = advisor.discard_value(ready, advisor.rank(ready)[0])
-    assert kept is not None and value > kept[0] > 0
+    kept = advisor.kan_reference(ready, advisor.rank(ready)[0])
+    assert kept is not None and value > kept > 0
     assert any("new dora indicator" in reason for reason in reasons)
     # One-shanten against a dealer's riichi: the new dora serves the threat; no kan, whatever it is worth.
     one_shanten = _view("2222m345p678s556z7z", turn=5, opponents=_dealer_riichi("1z9m2z7z1p"))

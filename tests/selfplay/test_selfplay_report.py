@@ -460,9 +460,10 @@ def test_selfplay_imports_no_web_stack():
 PINNED_RUNS = [
     # Issue #36's advisor (a figure for every decision up to three-shanten) changed play here;
     # so did its reading a silent closed seat by the silent hands' own tenpai rate, and same-turn
-    # furiten in its view of the table.
-    ("riichi", (), "tonpuu", "advisor", "0397ee70ad421da67b3c7b319fe95bab5eecb84069b97bd514ad940a2eab7348"),
-    ("sanma", (), "kyoku", "advisor", "129950800193ffb33ceaa39edf230c9d751b2283097f09071872d8ae63a4d05a"),
+    # furiten in its view of the table.  Its /act figures moved since, its games the same: a
+    # discard's is what it ranks by, riichi and kans stand on a discard's, with placement figures.
+    ("riichi", (), "tonpuu", "advisor", "0e9092bc5aef4c12990b31b699fe2af780d12648f50530e69649f4bd8c64c399"),
+    ("sanma", (), "kyoku", "advisor", "47d8e9821e3b75f07ed888f1c4007845dc7dbedc627dccefd21df3cd650d6bb6"),
     # The advisor before it, kept as ``near``.  When it was added these digests differed from
     # the advisor's pinned before (49fe53aa..., 231af7b8...) only by the strategy's name: with
     # the name masked, its games and /act answers were checked equal to the old advisor's, byte
@@ -470,9 +471,11 @@ PINNED_RUNS = [
     # danger model read the dora and the value winds (near does not, but these runs' other seats
     # and /act's opponent reads do), the report gained the paired deal-in difference, and
     # /act's reads took the silent closed hands' own tenpai rate (near's play keeps the old one:
-    # 12 tonpuu of four near gave the same report before and after).
-    ("riichi", (), "tonpuu", "near", "401bd1ac8dfc070ba6c7522e8cf201bf5037e658a0cba42ddf616ec9943e96b8"),
-    ("sanma", (), "kyoku", "near", "b469a7bf64cc7aa43ba5bde325ad3011b25776b9af40cd30bdcfd38d4056a8e2"),
+    # 12 tonpuu of four near gave the same report before and after), and /act's riichi and kans
+    # moved onto the discards' scale with placement figures (these runs' games the same, event
+    # for event).
+    ("riichi", (), "tonpuu", "near", "86084e92391c903db0589618e9f7e395fc9a481a390eafe24dec949dc55ea330"),
+    ("sanma", (), "kyoku", "near", "a5c612333020ed60aefae7e9a4b6566eb7387f77dc4b9240695c3a0ea16ee486"),
     ("chinese", (), "kyoku", "advisor", "e105fb8a0f66fd1c5b0b9ff3a7332b7a7cb69b9690c412ee67ccffb923048a33"),
     ("mcr", (), "kyoku", "advisor", "a47bfabcefd82a06e60b611342b083e172d4e6246b4239cc83138615d440494b"),
     ("qiqihar", (), "kyoku", "advisor", "8e8cbae27f0dd43efacfdfbff475ac1c280b554dd318616af8b878f62c38d3f1"),

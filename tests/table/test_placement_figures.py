@@ -86,7 +86,8 @@ def test_an_early_win_is_worth_the_rank_models_figure_with_the_hands_left() -> N
 
 def test_every_placement_figure_is_within_the_uma_and_discards_have_them() -> None:
     # One seeded tonpuu of four advisors, every fourth decision point of every seat: a figure is
-    # never outside the worst and best places, and most discards near tenpai have one.
+    # never outside the worst and best places, most discards near tenpai have one, and riichi
+    # and kans have one wherever they have a figure in points.
     rules = rule_profile("riichi")
     record = play_game(GameConfig("riichi", ("advisor",) * 4, seed=11, length="tonpuu", record_events=True), 0, TABLES)
     events = list(record.events)
@@ -105,9 +106,12 @@ def test_every_placement_figure_is_within_the_uma_and_discards_have_them() -> No
                     counts[1] += 1
                     assert low <= placement <= high
                     assert value is not None  # a placement figure only beside a figure in points
+                if action["type"] in {"reach", "ankan", "kakan"}:
+                    # Riichi and kans: a placement figure wherever there is one in points.
+                    assert (placement is None) == (value is None), (action, value)
     asked, placed = by_kind["dahai"]
     assert placed > asked / 2
-    assert by_kind.get("reach", [0, 0])[1] == 0  # riichi has no placement figure (docs/table.md)
+    assert by_kind["reach"][1] >= 1
 
 
 def test_no_placement_figure_where_the_table_plays_for_none() -> None:
@@ -125,3 +129,21 @@ def test_no_placement_figure_where_the_table_plays_for_none() -> None:
             seen += 1
             assert all(placement is None for *_, placement in answer.ranked)
     assert seen > 10
+
+
+def test_a_kan_is_valued_and_placed_beside_the_discard_it_is_weighed_against() -> None:
+    # Seeded tonpuu 5, the point where seat 3 (one-shanten, another seat in riichi) may add a kan
+    # of green dragons: the kan's figures stand on the best discard's, moved by what the kan adds
+    # over it.  The advisor throws the dragon: against a riichi it declares no kan before its
+    # hand is ready (a rule of thumb: the kan's line carries no deal-in risk, docs/table.md).
+    rules = rule_profile("riichi")
+    record = play_game(GameConfig("riichi", ("advisor",) * 4, seed=5, length="tonpuu", record_events=True), 0, TABLES)
+    answer = act(list(record.events)[:632], 3, rules, family=family_of(rules))
+    (kan,) = [item for item in answer.ranked if item[0]["type"] == "kakan"]
+    assert answer.action["type"] == "dahai"
+    chosen = answer.ranked[0]
+    assert chosen[0] == answer.action and chosen[1] is not None and chosen[3] is not None
+    assert kan[1] is not None and "not declared" in kan[2] and kan[2][-1].endswith("over the best discard")
+    assert kan[3] is not None and min(DEFAULT_UMA[4]) <= kan[3] <= max(DEFAULT_UMA[4])
+    # One kan more and one draw more: the same hand's outlook, a little apart in placement.
+    assert abs(kan[3] - chosen[3]) < 5.0

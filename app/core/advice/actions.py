@@ -529,6 +529,8 @@ class RiichiChoice(NamedTuple):
     #: The chance of winning by the last turn, on a discard or by self-draw, without riichi.
     win_probability: float
     reasons: tuple[str, ...]
+    #: The same chance with riichi (other seats stop throwing dangerous tiles).
+    riichi_win_probability: float = 0.0
 
 
 class NotReady(TenpaiError):
@@ -628,7 +630,7 @@ def riichi_or_dama(
         + (" (no yaku: it cannot win on one)" if mean[False, False] == 0 else "")
         + f", {mean[False, True]:,.0f} by self-draw; the wait can still change and the hand can fold",
     ]
-    return RiichiChoice(riichi, riichi_value, dama_value, riichi_points, dama_points, won, tuple(reasons))
+    return RiichiChoice(riichi, riichi_value, dama_value, riichi_points, dama_points, won, tuple(reasons), riichi_won)
 
 
 def _win_points(

@@ -498,6 +498,7 @@ def _turn(
             chosen = kita
             ranked.append(RankedAction(kita, None, ("a north set aside is a dora and a draw",)))
     kans = by_kind.get("ankan", []) + by_kind.get("kakan", [])
+    kan_lines: dict[int, tuple[float, float]] = {}  # each valued kan's (value, chance of winning)
     if chosen is None and kans:
         options = {_kan_meld(kan): kan for kan in kans}
         wanted = strategy.kan(view, list(options))
@@ -505,17 +506,18 @@ def _turn(
             chosen = options[wanted]
         if rank:
             for meld, kan in options.items():
-                valued = strategy.kan_value(view, meld) if isinstance(strategy, Advisor) else None
+                line = strategy.kan_line(view, meld) if isinstance(strategy, Advisor) else None
                 if kan is not chosen:
                     verdict = "not declared"
-                elif valued is None:
+                elif line is None:
                     verdict = "the kan keeps the hand as near ready"
                 else:
                     verdict = "worth more than the best discard"
-                if valued is None:
+                if line is None:
                     ranked.append(RankedAction(kan, None, (verdict,)))
                 else:
-                    ranked.append(RankedAction(kan, round(valued[0], 6), (*valued[1], verdict)))
+                    kan_lines[id(kan)] = line.value, line.win_probability
+                    ranked.append(RankedAction(kan, round(line.value, 6), (*line.reasons, verdict)))
     discards = by_kind.get("dahai", [])
     candidates = _ranked_discards(strategy, view, discards)
     dama: tuple[int, RiichiChoice] | None = None  # the riichi discard and its choice, where valued
@@ -540,11 +542,13 @@ def _turn(
     if not rank:
         return Decision(chosen, ())
     placements = discard_placements(strategy, view, candidates)
+    ranked = _valued_beside_discards(strategy, view, ranked, candidates, kan_lines, dama)
+    ranked = _placed_beside_discards(strategy, view, ranked, candidates, placements, kan_lines, dama)
     for discard in _discard_order(discards, candidates):
         value, reasons = _discard_value(discard, candidates, strategy, view)
         if dama is not None and kind_of(discard.pai or 0) == dama[0]:
-            # The same discard without the declaration: dama, valued by the riichi formula's terms.
-            value, reasons = round(dama[1].dama_value, 6), ("dama", *dama[1].reasons[2:], *reasons)
+            # The same discard without the declaration: dama, with the riichi formula's terms.
+            reasons = ("dama", *dama[1].reasons[2:], *reasons)
         ranked.append(RankedAction(discard, value, reasons, placements.get(kind_of(discard.pai or 0))))
     listed = {id(item.action) for item in ranked}
     for action in legal:
@@ -650,6 +654,97 @@ def discard_placements(strategy: Strategy, view: SeatView, candidates: Sequence[
         return {}
     found = strategy.read_values(view, valued)
     return {c.tile: round(found.values[id(c)], 6) for c in valued if id(c) in found.values}
+
+
+def _valued_beside_discards(
+    strategy: Strategy,
+    view: SeatView,
+    ranked: list[RankedAction],
+    candidates: Sequence[Candidate] | None,
+    kan_lines: Mapping[int, tuple[float, float]],
+    dama: tuple[int, RiichiChoice] | None,
+) -> list[RankedAction]:
+    """``ranked`` with riichi's and the kans' values on the discards' scale: the figure of the
+    discard each is weighed against (riichi: the same tile thrown dama; a kan: the best discard),
+    plus what the action adds over it as the advisor weighs the two (riichi: the riichi
+    formula's riichi value less its dama value; a kan: its value less the discard's on the
+    kan's scale, :meth:`~app.core.table.players.Advisor.kan_reference`).  The advisor declares
+    exactly when the result is above the discard's figure, so its figures and its choice agree.
+    Unchanged where a part is missing."""
+    if not candidates or not isinstance(strategy, Advisor):
+        return ranked
+    moved: dict[int, tuple[float, str]] = {}
+    if dama is not None:
+        thrown, choice = dama
+        candidate = next((c for c in candidates if c.tile == thrown), None)
+        figure = strategy.discard_value(view, candidate) if candidate is not None else None
+        if figure is not None:
+            added = choice.riichi_value - choice.dama_value
+            for item in ranked:
+                if item.action.kind == "reach":
+                    moved[id(item.action)] = figure[0] + added, f"{added:+,.0f} over the same discard dama"
+    best = candidates[0]
+    figure = strategy.discard_value(view, best)
+    kept = strategy.kan_reference(view, best)
+    if figure is not None and kept is not None:
+        for key, (value, _) in kan_lines.items():
+            moved[key] = figure[0] + value - kept, f"{value - kept:+,.0f} over the best discard"
+    return [
+        item._replace(value=round(moved[id(item.action)][0], 6), reasons=(*item.reasons, moved[id(item.action)][1]))
+        if id(item.action) in moved
+        else item
+        for item in ranked
+    ]
+
+
+def _placed_beside_discards(
+    strategy: Strategy,
+    view: SeatView,
+    ranked: list[RankedAction],
+    candidates: Sequence[Candidate] | None,
+    placements: Mapping[int, float],
+    kan_lines: Mapping[int, tuple[float, float]],
+    dama: tuple[int, RiichiChoice] | None,
+) -> list[RankedAction]:
+    """``ranked`` with riichi's and the kans' values in expected placement points, each from a
+    discard's (``placements``): the discard it is weighed against (riichi: the same tile thrown
+    dama; a kan: the best discard), moved by what the action's line adds over that discard's
+    line, both put through :meth:`~app.core.table.players.Advisor.line_placements` (riichi and
+    dama by :func:`~app.core.advice.actions.riichi_or_dama`'s values and chances of winning; a
+    kan's :func:`~app.core.advice.actions.kan_value` against the discard's contested line).  The
+    deal-ins, noten payments and other seats' wins of the discard's figure are kept, so the
+    result compares with the discards'.  Within the uma's range; unchanged where any part is
+    missing."""
+    if not placements or not isinstance(strategy, Advisor):
+        return ranked
+    references: dict[int, tuple[int, tuple[float, float], tuple[float, float]]] = {}
+    if dama is not None:
+        thrown, choice = dama
+        riichi = (choice.riichi_value, choice.riichi_win_probability)
+        for item in ranked:
+            if item.action.kind == "reach":
+                references[id(item.action)] = thrown, riichi, (choice.dama_value, choice.win_probability)
+    best = candidates[0] if candidates else None
+    reference = strategy.contested_line(best) if best is not None else None
+    if best is not None and reference is not None:
+        for key, line in kan_lines.items():
+            references[key] = best.tile, line, (reference.expected_score, reference.win_probability)
+    if not references:
+        return ranked
+    keys = list(references)
+    lines = [line for key in keys for line in references[key][1:]]
+    placed = strategy.line_placements(view, lines)
+    standing = standing_of(view)
+    if placed is None or standing is None:
+        return ranked
+    uma = uma_for(len(standing.scores), standing.uma)
+    moved: dict[int, float] = {}
+    for index, key in enumerate(keys):
+        base = placements.get(references[key][0])
+        if base is not None:
+            figure = base + placed[2 * index] - placed[2 * index + 1]
+            moved[key] = round(min(max(figure, min(uma)), max(uma)), 6)
+    return [item._replace(placement=moved[id(item.action)]) if id(item.action) in moved else item for item in ranked]
 
 
 def _call_placements(

@@ -83,6 +83,7 @@ from app.core.advice.actions import (
     DEFAULT_PARAMETERS,
     ActionParameters,
     CallValues,
+    Contested,
     HandOutcomes,
     KanValue,
     RiichiChoice,
@@ -488,33 +489,41 @@ class Advisor(ShantenCaller):
         if before > self.call_shanten:
             return wanted
         ranked = self.rank(view)
-        kept = self.discard_value(view, ranked[0])
+        kept = self.kan_reference(view, ranked[0])
         if kept is None or not _worth_points(ranked):  # no points in sight: the rule of thumb
             return wanted
         lines = [self._kan_line(view, meld, ranked) for meld in keeping]
         best = max(lines, key=lambda line: line.value)
-        return best.meld if best.value > kept[0] else None
+        return best.meld if best.value > kept else None
 
     def discard_value(self, view: SeatView, candidate: Candidate) -> tuple[float, tuple[str, ...]] | None:
-        """A discard's value on the scale of the other decisions (contested; against a riichi, what
-        is left after the risk of dealing in), with its reasons; None where the search did not value it."""
-        if candidate.expected is None or not self._valued(view):
+        """A discard's figure, with its reasons; None where the search did not value it.  With
+        nobody declared, what the advisor ranks discards by (:func:`unthreatened_value`: the
+        search alone against the wall, less the open seats' charge); against a riichi, the
+        contested line less the risk of dealing in (:func:`~app.core.advice.actions.push_value`)."""
+        line = self.contested_line(candidate)
+        if line is None or candidate.expected is None or not self._valued(view):
             return None
-        line = contested(candidate.expected.detail.by_turn, self.parameters)
+        threats = [is_threat(opponent) for opponent in view.opponents]
+        if not any(threats):
+            # What the advisor ranks by (best_against_threats): the search alone against the wall
+            # less the open seats' charge.  Ranked by the contested line instead, it won fewer
+            # hands (docs/table.md).
+            value, danger, charge = unthreatened_value(candidate, view.opponents, self._open_cost(view))
+            reasons = [
+                f"expected score {candidate.expected.expected_score:,.0f} alone against the wall "
+                f"({line.expected_score:,.0f} with the other seats' wins)",
+                f"shanten {candidate.shanten}, win {candidate.expected.win_probability:.1%} "
+                f"({line.win_probability:.1%} with the other seats' wins)",
+            ]
+            if charge:
+                reasons.append(f"against the open seats: deals in {danger:.1%} now, {charge:,.0f} charged")
+            return value, tuple(reasons)
         reasons = [
             f"expected score {line.expected_score:,.0f} with the other seats' wins "
             f"(alone against the wall {candidate.expected.expected_score:,.0f})",
             f"shanten {candidate.shanten}, win {line.win_probability:.1%}",
         ]
-        threats = [is_threat(opponent) for opponent in view.opponents]
-        if not any(threats):
-            # The open seats' charge the pick pays (best_against_threats), on this figure's scale.
-            danger, charge = open_seat_charge(
-                candidate.safety_by_opponent, view.opponents, self._open_cost(view), line.expected_score
-            )
-            if charge:
-                reasons.append(f"against the open seats: deals in {danger:.1%} now, {charge:,.0f} charged")
-            return line.expected_score - charge, tuple(reasons)
         value = self._push_value(view, candidate, threats)
         danger = 1.0 - combined_safety(
             v for v, threat in zip(candidate.safety_by_opponent, threats, strict=True) if threat
@@ -525,10 +534,35 @@ class Advisor(ShantenCaller):
     def kan_value(self, view: SeatView, meld: Meld) -> tuple[float, tuple[str, ...]] | None:
         """A closed or added kan's value on the discards' scale (:func:`~app.core.advice.actions.kan_value`),
         with its reasons; None where the search does not value it."""
+        line = self.kan_line(view, meld)
+        return None if line is None else (line.value, line.reasons)
+
+    def kan_line(self, view: SeatView, meld: Meld) -> KanValue | None:
+        """A closed or added kan's line (:meth:`kan_value`'s figure with its chance of winning);
+        None where the search does not value it."""
         if not self._valued(view) or view.checker.shanten_number(view.hand) > self.call_shanten:
             return None
-        line = self._kan_line(view, meld, self.rank(view))
-        return line.value, line.reasons
+        return self._kan_line(view, meld, self.rank(view))
+
+    def contested_line(self, candidate: Candidate) -> Contested | None:
+        """A searched discard's line with the other seats' wins (:func:`~app.core.advice.actions.contested`),
+        deal-ins left out; None for a discard the search did not value."""
+        return None if candidate.expected is None else contested(candidate.expected.detail.by_turn, self.parameters)
+
+    def kan_reference(self, view: SeatView, candidate: Candidate) -> float | None:
+        """The best discard's value a kan is weighed against, on the kan's scale (contested):
+        with nobody declared its contested line less the open seats' charge on that scale,
+        else its push (:meth:`discard_value`)."""
+        line = self.contested_line(candidate)
+        if line is None or not self._valued(view):
+            return None
+        if any(is_threat(opponent) for opponent in view.opponents):
+            found = self.discard_value(view, candidate)
+            return None if found is None else found[0]
+        charge = open_seat_charge(
+            candidate.safety_by_opponent, view.opponents, self._open_cost(view), line.expected_score
+        )[1]
+        return line.expected_score - charge
 
     def _kan_line(self, view: SeatView, meld: Meld, ranked: Sequence[Candidate]) -> KanValue:
         """A closed or added kan valued with one draw more, its new dora and, for an added kan,
@@ -622,7 +656,7 @@ class Advisor(ShantenCaller):
     def _push_value(self, view: SeatView, candidate: Candidate, threats: Sequence[bool]) -> float:
         """:func:`~app.core.advice.actions.push_value` of a candidate's contested line against ``threats``."""
         costs = threat_costs(threats, _dealer_offsets(view), DEAL_IN_POINTS, self.parameters)
-        line = contested(candidate.expected.detail.by_turn, self.parameters) if candidate.expected else None
+        line = self.contested_line(candidate)
         expected = line.expected_score if line else 0.0
         return push_value(expected, candidate.shanten, candidate.safety_by_opponent, costs, self.parameters)
 
@@ -875,9 +909,22 @@ def best_against_threats(
         verdicts = (verdict for verdict, threat in zip(candidate.safety_by_opponent, threats, strict=True) if threat)
         danger = 1.0 - combined_safety(verdicts)
         worth = expected.expected_score - danger * (expected.expected_score + DEAL_IN_POINTS)
-        return worth - open_seat_charge(candidate.safety_by_opponent, opponents, open_cost, expected.expected_score)[1]
+        return worth - unthreatened_value(candidate, opponents, open_cost)[2]
 
     return min(ranked, key=lambda candidate: -round(value(candidate) * _VALUE_SCALE))
+
+
+def unthreatened_value(
+    candidate: Candidate, opponents: Sequence[Opponent], open_cost: float
+) -> tuple[float, float, float]:
+    """(value, chance of dealing in, charge) of a searched ``candidate`` before any riichi
+    danger: its expected score alone against the wall less the open seats' charge on that
+    scale (:func:`open_seat_charge`).  What :func:`best_against_threats` ranks by with nobody
+    declared, and the advisor's figure there (:meth:`Advisor.discard_value`)."""
+    assert candidate.expected is not None
+    score = candidate.expected.expected_score
+    danger, charge = open_seat_charge(candidate.safety_by_opponent, opponents, open_cost, score)
+    return score - charge, danger, charge
 
 
 def open_seat_charge(
