@@ -460,9 +460,10 @@ def test_selfplay_imports_no_web_stack():
 PINNED_RUNS = [
     # Issue #36's advisor (a figure for every decision up to three-shanten) changed play here;
     # so did its reading a silent closed seat by the silent hands' own tenpai rate, and same-turn
-    # furiten in its view of the table.  Its /act figures moved since, its games the same: a
-    # discard's is what it ranks by, riichi and kans stand on a discard's, with placement figures.
-    ("riichi", (), "tonpuu", "advisor", "0e9092bc5aef4c12990b31b699fe2af780d12648f50530e69649f4bd8c64c399"),
+    # furiten in its view of the table, and its throwing, where no discard is worth points, the
+    # one the open seats charge least.  Its /act figures moved too: a discard's is what it ranks
+    # by, riichi and kans stand on a discard's, with placement figures.
+    ("riichi", (), "tonpuu", "advisor", "f4619c0bd9d217183dccd0c8f88663a299c479805688bfe010cb3d360eae481c"),
     ("sanma", (), "kyoku", "advisor", "47d8e9821e3b75f07ed888f1c4007845dc7dbedc627dccefd21df3cd650d6bb6"),
     # The advisor before it, kept as ``near``.  When it was added these digests differed from
     # the advisor's pinned before (49fe53aa..., 231af7b8...) only by the strategy's name: with

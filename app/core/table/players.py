@@ -336,9 +336,13 @@ class Advisor(ShantenCaller):
       declared, open seats, at their read ready chance and :attr:`open_seat_cost` of the cost
       (``near`` charges only riichi).  Charged for silent closed hands too, the advisor won a
       fifth less often than the ``linear`` one.
+    * **Its figures are what it plays by.**  With nobody declared a discard's figure is the
+      search's value alone against the wall less the open seats' charge
+      (:func:`unthreatened_value`), the value it ranks by; riichi's and a kan's stand on the
+      figure of the discard each is weighed against (:mod:`app.core.table.decide`).
     * **No points in sight.**  When no discard is worth any points (no win the model reaches
-      by its last turn, or an open hand without a yaku), the linear model orders them, each
-      with its figure (0).
+      by its last turn, or an open hand without a yaku), each is worth 0 less the open seats'
+      charge, and the least charged goes first, equal figures in the linear model's order.
     * The search leaves red fives out (``_without_red_fives``): it was built for the one-hand
       table before the table machine, which dealt none.
     """
@@ -633,9 +637,21 @@ class Advisor(ShantenCaller):
             best = self._fold(ranked, threats)
             ranked = [best, *(candidate for candidate in ranked if candidate is not best)]
         if self.figures_everywhere and valued and supports(view.rules):
-            # Every discard is worth nothing: the same order, each with its figure (0 points).
+            # Every discard is worth nothing: each with its figure (0 points, less the open seats'
+            # charge); with nobody declared the one charged least goes first, equal figures (no
+            # open seat) in the linear model's order.
             twins = {candidate.tile: candidate for candidate in valued}
-            return [twins.get(candidate.tile, candidate) for candidate in ranked]
+            ranked = [twins.get(candidate.tile, candidate) for candidate in ranked]
+            if not any(threats) and self._valued(view):
+                cost = self._open_cost(view)
+
+                def charged(candidate: Candidate) -> float:
+                    if candidate.expected is None:
+                        return float("inf")
+                    return -round(unthreatened_value(candidate, view.opponents, cost)[0] * _VALUE_SCALE)
+
+                best = min(ranked, key=charged)
+                ranked = [best, *(candidate for candidate in ranked if candidate is not best)]
         return ranked
 
     def appraise_calls(self, view: SeatView, tile: Tile, options: Sequence[Meld]) -> CallValues | None:
