@@ -497,6 +497,8 @@ def _turn(
         if strategy.kita(view, NORTH):
             chosen = kita
             ranked.append(RankedAction(kita, None, ("a north set aside is a dora and a draw",)))
+    discards = by_kind.get("dahai", [])
+    advised = _advised(strategy, view, discards)  # ranked once: the kans' lines read it too
     kans = by_kind.get("ankan", []) + by_kind.get("kakan", [])
     kan_lines: dict[int, tuple[float, float]] = {}  # each valued kan's (value, chance of winning)
     if chosen is None and kans:
@@ -506,7 +508,7 @@ def _turn(
             chosen = options[wanted]
         if rank:
             for meld, kan in options.items():
-                line = strategy.kan_line(view, meld) if isinstance(strategy, Advisor) else None
+                line = strategy.kan_line(view, meld, advised) if isinstance(strategy, Advisor) else None
                 if kan is not chosen:
                     verdict = "not declared"
                 elif line is None:
@@ -518,8 +520,7 @@ def _turn(
                 else:
                     kan_lines[id(kan)] = line.value, line.win_probability
                     ranked.append(RankedAction(kan, round(line.value, 6), (*line.reasons, verdict)))
-    discards = by_kind.get("dahai", [])
-    candidates = _ranked_discards(strategy, view, discards)
+    candidates = _ranked_discards(advised, discards)
     dama: tuple[int, RiichiChoice] | None = None  # the riichi discard and its choice, where valued
     if chosen is None and discards:
         pick = _pick_discard(strategy, view, discards, candidates)
@@ -542,8 +543,7 @@ def _turn(
     if not rank:
         return Decision(chosen, ())
     placements = discard_placements(strategy, view, candidates)
-    ranked = _valued_beside_discards(strategy, view, ranked, candidates, kan_lines, dama)
-    ranked = _placed_beside_discards(strategy, view, ranked, candidates, placements, kan_lines, dama)
+    ranked = _beside_discards(strategy, view, ranked, candidates, placements, kan_lines, dama)
     for discard in _discard_order(discards, candidates):
         value, reasons = _discard_value(discard, candidates, strategy, view)
         if dama is not None and kind_of(discard.pai or 0) == dama[0]:
@@ -564,11 +564,20 @@ def _kan_meld(kan: Event) -> Meld:
     return Meld.of("closed_kan" if kan.kind == "ankan" else "added_kan", [kind] * 4)
 
 
-def _ranked_discards(strategy: Strategy, view: SeatView, discards: Sequence[Event]) -> list[Candidate] | None:
+def _advised(strategy: Strategy, view: SeatView, discards: Sequence[Event]) -> list[Candidate] | None:
+    """The advisor's ranking of every distinct discard (:meth:`Advisor.rank`); None without
+    discards, for another strategy or where a win needs fans (the fan planner decides)."""
     if not discards or not isinstance(strategy, Advisor) or view.minimum_fan:
         return None
+    return strategy.rank(view)
+
+
+def _ranked_discards(advised: Sequence[Candidate] | None, discards: Sequence[Event]) -> list[Candidate] | None:
+    """``advised`` less the kinds ``discards`` does not allow (kuikae, riichi)."""
+    if advised is None:
+        return None
     allowed = {kind_of(d.pai or 0) for d in discards}
-    return [c for c in strategy.rank(view) if c.tile in allowed]
+    return [c for c in advised if c.tile in allowed]
 
 
 def _pick_discard(
@@ -656,48 +665,19 @@ def discard_placements(strategy: Strategy, view: SeatView, candidates: Sequence[
     return {c.tile: round(found.values[id(c)], 6) for c in valued if id(c) in found.values}
 
 
-def _valued_beside_discards(
-    strategy: Strategy,
-    view: SeatView,
-    ranked: list[RankedAction],
-    candidates: Sequence[Candidate] | None,
-    kan_lines: Mapping[int, tuple[float, float]],
-    dama: tuple[int, RiichiChoice] | None,
-) -> list[RankedAction]:
-    """``ranked`` with riichi's and the kans' values on the discards' scale: the figure of the
-    discard each is weighed against (riichi: the same tile thrown dama; a kan: the best discard),
-    plus what the action adds over it as the advisor weighs the two (riichi: the riichi
-    formula's riichi value less its dama value; a kan: its value less the discard's on the
-    kan's scale, :meth:`~app.core.table.players.Advisor.kan_reference`).  The advisor declares
-    exactly when the result is above the discard's figure, so its figures and its choice agree.
-    Unchanged where a part is missing."""
-    if not candidates or not isinstance(strategy, Advisor):
-        return ranked
-    moved: dict[int, tuple[float, str]] = {}
-    if dama is not None:
-        thrown, choice = dama
-        candidate = next((c for c in candidates if c.tile == thrown), None)
-        figure = strategy.discard_value(view, candidate) if candidate is not None else None
-        if figure is not None:
-            added = choice.riichi_value - choice.dama_value
-            for item in ranked:
-                if item.action.kind == "reach":
-                    moved[id(item.action)] = figure[0] + added, f"{added:+,.0f} over the same discard dama"
-    best = candidates[0]
-    figure = strategy.discard_value(view, best)
-    kept = strategy.kan_reference(view, best)
-    if figure is not None and kept is not None:
-        for key, (value, _) in kan_lines.items():
-            moved[key] = figure[0] + value - kept, f"{value - kept:+,.0f} over the best discard"
-    return [
-        item._replace(value=round(moved[id(item.action)][0], 6), reasons=(*item.reasons, moved[id(item.action)][1]))
-        if id(item.action) in moved
-        else item
-        for item in ranked
-    ]
+class _Beside(NamedTuple):
+    """Riichi or a kan beside the discard it is weighed against (:func:`_beside_discards`)."""
+
+    discard: Candidate
+    #: What it adds to the discard's figure in points, summed in this order.
+    terms: tuple[float, ...]
+    why: str
+    #: Its line and the discard's: (value, chance of winning).
+    line: tuple[float, float]
+    reference: tuple[float, float]
 
 
-def _placed_beside_discards(
+def _beside_discards(
     strategy: Strategy,
     view: SeatView,
     ranked: list[RankedAction],
@@ -706,45 +686,78 @@ def _placed_beside_discards(
     kan_lines: Mapping[int, tuple[float, float]],
     dama: tuple[int, RiichiChoice] | None,
 ) -> list[RankedAction]:
-    """``ranked`` with riichi's and the kans' values in expected placement points, each from a
-    discard's (``placements``): the discard it is weighed against (riichi: the same tile thrown
-    dama; a kan: the best discard), moved by what the action's line adds over that discard's
-    line, both put through :meth:`~app.core.table.players.Advisor.line_placements` (riichi and
-    dama by :func:`~app.core.advice.actions.riichi_or_dama`'s values and chances of winning; a
-    kan's :func:`~app.core.advice.actions.kan_value` against the discard's contested line).  The
+    """``ranked`` with riichi's and the kans' figures standing on the discard each is weighed
+    against (riichi: the same tile thrown dama; a kan: the best discard).
+
+    In points: that discard's figure plus what the action adds over it as the advisor weighs
+    the two (riichi: the riichi formula's riichi value less its dama value; a kan: its value
+    less the discard's on the kan's scale, :meth:`~app.core.table.players.Advisor.kan_reference`).
+    The advisor declares exactly when the result is above the discard's figure, so its figures
+    and its choice agree.
+
+    In placement points: that discard's figure (``placements``) moved by what the action's line
+    adds over the discard's line, both put through
+    :meth:`~app.core.table.players.Advisor.line_placements` (riichi and dama by
+    :func:`~app.core.advice.actions.riichi_or_dama`'s values and chances of winning; a kan's
+    :func:`~app.core.advice.actions.kan_value` against the discard's contested line).  The
     deal-ins, noten payments and other seats' wins of the discard's figure are kept, so the
-    result compares with the discards'.  Within the uma's range; unchanged where any part is
-    missing."""
-    if not placements or not isinstance(strategy, Advisor):
+    result compares with the discards'; it stays within the uma's range.
+
+    Each figure is left as it was where a part of it is missing."""
+    if not candidates or not isinstance(strategy, Advisor):
         return ranked
-    references: dict[int, tuple[int, tuple[float, float], tuple[float, float]]] = {}
+    beside: dict[int, _Beside] = {}
     if dama is not None:
         thrown, choice = dama
-        riichi = (choice.riichi_value, choice.riichi_win_probability)
-        for item in ranked:
-            if item.action.kind == "reach":
-                references[id(item.action)] = thrown, riichi, (choice.dama_value, choice.win_probability)
-    best = candidates[0] if candidates else None
-    reference = strategy.contested_line(best) if best is not None else None
-    if best is not None and reference is not None:
-        for key, line in kan_lines.items():
-            references[key] = best.tile, line, (reference.expected_score, reference.win_probability)
-    if not references:
+        candidate = next((c for c in candidates if c.tile == thrown), None)
+        if candidate is not None:
+            added = choice.riichi_value - choice.dama_value
+            riichi = (choice.riichi_value, choice.riichi_win_probability)
+            for item in ranked:
+                if item.action.kind == "reach":
+                    beside[id(item.action)] = _Beside(
+                        candidate,
+                        (added,),
+                        f"{added:+,.0f} over the same discard dama",
+                        riichi,
+                        (choice.dama_value, choice.win_probability),
+                    )
+    best = candidates[0]
+    kept = strategy.kan_reference(view, best)
+    line = strategy.contested_line(best)
+    if kept is not None and line is not None:
+        for key, (value, win) in kan_lines.items():
+            beside[key] = _Beside(
+                best,
+                (value, -kept),
+                f"{value - kept:+,.0f} over the best discard",
+                (value, win),
+                (line.expected_score, line.win_probability),
+            )
+    if not beside:
         return ranked
-    keys = list(references)
-    lines = [line for key in keys for line in references[key][1:]]
-    placed = strategy.line_placements(view, lines)
+    keys = list(beside)
     standing = standing_of(view)
-    if placed is None or standing is None:
-        return ranked
-    uma = uma_for(len(standing.scores), standing.uma)
-    moved: dict[int, float] = {}
-    for index, key in enumerate(keys):
-        base = placements.get(references[key][0])
-        if base is not None:
-            figure = base + placed[2 * index] - placed[2 * index + 1]
-            moved[key] = round(min(max(figure, min(uma)), max(uma)), 6)
-    return [item._replace(placement=moved[id(item.action)]) if id(item.action) in moved else item for item in ranked]
+    lines = [line for key in keys for line in (beside[key].line, beside[key].reference)]
+    placed = strategy.line_placements(view, lines) if placements else None
+    uma = uma_for(len(standing.scores), standing.uma) if standing is not None else ()
+    out = []
+    for item in ranked:
+        key = id(item.action)
+        if key not in beside:
+            out.append(item)
+            continue
+        found = beside[key]
+        figure = strategy.discard_value(view, found.discard)
+        if figure is not None:
+            item = item._replace(value=round(sum(found.terms, figure[0]), 6), reasons=(*item.reasons, found.why))
+        base = placements.get(found.discard.tile)
+        if placed is not None and uma and base is not None:
+            index = 2 * keys.index(key)
+            moved = base + placed[index] - placed[index + 1]
+            item = item._replace(placement=round(min(max(moved, min(uma)), max(uma)), 6))
+        out.append(item)
+    return out
 
 
 def _call_placements(

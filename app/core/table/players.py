@@ -541,12 +541,13 @@ class Advisor(ShantenCaller):
         line = self.kan_line(view, meld)
         return None if line is None else (line.value, line.reasons)
 
-    def kan_line(self, view: SeatView, meld: Meld) -> KanValue | None:
+    def kan_line(self, view: SeatView, meld: Meld, ranked: Sequence[Candidate] | None = None) -> KanValue | None:
         """A closed or added kan's line (:meth:`kan_value`'s figure with its chance of winning);
-        None where the search does not value it."""
+        None where the search does not value it.  ``ranked`` is :meth:`rank`'s answer for
+        ``view`` where the caller has it already (else it is ranked again)."""
         if not self._valued(view) or view.checker.shanten_number(view.hand) > self.call_shanten:
             return None
-        return self._kan_line(view, meld, self.rank(view))
+        return self._kan_line(view, meld, self.rank(view) if ranked is None else ranked)
 
     def contested_line(self, candidate: Candidate) -> Contested | None:
         """A searched discard's line with the other seats' wins (:func:`~app.core.advice.actions.contested`),
@@ -643,14 +644,7 @@ class Advisor(ShantenCaller):
             twins = {candidate.tile: candidate for candidate in valued}
             ranked = [twins.get(candidate.tile, candidate) for candidate in ranked]
             if not any(threats) and self._valued(view):
-                cost = self._open_cost(view)
-
-                def charged(candidate: Candidate) -> float:
-                    if candidate.expected is None:
-                        return float("inf")
-                    return -round(unthreatened_value(candidate, view.opponents, cost)[0] * _VALUE_SCALE)
-
-                best = min(ranked, key=charged)
+                best = best_against_threats(ranked, view.opponents, open_cost=self._open_cost(view))
                 ranked = [best, *(candidate for candidate in ranked if candidate is not best)]
         return ranked
 
@@ -912,22 +906,22 @@ def best_against_threats(
 
     ``open_cost`` charges each open seat that has not declared too: its chance of being dealt
     into (its read ready chance times the tile's danger) times the hand's value and
-    ``open_cost`` of ``DEAL_IN_POINTS``.
+    ``open_cost`` of ``DEAL_IN_POINTS``.  Candidates the search did not value come last.
     """
     threats = [is_threat(opponent) for opponent in opponents]
     if all(threats):
         return ranked[0]
 
-    def value(candidate: Candidate) -> float:
+    def order(candidate: Candidate) -> float:
         expected = candidate.expected
         if expected is None:
-            return float("-inf")
+            return float("inf")
         verdicts = (verdict for verdict, threat in zip(candidate.safety_by_opponent, threats, strict=True) if threat)
         danger = 1.0 - combined_safety(verdicts)
         worth = expected.expected_score - danger * (expected.expected_score + DEAL_IN_POINTS)
-        return worth - unthreatened_value(candidate, opponents, open_cost)[2]
+        return -round((worth - unthreatened_value(candidate, opponents, open_cost)[2]) * _VALUE_SCALE)
 
-    return min(ranked, key=lambda candidate: -round(value(candidate) * _VALUE_SCALE))
+    return min(ranked, key=order)
 
 
 def unthreatened_value(
