@@ -182,6 +182,8 @@ class TableView(Protocol):
     table: TableRules
     seats: int
     players: list[SeatState]
+    #: The seat in turn: while a discard may be claimed, its discarder.
+    turn: int
     bakaze: int
     oya: int
     honba: int

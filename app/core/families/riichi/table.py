@@ -156,7 +156,7 @@ class RiichiFamily(Family):
             return AbortiveDrawKind.FOUR_WINDS.value
         if _four_kans(machine):
             return AbortiveDrawKind.FOUR_KANS.value
-        if sum(1 for seat in range(machine.seats) if machine.can_ron_now(seat)) >= 3 and machine.seats == 4:
+        if machine.seats == 4 and sum(1 for seat in range(machine.seats) if _may_ron_now(machine, seat)) >= 3:
             return AbortiveDrawKind.TRIPLE_RON.value
         return None
 
@@ -174,6 +174,13 @@ class RiichiFamily(Family):
         return list(
             exhaustive_draw_payments(draw, machine.oya, machine.table, tsumo_loss=machine.rules.tsumo_loss)
         ), nagashi
+
+
+def _may_ron_now(machine: TableView, seat: int) -> bool:
+    """Whether ``seat`` can win on the claimable tile, as far as the machine can tell: a seat's
+    view of the table does not hold the other hands, so any of them may (a log's draw on three
+    rons is then taken on trust, as the server saw the hands)."""
+    return seat != machine.turn and (not machine.players[seat].known or machine.can_ron_now(seat))
 
 
 def _four_winds(machine: TableView) -> bool:
