@@ -39,7 +39,7 @@ import argparse
 import json
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -83,23 +83,31 @@ def auc(scored: Sequence[tuple[float, bool]]) -> float | None:
     return (rank_sum - positives * (positives + 1) / 2) / (positives * negatives)
 
 
+def follow(events: Sequence[dict[str, Any]]) -> Iterator[tuple[dict[str, Any], TableMachine, list[TableMachine]]]:
+    """Each event of one riichi game's log with the machines after it: the truth (every tile
+    shown) and each seat's view (the other seats' tiles hidden, as ``/act`` sees them)."""
+    rules = rule_profile("riichi")
+    truth = TableMachine(rules, family_of(rules))
+    views = [TableMachine(rules, family_of(rules)) for _ in range(rules.seats)]
+    for index, event in enumerate(events):
+        replay([event], rules, machine=truth, first=index, family=family_of(rules))
+        for seat, view in enumerate(views):
+            replay(seat_sees([event], seat), rules, machine=view, first=index, family=family_of(rules))
+        yield event, truth, views
+
+
 def measure_game(
     events: list[dict[str, Any]], share: float, rng: random.Random, *, diagnose: bool = False
 ) -> list[Scored]:
     """Each sampled decision point's scored reads (``share`` of the seats' draws, drawn by ``rng``).
 
-    With ``diagnose``, also the danger if ready alone (the deal-in read over the tenpai read)
+    With ``diagnose``, also the tenpai read among the seats that have not declared, by whether
+    they called (``tenpai_open``, ``tenpai_silent``), the danger if ready alone (the deal-in read over the tenpai read)
     against seats really ready, by kind of seat (``danger_if_ready_riichi``, ``_open``,
     ``_silent``), and the deal-in read with the tenpai read replaced by the truth
     (``deal_in_if_tenpai_known``): where the overall deal-in read loses."""
-    rules = rule_profile("riichi")
-    truth = TableMachine(rules, family_of(rules))
-    views = [TableMachine(rules, family_of(rules)) for _ in range(rules.seats)]
     points: list[Scored] = []
-    for index, event in enumerate(events):
-        replay([event], rules, machine=truth, first=index, family=family_of(rules))
-        for seat, view in enumerate(views):
-            replay(seat_sees([event], seat), rules, machine=view, first=index, family=family_of(rules))
+    for event, truth, views in follow(events):
         if event.get("type") != "tsumo" or rng.random() >= share:
             continue
         seat = event["actor"]
@@ -109,6 +117,9 @@ def measure_game(
             other = read.seat
             ready = truth.hand_shanten(other) == 0
             found["tenpai"].append((read.tenpai, ready))
+            if diagnose and truth.players[other].riichi != 2:
+                seen = "open" if any(meld.kind != "ankan" for meld in truth.players[other].melds) else "silent"
+                found.setdefault(f"tenpai_{seen}", []).append((read.tenpai, ready))
             waits = truth.waits_of(other) if ready and not truth.furiten(other) else frozenset()
             declared = truth.players[other].riichi == 2
             for kind, chance in read.deal_in:

@@ -3,28 +3,15 @@ the interval is the blocks' normal interval."""
 
 from __future__ import annotations
 
-import importlib.util
 import math
-from pathlib import Path
-from types import ModuleType
 
 import pytest
+from scripts_module import load_script
 
 from app.core.families.registry import TABLES
 from app.core.table.game import GameConfig, play_game
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("family_play", ROOT / "scripts" / "family_play.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-family_play = _script()
+family_play = load_script("family_play")
 
 
 @pytest.mark.parametrize("rotation", range(4))

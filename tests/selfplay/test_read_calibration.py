@@ -10,30 +10,15 @@ players who stay silent would, misses by far more: such hands are almost never r
 
 from __future__ import annotations
 
-import importlib.util
 from dataclasses import replace
-from pathlib import Path
-from types import ModuleType
 
 import pytest
+from scripts_module import load_script
 
 from app.core.advice.actions import DEFAULT_PARAMETERS
 from app.core.table import players
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "measure_read_calibration", ROOT / "scripts" / "measure_read_calibration.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-calibration = _script()
+calibration = load_script("measure_read_calibration")
 
 
 @pytest.fixture(scope="module")

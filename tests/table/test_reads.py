@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.core.advice.discard import evaluate_discards
+from app.core.advice.open_tenpai import open_ready_probability
 from app.core.advice.reads import read_opponents
 from app.core.advice.safety import Opponent, turns_left_after
 from app.core.advice.safety_tables import (
@@ -133,15 +134,21 @@ def test_known_answer_a_fresh_wind_against_a_riichi_on_the_sixth_discard() -> No
 
 def test_known_answer_an_open_hand_reads_the_larger_published_rate() -> None:
     # After 9 discards with one pon: the larger of Tenhou's closed share (23.1 %) and
-    # mahjong-helper's one-call rate (30.11 %); a tile it threw deals in with chance 0.
+    # mahjong-helper's one-call rate (30.11 %), which the fitted read takes with the rest of what
+    # it sees (riichi rules; rules without riichi's furiten read the published rate as it is); a
+    # tile it threw deals in with chance 0.
     river = parse_mpsz("1m9p1s2z3z4z5m6m7m")
     pon = Meld.of("pon", parse_mpsz("777z"))
     opponent = Opponent(river=tuple(river), melds=(pon,))
     held = parse_mpsz("1m4p")
     unseen = bytes(4 - count for count in counts_from_tiles(river + held + list(pon.tiles)))
+    published = max(TENPAI_SHARE_BY_TURN[9], OPEN_TENPAI_BY_TURN[0][9] or 0.0) / 100
+    assert published == pytest.approx(0.3011)
+    (plain,) = read_opponents(held, [(3, opponent)], unseen=unseen, rules=rule_profile("chinese"))
+    assert plain.tenpai == pytest.approx(published)
     (read,) = read_opponents(held, [(3, opponent)], unseen=unseen, rules=rule_profile("riichi"))
-    expected = max(TENPAI_SHARE_BY_TURN[9], OPEN_TENPAI_BY_TURN[0][9] or 0.0) / 100
-    assert read.tenpai == pytest.approx(expected) == pytest.approx(0.3011)
+    expected = open_ready_probability(tuple(river), (pon,), 0, published)
+    assert read.tenpai == pytest.approx(expected)
     assert dict(read.deal_in)[parse_mpsz("1m")[0]] == 0.0
     assert 0.0 < dict(read.deal_in)[parse_mpsz("4p")[0]] <= expected
 
@@ -168,8 +175,12 @@ def test_known_answer_an_open_hand_reads_its_hand_discards_since_the_call() -> N
     opponent = Opponent(river=tuple(river), melds=(pon,), hand_discards_after_call=3)
     held = parse_mpsz("4p")
     unseen = bytes(4 - count for count in counts_from_tiles(river + held + list(pon.tiles)))
+    published = OPEN_TENPAI_AFTER_HAND_DISCARDS[0][9][3] / 100
+    assert published == pytest.approx(0.586)
+    (plain,) = read_opponents(held, [(3, opponent)], unseen=unseen, rules=rule_profile("chinese"))
+    assert plain.tenpai == pytest.approx(published)
     (read,) = read_opponents(held, [(3, opponent)], unseen=unseen, rules=rule_profile("riichi"))
-    assert read.tenpai == pytest.approx(OPEN_TENPAI_AFTER_HAND_DISCARDS[0][9][3] / 100) == pytest.approx(0.586)
+    assert read.tenpai == pytest.approx(open_ready_probability(tuple(river), (pon,), 3, published))
 
 
 def _open_hand_events() -> list[dict[str, Any]]:
@@ -240,8 +251,9 @@ def test_a_silent_closed_seat_reads_the_published_rate_by_the_walls_turns_left()
     reads = {read.seat: read for read in opponent_reads(machine, 2)}
     assert SILENT_CLOSED_TENPAI[14] == (269, 75_450)
     assert reads[0].tenpai == reads[3].tenpai == pytest.approx(269 / 75_450)
-    # Seat 1 called: it reads the open rate, far above (more than 8 %, mahjong-helper's row).
-    assert reads[1].tenpai > 0.08 > 20 * reads[0].tenpai
+    # Seat 1 called: it reads the open-hand read, far above (the published row says more than
+    # 8 %; the fitted read, at the fourth discard with two from the hand since the pon, 2.9 %).
+    assert reads[1].tenpai > 0.02 > 5 * reads[0].tenpai
 
 
 def test_a_tile_passed_since_a_seats_last_discard_is_safe_against_it() -> None:

@@ -117,6 +117,7 @@ from app.core.advice.mcr_targets import Plan, planner_for
 from app.core.advice.safety import (
     ClosedRates,
     InvalidOpponent,
+    OpenRates,
     Opponent,
     TileSafety,
     assess,
@@ -476,7 +477,8 @@ class DiscardQuestion:
     value_detours: int = DEFAULT_EXTRA
     #: Whether the danger model reads the dora (a dora deals in more often), each opponent's
     #: ``value_winds`` and ``passed_since_discard`` (same-turn furiten), and a silent closed
-    #: opponent by the silent hands' own tenpai rate (:class:`~app.core.advice.safety.ClosedRates`);
+    #: opponent by the silent hands' own tenpai rate (:class:`~app.core.advice.safety.ClosedRates`),
+    #: and an opponent with calls by the fitted read (:class:`~app.core.advice.safety.OpenRates`);
     #: False keeps the model before them (the ``near`` advisor).
     danger_reads: bool = True
     #: Under rules with a void suit (定缺), the hand's (0 m, 1 p, 2 s); None: the best suit to void.
@@ -627,6 +629,7 @@ def advise(
     honors_total = sum(honor_values[kind][c] for kind, c in enumerate(honor_held)) if max(honor_held) > 1 else 0.0
     if opponents:
         closed_rates: ClosedRates | None = None  # the rules'
+        open_rates: OpenRates | None = None
         if question.danger_reads:
             danger_dora = frozenset(dora_table(rules.absent_tiles)[i] for i in dora_indicators)
         else:
@@ -635,8 +638,9 @@ def advise(
                 replace(opponent, value_winds=frozenset(), passed_since_discard=frozenset()) for opponent in opponents
             ]
             closed_rates = ClosedRates.ALL_PLAYERS
+            open_rates = OpenRates.PUBLISHED
         by_tile = _safety_by_tile(
-            hand, checker.remaining(hand, others), rules, opponents, turn, danger_dora, closed_rates
+            hand, checker.remaining(hand, others), rules, opponents, turn, danger_dora, closed_rates, open_rates
         )
     else:
         by_tile = None
@@ -958,6 +962,7 @@ def _safety_by_tile(
     turn: int | None,
     dora: frozenset[Tile],
     closed_rates: ClosedRates | None,
+    open_rates: OpenRates | None = None,
 ) -> dict[Tile, tuple[TileSafety, ...]]:
     """Per tile held, its safety against each opponent (computed once per kind)."""
     defence = defence_rules(rules)
@@ -972,6 +977,7 @@ def _safety_by_tile(
             passed=passed_after_riichi(opponents, index),
             dora=dora,
             closed_rates=closed_rates,
+            open_rates=open_rates,
         )
         for index, opponent in enumerate(opponents)
     ]

@@ -98,7 +98,7 @@ def read_opponents(
         reads.append(
             OpponentRead(
                 seat,
-                ready_probability(opponent, turn, turns_left, defence.closed_rates),
+                ready_probability(opponent, turn, turns_left, defence.closed_rates, defence.open_rates),
                 tuple((kind, verdict.danger) for kind, verdict in zip(kinds, verdicts, strict=True)),
             )
         )

@@ -119,6 +119,7 @@ from enum import StrEnum
 from functools import lru_cache, partial
 from typing import Final, NamedTuple
 
+from app.core.advice.open_tenpai import open_ready_probability
 from app.core.advice.safety_tables import (
     DEAL_IN_BY_TURN,
     DORA_DEAL_IN_TURN_9,
@@ -194,6 +195,16 @@ class ClosedRates(StrEnum):
     ALL_PLAYERS = "all_players"
 
 
+class OpenRates(StrEnum):
+    """Which rate reads a seat with calls that has not declared."""
+
+    #: mahjong-helper's published rate by calls, turn and hand discards after the call.
+    PUBLISHED = "published"
+    #: That rate and what else the table shows of the seat, weighed by a logistic read fitted on
+    #: self-play (:mod:`app.core.advice.open_tenpai`).
+    FITTED = "fitted"
+
+
 @dataclass(frozen=True, slots=True)
 class Opponent:
     """What is known of one opponent: their river in order, their declaration, their melds.
@@ -263,6 +274,9 @@ class DefenceRules(NamedTuple):
     #: a ready closed hand may declare, and the silent ones are read by their own rate; under
     #: rules without a declaration every closed hand is silent, read by the share of all players.
     closed_rates: ClosedRates = ClosedRates.SILENT
+    #: How a seat with calls is read: where the rules have riichi's furiten (the riichi tables the
+    #: read was fitted at), by the fitted read; else by the published rate.
+    open_rates: OpenRates = OpenRates.PUBLISHED
 
 
 def defence_rules(rules: RuleProfile) -> DefenceRules:
@@ -282,6 +296,7 @@ def defence_rules(rules: RuleProfile) -> DefenceRules:
         rules.wildcards,
         frozenset(kind.value for kind in rules.win_requires_meld),
         ClosedRates.SILENT if furiten else ClosedRates.ALL_PLAYERS,
+        OpenRates.FITTED if furiten else OpenRates.PUBLISHED,
     )
 
 
@@ -324,6 +339,7 @@ def assess(
     dora: frozenset[Tile] = frozenset(),
     turns_left: int | None = None,
     closed_rates: ClosedRates | None = None,
+    open_rates: OpenRates | None = None,
 ) -> tuple[TileSafety, ...]:
     """Safety of each of ``tiles`` against ``opponent``.
 
@@ -333,12 +349,13 @@ def assess(
     (see :func:`passed_after_riichi`); ``dora`` the dora kinds (not their indicators);
     ``turns_left`` the live wall's tiles over 4 where known, and ``closed_rates`` how a
     silent closed opponent's chance of being ready is read (:func:`ready_probability`; None:
-    the rules', :attr:`DefenceRules.closed_rates`).
+    the rules', :attr:`DefenceRules.closed_rates`), ``open_rates`` an open one's (None: the rules').
     """
     defence = rules if isinstance(rules, DefenceRules) else defence_rules(rules)
     tiles = tuple(tiles)
     rates = defence.closed_rates if closed_rates is None else closed_rates
-    context = _Context(opponent, unseen, defence, turn, passed, dora, turns_left, rates)
+    opened = defence.open_rates if open_rates is None else open_rates
+    context = _Context(opponent, unseen, defence, turn, passed, dora, turns_left, rates, opened)
     if defence.win_requires_meld and not any(m.kind.value in defence.win_requires_meld for m in opponent.melds):
         verdict = TileSafety(1.0, 0.0, 0.0, context.ready, (Reason.CANNOT_WIN.value,))
         return tuple(verdict for _ in tiles)
@@ -516,6 +533,7 @@ class _Context:
         dora: frozenset[Tile],
         turns_left: int | None,
         closed_rates: ClosedRates,
+        open_rates: OpenRates,
     ) -> None:
         self.furiten = defence.furiten
         self.genbutsu_leak = defence.genbutsu_leak
@@ -543,7 +561,7 @@ class _Context:
         wild_unseen = sum(unseen[t] for t in defence.wildcards)
         self.wild_share = 1 - (1 - share) ** wild_unseen if wild_unseen else 0.0
         self.declared = opponent.riichi
-        self.ready = ready_probability(opponent, own_turn, turns_left, closed_rates)
+        self.ready = ready_probability(opponent, own_turn, turns_left, closed_rates, open_rates)
         self.safe_genbutsu = _make_safety((1.0, 0.0, 0.0, self.ready, (_GENBUTSU,)))
         self.safe_passed = _make_safety((1.0, 0.0, 0.0, self.ready, (_PASSED_AFTER_RIICHI,)))
         self.safe_turn_passed = _make_safety((1.0, 0.0, 0.0, self.ready, (_PASSED_SINCE_DISCARD,)))
@@ -692,7 +710,11 @@ def _early_outside(early: Sequence[Tile]) -> frozenset[Tile]:
 
 
 def ready_probability(
-    opponent: Opponent, turn: int, turns_left: int | None = None, closed_rates: ClosedRates = ClosedRates.SILENT
+    opponent: Opponent,
+    turn: int,
+    turns_left: int | None = None,
+    closed_rates: ClosedRates = ClosedRates.SILENT,
+    open_rates: OpenRates = OpenRates.PUBLISHED,
 ) -> float:
     """How likely ``opponent`` is tenpai after ``turn`` discards: 1 after a declaration, else
     the published rates by turn and calls (see the module's notes).  A closed hand reads
@@ -709,7 +731,12 @@ def ready_probability(
         return 1.0
     if not opponent.melds and closed_rates is ClosedRates.ALL_PLAYERS:
         return _all_players_ready(turn)
-    return _ready_probability(turn, opponent.melds, opponent.hand_discards_after_call, turns_left)
+    published = _ready_probability(turn, opponent.melds, opponent.hand_discards_after_call, turns_left)
+    if open_rates is OpenRates.PUBLISHED or published >= 1.0 or not any(m.kind.is_open for m in opponent.melds):
+        return published
+    return open_ready_probability(
+        opponent.river, opponent.melds, opponent.hand_discards_after_call, published, opponent.value_winds
+    )
 
 
 def _all_players_ready(turn: int) -> float:

@@ -185,7 +185,7 @@ def opponent_reads(machine: TableMachine, seat: int) -> tuple[OpponentRead, ...]
     # Unseen copies as the advisor counts them: a called discard is counted once, in its meld.
     seen = others_seen(view.hand, view.visible, view.dora_indicators, view.opponents, view.rules)
     unseen = view.checker.remaining(view.hand, seen)
-    others = [(other, _discarder(machine, other)) for other in range(machine.seats) if other != seat]
+    others = [(other, opponent_as_read(machine, other)) for other in range(machine.seats) if other != seat]
     absent = view.rules.absent_tiles
     return read_opponents(
         (kind for kind, count in enumerate(view.hand.counts) if count),
@@ -199,7 +199,7 @@ def opponent_reads(machine: TableMachine, seat: int) -> tuple[OpponentRead, ...]
     )
 
 
-def _discarder(machine: TableMachine, seat: int) -> Opponent:
+def opponent_as_read(machine: TableMachine, seat: int) -> Opponent:
     """``seat`` with every tile it discarded, the called ones too: furiten counts them all, and
     the published rates are by the discards a player made (the advisor's :func:`_opponent` keeps
     the river as it lies).  Its value winds are its seat wind and the round's, and what it
