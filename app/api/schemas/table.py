@@ -582,9 +582,10 @@ class OpponentReadOut(BaseModel):
     tenpai: float = Field(
         ge=0.0,
         le=1.0,
-        description="The chance that the seat is ready now: 1 after its riichi, else the published tenpai rates: "
-        "a closed seat's by the turns left in the wall (of hands that have not declared), an open seat's by its "
-        "discards and calls (docs/table.md).",
+        description="The chance that the seat is ready now: 1 after its riichi; a closed seat's, the published "
+        "tenpai rate by the turns left in the wall (of hands that have not declared); an open seat's, a read "
+        "fitted on self-play over the published rate by its calls and discards, its turn, its latest discards "
+        "and its melds (docs/table.md).",
     )
     deal_in: dict[str, float] = Field(
         description="For each kind of tile the asking seat holds (mjai names, red fives as plain fives), the "
