@@ -10,8 +10,9 @@ has not declared is a case: its inputs (:func:`~app.core.advice.open_tenpai.open
 from what the drawing seat sees) against whether its real hand is ready (shanten 0, yaku not
 checked).  The first half of the hands fits a logistic regression (Newton's method, L2
 ``--l2``, the bias not penalised); the second half checks it: AUC of the published rate and of
-the fitted read, and the fitted read's reliability by decile (mean read against the share ready,
-with the expected calibration error).  It prints the weights as
+the fitted read (``measure_reads.auc``), and the reliability of each by decile
+(``measure_read_calibration.reliability``: cases, mean read and share ready per decile, with the
+expected calibration error and the Brier score).  It prints the weights as
 ``OPEN_READY_WEIGHTS`` wants them::
 
     .venv/bin/python scripts/fit_open_tenpai.py --games 3000 --seed 41
@@ -39,7 +40,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from measure_reads import follow  # noqa: E402
+from measure_read_calibration import reliability  # noqa: E402
+from measure_reads import auc, follow  # noqa: E402
 
 from app.core.advice.open_tenpai import FEATURES, OPEN_READY_WEIGHTS, open_ready_features  # noqa: E402
 from app.core.advice.safety import OpenRates, ready_probability  # noqa: E402
@@ -61,7 +63,7 @@ def hand_cases(events: Sequence[dict[str, Any]]) -> list[Case]:
             if other == seat:
                 continue
             opponent = opponent_as_read(views[seat], other)
-            if opponent.riichi or not any(meld.kind.is_open for meld in opponent.melds) or len(opponent.melds) >= 4:
+            if opponent.riichi or not opponent.called or len(opponent.melds) >= 4:
                 continue
             published = ready_probability(opponent, len(opponent.river), open_rates=OpenRates.PUBLISHED)
             features = open_ready_features(
@@ -87,35 +89,6 @@ def fit(inputs: np.ndarray, truth: np.ndarray, l2: float) -> np.ndarray:
     return weights
 
 
-def auc(scores: np.ndarray, truth: np.ndarray) -> float:
-    """The chance a random ready case reads above a random one that is not (ties count half)."""
-    order = np.argsort(scores, kind="mergesort")
-    ranks = np.empty(len(scores))
-    ordered = scores[order]
-    start = 0
-    while start < len(ordered):
-        end = start
-        while end < len(ordered) and ordered[end] == ordered[start]:
-            end += 1
-        ranks[order[start:end]] = (start + 1 + end) / 2
-        start = end
-    positives = truth.sum()
-    negatives = len(truth) - positives
-    return float((ranks[truth].sum() - positives * (positives + 1) / 2) / (positives * negatives))
-
-
-def reliability(chances: np.ndarray, truth: np.ndarray, bins: int = 10) -> dict[str, Any]:
-    """Deciles of the cases by read: (mean read, share ready, cases) each, and the weighted mean gap."""
-    order = np.argsort(chances, kind="mergesort")
-    rows = []
-    gap = 0.0
-    for part in np.array_split(order, bins):
-        mean, share = float(chances[part].mean()), float(truth[part].mean())
-        rows.append((round(mean, 4), round(share, 4), len(part)))
-        gap += abs(mean - share) * len(part)
-    return {"bins": rows, "ece": round(gap / len(chances), 4)}
-
-
 def _cases(games: int, seed: int, workers: int, strategy: str) -> tuple[list[Case], list[Case]]:
     """The cases of the first and of the second half of ``games`` hands of four ``strategy`` players."""
     config = GameConfig("riichi", (strategy,) * 4, seed, record_events=True, length="kyoku")
@@ -133,17 +106,23 @@ def _arrays(cases: Sequence[Case]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     )
 
 
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
+
+
 def checked(weights: Sequence[float], cases: Sequence[Case]) -> dict[str, Any]:
     """``weights``' read against the published rate on ``cases``: AUC of each, reliability by decile."""
     inputs, published, truth = _arrays(cases)
     chances = 1.0 / (1.0 + np.exp(-inputs @ np.asarray(weights)))
+    fitted_cases = list(zip(chances.tolist(), truth.tolist(), strict=True))
+    published_cases = list(zip(published.tolist(), truth.tolist(), strict=True))
     return {
         "cases": len(truth),
         "ready": int(truth.sum()),
-        "auc_published": round(auc(published, truth), 4),
-        "auc_fitted": round(auc(chances, truth), 4),
-        "reliability_fitted": reliability(chances, truth),
-        "reliability_published": reliability(published, truth),
+        "auc_published": _rounded(auc(published_cases)),
+        "auc_fitted": _rounded(auc(fitted_cases)),
+        "reliability_fitted": reliability(fitted_cases),
+        "reliability_published": reliability(published_cases),
     }
 
 

@@ -118,7 +118,7 @@ def measure_game(
             ready = truth.hand_shanten(other) == 0
             found["tenpai"].append((read.tenpai, ready))
             if diagnose and truth.players[other].riichi != 2:
-                seen = "open" if any(meld.kind != "ankan" for meld in truth.players[other].melds) else "silent"
+                seen = "silent" if truth.players[other].closed else "open"
                 found.setdefault(f"tenpai_{seen}", []).append((read.tenpai, ready))
             waits = truth.waits_of(other) if ready and not truth.furiten(other) else frozenset()
             declared = truth.players[other].riichi == 2

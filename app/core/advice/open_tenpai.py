@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from app.core.shape.hand import Meld, MeldKind
-from app.core.shape.tiles import DRAGONS, EAST, Tile
+from app.core.shape.tiles import DRAGONS, ORPHANS, Tile, is_honor, number_of
 
 __all__ = ["FEATURES", "OPEN_READY_WEIGHTS", "open_ready_features", "open_ready_probability"]
 
@@ -78,6 +78,7 @@ OPEN_READY_WEIGHTS: Final[tuple[float, ...]] = (
 )
 
 _DRAGON_KINDS: Final = frozenset(DRAGONS)
+_ORPHAN_KINDS: Final = frozenset(ORPHANS)
 
 
 def open_ready_features(
@@ -100,11 +101,11 @@ def open_ready_features(
     turn = len(river)
     calls = sum(1 for meld in melds if meld.kind.is_open)
     latest = river[-LATEST:]
-    middle = sum(1 for tile in latest if tile < EAST and 2 <= tile % 9 <= 6)
-    ends = sum(1 for tile in latest if tile >= EAST or tile % 9 in (0, 8))
+    middle = sum(1 for tile in latest if not is_honor(tile) and 3 <= number_of(tile) <= 7)
+    ends = sum(1 for tile in latest if tile in _ORPHAN_KINDS)
     values = _DRAGON_KINDS | value_winds
     tiles = [tile for meld in melds for tile in meld.tiles]
-    suits = {tile // 9 for tile in tiles if tile < EAST}
+    suits = {tile // 9 for tile in tiles if not is_honor(tile)}
     clipped = min(max(published, LOG_ODDS_FLOOR), 1.0 - LOG_ODDS_FLOOR)
     return (
         1.0,
@@ -117,7 +118,7 @@ def open_ready_features(
         float(middle),
         float(ends),
         float(any(meld.kind is not MeldKind.CHI and meld.tiles[0] in values for meld in melds)),
-        float(all(tile < EAST and 1 <= tile % 9 <= 7 for tile in tiles)),
+        float(all(tile not in _ORPHAN_KINDS for tile in tiles)),
         float(len(suits) <= 1),
     )
 

@@ -228,6 +228,11 @@ class Opponent:
     hand_discards_after_call: int = 0
     passed_since_discard: frozenset[Tile] = frozenset()
 
+    @property
+    def called(self) -> bool:
+        """Whether the seat made a meld from another seat's tile (a closed kan leaves it closed)."""
+        return any(meld.kind.is_open for meld in self.melds)
+
     def validate(self) -> None:
         """Raise :class:`InvalidOpponent` (field ``riichi_turn``) for a contradiction.
 
@@ -732,7 +737,7 @@ def ready_probability(
     if not opponent.melds and closed_rates is ClosedRates.ALL_PLAYERS:
         return _all_players_ready(turn)
     published = _ready_probability(turn, opponent.melds, opponent.hand_discards_after_call, turns_left)
-    if open_rates is OpenRates.PUBLISHED or published >= 1.0 or not any(m.kind.is_open for m in opponent.melds):
+    if open_rates is OpenRates.PUBLISHED or published >= 1.0 or not opponent.called:
         return published
     return open_ready_probability(
         opponent.river, opponent.melds, opponent.hand_discards_after_call, published, opponent.value_winds

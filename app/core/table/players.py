@@ -961,7 +961,7 @@ def open_seat_charge(
         return 0.0, 0.0
     danger = charge = 0.0
     for verdict, opponent in zip(safety, opponents, strict=True):
-        if not opponent.riichi and any(meld.kind.is_open for meld in opponent.melds):
+        if not opponent.riichi and opponent.called:
             danger += verdict.danger
             charge += verdict.danger * (value + open_cost * DEAL_IN_POINTS)
     return danger, charge
