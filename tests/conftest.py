@@ -32,6 +32,12 @@ os.environ.setdefault(
     "TENPAI_TABLE_STORE", f"sqlite:///{tempfile.mkdtemp(prefix='tenpai-test-tables-')}/tables.sqlite3"
 )
 
+# Ray starts its worker processes at niceness 15 (its worker_niceness setting).  On the 2-core
+# machine, beside the suite's two busy xdist workers, they were starved: a ray test whose games take
+# 1.5 s alone took 47 s to 60 s.  The suite's Ray instances (the tests' own and the CLI's in
+# subprocesses) start their workers at normal priority, like every other process of the run.
+os.environ.setdefault("RAY_worker_niceness", "0")
+
 # --doctest-modules would import this file a second time as a module named "conftest", which
 # by then is tests/api's (the folders have no __init__.py): collected, it is an import error.
 # tools/ holds scripts for the mjai venv's Python (tests/table/ runs them): mjai is not here.
