@@ -11,7 +11,7 @@ shanten and the kind of the pick:
 The games are read in place (third-party data, never copied) and only judged here: nothing is
 fitted on them.
 
-    .venv/bin/python scripts/measure_review_figures.py --strategy deep [--games 54]
+    .venv/bin/python scripts/measure_review_figures.py --strategy advisor [--games 54]
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
         for seat in range(4):
             for decision in review(events, seat, rules, family=family, strategy=strategy).decisions:
                 tiles = parse_mpsz(decision.tiles.replace("0", "5"))
-                shanten = min(checker.shanten_number(Hand.from_tiles(tiles)), 4)
+                shanten = min(checker.shanten_number(Hand.from_tiles(tiles)), 5)
                 valued = decision.loss is not None
                 counts["decisions"] += 1
                 counts["with a figure"] += valued
@@ -75,8 +75,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.strategy}: {len(paths)} games, {total} decisions reviewed in {seconds:.0f} CPU-s")
     for key in ("with a figure", "review pick is not the strategy's action"):
         print(f"  {key}: {counts[key]} ({counts[key] / max(total, 1):.1%})")
-    print("  by shanten (4 means 4 or more): with a figure / all")
-    for shanten in range(-1, 5):
+    print("  by shanten (5 means 5 or more): with a figure / all")
+    for shanten in range(-1, 6):
         figured = by_shanten[(shanten, True)]
         seen = figured + by_shanten[(shanten, False)]
         if seen:

@@ -15,6 +15,7 @@ from app.core.shape.hand import Hand, Meld, MeldKind
 from app.core.shape.rules import rule_profile
 from app.core.shape.tiles import parse_mpsz
 from app.core.table.players import (
+    ADVISOR_VALUE_SHANTEN,
     FAR_DETOURS,
     VALUE_BUDGET,
     VALUE_SHANTEN,
@@ -249,9 +250,13 @@ def test_the_advisor_ranks_riichi_hands_near_tenpai_by_expected_score(monkeypatc
 
 def test_far_from_tenpai_or_without_a_value_model_the_advisor_is_the_linear_one(monkeypatch):
     calls = _spy_on_evaluate_discards(monkeypatch)
-    # Four from tenpai: the linear model ranks (the search without detours takes tens of ms there).
-    far = _seat_view("riichi", "147m258p369s11557z")
-    assert far.checker.shanten_number(far.hand) > MAX_VALUE_SHANTEN
+    # Five from tenpai: the linear model ranks (the search without detours hits its budget there).
+    far = _seat_view("riichi", "147m258p369s12557z")
+    assert far.checker.shanten_number(far.hand) > ADVISOR_VALUE_SHANTEN
+    # Four from tenpai: the advisor searches without detours (tens of ms), past the cut a question
+    # has by default (``/discard``'s, whose search takes a detour).
+    four = _seat_view("riichi", "147m258p369s11557z")
+    assert MAX_VALUE_SHANTEN < four.checker.shanten_number(four.hand) == ADVISOR_VALUE_SHANTEN
     # Three from tenpai: the advisor searches (no detour), the advisor before it (``near``) does not.
     middle = _seat_view("riichi", "13m2579p1368s1225z")
     assert VALUE_SHANTEN < middle.checker.shanten_number(middle.hand) <= MAX_VALUE_SHANTEN
@@ -267,6 +272,11 @@ def test_far_from_tenpai_or_without_a_value_model_the_advisor_is_the_linear_one(
     calls.clear()
     Advisor().discard(middle)
     assert calls[0]["model"] is DiscardModel.EXPECTED_SCORE and calls[0]["value_detours"] == FAR_DETOURS
+    assert Advisor().values(four) and not NearAdvisor().values(four)
+    calls.clear()
+    ranked = Advisor().rank(four)
+    assert calls[0]["value_shanten"] == ADVISOR_VALUE_SHANTEN and calls[0]["value_detours"] == FAR_DETOURS
+    assert all(candidate.expected is not None for candidate in ranked)
     assert Advisor().values(near) and NearAdvisor().values(near) and not LinearAdvisor().values(near)
 
 

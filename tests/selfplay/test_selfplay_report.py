@@ -463,9 +463,9 @@ PINNED_RUNS = [
     # furiten in its view of the table, and its throwing, where no discard is worth points, the
     # one the open seats charge least, and its reading a seat with calls by the fitted read.  Its
     # /act figures moved too: a discard's is what it ranks by, riichi and kans stand on a
-    # discard's, with placement figures.
-    ("riichi", (), "tonpuu", "advisor", "1c7cc52e7862c28141c23b8227f3194da7c3c2b7e9af07088be27d801cecd966"),
-    ("sanma", (), "kyoku", "advisor", "64d088fa67854f5097884a78a211fcab3fba9f0ffcbfdb40c554537f34a45f9c"),
+    # discard's, with placement figures.  And its ranking four-shanten hands by the search.
+    ("riichi", (), "tonpuu", "advisor", "1a17267d1890ad8f0bb8a5d435b8e0cbe21b6a976e37fa3aaf8b74587edf0820"),
+    ("sanma", (), "kyoku", "advisor", "91ce9363716573f7ee7c56f265259094c5f962d7866468a59c6a94d81ba466e7"),
     # The advisor before it, kept as ``near``.  When it was added these digests differed from
     # the advisor's pinned before (49fe53aa..., 231af7b8...) only by the strategy's name: with
     # the name masked, its games and /act answers were checked equal to the old advisor's, byte

@@ -1,10 +1,10 @@
 """The advisor's figure for every decision (issue #36, point 4): every decision up to
-three-shanten has a value in points, from the search without detours beyond one-shanten.
+four-shanten has a value in points, from the search without detours beyond one-shanten.
 
 The search without detours is checked against the search with one: it follows exactly the
 discards that keep the shanten, and never values one above what the wider search finds (its
 paths are a subset, and each state chooses the best of its discards). Reviews of a seeded
-self-play game and of a real game then show no decision up to three-shanten left without a
+self-play game and of a real game then show no decision up to four-shanten left without a
 figure.
 """
 
@@ -80,7 +80,7 @@ def test_a_discard_that_raises_the_shanten_is_worth_nothing_without_detours() ->
 
 
 def _unvalued_near(report: Review, checker: Checker) -> list[Any]:
-    """The decisions three-shanten or nearer whose pick or action taken has no figure in points."""
+    """The decisions :attr:`Advisor.value_shanten` (four) or nearer whose pick or action taken has no figure in points."""
     out = []
     for decision in report.decisions:
         tiles = parse_mpsz(decision.tiles.replace("0", "5"))
@@ -98,7 +98,7 @@ def _unvalued_near(report: Review, checker: Checker) -> list[Any]:
     return out
 
 
-def test_the_advisor_gives_every_decision_of_a_seeded_game_up_to_three_shanten_a_figure() -> None:
+def test_the_advisor_gives_every_decision_of_a_seeded_game_up_to_four_shanten_a_figure() -> None:
     record = play_game(
         GameConfig("riichi", ("advisor", "near", "advisor", "near"), seed=36, length="tonpuu"), 0, TABLES
     )
@@ -156,7 +156,7 @@ def _real_game() -> list[Any]:
 
 
 @pytest.mark.parametrize("path", _real_game())
-def test_a_real_game_reviewed_by_the_advisor_has_a_figure_up_to_three_shanten(path: str) -> None:
+def test_a_real_game_reviewed_by_the_advisor_has_a_figure_up_to_four_shanten(path: str) -> None:
     events = events_of(Path(path))
     checker = Checker(RIICHI)
     for seat in range(4):

@@ -156,9 +156,10 @@ DEFAULT_LOOKAHEAD_BUDGET: Final = 20_000
 MAX_LOOKAHEAD_BUDGET: Final = 200_000
 """The most states one question's lookahead may evaluate, whatever it asks."""
 MAX_VALUE_SHANTEN: Final = 3
-"""Farthest from tenpai a hand the expected-score model ranks: the compiled search takes about
-0.4 s at the median for a three-shanten hand (40,000 to 210,000 states), and a four-shanten
-hand would need millions of states; beyond it the linear model ranks."""
+"""Farthest from tenpai a hand the expected-score model ranks by default: with its default
+detour the compiled search takes about 0.4 s at the median for a three-shanten hand (40,000 to
+210,000 states), and a four-shanten hand would need millions of states; beyond it the linear
+model ranks.  A question without detours may ask for more (:attr:`DiscardQuestion.value_shanten`)."""
 DEAL_IN_POINTS: Final = 5_500.0
 """Points an assumed deal-in pays (a rough average riichi or dama hand, honba aside)."""
 DEFAULT_VALUE_BUDGET: Final = DEFAULT_MAX_STATES
@@ -455,7 +456,7 @@ class DiscardQuestion:
 
     ``model`` picks the ranking (see the module notes).  ``seat_wind`` (South when None)
     and ``round_wind`` value the wins of the expected-score search; ``value_budget``
-    bounds its states.
+    bounds its states, ``value_shanten`` how far from tenpai a hand it ranks.
     """
 
     hand: Hand
@@ -475,6 +476,9 @@ class DiscardQuestion:
     #: Detours per path the riichi expected-score search allows (its ``extra``; see
     #: :mod:`~app.core.advice.expected_score`): one by default, as mahjong-cpp's.
     value_detours: int = DEFAULT_EXTRA
+    #: Farthest from tenpai a hand the expected score ranks (farther: the linear model).  Past
+    #: :data:`MAX_VALUE_SHANTEN` only a search without detours stays within its budget.
+    value_shanten: int = MAX_VALUE_SHANTEN
     #: Whether the danger model reads the dora (a dora deals in more often), each opponent's
     #: ``value_winds`` and ``passed_since_discard`` (same-turn furiten), and a silent closed
     #: opponent by the silent hands' own tenpai rate (:class:`~app.core.advice.safety.ClosedRates`),
@@ -711,10 +715,10 @@ def advise(
         )
         candidates = _rank_by_plan(candidates, planner.plans(hand), counts)
         search = ValueSearch(DiscardModel.FAN_PLAN)
-    elif ranked_by is DiscardModel.EXPECTED_SCORE and best_shanten > MAX_VALUE_SHANTEN:
+    elif ranked_by is DiscardModel.EXPECTED_SCORE and best_shanten > question.value_shanten:
         search = ValueSearch(
             DiscardModel.LINEAR,
-            f"the hand is {best_shanten} from tenpai; the value model ranks up to {MAX_VALUE_SHANTEN}",
+            f"the hand is {best_shanten} from tenpai; the value model ranks up to {question.value_shanten}",
         )
     elif ranked_by is DiscardModel.EXPECTED_SCORE and (valuer := _value_model(question, rules)) is not None:
         # A family's own value model (its scorer's points), over the same wall as the others'.

@@ -12,7 +12,7 @@ another win of the hand would not.
     indicators and each opponent's river, melds and declaration.  Under rules the
     expected-score model values (:func:`app.core.advice.expected_score.supports`: riichi and
     sanma), it ranks by that model, :class:`~app.core.advice.discard.DiscardModel`'s
-    ``EXPECTED_SCORE`` (``POST /discard``'s default), whenever the hand is three-shanten or
+    ``EXPECTED_SCORE`` (``POST /discard``'s default), whenever the hand is four-shanten or
     closer to tenpai, and by the linear model with its weights beyond (see :class:`Advisor`
     for why); it folds against a riichi when no discard is
     worth the risk, values calls against passing and riichi against dama by the same
@@ -104,7 +104,6 @@ from app.core.advice.discard import (
     DEAL_IN_POINTS,
     DEFAULT_VALUE_BUDGET,
     DEFAULT_WEIGHTS,
-    MAX_VALUE_SHANTEN,
     Candidate,
     DiscardModel,
     Weights,
@@ -267,6 +266,16 @@ VALUE_BUDGET: Final = DEFAULT_VALUE_BUDGET
 """States one expected-score search of the advisor may build."""
 CALL_SHANTEN: Final = 2
 """Farthest from tenpai a hand whose calls and kans the ``near`` advisor values by the search."""
+ADVISOR_VALUE_SHANTEN: Final = 4
+"""Farthest from tenpai a hand whose discards, calls and kans the advisor values by the search
+(farther: the linear model and the rules of thumb).  Without a detour (:data:`FAR_DETOURS`) a
+four-shanten hand's search builds a median 27,947 states in 35 ms (15 random four-shanten hands
+at turn 3, the slowest 117 ms; 40 at turn 1: 30,296 states, the slowest 246 ms on a busy
+machine, none at the budget); a five-shanten hand's hits the 500,000-state budget in about
+1.3 s.  Against ``near`` (issue #36's A/B, 2,000 hanchans, seed 36) searching at four-shanten
+moved the advisor from +11.3 rank points a game (+4.1 to +18.5) to +16.1 (+8.9 to +23.2), its
+wins from +3.1 points paired to +3.3 and its deal-ins from -1.1 to -1.6, at twice the cost a
+hand of self-play (docs/table.md)."""
 FAR_DETOURS: Final = 0
 """Detours per path of the advisor's searches at a decision two-shanten or farther from tenpai.
 One detour multiplies the states by 70 there: a two-shanten hand's search builds a median 186
@@ -281,7 +290,7 @@ class Advisor(ShantenCaller):
     :func:`~app.core.advice.expected_score.supports`), each decision is valued in points at
     the end of the hand (:mod:`app.core.advice.actions` has the formulas):
 
-    * **Discards.**  A hand three-shanten or closer to tenpai (:data:`MAX_VALUE_SHANTEN`) is
+    * **Discards.**  A hand four-shanten or closer to tenpai (:data:`ADVISOR_VALUE_SHANTEN`) is
       ranked by expected score (``DiscardModel.EXPECTED_SCORE``, ``POST /discard``'s
       default), valued with this seat's wind and the round wind; two-shanten and farther the
       search allows no detour (:data:`FAR_DETOURS`), so a discard that raises the shanten is
@@ -289,13 +298,13 @@ class Advisor(ShantenCaller):
     * **Push or fold.**  Against opponents in riichi (:func:`is_threat`) each discard is valued
       by :func:`~app.core.advice.actions.push_value`: its expected score where the hand
       survives, less the cost of dealing in (a dealer's costs half as much again).  When no
-      discard is worth more than folding (0), or the hand is farther than three-shanten from
+      discard is worth more than folding (0), or the hand is farther than four-shanten from
       tenpai, the advisor folds: it throws the tile least likely to deal in (genbutsu first),
       ties broken by the model's order.  (Folding from two-shanten on as well changed nothing
       measurable: over the 2,000 hanchans below, the same win and deal-in rates to 0.1 point.)
     * **Calls.**  A chi, pon or open kan that brings the hand nearer (as
       :class:`ShantenCaller` finds them) is valued by the search against passing
-      (:func:`~app.core.advice.actions.call_values`), when the hand is three-shanten or
+      (:func:`~app.core.advice.actions.call_values`), when the hand is four-shanten or
       closer to tenpai; the open hand counts its yaku (none: no win), fu and dora and loses
       riichi.  Farther away, the rule of :class:`ShantenCaller` (a yaku in sight) decides.
       Against a threat a call is made only when it leaves the hand ready.  Where no call
@@ -307,7 +316,7 @@ class Advisor(ShantenCaller):
       best discard, and declared when it is worth more.  Never while an opponent is in riichi
       and the hand is not ready: the new dora serves the threat, and the kan gives away four
       tiles of defence.  Under riichi (the kans offered keep the wait) and farther than
-      three-shanten from tenpai, the rule of :class:`ShantenCaller` decides.
+      four-shanten from tenpai, the rule of :class:`ShantenCaller` decides.
     * **Wins** and nine terminals are the table's decisions (:mod:`app.core.table.decide`:
       a win that ends the game in last place when a later one would not is declined).
 
@@ -325,8 +334,8 @@ class Advisor(ShantenCaller):
 
     Choices that make it fit the table:
 
-    * **Where the search runs.**  Up to three-shanten, every discard, call and kan has a figure
-      in points (issue #36).  With the search's one detour a path at two- and three-shanten
+    * **Where the search runs.**  Up to four-shanten (:data:`ADVISOR_VALUE_SHANTEN`), every
+      discard, call and kan has a figure in points (issue #36).  With the search's one detour a path at two- and three-shanten
       as well, four advisors played 3.6 and 0.4 hands a second (seed 1, 2026-12-04); without
       detours beyond one-shanten the search costs little there (:data:`FAR_DETOURS`).  The
       search is bounded by :data:`VALUE_BUDGET` states and never by a clock, so a game stays
@@ -362,9 +371,9 @@ class Advisor(ShantenCaller):
     #: (:meth:`table_read`), folding valued beside them; else against the declared seats only.
     reads_the_table = False
     #: Farthest from tenpai a discard is ranked by expected score (farther: the linear model).
-    value_shanten: int = MAX_VALUE_SHANTEN
+    value_shanten: int = ADVISOR_VALUE_SHANTEN
     #: Farthest from tenpai a call or a kan is valued by the search (farther: the rules of thumb).
-    call_shanten: int = MAX_VALUE_SHANTEN
+    call_shanten: int = ADVISOR_VALUE_SHANTEN
     #: Detours per path the searches allow at a decision two-shanten or farther from tenpai
     #: (nearer, always the search's own one).
     far_detours: int = FAR_DETOURS
@@ -617,6 +626,7 @@ class Advisor(ShantenCaller):
                 nuki=view.nuki,
                 value_budget=VALUE_BUDGET,
                 value_detours=self.detours(view.checker.shanten_number(view.hand)),
+                value_shanten=self.value_shanten,
                 danger_reads=self.danger_reads,
                 cancelled=view.stop,
             )
