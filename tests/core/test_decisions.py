@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from kyoku_events import east_one
+
 from app.core.advice.safety import Opponent
 from app.core.families.registry import family_of
 from app.core.shape.engine import Checker
@@ -225,18 +227,7 @@ def test_the_all_last_judgement_after_another_seats_kan_weighs_a_plain_self_draw
 def test_act_values_riichi_and_the_same_discard_as_dama_on_one_scale():
     # The dealer's first draw makes a hatsu hand ready on 1s-4s: riichi more than doubles it.
     events: list[dict[str, Any]] = [
-        {"type": "start_game"},
-        {
-            "type": "start_kyoku",
-            "bakaze": "E",
-            "dora_marker": "N",
-            "kyoku": 1,
-            "honba": 0,
-            "kyotaku": 0,
-            "oya": 0,
-            "scores": [25000] * 4,
-            "tehais": [parse_names("234m567p2399s666z"), *[["?"] * 13] * 3],
-        },
+        *east_one([parse_names("234m567p2399s666z"), *[["?"] * 13] * 3]),
         {"type": "tsumo", "actor": 0, "pai": "9p"},
     ]
     answer = act(events, 0, RIICHI, strategy=Advisor(), family=family_of(RIICHI))

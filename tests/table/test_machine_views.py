@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from kyoku_events import east_one
 
 from app.core.families.registry import family_of
 from app.core.shape.rules import rule_profile
@@ -28,18 +29,7 @@ HANDS = (
 def _hand_ending_on(discard: str) -> list[dict[str, Any]]:
     """The dealer draws ``discard`` and throws it; the server ends the hand in a draw."""
     return [
-        {"type": "start_game"},
-        {
-            "type": "start_kyoku",
-            "bakaze": "E",
-            "dora_marker": "N",
-            "kyoku": 1,
-            "honba": 0,
-            "kyotaku": 0,
-            "oya": 0,
-            "scores": [25000] * 4,
-            "tehais": [hand.split() for hand in HANDS],
-        },
+        *east_one([hand.split() for hand in HANDS]),
         {"type": "tsumo", "actor": 0, "pai": discard},
         {"type": "dahai", "actor": 0, "pai": discard, "tsumogiri": True},
         {"type": "ryukyoku", "deltas": [0, 0, 0, 0]},

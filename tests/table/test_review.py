@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from kyoku_events import east_one
 from oracle_sample import full_oracles
 from real_games import events_of, four_player_games, sanma_games
 from shared_data import shared_testdata_dir
@@ -31,23 +32,6 @@ _HONOURS = {27: "E", 28: "S", 29: "W", 30: "N", 31: "P", 32: "F", 33: "C"}
 def names(text: str) -> list[str]:
     """mpsz tiles as mjai names."""
     return [_HONOURS.get(tile, format_tile(tile)) for tile in parse_mpsz(text)]
-
-
-def _start(tehais: list[list[str]], dora_marker: str = "N") -> list[dict[str, Any]]:
-    return [
-        {"type": "start_game"},
-        {
-            "type": "start_kyoku",
-            "bakaze": "E",
-            "dora_marker": dora_marker,
-            "kyoku": 1,
-            "honba": 0,
-            "kyotaku": 0,
-            "oya": 0,
-            "scores": [25000] * 4,
-            "tehais": tehais,
-        },
-    ]
 
 
 def _turn(seat: int, tile: str) -> list[dict[str, Any]]:
@@ -71,7 +55,7 @@ _ONE_SHANTEN_DEALT = "235899m46p23467s"
 def _deal_in_log(thrown: str) -> tuple[list[dict[str, Any]], int]:
     """The dealer (seat 0, ready on P and F) throws E, 9m, W, C, E, W, C, E and declares riichi with 9p; seat 1,
     one-shanten, then draws 8s and throws ``thrown``.  Returns the log and seat 1's draw's index."""
-    events = _start(
+    events = east_one(
         [
             names("123m456p789s5566z"),
             names(_ONE_SHANTEN_DEALT),
@@ -121,7 +105,7 @@ def test_dealing_in_with_a_dangerous_tile_while_a_genbutsu_makes_folding_free_is
 def _yakuless_call_log(called: bool) -> tuple[list[dict[str, Any]], int]:
     """Seat 1 (South, East round) holds terminals and a north pair: a pon of 9p leaves an open hand
     with no yaku.  The dealer throws 9p; seat 1 pons it (then throws 1m) or lets it go."""
-    events = _start(
+    events = east_one(
         [
             names("1234m1234p1234s1z"),
             names("123m99p456s78s1m44z"),

@@ -966,7 +966,7 @@ def _safety_by_tile(
     turn: int | None,
     dora: frozenset[Tile],
     closed_rates: ClosedRates | None,
-    open_rates: OpenRates | None = None,
+    open_rates: OpenRates | None,
 ) -> dict[Tile, tuple[TileSafety, ...]]:
     """Per tile held, its safety against each opponent (computed once per kind)."""
     defence = defence_rules(rules)

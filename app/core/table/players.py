@@ -335,12 +335,12 @@ class Advisor(ShantenCaller):
     Choices that make it fit the table:
 
     * **Where the search runs.**  Up to four-shanten (:data:`ADVISOR_VALUE_SHANTEN`), every
-      discard, call and kan has a figure in points (issue #36).  With the search's one detour a path at two- and three-shanten
-      as well, four advisors played 3.6 and 0.4 hands a second (seed 1, 2026-12-04); without
-      detours beyond one-shanten the search costs little there (:data:`FAR_DETOURS`).  The
-      search is bounded by :data:`VALUE_BUDGET` states and never by a clock, so a game stays
-      a function of its seed on any machine.  The advisor before this, searching at
-      one-shanten or closer only, is kept as ``near`` (:class:`NearAdvisor`).
+      discard, call and kan has a figure in points (issue #36).  With the search's one detour a
+      path at two- and three-shanten as well, four advisors played 3.6 and 0.4 hands a second
+      (seed 1, 2026-12-04); without detours beyond one-shanten the search costs little there
+      (:data:`FAR_DETOURS`).  The search is bounded by :data:`VALUE_BUDGET` states and never by
+      a clock, so a game stays a function of its seed on any machine.  The advisor before this,
+      searching at one-shanten or closer only, is kept as ``near`` (:class:`NearAdvisor`).
     * **Who can deal a loss.**  Opponents in riichi (:func:`is_threat`) and, while nobody has
       declared, open seats, at their read ready chance and :attr:`open_seat_cost` of the cost
       (``near`` charges only riichi).  Charged for silent closed hands too, the advisor won a
