@@ -8,12 +8,14 @@ on one machine with every tile shown (the truth) and on one per seat with the ot
 hidden (what the seat sees).  At every seat's own draw, each other seat with an open meld that
 has not declared is a case: its inputs (:func:`~app.core.advice.open_tenpai.open_ready_features`,
 from what the drawing seat sees) against whether its real hand is ready (shanten 0, yaku not
-checked).  The first half of the hands fits a logistic regression (Newton's method, L2
-``--l2``, the bias not penalised); the second half checks it: AUC of the published rate and of
-the fitted read (``measure_reads.auc``), and the reliability of each by decile
+checked).  The first half of the hands fits two logistic regressions (Newton's method, L2
+``--l2``, the bias not penalised): one on those inputs, one with how the seat discarded added
+(:func:`~app.core.advice.open_tenpai.drawn_features`: which discards were the tile just drawn,
+where it called).  The second half checks them: AUC of the published rate and of each fitted
+read (``measure_reads.auc``), and the reliability of each by decile
 (``measure_read_calibration.reliability``: cases, mean read and share ready per decile, with the
 expected calibration error and the Brier score).  It prints the weights as
-``OPEN_READY_WEIGHTS`` wants them::
+``OPEN_READY_WEIGHTS`` and ``OPEN_READY_WEIGHTS_WITH_DRAWN`` want them::
 
     .venv/bin/python scripts/fit_open_tenpai.py --games 3000 --seed 41
 
@@ -43,17 +45,26 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from measure_read_calibration import reliability  # noqa: E402
 from measure_reads import auc, follow  # noqa: E402
 
-from app.core.advice.open_tenpai import FEATURES, OPEN_READY_WEIGHTS, open_ready_features  # noqa: E402
+from app.core.advice.open_tenpai import (  # noqa: E402
+    DRAWN_FEATURES,
+    FEATURES,
+    OPEN_READY_WEIGHTS,
+    OPEN_READY_WEIGHTS_WITH_DRAWN,
+    DrawnDiscards,
+    drawn_features,
+    open_ready_features,
+)
 from app.core.advice.safety import OpenRates, ready_probability  # noqa: E402
 from app.core.table.decide import opponent_as_read  # noqa: E402
 from app.core.table.game import GameConfig  # noqa: E402
 from app.selfplay.runner import available_cores, run_games  # noqa: E402
 
-Case = tuple[tuple[float, ...], float, bool]
+Case = tuple[tuple[float, ...], tuple[float, ...], float, bool]
 
 
 def hand_cases(events: Sequence[dict[str, Any]]) -> list[Case]:
-    """Every case of one game's events: (inputs, published rate, ready)."""
+    """Every case of one game's events: (inputs, the inputs of how it discarded, published rate,
+    ready).  Self-play's logs flag every discard, so the second inputs are always there."""
     cases: list[Case] = []
     for event, truth, views in follow(events):
         if event.get("type") != "tsumo":
@@ -69,7 +80,9 @@ def hand_cases(events: Sequence[dict[str, Any]]) -> list[Case]:
             features = open_ready_features(
                 opponent.river, opponent.melds, opponent.hand_discards_after_call, published, opponent.value_winds
             )
-            cases.append((features, published, truth.hand_shanten(other) == 0))
+            drawn = DrawnDiscards.of(opponent.drawn_discards, opponent.calls_at)
+            assert drawn is not None, "self-play flags every discard"
+            cases.append((features, drawn_features(drawn), published, truth.hand_shanten(other) == 0))
     return cases
 
 
@@ -98,11 +111,12 @@ def _cases(games: int, seed: int, workers: int, strategy: str) -> tuple[list[Cas
     return halves
 
 
-def _arrays(cases: Sequence[Case]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _arrays(cases: Sequence[Case], *, with_drawn: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The inputs (with how the seat discarded, or without), the published rates and the truths."""
     return (
-        np.array([case[0] for case in cases]),
-        np.array([case[1] for case in cases]),
-        np.array([case[2] for case in cases], dtype=bool),
+        np.array([case[0] + case[1] if with_drawn else case[0] for case in cases]),
+        np.array([case[2] for case in cases]),
+        np.array([case[3] for case in cases], dtype=bool),
     )
 
 
@@ -111,8 +125,9 @@ def _rounded(value: float | None) -> float | None:
 
 
 def checked(weights: Sequence[float], cases: Sequence[Case]) -> dict[str, Any]:
-    """``weights``' read against the published rate on ``cases``: AUC of each, reliability by decile."""
-    inputs, published, truth = _arrays(cases)
+    """``weights``' read against the published rate on ``cases``: AUC of each, reliability by decile
+    (weights as long as :data:`FEATURES` read without how the seat discarded, longer ones with it)."""
+    inputs, published, truth = _arrays(cases, with_drawn=len(weights) > len(FEATURES))
     chances = 1.0 / (1.0 + np.exp(-inputs @ np.asarray(weights)))
     fitted_cases = list(zip(chances.tolist(), truth.tolist(), strict=True))
     published_cases = list(zip(published.tolist(), truth.tolist(), strict=True))
@@ -129,23 +144,24 @@ def checked(weights: Sequence[float], cases: Sequence[Case]) -> dict[str, Any]:
 def measure(games: int, seed: int, l2: float = 1.0, workers: int = 1, strategy: str = "near") -> dict[str, Any]:
     """Fit on the first half of ``games`` hands of four ``strategy`` players, check on the second half."""
     fitting, checking = _cases(games, seed, workers, strategy)
-    inputs, _, truth = _arrays(fitting)
-    weights = fit(inputs, truth.astype(float), l2)
-    return {
-        "games": games,
-        "seed": seed,
-        "l2": l2,
-        "strategy": strategy,
-        "fit": {"cases": len(truth), "ready": int(truth.sum())},
-        "weights": dict(zip(FEATURES, (round(float(w), 4) for w in weights), strict=True)),
-        "check": checked(weights, checking),
-    }
+    found: dict[str, Any] = {"games": games, "seed": seed, "l2": l2, "strategy": strategy}
+    for key, names in (("", FEATURES), ("_with_drawn", FEATURES + DRAWN_FEATURES)):
+        inputs, _, truth = _arrays(fitting, with_drawn=bool(key))
+        weights = [round(float(w), 4) for w in fit(inputs, truth.astype(float), l2)]
+        found["fit"] = {"cases": len(truth), "ready": int(truth.sum())}
+        found[f"weights{key}"] = dict(zip(names, weights, strict=True))
+        found[f"check{key}"] = checked(weights, checking)
+    return found
 
 
 def check_committed(games: int, seed: int, workers: int = 1, strategy: str = "advisor") -> dict[str, Any]:
-    """The committed read (``OPEN_READY_WEIGHTS``) on ``games`` hands of four ``strategy`` players from ``seed``."""
+    """The committed reads (``OPEN_READY_WEIGHTS``, ``OPEN_READY_WEIGHTS_WITH_DRAWN``) on ``games``
+    hands of four ``strategy`` players from ``seed``."""
     first, second = _cases(games, seed, workers, strategy)
-    return checked(OPEN_READY_WEIGHTS, first + second)
+    return {
+        "without_drawn": checked(OPEN_READY_WEIGHTS, first + second),
+        "with_drawn": checked(OPEN_READY_WEIGHTS_WITH_DRAWN, first + second),
+    }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -166,6 +182,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     found = measure(args.games, args.seed, args.l2, workers, args.strategy or "near")
     print(json.dumps(found))
     print("OPEN_READY_WEIGHTS =", tuple(found["weights"].values()))
+    print("OPEN_READY_WEIGHTS_WITH_DRAWN =", tuple(found["weights_with_drawn"].values()))
     return 0
 
 

@@ -31,7 +31,7 @@ from app.core.families.registry import TABLES, family_of
 from app.core.shape.hand import Meld
 from app.core.shape.rules import rule_profile
 from app.core.shape.tiles import counts_from_tiles, parse_mpsz
-from app.core.table.decide import opponent_reads, replay, seat_sees, seat_view
+from app.core.table.decide import opponent_as_read, opponent_reads, replay, seat_sees, seat_view
 from app.core.table.game import GameConfig, play_game
 from app.core.table.mjai import kind_of, parse_pai
 
@@ -240,6 +240,31 @@ def test_the_table_counts_hand_discards_after_a_call_and_every_seat_sees_them() 
     assert opponent_reads(hidden, 2) == opponent_reads(shown, 2)
 
 
+def test_the_table_records_how_each_seat_discarded_and_the_read_weighs_it() -> None:
+    # Seat 1: its pon's own discard (9p) and 1s from the hand, then the 9s it drew, then 1p from
+    # the hand; it called with no discard of its own yet.
+    events = _open_hand_events()
+    rules = rule_profile("riichi")
+    shown = replay(events, rules, family=family_of(rules))
+    assert shown.players[1].drawn_discards == [False, False, True, False]
+    assert shown.players[1].calls_at == [0]
+    assert shown.players[0].drawn_discards == [True] * 4 and shown.players[0].calls_at == []
+    hidden = replay(seat_sees(events, 2), rules, family=family_of(rules))
+    seen = opponent_as_read(hidden, 1)
+    assert seen.drawn_discards == (False, False, True, False) and seen.calls_at == (0,)
+    assert seen == opponent_as_read(shown, 1)
+    # The read takes them: the same seat throwing the 1p it drew instead reads readier.
+    (read,) = [r for r in opponent_reads(hidden, 2) if r.seat == 1]
+    threw_the_draw = [
+        *events[:-2],
+        {"type": "tsumo", "actor": 1, "pai": "1p"},
+        {"type": "dahai", "actor": 1, "pai": "1p", "tsumogiri": True},
+    ]
+    machine = replay(seat_sees(threw_the_draw, 2), rules, family=family_of(rules))
+    (readier,) = [r for r in opponent_reads(machine, 2) if r.seat == 1]
+    assert readier.tenpai > read.tenpai
+
+
 def test_a_silent_closed_seat_reads_the_published_rate_by_the_walls_turns_left() -> None:
     # Seat 2 draws its fourth tile: 14 draws in all (the pon draws none), so 70 - 14 = 56 tiles
     # are left in the live wall, 14 turns; seats 0 and 3 are closed and silent, and read the
@@ -252,8 +277,9 @@ def test_a_silent_closed_seat_reads_the_published_rate_by_the_walls_turns_left()
     assert SILENT_CLOSED_TENPAI[14] == (269, 75_450)
     assert reads[0].tenpai == reads[3].tenpai == pytest.approx(269 / 75_450)
     # Seat 1 called: it reads the open-hand read, far above (the published row says more than
-    # 8 %; the fitted read, at the fourth discard with two from the hand since the pon, 2.9 %).
-    assert reads[1].tenpai > 0.02 > 5 * reads[0].tenpai
+    # 8 %; the fitted read, at the fourth discard with two from the hand since the pon and one
+    # drawn tile thrown, 2.0 %).
+    assert reads[1].tenpai > 0.015 and reads[1].tenpai > 5 * reads[0].tenpai
 
 
 def test_a_tile_passed_since_a_seats_last_discard_is_safe_against_it() -> None:

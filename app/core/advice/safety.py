@@ -119,7 +119,7 @@ from enum import StrEnum
 from functools import lru_cache, partial
 from typing import Final, NamedTuple
 
-from app.core.advice.open_tenpai import open_ready_probability
+from app.core.advice.open_tenpai import DrawnDiscards, open_ready_probability
 from app.core.advice.safety_tables import (
     DEAL_IN_BY_TURN,
     DORA_DEAL_IN_TURN_9,
@@ -217,7 +217,10 @@ class Opponent:
     (0: not known, or none; the open-hand tenpai rates rise with it).  ``passed_since_discard``
     holds the kinds the other seats discarded after the opponent's last discard: under furiten
     rules none of them deals into it (had one been a wait, it would have won on it or be furiten
-    now), and a ryanmen waiting on one is ruled out as a suji is.
+    now), and a ryanmen waiting on one is ruled out as a suji is.  ``drawn_discards`` says, for
+    each tile of ``river``, whether it was the tile just drawn (tsumogiri), and ``calls_at`` the
+    river's length at each of their chi, pon and open kan: with both known the open-hand tenpai
+    read weighs them (None and empty: not known).
     """
 
     river: tuple[Tile, ...] = ()
@@ -227,6 +230,8 @@ class Opponent:
     value_winds: frozenset[Tile] = frozenset()
     hand_discards_after_call: int = 0
     passed_since_discard: frozenset[Tile] = frozenset()
+    drawn_discards: tuple[bool, ...] | None = None
+    calls_at: tuple[int, ...] = ()
 
     @property
     def called(self) -> bool:
@@ -740,7 +745,12 @@ def ready_probability(
     if open_rates is OpenRates.PUBLISHED or published >= 1.0 or not opponent.called:
         return published
     return open_ready_probability(
-        opponent.river, opponent.melds, opponent.hand_discards_after_call, published, opponent.value_winds
+        opponent.river,
+        opponent.melds,
+        opponent.hand_discards_after_call,
+        published,
+        opponent.value_winds,
+        drawn=DrawnDiscards.of(opponent.drawn_discards, opponent.calls_at),
     )
 
 

@@ -202,8 +202,9 @@ def opponent_reads(machine: TableMachine, seat: int) -> tuple[OpponentRead, ...]
 def opponent_as_read(machine: TableMachine, seat: int) -> Opponent:
     """``seat`` with every tile it discarded, the called ones too: furiten counts them all, and
     the published rates are by the discards a player made (the advisor's :func:`_opponent` keeps
-    the river as it lies).  Its value winds are its seat wind and the round's, and what it
-    discarded from the hand since its last call counts (the open-hand tenpai rates read it)."""
+    the river as it lies).  Its value winds are its seat wind and the round's; what it discarded
+    from the hand since its last call, which of its discards were the tile just drawn and where
+    it called count (the open-hand tenpai read reads them)."""
     other = machine.players[seat]
     declared = other.riichi == 2
     return Opponent(
@@ -214,6 +215,8 @@ def opponent_as_read(machine: TableMachine, seat: int) -> Opponent:
         value_winds=frozenset((machine.seat_wind(seat), machine.bakaze)),
         hand_discards_after_call=max(other.hand_discards_after_call or 0, 0),
         passed_since_discard=_passed_kinds(other),
+        drawn_discards=None if None in other.drawn_discards else tuple(map(bool, other.drawn_discards)),
+        calls_at=tuple(other.calls_at),
     )
 
 

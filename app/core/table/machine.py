@@ -635,6 +635,7 @@ class TableMachine:
         self._take(seat, tile)
         kind = kind_of(tile)
         player.river.append(tile)
+        player.drawn_discards.append(event.tsumogiri)
         player.passed_since_discard = []
         for other in self.players:
             if other is not player:
@@ -745,6 +746,7 @@ class TableMachine:
             self._take(seat, consumed)
         caller = self.players[seat]
         caller.hand_discards_after_call = -1
+        caller.calls_at.append(len(caller.river))
         discarder = self.players[target]
         discarder.nagashi = False
         discarder.called_away.add(len(discarder.river) - 1)
@@ -1136,6 +1138,7 @@ class TableMachine:
             meld.kind, meld.tiles = "pon", tuple(tiles)
             robbed.hand_cache = robbed.melds_cache = None
             robbed.river.append(tile)
+            robbed.drawn_discards.append(None)  # robbed from a meld: neither drawn nor thrown
             self.kans -= 1
         if sum(p.left for p in self.players) >= self.seats - 1:
             self.phase = "won"

@@ -63,6 +63,11 @@ class SeatState:
     counts: list[int] = field(default_factory=lambda: [0] * TABLE_TILES)
     melds: list[TableMeld] = field(default_factory=list)
     river: list[int] = field(default_factory=list)
+    #: For each tile of ``river``, whether it was the tile just drawn (the log's ``tsumogiri``;
+    #: None where the event did not say).  Every seat sees it: the open-hand tenpai read reads it.
+    drawn_discards: list[bool | None] = field(default_factory=list)
+    #: The river's length at each of this seat's chi, pon and open kan, in order (every seat sees it).
+    calls_at: list[int] = field(default_factory=list)
     #: Positions in ``river`` of the discards another seat called (they sit in its meld).
     called_away: set[int] = field(default_factory=set)
     #: The tile just drawn (tsumogiri means throwing it); None after a call.
