@@ -13,7 +13,8 @@ its melds say of its yaku (a value honour called, all simples, one suit).  Where
 how the seat discarded (:class:`DrawnDiscards`: which discards were the tile just drawn, where
 it called), a second set of weights reads that too: a hand that keeps throwing what it draws
 has stopped building.  Held out in self-play that lifts the AUC from 0.769 to 0.803; a read
-without it (``/discard``'s opponents, a log with a discard unflagged) keeps the first set.
+without it (``/discard``'s opponents; a seat one of whose river tiles was robbed from its kan)
+keeps the first set.
 
 The weights are a logistic regression fitted on self-play of four ``near`` advisors (which read
 open seats by the published rate, so their hands do not depend on these weights;
