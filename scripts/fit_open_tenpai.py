@@ -80,7 +80,7 @@ def hand_cases(events: Sequence[dict[str, Any]]) -> list[Case]:
             features = open_ready_features(
                 opponent.river, opponent.melds, opponent.hand_discards_after_call, published, opponent.value_winds
             )
-            drawn = DrawnDiscards.of(opponent.drawn_discards, opponent.calls_at)
+            drawn = DrawnDiscards.of(opponent.tsumogiri, opponent.calls_at)
             assert drawn is not None, "self-play flags every discard"
             cases.append((features, drawn_features(drawn), published, truth.hand_shanten(other) == 0))
     return cases

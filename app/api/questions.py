@@ -40,9 +40,10 @@ from app.api.answer_size import AnswerTally, batch_bound, too_large
 from app.api.cache import ResultCache
 from app.api.errors import ApiError, Loc, located
 from app.api.schemas.common import BatchRequest, HandRequest, MeldSpec, RulesSpec, Situation, WinSituation
-from app.api.schemas.discard import DiscardRequest, OptionsSpec
+from app.api.schemas.discard import DiscardRequest, OpponentSpec, OptionsSpec
 from app.api.schemas.simulate import SimulateRequest
 from app.core.advice.discard import DEFAULT_OPTIONS, DiscardQuestion
+from app.core.advice.open_tenpai import hand_discards_after_call
 from app.core.advice.safety import Opponent
 from app.core.errors import InvalidMeld, TooManyCopies
 from app.core.families.registry import TABLES, TYPED_PRESETS, rules_and_options, rules_of, table_rules_of
@@ -381,7 +382,9 @@ def ask_batch(endpoint: str, body: BatchRequest, *, max_batch_size: int, variant
 def discard_key(question: DiscardQuestion) -> tuple[Hashable, ...]:
     """The exact cache key of a /discard question: everything the answer depends on, order-free
     where order does not matter."""
-    opponents = tuple((o.river, o.riichi, o.riichi_turn, melds_key(o.melds)) for o in question.opponents)
+    opponents = tuple(
+        (o.river, o.riichi, o.riichi_turn, melds_key(o.melds), o.tsumogiri, o.calls_at) for o in question.opponents
+    )
     return (
         "discard",
         question.rules,
@@ -418,6 +421,22 @@ def _hand_tiles(value: object) -> tuple[list[Tile], tuple[Tile, ...]]:
     return request_tiles(value, "body", "hand"), ()
 
 
+def _opponent(spec: OpponentSpec, rules: RuleProfile, index: int) -> Opponent:
+    """One of a /discard request's opponents; with its discards' flags and its calls' places, the
+    hand discards since its last call are counted from them, as the table counts them."""
+    tsumogiri = None if spec.tsumogiri is None else tuple(spec.tsumogiri)
+    calls_at = tuple(spec.calls_at)
+    return Opponent(
+        tuple(request_tiles(spec.river, "body", "opponents", index, "river")),
+        spec.riichi,
+        spec.riichi_turn,
+        request_melds(spec.melds, rules, "body", "opponents", index, "melds"),
+        hand_discards_after_call=0 if tsumogiri is None else hand_discards_after_call(tsumogiri, calls_at),
+        tsumogiri=tsumogiri,
+        calls_at=calls_at,
+    )
+
+
 def ask_discard(body: DiscardRequest) -> DiscardQuestion:
     """The core values of a /discard request (structure checked; copies are checked by the core)."""
     rules, family_options, family = request_family_rules(body.rules)
@@ -427,15 +446,7 @@ def ask_discard(body: DiscardRequest) -> DiscardQuestion:
     with located("body"):
         hand = Hand.from_tiles(tiles, melds)
         weights = body.weights.core().validated()
-    opponents = tuple(
-        Opponent(
-            tuple(request_tiles(spec.river, "body", "opponents", index, "river")),
-            spec.riichi,
-            spec.riichi_turn,
-            request_melds(spec.melds, rules, "body", "opponents", index, "melds"),
-        )
-        for index, spec in enumerate(body.opponents)
-    )
+    opponents = tuple(_opponent(spec, rules, index) for index, spec in enumerate(body.opponents))
     seat_wind = None if body.seat_wind is None else _one_wind(body.seat_wind, "seat_wind")
     value_model = None
     if family is not None:  # the family values its own hands; the seat wind tells its seat from the dealer's

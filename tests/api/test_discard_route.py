@@ -254,6 +254,52 @@ def test_lookahead_over_http(client: TestClient) -> None:
             ["body", "opponents", 0, "riichi_turn"],
             "invalid_opponent",
         ),
+        (
+            {"hand": "123m456p789s1122z5z", "opponents": [{"river": "1m2m", "tsumogiri": [True]}]},
+            ["body", "opponents", 0, "tsumogiri"],
+            "invalid_opponent",
+        ),
+        (
+            {"hand": "123m456p789s1122z5z", "opponents": [{"river": "1m", "tsumogiri": ["yes"]}]},
+            ["body", "opponents", 0, "tsumogiri", 0],
+            "bool_type",
+        ),
+        (
+            {
+                "hand": "123m456p789s1122z5z",
+                "opponents": [{"river": "1m2m", "melds": [{"kind": "pon", "tiles": "777z"}], "calls_at": [0]}],
+            },
+            ["body", "opponents", 0, "calls_at"],
+            "invalid_opponent",
+        ),
+        (
+            {
+                "hand": "123m456p789s1122z5z",
+                "opponents": [{"river": "1m2m", "tsumogiri": [False, True], "calls_at": [0]}],
+            },
+            ["body", "opponents", 0, "calls_at"],
+            "invalid_opponent",
+        ),
+        (
+            {
+                "hand": "123m456p789s1122z5z",
+                "opponents": [
+                    {
+                        "river": "1m2m",
+                        "tsumogiri": [False, True],
+                        "melds": [{"kind": "pon", "tiles": "777z"}],
+                        "calls_at": [2],
+                    }
+                ],
+            },
+            ["body", "opponents", 0, "calls_at"],
+            "invalid_opponent",
+        ),
+        (
+            {"hand": "123m456p789s1122z5z", "opponents": [{"river": "1m", "calls_at": [-1]}]},
+            ["body", "opponents", 0, "calls_at", 0],
+            "greater_than_equal",
+        ),
         ({"hand": "123m456p789s1122z5z", "opponents": [{}, {}, {}, {}]}, ["body", "opponents"], "too_long"),
         ({"hand": "123m456p789s1122z5z", "turn": 0}, ["body", "turn"], "greater_than_equal"),
         ({"hand": "123m456p789s1122z5z", "weights": {"safety": True}}, ["body", "weights", "safety"], "float_type"),
@@ -543,3 +589,60 @@ def test_win_agrees_with_the_win_route_on_random_complete_hands(client: TestClie
         answer = _post(client, {**body, "model": "linear"})
         assert answer["win"] is win.json()["win"], body
         assert (answer["shanten"] == -1) is win.json()["complete_shape"], body
+
+
+def test_an_open_seat_with_its_discards_flagged_reads_as_act_reads_it(client: TestClient) -> None:
+    # Seat 1 pons seat 0's first white dragon, then throws from its hand (9p, 1s), the 9s it drew,
+    # and 1p from its hand; seat 2 asks at its next draw. /act reads seat 1 from the log; /discard
+    # from the same river, pon, flags and call place (what the log shows of it) reads the same
+    # chance (a dragon's pon: /discard's opponents carry no seat wind, /act's do).
+    tehais = [
+        "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p N".split(),
+        "P P 1p 2p 3p 4p 5p 6p 7p 8p 9p 1s 2s".split(),
+        "3s 4s 5s 6s 7s 8s 9s S S W W E E".split(),
+        "1m 1m 2m 2m 3m 3m 4m 4m 5m 5m 6m 6m 7m".split(),
+    ]
+    events: list[dict[str, Any]] = [
+        {"type": "start_game"},
+        {
+            "type": "start_kyoku",
+            "bakaze": "E",
+            "dora_marker": "1s",
+            "kyoku": 1,
+            "honba": 0,
+            "kyotaku": 0,
+            "oya": 0,
+            "scores": [25000] * 4,
+            "tehais": tehais,
+        },
+        {"type": "tsumo", "actor": 0, "pai": "P"},
+        {"type": "dahai", "actor": 0, "pai": "P", "tsumogiri": True},
+        {"type": "pon", "actor": 1, "target": 0, "pai": "P", "consumed": ["P", "P"]},
+        {"type": "dahai", "actor": 1, "pai": "9p", "tsumogiri": False},
+    ]
+    for drawn, thrown, tsumogiri in (("3s", "1s", False), ("9s", "9s", True), ("4s", "1p", False)):
+        events += [
+            {"type": "tsumo", "actor": 2, "pai": "C"},
+            {"type": "dahai", "actor": 2, "pai": "C", "tsumogiri": True},
+            {"type": "tsumo", "actor": 3, "pai": "F"},
+            {"type": "dahai", "actor": 3, "pai": "F", "tsumogiri": True},
+            {"type": "tsumo", "actor": 0, "pai": "N"},
+            {"type": "dahai", "actor": 0, "pai": "N", "tsumogiri": True},
+            {"type": "tsumo", "actor": 1, "pai": drawn},
+            {"type": "dahai", "actor": 1, "pai": thrown, "tsumogiri": tsumogiri},
+        ]
+    events.append({"type": "tsumo", "actor": 2, "pai": "C"})
+    acted = client.post("/act", json={"seat": 2, "events": events, "rules": "riichi"})
+    assert acted.status_code == 200, acted.text
+    (read,) = [opponent for opponent in acted.json()["opponents"] if opponent["seat"] == 1]
+    seat_one = {"river": "9p1s9s1p", "melds": [{"kind": "pon", "tiles": "555z"}]}
+    body = {"hand": "3456789s1122337z", "rules": "riichi", "opponents": [seat_one]}
+    flagged = {**seat_one, "tsumogiri": [False, False, True, False], "calls_at": [0]}
+
+    def ready(opponent: dict[str, Any]) -> float:
+        answer = _post(client, {**body, "opponents": [opponent]})
+        return answer["candidates"][0]["safety_by_opponent"][0]["ready_probability"]
+
+    assert ready(flagged) == pytest.approx(read["tenpai"], abs=1e-6)
+    # Without them the read is another (the first set of weights, no hand discards counted).
+    assert abs(ready(seat_one) - read["tenpai"]) > 1e-3

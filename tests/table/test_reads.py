@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.core.advice.discard import evaluate_discards
-from app.core.advice.open_tenpai import open_ready_probability
+from app.core.advice.open_tenpai import hand_discards_after_call, open_ready_probability
 from app.core.advice.reads import read_opponents
 from app.core.advice.safety import Opponent, turns_left_after
 from app.core.advice.safety_tables import (
@@ -97,6 +97,18 @@ def test_reads_follow_only_what_the_seat_sees_and_are_well_formed(point: tuple[s
             else set()
         )
         assert all(chance == 0.0 for kind, chance in read.deal_in if kind in passed)
+        # How the seat discarded, as the log flags it: the hand discards since its last call the
+        # table counted as it went are those the record gives (what /discard counts from it).
+        seen = opponent_as_read(hidden, read.seat)
+        flags = [
+            event.get("tsumogiri", False)
+            for event in events
+            if event["type"] == "dahai" and event["actor"] == read.seat
+        ]
+        assert seen.tsumogiri == tuple(flags)
+        assert seen.hand_discards_after_call == hand_discards_after_call(flags, seen.calls_at)
+        assert len(seen.calls_at) == sum(1 for meld in seen.melds if meld.kind.is_open)
+        seen.validate()
 
 
 @settings(max_examples=30, deadline=None)
@@ -251,7 +263,7 @@ def test_the_table_records_how_each_seat_discarded_and_the_read_weighs_it() -> N
     assert shown.players[0].drawn_discards == [True] * 4 and shown.players[0].calls_at == []
     hidden = replay(seat_sees(events, 2), rules, family=family_of(rules))
     seen = opponent_as_read(hidden, 1)
-    assert seen.drawn_discards == (False, False, True, False) and seen.calls_at == (0,)
+    assert seen.tsumogiri == (False, False, True, False) and seen.calls_at == (0,)
     assert seen == opponent_as_read(shown, 1)
     # The read takes them: the same seat throwing the 1p it drew instead reads readier.
     (read,) = [r for r in opponent_reads(hidden, 2) if r.seat == 1]

@@ -14,7 +14,16 @@ from fastapi.openapi.models import Example
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.config import JsonDict
 
-from app.api.schemas.common import VOID_SUIT_DOC, HandTiles, MeldSpec, MeldTiles, Rules, Tiles, VoidSuitName
+from app.api.schemas.common import (
+    SEEN_MAX_ITEMS,
+    VOID_SUIT_DOC,
+    HandTiles,
+    MeldSpec,
+    MeldTiles,
+    Rules,
+    Tiles,
+    VoidSuitName,
+)
 from app.api.schemas.hand import TileRemaining
 from app.core.advice.discard import (
     DEAL_IN_POINTS,
@@ -141,6 +150,20 @@ class OpponentSpec(BaseModel):
         description="1-based position in `river` of the tile they declared with; null if unknown.",
     )
     melds: list[MeldSpec] = Field([], description="Their exposed melds and concealed kongs.")
+    tsumogiri: list[Annotated[bool, Field(strict=True)]] | None = Field(
+        None,
+        max_length=SEEN_MAX_ITEMS,
+        description="For each tile of `river`, whether it was the tile they had just drawn (mjai's `tsumogiri`); "
+        "null if unknown. With `calls_at`, a seat with calls is read by how it discarded, as `/act` reads it.",
+        examples=[[False, False, True, False]],
+    )
+    calls_at: list[Annotated[int, Field(ge=0, strict=True)]] = Field(
+        [],
+        max_length=4,
+        description="The length of `river` at each of their chi, pon and open kan, in order (one for each "
+        "called meld); read with `tsumogiri`.",
+        examples=[[1]],
+    )
 
 
 _PHYSICAL: Final = "Every physical tile is listed once: in the hand, a meld, `visible`, `dora_indicators` or an opponent's river or melds."

@@ -13,8 +13,8 @@ its melds say of its yaku (a value honour called, all simples, one suit).  Where
 how the seat discarded (:class:`DrawnDiscards`: which discards were the tile just drawn, where
 it called), a second set of weights reads that too: a hand that keeps throwing what it draws
 has stopped building.  Held out in self-play that lifts the AUC from 0.769 to 0.803; a read
-without it (``/discard``'s opponents; a seat one of whose river tiles was robbed from its kan)
-keeps the first set.
+without it (``/discard``'s opponents sent without ``tsumogiri`` and ``calls_at``; a seat one of
+whose river tiles was robbed from its kan) keeps the first set.
 
 The weights are a logistic regression fitted on self-play of four ``near`` advisors (which read
 open seats by the published rate, so their hands do not depend on these weights;
@@ -47,6 +47,7 @@ __all__ = [
     "OPEN_READY_WEIGHTS_WITH_DRAWN",
     "DrawnDiscards",
     "drawn_features",
+    "hand_discards_after_call",
     "open_ready_features",
     "open_ready_probability",
 ]
@@ -150,6 +151,19 @@ class DrawnDiscards(NamedTuple):
         if drawn is None or not calls_at or not 0 <= calls_at[-1] <= len(drawn):
             return None
         return cls(tuple(drawn), tuple(calls_at))
+
+
+def hand_discards_after_call(drawn: Sequence[bool], calls_at: Sequence[int]) -> int:
+    """The discards from the hand (not the tile just drawn) after the one that followed the last
+    call, from the record (the table machine counts them as it goes:
+    :attr:`~app.core.table.seats.SeatState.hand_discards_after_call`); 0 before any call.
+
+    >>> hand_discards_after_call((False, False, True, False, False), (1,))
+    2
+    """
+    if not calls_at:
+        return 0
+    return sum(1 for flag in drawn[calls_at[-1] + 1 :] if not flag)
 
 
 def drawn_features(record: DrawnDiscards) -> tuple[float, ...]:

@@ -217,10 +217,10 @@ class Opponent:
     (0: not known, or none; the open-hand tenpai rates rise with it).  ``passed_since_discard``
     holds the kinds the other seats discarded after the opponent's last discard: under furiten
     rules none of them deals into it (had one been a wait, it would have won on it or be furiten
-    now), and a ryanmen waiting on one is ruled out as a suji is.  ``drawn_discards`` says, for
-    each tile of ``river``, whether it was the tile just drawn (tsumogiri), and ``calls_at`` the
-    river's length at each of their chi, pon and open kan: with both known the open-hand tenpai
-    read weighs them (None and empty: not known).
+    now), and a ryanmen waiting on one is ruled out as a suji is.  ``tsumogiri`` says, for each
+    tile of ``river``, whether it was the tile just drawn, and ``calls_at`` the river's length at
+    each of their chi, pon and open kan: with both known the open-hand tenpai read weighs them
+    (None and empty: not known).
     """
 
     river: tuple[Tile, ...] = ()
@@ -230,7 +230,7 @@ class Opponent:
     value_winds: frozenset[Tile] = frozenset()
     hand_discards_after_call: int = 0
     passed_since_discard: frozenset[Tile] = frozenset()
-    drawn_discards: tuple[bool, ...] | None = None
+    tsumogiri: tuple[bool, ...] | None = None
     calls_at: tuple[int, ...] = ()
 
     @property
@@ -239,22 +239,51 @@ class Opponent:
         return any(meld.kind.is_open for meld in self.melds)
 
     def validate(self) -> None:
-        """Raise :class:`InvalidOpponent` (field ``riichi_turn``) for a contradiction.
+        """Raise :class:`InvalidOpponent` (field ``riichi_turn``, ``tsumogiri`` or ``calls_at``)
+        for a contradiction.
 
         >>> Opponent(river=(0,), riichi=True, riichi_turn=2).validate()
         Traceback (most recent call last):
         ...
         app.core.advice.safety.InvalidOpponent: riichi_turn 2 is past the river's 1 tile; it is the position of the declaration tile
+        >>> Opponent(river=(0, 1), tsumogiri=(True,)).validate()
+        Traceback (most recent call last):
+        ...
+        app.core.advice.safety.InvalidOpponent: tsumogiri has 1 flag for a river of 2 tiles; it has one for each tile
         """
-        if self.riichi_turn is None:
-            return
-        if not self.riichi:
-            raise InvalidOpponent("riichi_turn is set but riichi is false", field="riichi_turn")
-        if not 1 <= self.riichi_turn <= len(self.river):
+        if self.riichi_turn is not None:
+            if not self.riichi:
+                raise InvalidOpponent("riichi_turn is set but riichi is false", field="riichi_turn")
+            if not 1 <= self.riichi_turn <= len(self.river):
+                raise InvalidOpponent(
+                    f"riichi_turn {self.riichi_turn} is past the river's {counted(len(self.river), 'tile')}; "
+                    "it is the position of the declaration tile",
+                    field="riichi_turn",
+                )
+        if self.tsumogiri is not None and len(self.tsumogiri) != len(self.river):
             raise InvalidOpponent(
-                f"riichi_turn {self.riichi_turn} is past the river's {counted(len(self.river), 'tile')}; "
-                "it is the position of the declaration tile",
-                field="riichi_turn",
+                f"tsumogiri has {counted(len(self.tsumogiri), 'flag')} for a river of "
+                f"{counted(len(self.river), 'tile')}; it has one for each tile",
+                field="tsumogiri",
+            )
+        if not self.calls_at:
+            return
+        if self.tsumogiri is None:
+            raise InvalidOpponent("calls_at is read with tsumogiri, which is not given", field="calls_at")
+        calls = sum(1 for meld in self.melds if meld.kind.is_open)
+        if len(self.calls_at) != calls:
+            raise InvalidOpponent(
+                f"calls_at has {counted(len(self.calls_at), 'place')} for {counted(calls, 'called meld')}; "
+                "it has one for each chi, pon and open kan",
+                field="calls_at",
+            )
+        if list(self.calls_at) != sorted(self.calls_at) or not 0 <= self.calls_at[0] <= self.calls_at[-1] < len(
+            self.river
+        ):
+            raise InvalidOpponent(
+                f"calls_at {list(self.calls_at)}: each is the river's length at a call, in order, and every call "
+                f"is followed by a discard of the river's {counted(len(self.river), 'tile')}",
+                field="calls_at",
             )
 
 
@@ -750,7 +779,7 @@ def ready_probability(
         opponent.hand_discards_after_call,
         published,
         opponent.value_winds,
-        drawn=DrawnDiscards.of(opponent.drawn_discards, opponent.calls_at),
+        drawn=DrawnDiscards.of(opponent.tsumogiri, opponent.calls_at),
     )
 
 

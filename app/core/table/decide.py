@@ -215,7 +215,7 @@ def opponent_as_read(machine: TableMachine, seat: int) -> Opponent:
         value_winds=frozenset((machine.seat_wind(seat), machine.bakaze)),
         hand_discards_after_call=max(other.hand_discards_after_call or 0, 0),
         passed_since_discard=_passed_kinds(other),
-        drawn_discards=None if None in other.drawn_discards else tuple(map(bool, other.drawn_discards)),
+        tsumogiri=None if None in other.drawn_discards else tuple(map(bool, other.drawn_discards)),
         calls_at=tuple(other.calls_at),
     )
 
