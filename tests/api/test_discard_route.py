@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from api_helpers import assert_error
 from fastapi.testclient import TestClient
+from kyoku_events import one_pon_then_discards
 
 from app.api.schemas.discard import (
     DISCARD_EXAMPLES,
@@ -596,41 +597,7 @@ def test_an_open_seat_with_its_discards_flagged_reads_as_act_reads_it(client: Te
     # and 1p from its hand; seat 2 asks at its next draw. /act reads seat 1 from the log; /discard
     # from the same river, pon, flags and call place (what the log shows of it) reads the same
     # chance (a dragon's pon: /discard's opponents carry no seat wind, /act's do).
-    tehais = [
-        "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p N".split(),
-        "P P 1p 2p 3p 4p 5p 6p 7p 8p 9p 1s 2s".split(),
-        "3s 4s 5s 6s 7s 8s 9s S S W W E E".split(),
-        "1m 1m 2m 2m 3m 3m 4m 4m 5m 5m 6m 6m 7m".split(),
-    ]
-    events: list[dict[str, Any]] = [
-        {"type": "start_game"},
-        {
-            "type": "start_kyoku",
-            "bakaze": "E",
-            "dora_marker": "1s",
-            "kyoku": 1,
-            "honba": 0,
-            "kyotaku": 0,
-            "oya": 0,
-            "scores": [25000] * 4,
-            "tehais": tehais,
-        },
-        {"type": "tsumo", "actor": 0, "pai": "P"},
-        {"type": "dahai", "actor": 0, "pai": "P", "tsumogiri": True},
-        {"type": "pon", "actor": 1, "target": 0, "pai": "P", "consumed": ["P", "P"]},
-        {"type": "dahai", "actor": 1, "pai": "9p", "tsumogiri": False},
-    ]
-    for drawn, thrown, tsumogiri in (("3s", "1s", False), ("9s", "9s", True), ("4s", "1p", False)):
-        events += [
-            {"type": "tsumo", "actor": 2, "pai": "C"},
-            {"type": "dahai", "actor": 2, "pai": "C", "tsumogiri": True},
-            {"type": "tsumo", "actor": 3, "pai": "F"},
-            {"type": "dahai", "actor": 3, "pai": "F", "tsumogiri": True},
-            {"type": "tsumo", "actor": 0, "pai": "N"},
-            {"type": "dahai", "actor": 0, "pai": "N", "tsumogiri": True},
-            {"type": "tsumo", "actor": 1, "pai": drawn},
-            {"type": "dahai", "actor": 1, "pai": thrown, "tsumogiri": tsumogiri},
-        ]
+    events = one_pon_then_discards("P")
     events.append({"type": "tsumo", "actor": 2, "pai": "C"})
     acted = client.post("/act", json={"seat": 2, "events": events, "rules": "riichi"})
     assert acted.status_code == 200, acted.text

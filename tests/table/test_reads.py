@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from kyoku_events import one_pon_then_discards
 
 from app.core.advice.discard import evaluate_discards
 from app.core.advice.open_tenpai import hand_discards_after_call, open_ready_probability
@@ -195,48 +196,8 @@ def test_known_answer_an_open_hand_reads_its_hand_discards_since_the_call() -> N
     assert read.tenpai == pytest.approx(open_ready_probability(tuple(river), (pon,), 3, published))
 
 
-def _open_hand_events() -> list[dict[str, Any]]:
-    """A hand where seat 1 pons seat 0's first discard, then throws from the hand, then the
-    tile it drew, then from the hand again (seat 0 draws and throws what it drew between)."""
-    events: list[dict[str, Any]] = [
-        {"type": "start_game"},
-        {
-            "type": "start_kyoku",
-            "bakaze": "E",
-            "dora_marker": "1s",
-            "kyoku": 1,
-            "honba": 0,
-            "kyotaku": 0,
-            "oya": 0,
-            "scores": [25000] * 4,
-            "tehais": [
-                list("1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p N".split()),
-                list("E E 1p 2p 3p 4p 5p 6p 7p 8p 9p 1s 2s".split()),
-                list("3s 4s 5s 6s 7s 8s 9s S S W W P P".split()),
-                list("1m 1m 2m 2m 3m 3m 4m 4m 5m 5m 6m 6m 7m".split()),
-            ],
-        },
-        {"type": "tsumo", "actor": 0, "pai": "E"},
-        {"type": "dahai", "actor": 0, "pai": "E", "tsumogiri": True},
-        {"type": "pon", "actor": 1, "target": 0, "pai": "E", "consumed": ["E", "E"]},
-        {"type": "dahai", "actor": 1, "pai": "9p", "tsumogiri": False},
-    ]
-    for drawn, thrown, tsumogiri in (("3s", "1s", False), ("9s", "9s", True), ("4s", "1p", False)):
-        events += [
-            {"type": "tsumo", "actor": 2, "pai": "C"},
-            {"type": "dahai", "actor": 2, "pai": "C", "tsumogiri": True},
-            {"type": "tsumo", "actor": 3, "pai": "F"},
-            {"type": "dahai", "actor": 3, "pai": "F", "tsumogiri": True},
-            {"type": "tsumo", "actor": 0, "pai": "N"},
-            {"type": "dahai", "actor": 0, "pai": "N", "tsumogiri": True},
-            {"type": "tsumo", "actor": 1, "pai": drawn},
-            {"type": "dahai", "actor": 1, "pai": thrown, "tsumogiri": tsumogiri},
-        ]
-    return events
-
-
 def test_the_table_counts_hand_discards_after_a_call_and_every_seat_sees_them() -> None:
-    events = _open_hand_events()
+    events = one_pon_then_discards()
     rules = rule_profile("riichi")
     counted = []
     for end in (5, 6, 14, 22, 30):
@@ -255,7 +216,7 @@ def test_the_table_counts_hand_discards_after_a_call_and_every_seat_sees_them() 
 def test_the_table_records_how_each_seat_discarded_and_the_read_weighs_it() -> None:
     # Seat 1: its pon's own discard (9p) and 1s from the hand, then the 9s it drew, then 1p from
     # the hand; it called with no discard of its own yet.
-    events = _open_hand_events()
+    events = one_pon_then_discards()
     rules = rule_profile("riichi")
     shown = replay(events, rules, family=family_of(rules))
     assert shown.players[1].drawn_discards == [False, False, True, False]
@@ -281,7 +242,7 @@ def test_a_silent_closed_seat_reads_the_published_rate_by_the_walls_turns_left()
     # Seat 2 draws its fourth tile: 14 draws in all (the pon draws none), so 70 - 14 = 56 tiles
     # are left in the live wall, 14 turns; seats 0 and 3 are closed and silent, and read the
     # silent closed hands' published rate for 14 turns left (269 ready of 75,450).
-    events = [*_open_hand_events(), {"type": "tsumo", "actor": 2, "pai": "C"}]
+    events = [*one_pon_then_discards(), {"type": "tsumo", "actor": 2, "pai": "C"}]
     assert sum(1 for event in events if event["type"] == "tsumo") == 14
     rules = rule_profile("riichi")
     machine = replay(seat_sees(events, 2), rules, family=family_of(rules))
@@ -297,7 +258,7 @@ def test_a_silent_closed_seat_reads_the_published_rate_by_the_walls_turns_left()
 def test_a_tile_passed_since_a_seats_last_discard_is_safe_against_it() -> None:
     # Seat 1 has just drawn its 4s: since seat 2's last discard (a red dragon) seat 3 threw a green
     # dragon and seat 0 a north; since seat 3's, seat 0's north alone.
-    events = _open_hand_events()[:-1]
+    events = one_pon_then_discards()[:-1]
     rules = rule_profile("riichi")
     machine = replay(events, rules, family=family_of(rules))
     north, green = parse_mpsz("4z6z")
@@ -326,7 +287,7 @@ def test_the_advisors_view_carries_same_turn_furiten_and_near_leaves_it_out() ->
     # The advisor's own view of the table (what its play reads) carries the kinds that passed each
     # seat since its last discard, as /act's reads do; near's danger model strips them, as it
     # does the value winds, and so ranks the discards as before.
-    events = _open_hand_events()[:-1]
+    events = one_pon_then_discards()[:-1]
     rules = rule_profile("riichi")
     machine = replay(events, rules, family=family_of(rules))
     view = seat_view(machine, 1)
