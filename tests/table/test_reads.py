@@ -98,8 +98,8 @@ def test_reads_follow_only_what_the_seat_sees_and_are_well_formed(point: tuple[s
             else set()
         )
         assert all(chance == 0.0 for kind, chance in read.deal_in if kind in passed)
-        # How the seat discarded, as the log flags it: the hand discards since its last call the
-        # table counted as it went are those the record gives (what /discard counts from it).
+        # How the seat discarded, as the log flags it: the table's record holds the log's flags,
+        # and the hand discards since its last call it reads are those /discard counts from them.
         seen = opponent_as_read(hidden, read.seat)
         flags = [
             event.get("tsumogiri", False)

@@ -153,17 +153,18 @@ class DrawnDiscards(NamedTuple):
         return cls(tuple(drawn), tuple(calls_at))
 
 
-def hand_discards_after_call(drawn: Sequence[bool], calls_at: Sequence[int]) -> int:
+def hand_discards_after_call(drawn: Sequence[bool | None], calls_at: Sequence[int]) -> int:
     """The discards from the hand (not the tile just drawn) after the one that followed the last
-    call, from the record (the table machine counts them as it goes:
-    :attr:`~app.core.table.seats.SeatState.hand_discards_after_call`); 0 before any call.
+    call, from the record (the table's :attr:`~app.core.table.seats.SeatState.hand_discards_after_call`
+    and ``/discard``'s opponents both read it so); 0 before any call.  A discard whose flag is
+    not known (None) is not counted.
 
     >>> hand_discards_after_call((False, False, True, False, False), (1,))
     2
     """
     if not calls_at:
         return 0
-    return sum(1 for flag in drawn[calls_at[-1] + 1 :] if not flag)
+    return sum(1 for flag in drawn[calls_at[-1] + 1 :] if flag is False)
 
 
 def drawn_features(record: DrawnDiscards) -> tuple[float, ...]:

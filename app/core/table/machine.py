@@ -640,10 +640,6 @@ class TableMachine:
         for other in self.players:
             if other is not player:
                 other.passed_since_discard.append(kind)
-        after_call = player.hand_discards_after_call
-        if after_call is not None:
-            # A discard without the flag is not counted: the read then stays at the call's rate.
-            player.hand_discards_after_call = 0 if after_call < 0 else after_call + (event.tsumogiri is False)
         if kind not in ORPHANS:
             player.nagashi = False
         if player.declared == 2:
@@ -745,7 +741,6 @@ class TableMachine:
         for consumed in event.consumed:
             self._take(seat, consumed)
         caller = self.players[seat]
-        caller.hand_discards_after_call = -1
         caller.calls_at.append(len(caller.river))
         discarder = self.players[target]
         discarder.nagashi = False

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final, Protocol
 
+from app.core.advice.open_tenpai import hand_discards_after_call as count_hand_discards_after_call
 from app.core.shape.hand import Hand, Meld, MeldKind
 from app.core.shape.tiles import NUM_TILE_KINDS
 from app.core.table.mjai import FIRST_RED, TABLE_TILES, UNKNOWN, kind_of
@@ -87,10 +88,6 @@ class SeatState:
     #: Kinds this seat may not discard now (kuikae), after its chi or pon.
     forbidden: frozenset[int] = frozenset()
     discarded: bool = False
-    #: Discards from the hand (not the tile just drawn) after the one that followed this seat's
-    #: last chi, pon or open kan: None before any call, -1 until that discard.  Every seat sees
-    #: it (the open-hand tenpai rates read it).
-    hand_discards_after_call: int | None = None
     #: Kinds the other seats discarded since this seat's last discard (every seat sees them).
     #: Had the seat been ready on one, it would have won on it or be furiten now (same-turn
     #: furiten): none of them deals into it.
@@ -129,6 +126,18 @@ class SeatState:
     #: state it was read at: the river's length, then the lengths of the called discards and the
     #: melds, the riichi and its turn, and the table's kans (an added kan grows a meld in place).
     opponent_cache: tuple[int, tuple[int | None, ...], Opponent] | None = None
+
+    @property
+    def hand_discards_after_call(self) -> int | None:
+        """Discards from the hand (not the tile just drawn) after the one that followed this
+        seat's last chi, pon or open kan: None before any call, -1 until that discard.  Every
+        seat sees it (the open-hand tenpai rates read it); counted from :attr:`drawn_discards`
+        and :attr:`calls_at` as ``/discard`` counts it from an opponent's."""
+        if not self.calls_at:
+            return None
+        if len(self.river) == self.calls_at[-1]:
+            return -1
+        return count_hand_discards_after_call(self.drawn_discards, self.calls_at)
 
     # The riichi family's names of the declaration's state, for its readers (advice, self-play).
 
