@@ -323,7 +323,11 @@ class Dealer:
         record_events: bool = True,
         audit: bool = False,
         stop: Callable[[], bool] | None = None,
+        start: TableState | None = None,
     ) -> None:
+        """``start``: the first hand's table when the game does not begin at East 1 with every seat
+        at the rules' start points (an arena's game from South 1, say); the game then runs on from
+        it by the same rules."""
         self.rules = rules
         self.seats = rules.seats
         self.game = game
@@ -339,12 +343,17 @@ class Dealer:
         self.machine = TableMachine(rules, family, table=self.table)
         self.table_play = self.machine.play
         self.tiles = wall_tiles(rules, self.table_play)
+        self.start = first_hand(table) if start is None else start
+        if len(self.start.scores) != self.seats:
+            raise InvalidGameConfig(
+                f"the first hand gives {len(self.start.scores)} scores for {self.seats} seats", field="start"
+            )
 
     # -- the game ----------------------------------------------------------
 
     def run(self) -> GameRun:
         self._emit({"type": "start_game", "names": list(self.record.players)})
-        state: TableState | GameEnd = first_hand(self.table)
+        state: TableState | GameEnd = self.start
         while isinstance(state, TableState):
             outcome = yield from self._play_hand(state)
             after = TableState(
