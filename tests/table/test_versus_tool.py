@@ -99,6 +99,13 @@ def pipe_bot(tmp_path: Path, flaw: str = "none", at: int = 0) -> str:
     return f"{sys.executable} {script} {{seat}} {flaw} {at}"
 
 
+def against_pipe_bot(tmp_path: Path, *, seat: int, start: str, flaw: str = "none", at: int = 0, expect: int = 0) -> Any:
+    """One game of the pipe bot in ``seat`` against three ``greedy`` seats from ``start``."""
+    command = pipe_bot(tmp_path, flaw, at)
+    options = ("--protocol", "pipe", "--strategy", "greedy", "--walls", "1", "--seats", str(seat), "--start", start)
+    return run(tmp_path, "--bot-cmd", command, *options, expect=expect)
+
+
 def log_of(tmp_path: Path, game: int) -> list[dict[str, Any]]:
     return [json.loads(line) for line in (tmp_path / f"game-{game:03d}.mjai.jsonl").read_text().splitlines()]
 
@@ -166,21 +173,7 @@ def test_tenpais_own_bot_plays_from_east_4_through_mjai_apps_protocol(tmp_path: 
 
 
 def test_a_pipe_bot_is_told_every_event_and_answers_only_where_it_is_asked(tmp_path: Path) -> None:
-    summary = run(
-        tmp_path,
-        "--bot-cmd",
-        pipe_bot(tmp_path),
-        "--protocol",
-        "pipe",
-        "--strategy",
-        "greedy",
-        "--walls",
-        "1",
-        "--seats",
-        "1",
-        "--start",
-        "S4",
-    )
+    summary = against_pipe_bot(tmp_path, seat=1, start="S4")
     assert summary["completed"] == 1 and summary["faults"] == []
     events = log_of(tmp_path, 0)
     refereed_clean(events, None)
@@ -198,22 +191,7 @@ def test_a_pipe_bot_is_told_every_event_and_answers_only_where_it_is_asked(tmp_p
     ("flaw", "kind"), [("garbage", "malformed"), ("other_seat", "not_legal"), ("empty", "malformed")]
 )
 def test_a_bad_reply_ends_the_game_is_counted_and_left_out(tmp_path: Path, flaw: str, kind: str) -> None:
-    summary = run(
-        tmp_path,
-        "--bot-cmd",
-        pipe_bot(tmp_path, flaw, 3),
-        "--protocol",
-        "pipe",
-        "--strategy",
-        "greedy",
-        "--walls",
-        "1",
-        "--seats",
-        "0",
-        "--start",
-        "S1",
-        expect=1,
-    )
+    summary = against_pipe_bot(tmp_path, seat=0, start="S1", flaw=flaw, at=3, expect=1)
     assert summary["completed"] == 0 and summary["bot"]["games"] == 0
     (fault,) = summary["faults"]
     assert fault["kind"] == kind and fault["game"] == 0
