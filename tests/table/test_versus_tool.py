@@ -67,7 +67,9 @@ for line in sys.stdin:
 
 
 def _load() -> ModuleType:
-    sys.path.insert(0, str(TOOL.parent))  # versus.py imports its neighbours arena_stats and line_bot
+    neighbours = ("arena_stats", "line_bot")  # versus.py imports them from its folder
+    before = {name: sys.modules.get(name) for name in neighbours}
+    sys.path.insert(0, str(TOOL.parent))
     try:
         spec = importlib.util.spec_from_file_location("versus", TOOL)
         assert spec and spec.loader
@@ -75,6 +77,13 @@ def _load() -> ModuleType:
         spec.loader.exec_module(module)
     finally:
         sys.path.remove(str(TOOL.parent))
+        # Leave no tool module behind under its plain name: test_arena_stats loads its own copy
+        # of arena_stats, and doctest counts an example only where sys.modules names its module.
+        for name, old in before.items():
+            if old is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = old
     return module
 
 
