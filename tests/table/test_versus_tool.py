@@ -252,3 +252,16 @@ def test_the_dealer_starts_at_the_hand_it_is_given_and_plays_on_by_the_rules() -
             names=("a",) * 4,
             start=dataclasses.replace(start, scores=(25000,) * 3),
         )
+
+
+def test_a_rerun_of_one_game_plays_it_as_the_whole_run_did(tmp_path: Path) -> None:
+    command = pipe_bot(tmp_path)
+    options = ("--protocol", "pipe", "--strategy", "greedy", "--walls", "2", "--seats", "0,2", "--start", "S4")
+    whole = run(tmp_path / "whole", "--bot-cmd", command, *options)
+    rerun = run(tmp_path / "rerun", "--bot-cmd", command, *options, "--only", "2")
+    assert [g["game"] for g in whole["per_game"]] == [0, 1, 2, 3]
+    (game,) = rerun["per_game"]
+    assert (game["game"], game["wall"], game["seat"]) == (2, 1, 0)
+    # The same deals and, every player being a function of its seed, the same game event for event.
+    assert log_of(tmp_path / "rerun", 2) == log_of(tmp_path / "whole", 2)
+    assert log_of(tmp_path / "whole", 2) != log_of(tmp_path / "whole", 0)  # another wall

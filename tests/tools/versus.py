@@ -290,6 +290,9 @@ def summarize(games: Sequence[Record], rank_points: Sequence[float]) -> Record:
 def play_games(options: argparse.Namespace, on_game: Callable[[Record], None] | None = None) -> list[Record]:
     seats = [int(s) for s in options.seats.split(",")]
     tasks = [(g, g // len(seats), seats[g % len(seats)]) for g in range(options.walls * len(seats))]
+    if options.only:
+        chosen = {int(g) for g in options.only.split(",")}
+        tasks = [task for task in tasks if task[0] in chosen]
     if options.workers <= 1:
         games = []
         for task in tasks:
@@ -322,6 +325,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=REPLY_TIMEOUT, help="seconds a reply may take")
     parser.add_argument("--rank-points", default="90,45,0,-135", help="places 1-4")
     parser.add_argument("--workers", type=int, default=1, help="games played at once, each in its own process")
+    parser.add_argument(
+        "--only", default="", help="play only these game numbers (a rerun of games a fault ended: the same deals)"
+    )
     parser.add_argument("--out", required=True, help="the folder for logs, replies and summary.json")
     options = parser.parse_args(argv)
     try:
