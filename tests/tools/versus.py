@@ -64,7 +64,7 @@ from app.core.table.decide import decide, seat_sees  # noqa: E402
 from app.core.table.flow import RoundWind, TableState  # noqa: E402
 from app.core.table.game import Dealer, RandomWalls, table_rules  # noqa: E402
 from app.core.table.machine import TableMachine  # noqa: E402
-from app.core.table.mjai import Event, MalformedEvent, action_key, read_event  # noqa: E402
+from app.core.table.mjai import Event, MalformedEvent, choice_key, read_event  # noqa: E402
 from app.core.table.players import make_player  # noqa: E402
 
 PROTOCOLS = ("mjai-app", "pipe")
@@ -136,10 +136,12 @@ class OutsideSeat:
         except MalformedEvent as error:
             raise BotFault("malformed", f"{wanted!r}: {error}") from None
         for candidate in legal:
-            if _choice(candidate) == _choice(action):
+            if choice_key(candidate) == choice_key(action):
                 return candidate
         # A bot may leave out or misstate a discard's tsumogiri flag: the tile is the choice.
-        loose = [c for c in legal if _choice(c._replace(tsumogiri=None)) == _choice(action._replace(tsumogiri=None))]
+        loose = [
+            c for c in legal if choice_key(c._replace(tsumogiri=None)) == choice_key(action._replace(tsumogiri=None))
+        ]
         if loose:
             return loose[0]
         raise BotFault("not_legal", f"{wanted!r} is not among the {len(legal)} legal actions")
@@ -177,11 +179,6 @@ class OutsideSeat:
         if not self.queued:
             raise BotFault("malformed", "asked with nothing to answer and no action left from the last reply")
         return self.queued.pop(0)
-
-
-def _choice(action: Event) -> tuple[object, ...]:
-    """What makes two actions of one seat the same choice (``none`` and a declared draw have no actor)."""
-    return action_key(action._replace(actor=None) if action.kind in ("none", "ryukyoku") else action)
 
 
 def play_game(

@@ -36,7 +36,7 @@ from app.core.shape.rules import RuleProfile
 from app.core.table.decide import decide, seat_sees
 from app.core.table.family import Family
 from app.core.table.game import Answers, Ask, Dealer, GameRecord, GameRun, WallSource, table_rules
-from app.core.table.mjai import Event, MalformedEvent, action_key, action_object, read_event
+from app.core.table.mjai import Event, MalformedEvent, action_object, choice_key, read_event
 from app.core.table.players import make_player
 from app.core.table.wall import SeedWalls, tenhou_tile_order
 
@@ -45,7 +45,6 @@ BOT_STRATEGY: Final = "advisor"
 
 #: Actions whose mjai object names no actor (:func:`~app.core.table.mjai.action_object`): a pass,
 #: and a declared draw (nine terminals) as libriichi writes it; the asked seat is the actor.
-_WITHOUT_ACTOR: Final = frozenset({"none", "ryukyoku"})
 
 #: One stored answer: each asked seat and the mjai object of its action (and what the host adds),
 #: in the order asked.
@@ -171,7 +170,7 @@ class HostedGame:
             raise IllegalAction(f"seat {seat} is not asked to act now", field="action")
         wanted = read_event(obj, 0, self.rules.seats)
         for action in legal:
-            if _choice(action) == _choice(wanted):
+            if choice_key(action) == choice_key(wanted):
                 return action
         raise IllegalAction(
             f"seat {seat} may not {wanted.kind} here: the rules allow {len(legal)} other action(s)",
@@ -212,11 +211,6 @@ class HostedGame:
         own view of the table (:class:`~app.core.table.players.SeatView`), never the wall."""
         strategy = make_player(BOT_STRATEGY, DEFAULT_WEIGHTS, rng)
         return decide(self.dealer.machine, seat, strategy, stop=stop, rank=False).action
-
-
-def _choice(action: Event) -> tuple[object, ...]:
-    """What makes two actions of the asked seat the same choice (its actor-less forms included)."""
-    return action_key(action._replace(actor=None) if action.kind in _WITHOUT_ACTOR else action)
 
 
 def seat_events(events: Sequence[Mapping[str, Any]], seat: int) -> list[dict[str, Any]]:

@@ -399,3 +399,17 @@ def action_key(event: Event) -> tuple[object, ...]:
         event.tsumogiri,
         event.suit,
     )
+
+
+#: Actions a seat may answer without an actor (libriichi writes them so): either form is the same choice.
+WITHOUT_ACTOR: Final = frozenset({"none", "ryukyoku"})
+
+
+def choice_key(action: Event) -> tuple[object, ...]:
+    """What makes two actions of the asked seat the same choice: :func:`action_key`, with the
+    actor-less forms of ``none`` and a declared draw the same as the seat's own.
+
+    >>> choice_key(Event("none", 2)) == choice_key(Event("none"))
+    True
+    """
+    return action_key(action._replace(actor=None) if action.kind in WITHOUT_ACTOR else action)
