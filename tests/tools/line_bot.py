@@ -59,10 +59,7 @@ class LineProcess:
             raise BotFault("crash", f"stdin closed, exit code {self._exit_code()}") from None
 
     def ask(self, line: str, timeout: float) -> str:
-        try:
-            self._stdin.write(line.encode() + b"\n")
-        except BrokenPipeError:
-            raise BotFault("crash", f"stdin closed, exit code {self._exit_code()}") from None
+        self.tell(line)
         deadline = time.monotonic() + timeout
         while b"\n" not in self._buffer:
             left = deadline - time.monotonic()
