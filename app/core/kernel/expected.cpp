@@ -3,7 +3,8 @@
 //
 // The order of states and edges, and of every floating-point operation, follows the model's
 // definition step by step, so an answer is the same to the last bit on every run and every
-// machine: sums run over edges in the order they were made, never in parallel or reordered.
+// machine: each sum runs over its edges in the order they were made, never in parallel or
+// reordered (the valuing groups the edges by state, keeping that order within a group).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -52,6 +53,8 @@ struct Key {
 
 struct KeyHash {
     std::size_t operator()(const Key& key) const { return static_cast<std::size_t>(mix64(key.low ^ mix64(key.high))); }
+    // No state has it: high's fields end at bit 52 (the extra), the rest stay 0.
+    static constexpr Key empty() { return Key{~std::uint64_t(0), ~std::uint64_t(0)}; }
 };
 
 Key key_of(const Counts& counts, int flag, int extra = 0) {
@@ -60,6 +63,23 @@ Key key_of(const Counts& counts, int flag, int extra = 0) {
     for (int tile = 33; tile >= 21; --tile) key.high = (key.high << 3) | counts[tile];
     key.high |= std::uint64_t(flag) << 39;
     key.high |= std::uint64_t(extra) << 47;
+    return key;
+}
+
+// The key of counts with one more (delta 1) or one fewer (delta -1) of tile: each count is a
+// three-bit field, so a state's neighbours' keys need no repacking of all 34 counts.
+Key key_moved(Key key, int tile, int delta) {
+    if (tile < 21) {
+        key.low += std::uint64_t(std::int64_t(delta)) << (3 * tile);
+    } else {
+        key.high += std::uint64_t(std::int64_t(delta)) << (3 * (tile - 21));
+    }
+    return key;
+}
+
+// The key with its flag byte replaced (bits 39-46 of high).
+Key key_flagged(Key key, int flag) {
+    key.high = (key.high & ~(std::uint64_t(0xFF) << 39)) | (std::uint64_t(flag) << 39);
     return key;
 }
 
@@ -140,7 +160,9 @@ class Search {
     Stop stopped_by() const { return stopped_by_; }
 
   private:
-    const Analysis& analyse(const Counts& counts);
+    const Analysis& analyse(const Counts& counts) { return analyse(counts, key_of(counts, 0)); }
+    // The analysis of counts whose key (any flag) is known.
+    const Analysis& analyse(const Counts& counts, const Key& key);
     double win_value(const Counts& counts, int red, int win_tile, bool riichi);
     double with_ura(const Counts& counts, int han, int fu);
     int points_of(int han, int fu);
@@ -148,8 +170,8 @@ class Search {
     int distance_after_discard(const Counts& counts, int red, int tile, bool is_red, int distance) const;
     // (red?, copies) of each way to draw tile from the wall of counts, at most two.
     int draws_of(const Counts& counts, int red, int tile, std::array<std::pair<bool, int>, 2>& ways) const;
-    int draw_state(const Counts& counts, int flag, int distance);
-    int discard_state(const Counts& counts, int flag, int distance);
+    int draw_state(const Counts& counts, const Key& key, int flag, int distance);
+    int discard_state(const Counts& counts, const Key& key, int flag, int distance);
     void link(int source, const Counts& counts, int red, bool riichi, int tile, bool is_red, int weight, bool winning,
               int distance);
     void expand_draw(int index);
@@ -180,10 +202,12 @@ class Search {
     FlatMap<std::uint64_t, int, Mix64> points_{64};
 
     std::vector<Counts> draw_counts_;
+    std::vector<Key> draw_key_;
     std::vector<std::uint8_t> draw_flag_;
     std::vector<int> draw_distance_;
     FlatMap<Key, int, KeyHash> draw_index_{1024};
     std::vector<Counts> discard_counts_;
+    std::vector<Key> discard_key_;
     std::vector<std::uint8_t> discard_flag_;
     std::vector<int> discard_distance_;
     FlatMap<Key, int, KeyHash> discard_index_{1024};
@@ -198,8 +222,8 @@ class Search {
     }
 };
 
-const Analysis& Search::analyse(const Counts& counts) {
-    const Key key = key_of(counts, 0);
+const Analysis& Search::analyse(const Counts& counts, const Key& flagged) {
+    const Key key = key_flagged(flagged, 0);
     if (const int* known = analysis_index_.find(key)) return analyses_[*known];
     Analysis& result = analyses_.emplace_back();
     analysis_index_.emplace(key, int(analyses_.size() - 1));
@@ -378,22 +402,22 @@ int Search::draws_of(const Counts& counts, int red, int tile, std::array<std::pa
     return 1;
 }
 
-int Search::draw_state(const Counts& counts, int flag, int distance) {
-    const Key key = key_of(counts, flag);
+int Search::draw_state(const Counts& counts, const Key& key, int flag, int distance) {
     auto [index, added] = draw_index_.emplace(key, int(draw_counts_.size()));
     if (added) {
         draw_counts_.push_back(counts);
+        draw_key_.push_back(key);
         draw_flag_.push_back(static_cast<std::uint8_t>(flag));
         draw_distance_.push_back(distance);
     }
     return *index;
 }
 
-int Search::discard_state(const Counts& counts, int flag, int distance) {
-    const Key key = key_of(counts, flag);
+int Search::discard_state(const Counts& counts, const Key& key, int flag, int distance) {
     auto [index, added] = discard_index_.emplace(key, int(discard_counts_.size()));
     if (added) {
         discard_counts_.push_back(counts);
+        discard_key_.push_back(key);
         discard_flag_.push_back(static_cast<std::uint8_t>(flag));
         discard_distance_.push_back(distance);
     }
@@ -409,13 +433,14 @@ void Search::link(int source, const Counts& counts, int red, bool riichi, int ti
     after[tile] += 1;
     const int red_after = is_red ? (red | red_bit(tile)) : red;
     const int flag = red_after | (riichi ? kRiichiFlag : 0);
-    const int* known = discard_index_.find(key_of(after, flag));
+    const Key key = key_flagged(key_moved(draw_key_[source], tile, 1), flag);
+    const int* known = discard_index_.find(key);
     int target;
     if (known != nullptr) {
         target = *known;
         if (!link_once(source, target)) return;
     } else {
-        target = discard_state(after, flag, distance_after_draw(counts, red, tile, is_red, distance));
+        target = discard_state(after, key, flag, distance_after_draw(counts, red, tile, is_red, distance));
         link_once(source, target);
     }
     edge_source_.push_back(source);
@@ -429,7 +454,7 @@ void Search::expand_draw(int index) {
     const int flag = draw_flag_[index];
     const int red = flag & ~kRiichiFlag;
     const bool riichi = (flag & kRiichiFlag) != 0;
-    const Analysis& analysis = analyse(counts);
+    const Analysis& analysis = analyse(counts, draw_key_[index]);
     const int shanten = analysis.shanten;
     // A reference into the analyses stays valid: they live in a deque.
     const Flags& flags = analysis.flags;
@@ -555,9 +580,10 @@ std::vector<Child> Search::expand_discard(int index) {
             const bool is_red = reds[r];
             const int red_after = is_red ? (red & ~red_bit(tile)) : red;
             const int child_flag = red_after | (riichi ? kRiichiFlag : 0);
-            const int* known = draw_index_.find(key_of(rest, child_flag));
+            const Key child_key = key_flagged(key_moved(discard_key_[index], tile, -1), child_flag);
+            const int* known = draw_index_.find(child_key);
             const int child = known != nullptr ? *known
-                                               : draw_state(rest, child_flag,
+                                               : draw_state(rest, child_key, child_flag,
                                                             distance_after_discard(counts, red, tile, is_red, distance));
             children.push_back({tile, is_red, shanten, child});
             // Drawing the discarded tile again leads back here, whatever the child's riichi flag.
@@ -601,7 +627,7 @@ bool Search::out_of_budget() {
 }
 
 void Search::build() {
-    const int root = discard_state(q_.start, q_.start_red, 0);
+    const int root = discard_state(q_.start, key_of(q_.start, q_.start_red), q_.start_red, 0);
     // The start's shanten: its best discard's (or -1 when complete).
     int best = 1 << 20;
     for (int tile = 0; tile < kKinds; ++tile) {
@@ -635,41 +661,68 @@ std::vector<double> Search::values(int first_turn, int last_turn) const {
     std::vector<std::uint8_t> tenpai(draws);
     for (std::size_t d = 0; d < draws; ++d) {
         // Every draw state expanded was analysed; one never expanded (a stopped search) is now.
-        tenpai[d] = const_cast<Search*>(this)->analyse(draw_counts_[d]).shanten == 0;
+        tenpai[d] = const_cast<Search*>(this)->analyse(draw_counts_[d], draw_key_[d]).shanten == 0;
     }
     // A discard state chooses among the draw states that lead to it (mahjong-cpp's selection):
     // its own discards, each linked back, and every draw state that draws into it.
-    std::vector<std::size_t> order(edges);
-    for (std::size_t e = 0; e < edges; ++e) order[e] = e;
-    std::stable_sort(order.begin(), order.end(),
-                     [this](std::size_t a, std::size_t b) { return edge_target_[a] < edge_target_[b]; });
+    // The edges grouped by target, in the order they were made within a group (a counting sort:
+    // the stable order, in linear time).
+    std::vector<std::size_t> offsets(discards + 1, 0);
+    for (std::size_t e = 0; e < edges; ++e) ++offsets[std::size_t(edge_target_[e]) + 1];
+    for (std::size_t x = 0; x < discards; ++x) offsets[x + 1] += offsets[x];
     std::vector<int> choices(edges);
-    for (std::size_t e = 0; e < edges; ++e) choices[e] = edge_source_[order[e]];
-    std::vector<std::size_t> offsets(discards + 1, edges);
     {
-        std::size_t e = 0;
-        for (std::size_t x = 0; x < discards; ++x) {
-            while (e < edges && std::size_t(edge_target_[order[e]]) < x) ++e;
-            offsets[x] = e;
+        std::vector<std::size_t> next(offsets.begin(), offsets.end() - 1);
+        for (std::size_t e = 0; e < edges; ++e) choices[next[std::size_t(edge_target_[e])]++] = edge_source_[e];
+    }
+    // The edges grouped by source, in the order they were made within a group: each draw state's
+    // sums run over its own edges in that order, as a pass over every edge would add them.
+    std::vector<std::size_t> from(draws + 1, 0);
+    for (std::size_t e = 0; e < edges; ++e) ++from[std::size_t(edge_source_[e]) + 1];
+    for (std::size_t d = 0; d < draws; ++d) from[d + 1] += from[d];
+    std::vector<int> to(edges);
+    std::vector<double> weight_of(edges), points_of_edge(edges);
+    {
+        std::vector<std::size_t> next(from.begin(), from.end() - 1);
+        for (std::size_t e = 0; e < edges; ++e) {
+            const std::size_t at = next[std::size_t(edge_source_[e])]++;
+            to[at] = edge_target_[e];
+            weight_of[at] = double(edge_weight_[e]);
+            points_of_edge[at] = edge_points_[e];
         }
     }
     std::vector<double> won(draws, 0.0), total_weight(draws, 0.0);
-    for (std::size_t e = 0; e < edges; ++e) {
-        total_weight[edge_source_[e]] += double(edge_weight_[e]);
-        if (edge_points_[e] > 0) won[edge_source_[e]] += double(edge_weight_[e]);
+    for (std::size_t d = 0; d < draws; ++d) {
+        for (std::size_t e = from[d]; e < from[d + 1]; ++e) {
+            total_weight[d] += weight_of[e];
+            if (points_of_edge[e] > 0) won[d] += weight_of[e];
+        }
     }
     const std::size_t roots = root_children_.size();
     const int turns = last_turn - first_turn + 1;
     std::vector<double> out(roots * turns * 3, 0.0);
     std::vector<double> tenpai_now(draws), win_now(draws, 0.0), score_now(draws, 0.0);
     for (std::size_t d = 0; d < draws; ++d) tenpai_now[d] = tenpai[d] ? 1.0 : 0.0;
-    std::vector<double> chosen_tenpai(discards), chosen_win(discards), chosen_score(discards);
-    const auto choose = [&](const std::vector<double>& values, std::vector<double>& chosen) {
+    // A discard state's three chosen values side by side: an edge reads them together.
+    struct Chosen {
+        double tenpai, win, score;
+    };
+    std::vector<Chosen> chosen(discards);
+    const auto choose = [&]() {
         for (std::size_t x = 0; x < discards; ++x) {
             const std::size_t begin = offsets[x], end = offsets[x + 1];
             // An empty choice takes its first entry, as numpy's maximum.reduceat does.
-            double best = begin < edges ? values[choices[begin]] : 0.0;
-            for (std::size_t e = begin + 1; e < end; ++e) best = std::max(best, values[choices[e]]);
+            Chosen best{0.0, 0.0, 0.0};
+            if (begin < edges) {
+                const int first = choices[begin];
+                best = {tenpai_now[first], win_now[first], score_now[first]};
+            }
+            for (std::size_t e = begin + 1; e < end; ++e) {
+                const int choice = choices[e];
+                best.tenpai = std::max(best.tenpai, tenpai_now[choice]);
+                best.win = std::max(best.win, win_now[choice]);
+                best.score = std::max(best.score, score_now[choice]);
+            }
             chosen[x] = best;
         }
     };
@@ -683,39 +736,31 @@ std::vector<double> Search::values(int first_turn, int last_turn) const {
         }
     };
     record(last_turn);
-    choose(tenpai_now, chosen_tenpai);
-    choose(win_now, chosen_win);
-    choose(score_now, chosen_score);
-    std::vector<double> reached_tenpai(draws), reached_win(draws), reached_play(draws), reached_won(draws);
+    choose();
     for (int turn = last_turn - 1; turn >= first_turn; --turn) {
         const int left = wall_size_ - turn;
         if (left > 0) {
-            std::fill(reached_tenpai.begin(), reached_tenpai.end(), 0.0);
-            std::fill(reached_win.begin(), reached_win.end(), 0.0);
-            std::fill(reached_play.begin(), reached_play.end(), 0.0);
-            std::fill(reached_won.begin(), reached_won.end(), 0.0);
-            for (std::size_t e = 0; e < edges; ++e) {
-                const int source = edge_source_[e], target = edge_target_[e];
-                const double weight = double(edge_weight_[e]);
-                if (edge_points_[e] > 0) {
-                    reached_won[source] += weight * std::max(edge_points_[e], chosen_score[target]);
-                } else {
-                    reached_tenpai[source] += weight * chosen_tenpai[target];
-                    reached_win[source] += weight * chosen_win[target];
-                    reached_play[source] += weight * chosen_score[target];
-                }
-            }
             for (std::size_t d = 0; d < draws; ++d) {
+                double reached_tenpai = 0.0, reached_win = 0.0, reached_play = 0.0, reached_won = 0.0;
+                for (std::size_t e = from[d]; e < from[d + 1]; ++e) {
+                    const Chosen& next = chosen[std::size_t(to[e])];
+                    const double weight = weight_of[e];
+                    if (points_of_edge[e] > 0) {
+                        reached_won += weight * std::max(points_of_edge[e], next.score);
+                    } else {
+                        reached_tenpai += weight * next.tenpai;
+                        reached_win += weight * next.win;
+                        reached_play += weight * next.score;
+                    }
+                }
                 tenpai_now[d] = tenpai[d] ? 1.0
                                           : tenpai_now[d] +
-                                                (reached_tenpai[d] + won[d] - total_weight[d] * tenpai_now[d]) / left;
-                win_now[d] = win_now[d] + (reached_win[d] + won[d] - total_weight[d] * win_now[d]) / left;
-                const double reached_score = reached_play[d] + reached_won[d];
+                                                (reached_tenpai + won[d] - total_weight[d] * tenpai_now[d]) / left;
+                win_now[d] = win_now[d] + (reached_win + won[d] - total_weight[d] * win_now[d]) / left;
+                const double reached_score = reached_play + reached_won;
                 score_now[d] = score_now[d] + (reached_score - total_weight[d] * score_now[d]) / left;
             }
-            choose(tenpai_now, chosen_tenpai);
-            choose(win_now, chosen_win);
-            choose(score_now, chosen_score);
+            choose();
         }
         record(turn);
     }

@@ -10,6 +10,9 @@
 
 namespace tenpai {
 
+// Hash names the hash (its call operator) and a key never stored (its static empty()), which
+// marks a free slot: a slot holds its key and value side by side, so a probe reads one cache
+// line, not a flag, a key and a value from three arrays.
 template <class Key, class Value, class Hash>
 class FlatMap {
   public:
@@ -18,29 +21,37 @@ class FlatMap {
     // The value stored under key, or nullptr.
     Value* find(const Key& key) {
         for (std::size_t slot = Hash{}(key) & mask_;; slot = (slot + 1) & mask_) {
-            if (!used_[slot]) return nullptr;
-            if (keys_[slot] == key) return &values_[slot];
+            Slot& here = slots_[slot];
+            if (here.key == key) return &here.value;
+            if (here.key == Hash::empty()) return nullptr;
         }
     }
 
     // (the value under key, whether it was added): an existing value is left as it is.
     // The pointer is valid until the next insertion.
     std::pair<Value*, bool> emplace(const Key& key, Value value) {
-        if (2 * (size_ + 1) > used_.size()) rehash(used_.size() * 2);
+        if (2 * (size_ + 1) > slots_.size()) rehash(slots_.size() * 2);
         std::size_t slot = Hash{}(key) & mask_;
-        for (; used_[slot]; slot = (slot + 1) & mask_) {
-            if (keys_[slot] == key) return {&values_[slot], false};
+        for (;; slot = (slot + 1) & mask_) {
+            Slot& here = slots_[slot];
+            if (here.key == key) return {&here.value, false};
+            if (here.key == Hash::empty()) break;
         }
-        used_[slot] = 1;
-        keys_[slot] = key;
-        values_[slot] = std::move(value);
+        Slot& here = slots_[slot];
+        here.key = key;
+        here.value = std::move(value);
         ++size_;
-        return {&values_[slot], true};
+        return {&here.value, true};
     }
 
     std::size_t size() const { return size_; }
 
   private:
+    struct Slot {
+        Key key;
+        Value value;
+    };
+
     static std::size_t capacity_for(std::size_t expected) {
         std::size_t capacity = 16;
         while (capacity < 2 * expected) capacity *= 2;
@@ -48,27 +59,20 @@ class FlatMap {
     }
 
     void rehash(std::size_t capacity) {
-        std::vector<Key> keys(capacity);
-        std::vector<Value> values(capacity);
-        std::vector<std::uint8_t> used(capacity, 0);
+        std::vector<Slot> slots(capacity, Slot{Hash::empty(), Value{}});
         const std::size_t mask = capacity - 1;
-        for (std::size_t i = 0; i < used_.size(); ++i) {
-            if (!used_[i]) continue;
-            std::size_t slot = Hash{}(keys_[i]) & mask;
-            while (used[slot]) slot = (slot + 1) & mask;
-            used[slot] = 1;
-            keys[slot] = keys_[i];
-            values[slot] = std::move(values_[i]);
+        for (Slot& old : slots_) {
+            if (old.key == Hash::empty()) continue;
+            std::size_t slot = Hash{}(old.key) & mask;
+            while (!(slots[slot].key == Hash::empty())) slot = (slot + 1) & mask;
+            slots[slot].key = old.key;
+            slots[slot].value = std::move(old.value);
         }
-        keys_.swap(keys);
-        values_.swap(values);
-        used_.swap(used);
+        slots_.swap(slots);
         mask_ = mask;
     }
 
-    std::vector<Key> keys_;
-    std::vector<Value> values_;
-    std::vector<std::uint8_t> used_;
+    std::vector<Slot> slots_;
     std::size_t mask_ = 0;
     std::size_t size_ = 0;
 };
@@ -84,6 +88,8 @@ inline std::uint64_t mix64(std::uint64_t h) {
 
 struct Mix64 {
     std::size_t operator()(std::uint64_t key) const { return static_cast<std::size_t>(mix64(key)); }
+    // Every key here is far below it (a count, or two 32-bit state indexes below 2^31 each).
+    static constexpr std::uint64_t empty() { return ~std::uint64_t(0); }
 };
 
 }  // namespace tenpai
