@@ -216,9 +216,22 @@ class Search {
     std::vector<int> edge_target_;
     std::vector<int> edge_weight_;
     std::vector<double> edge_points_;
-    FlatMap<std::uint64_t, char, Mix64> linked_{4096};
-    bool link_once(int draw, int discard) {
-        return linked_.emplace((std::uint64_t(draw) << 32) | std::uint32_t(discard), 1).second;
+    // Which (draw state, discard state) pairs are linked, kept by the draw state: the discard
+    // state is the draw state drawing `tile` (`red`: its red five), one bit of 68 for each.  The
+    // target is then fixed, but for a draw state with the riichi flag: its own draws lead to
+    // discard states with the flag, while the discard state it was thrown from (`across`) has none.
+    struct Linked {
+        std::array<std::uint64_t, 2> same{};
+        std::array<std::uint64_t, 2> across{};
+    };
+    std::vector<Linked> linked_;
+    bool link_once(int draw, int tile, bool red, bool across) {
+        const int bit = 2 * tile + (red ? 1 : 0);
+        std::uint64_t& word = (across ? linked_[draw].across : linked_[draw].same)[bit >> 6];
+        const std::uint64_t mask = std::uint64_t(1) << (bit & 63);
+        if (word & mask) return false;
+        word |= mask;
+        return true;
     }
 };
 
@@ -407,6 +420,7 @@ int Search::draw_state(const Counts& counts, const Key& key, int flag, int dista
     if (added) {
         draw_counts_.push_back(counts);
         draw_key_.push_back(key);
+        linked_.emplace_back();
         draw_flag_.push_back(static_cast<std::uint8_t>(flag));
         draw_distance_.push_back(distance);
     }
@@ -438,10 +452,10 @@ void Search::link(int source, const Counts& counts, int red, bool riichi, int ti
     int target;
     if (known != nullptr) {
         target = *known;
-        if (!link_once(source, target)) return;
+        if (!link_once(source, tile, is_red, false)) return;
     } else {
         target = discard_state(after, key, flag, distance_after_draw(counts, red, tile, is_red, distance));
-        link_once(source, target);
+        link_once(source, tile, is_red, false);
     }
     edge_source_.push_back(source);
     edge_target_.push_back(target);
@@ -462,6 +476,18 @@ void Search::expand_draw(int index) {
     const bool swaps = !riichi && distance + shanten < start_shanten_ + q_.extra;
     const bool tenpai = shanten == 0;
     std::array<std::pair<bool, int>, 2> ways;
+    // The discard states the draws reach, looked up below one after another: fetched first.
+    const auto prefetch = [&](int tile) {
+        if (base_[tile] - counts[tile] <= 0) return;
+        const Key moved = key_moved(draw_key_[index], tile, 1);
+        discard_index_.prefetch(key_flagged(moved, flag));
+        if (q_.options.red_fives && red_bit(tile)) discard_index_.prefetch(key_flagged(moved, flag | red_bit(tile)));
+    };
+    if (swaps) {
+        for (int tile = 0; tile < kKinds; ++tile) prefetch(tile);
+    } else {
+        for (int w = 0; w < analysis.wait_count; ++w) prefetch(analysis.waits[w]);
+    }
     const auto consider = [&](int tile) {
         const int copies = base_[tile] - counts[tile];
         if (copies <= 0) return;
@@ -561,6 +587,16 @@ std::vector<Child> Search::expand_discard(int index) {
     const bool steps_back = distance + shanten_here < start_shanten_ + q_.extra;
     const bool closed_tenpai = q_.closed && shanten_here == 0;
     std::array<std::pair<bool, int>, 2> ways;
+    // The draw states the discards reach, looked up below one after another: fetched first.
+    for (int i = 0; i < n_held; ++i) {
+        const bool keeps = shantens[i] == shanten_here;
+        if (!(keeps || steps_back)) continue;
+        const int tile = held_tiles[i];
+        const Key moved = key_moved(discard_key_[index], tile, -1);
+        const int riichi_flag = closed_tenpai && keeps ? kRiichiFlag : 0;
+        draw_index_.prefetch(key_flagged(moved, red | riichi_flag));
+        if (red & red_bit(tile)) draw_index_.prefetch(key_flagged(moved, (red & ~red_bit(tile)) | riichi_flag));
+    }
     for (int i = 0; i < n_held; ++i) {
         const int tile = held_tiles[i];
         const int shanten = shantens[i];
@@ -587,7 +623,7 @@ std::vector<Child> Search::expand_discard(int index) {
                                                             distance_after_discard(counts, red, tile, is_red, distance));
             children.push_back({tile, is_red, shanten, child});
             // Drawing the discarded tile again leads back here, whatever the child's riichi flag.
-            if (!link_once(child, index)) continue;
+            if (!link_once(child, tile, is_red, riichi)) continue;
             int copies = 0;
             if (q_.options.red_fives && red_bit(tile)) {
                 const int n = draws_of(rest, red_after, tile, ways);
@@ -701,27 +737,24 @@ std::vector<double> Search::values(int first_turn, int last_turn) const {
     const std::size_t roots = root_children_.size();
     const int turns = last_turn - first_turn + 1;
     std::vector<double> out(roots * turns * 3, 0.0);
-    std::vector<double> tenpai_now(draws), win_now(draws, 0.0), score_now(draws, 0.0);
-    for (std::size_t d = 0; d < draws; ++d) tenpai_now[d] = tenpai[d] ? 1.0 : 0.0;
-    // A discard state's three chosen values side by side: an edge reads them together.
-    struct Chosen {
+    // A state's three values side by side (tenpai, win and score): they are read together.
+    struct Triple {
         double tenpai, win, score;
     };
-    std::vector<Chosen> chosen(discards);
+    std::vector<Triple> now(draws, Triple{0.0, 0.0, 0.0});
+    for (std::size_t d = 0; d < draws; ++d) now[d].tenpai = tenpai[d] ? 1.0 : 0.0;
+    std::vector<Triple> chosen(discards);
     const auto choose = [&]() {
         for (std::size_t x = 0; x < discards; ++x) {
             const std::size_t begin = offsets[x], end = offsets[x + 1];
             // An empty choice takes its first entry, as numpy's maximum.reduceat does.
-            Chosen best{0.0, 0.0, 0.0};
-            if (begin < edges) {
-                const int first = choices[begin];
-                best = {tenpai_now[first], win_now[first], score_now[first]};
-            }
+            Triple best{0.0, 0.0, 0.0};
+            if (begin < edges) best = now[choices[begin]];
             for (std::size_t e = begin + 1; e < end; ++e) {
-                const int choice = choices[e];
-                best.tenpai = std::max(best.tenpai, tenpai_now[choice]);
-                best.win = std::max(best.win, win_now[choice]);
-                best.score = std::max(best.score, score_now[choice]);
+                const Triple& choice = now[choices[e]];
+                best.tenpai = std::max(best.tenpai, choice.tenpai);
+                best.win = std::max(best.win, choice.win);
+                best.score = std::max(best.score, choice.score);
             }
             chosen[x] = best;
         }
@@ -730,9 +763,9 @@ std::vector<double> Search::values(int first_turn, int last_turn) const {
         for (std::size_t r = 0; r < roots; ++r) {
             const int state = root_children_[r].state;
             double* row = &out[(r * turns + (turn - first_turn)) * 3];
-            row[0] = tenpai_now[state];
-            row[1] = win_now[state];
-            row[2] = score_now[state];
+            row[0] = now[state].tenpai;
+            row[1] = now[state].win;
+            row[2] = now[state].score;
         }
     };
     record(last_turn);
@@ -743,7 +776,7 @@ std::vector<double> Search::values(int first_turn, int last_turn) const {
             for (std::size_t d = 0; d < draws; ++d) {
                 double reached_tenpai = 0.0, reached_win = 0.0, reached_play = 0.0, reached_won = 0.0;
                 for (std::size_t e = from[d]; e < from[d + 1]; ++e) {
-                    const Chosen& next = chosen[std::size_t(to[e])];
+                    const Triple& next = chosen[std::size_t(to[e])];
                     const double weight = weight_of[e];
                     if (points_of_edge[e] > 0) {
                         reached_won += weight * std::max(points_of_edge[e], next.score);
@@ -753,12 +786,11 @@ std::vector<double> Search::values(int first_turn, int last_turn) const {
                         reached_play += weight * next.score;
                     }
                 }
-                tenpai_now[d] = tenpai[d] ? 1.0
-                                          : tenpai_now[d] +
-                                                (reached_tenpai + won[d] - total_weight[d] * tenpai_now[d]) / left;
-                win_now[d] = win_now[d] + (reached_win + won[d] - total_weight[d] * win_now[d]) / left;
+                Triple& here = now[d];
+                here.tenpai = tenpai[d] ? 1.0 : here.tenpai + (reached_tenpai + won[d] - total_weight[d] * here.tenpai) / left;
+                here.win = here.win + (reached_win + won[d] - total_weight[d] * here.win) / left;
                 const double reached_score = reached_play + reached_won;
-                score_now[d] = score_now[d] + (reached_score - total_weight[d] * score_now[d]) / left;
+                here.score = here.score + (reached_score - total_weight[d] * here.score) / left;
             }
             choose();
         }

@@ -46,6 +46,10 @@ class FlatMap {
 
     std::size_t size() const { return size_; }
 
+    // Asks the processor to fetch key's first slot: a caller about to look up several keys
+    // prefetches them all first, so their cache misses overlap instead of following each other.
+    void prefetch(const Key& key) const { __builtin_prefetch(&slots_[Hash{}(key) & mask_]); }
+
   private:
     struct Slot {
         Key key;
