@@ -365,15 +365,17 @@ def test_a_client_that_leaves_stops_its_lookahead() -> None:
     assert _limiter(app).running == 0
 
 
-#: A three-shanten hand whose compiled expected-score search runs about 0.8 s of CPU (328,462
-#: states) on this machine: long enough to leave in the middle of it.
-SLOW_VALUE_SEARCH: Final = {"hand": "567m1138p67799s16z"}
+#: A three-shanten hand whose compiled expected-score search is among the longest within the
+#: state budget: 409,024 states, about 0.5 s of CPU on this machine once warm (the kernel of
+#: 2026-12-07; the hand before, 328,462 states, took 0.4 s by then and sometimes finished before
+#: its client left).  Long enough to leave in the middle of it.
+SLOW_VALUE_SEARCH: Final = {"hand": "27m1233347p244s33z"}
 
 
 def test_a_client_that_leaves_stops_its_value_search() -> None:
     app = create_app(Settings(heavy_seconds=60.0))
-    # The search takes about 0.7 s here once warm: the client leaves well before it can finish.
-    left = _leaving_call(app, "/discard", SLOW_VALUE_SEARCH, leave_after=0.3)
+    # The search takes about 0.5 s here once warm: the client leaves well before it can finish.
+    left = _leaving_call(app, "/discard", SLOW_VALUE_SEARCH, leave_after=0.2)
     print(f"value search: {left.cpu_before_leaving:.2f} CPU-s before leaving, {left.cpu_after_leaving:.3f} after")
     assert left.cpu_before_leaving > CPU_BEFORE_LEAVING  # the search was running when it left
     assert left.cpu_after_leaving < CPU_AFTER_LEAVING
