@@ -2,7 +2,7 @@
 # Install everything the test suite needs and run it: the README's test command, and CI's.
 # Without arguments: the static checks (ruff lint and format, mypy --strict on app/), then the
 # whole pytest suite on two workers (pytest-xdist, -n 2 --dist loadfile --no-loadscope-reorder: a
-# module stays in one worker, the modules of tests/conftest.py's FIRST_MODULES go first).  Arguments pass through to pytest
+# module stays in one worker, the longest modules go first).  Arguments pass through to pytest
 # alone, run in one process unless they say -n; the fast tier for day-to-day work is
 #   bash scripts/test.sh -m "not slow and not browser and not container and not ray"
 # The large comparisons with outside oracles check a fixed sample (the same every run); every
@@ -59,7 +59,7 @@ if [ $# -eq 0 ]; then
   .venv/bin/ruff check app tests bench scripts
   .venv/bin/ruff format --check app tests bench scripts
   .venv/bin/mypy
-  # Some modules first (tests/conftest.py, FIRST_MODULES): xdist keeps the collected order.
+  # The longest modules first (tests/conftest.py, LONGEST_MODULES): xdist keeps the collected order.
   exec .venv/bin/pytest -n 2 --dist loadfile --no-loadscope-reorder
 fi
 exec .venv/bin/pytest "$@"

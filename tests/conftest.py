@@ -79,21 +79,13 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ[FULL_ORACLES_ENV] = "1"
 
 
-#: The modules that go first.  scripts/test.sh runs the suite with ``--dist loadfile
+#: The modules that take longest (seconds of one worker in a full run, ``--durations=0``,
+#: 2026-12-07), longest first.  scripts/test.sh runs the suite with ``--dist loadfile
 #: --no-loadscope-reorder``: xdist hands the modules to its two workers in the order collected,
-#: one or two at a time.
-#:
-#: * test_heavy_requests counts the CPU its process spends after a client left: it runs first,
-#:   in a worker no other module has left threads in (after other modules it once counted
-#:   0.56 CPU-s where it counts 0.01 alone).
-#: * Then the modules that take longest (seconds of one worker in a full run, ``--durations=0``,
-#:   2026-12-07), longest first, so the short ones fill in at the end: ordered by their number
-#:   of tests (xdist's default), the longest of them, with one test, came last and one worker ran
-#:   it alone while the other waited.
-#:
-#: A module missing here only runs later.
-FIRST_MODULES: Final = (
-    "tests/api/test_heavy_requests.py",
+#: one or two at a time, so these go first and the short ones fill in at the end; ordered by
+#: their number of tests instead (xdist's default), the longest of them, with few tests, came
+#: last and one worker ran it alone while the other waited.  A module missing here only runs later.
+LONGEST_MODULES: Final = (
     "tests/core/test_kernel_sanitized.py",  # 159 s: it compiles the kernel with the sanitizers
     "tests/ops/test_tables_survive.py",  # 68 s
     "tests/api/test_act_machines.py",  # 63 s
@@ -109,16 +101,16 @@ FIRST_MODULES: Final = (
 )
 
 
-def first_modules_first(items: list[pytest.Item]) -> None:
-    """Reorder ``items`` in place: the modules of :data:`FIRST_MODULES` first, in its order,
+def longest_first(items: list[pytest.Item]) -> None:
+    """Reorder ``items`` in place: the modules of :data:`LONGEST_MODULES` first, in its order,
     then the others as collected; a module's own tests keep their order."""
-    rank = {module: index for index, module in enumerate(FIRST_MODULES)}
+    rank = {module: index for index, module in enumerate(LONGEST_MODULES)}
     items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    first_modules_first(items)
+    longest_first(items)
     # pytest-xdist schedules by node id: of tests that share one, it runs one and reports
     # nothing about the others.  Refuse such a collection rather than pass without them.
     counts = Counter(item.nodeid for item in items)

@@ -357,7 +357,6 @@ def test_a_client_that_leaves_stops_its_simulation(lineup: str) -> None:
 def test_a_client_that_leaves_stops_its_lookahead() -> None:
     app = create_app(Settings(heavy_seconds=60.0))
     left = _leaving_call(app, "/discard", HOSTILE, leave_after=0.5)
-    print(f"lookahead: {left.cpu_before_leaving:.2f} CPU-s before leaving, {left.cpu_after_leaving:.3f} after")
     assert left.cpu_before_leaving > CPU_BEFORE_LEAVING
     assert left.cpu_after_leaving < CPU_AFTER_LEAVING
     assert left.status == 200
