@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Install everything the test suite needs and run it: the README's test command, and CI's.
 # Without arguments: the static checks (ruff lint and format, mypy --strict on app/), then the
-# whole pytest suite on two workers (pytest-xdist, -n 2 --dist loadfile --no-loadscope-reorder: a
-# module stays in one worker, the longest modules go first).  Arguments pass through to pytest
-# alone, run in one process unless they say -n; the fast tier for day-to-day work is
+# whole pytest suite on two workers (pytest-xdist, -n 2 --dist loadfile: a module stays in one
+# worker).  Arguments pass through to pytest alone, run in one process unless they say -n; the
+# fast tier for day-to-day work is
 #   bash scripts/test.sh -m "not slow and not browser and not container and not ray"
 # The large comparisons with outside oracles check a fixed sample (the same every run); every
 # case, as before issue 21 (about 80 s more CPU, measured on the 2-core machine), with
@@ -59,7 +59,6 @@ if [ $# -eq 0 ]; then
   .venv/bin/ruff check app tests bench scripts
   .venv/bin/ruff format --check app tests bench scripts
   .venv/bin/mypy
-  # The longest modules first (tests/conftest.py, LONGEST_MODULES): xdist keeps the collected order.
-  exec .venv/bin/pytest -n 2 --dist loadfile --no-loadscope-reorder
+  exec .venv/bin/pytest -n 2 --dist loadfile
 fi
 exec .venv/bin/pytest "$@"

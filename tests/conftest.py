@@ -19,7 +19,6 @@ import os
 import tempfile
 from collections import Counter
 from collections.abc import Iterator
-from typing import Final
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -79,38 +78,8 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ[FULL_ORACLES_ENV] = "1"
 
 
-#: The modules that take longest (seconds of one worker in a full run, ``--durations=0``,
-#: 2026-12-07), longest first.  scripts/test.sh runs the suite with ``--dist loadfile
-#: --no-loadscope-reorder``: xdist hands the modules to its two workers in the order collected,
-#: one or two at a time, so these go first and the short ones fill in at the end; ordered by
-#: their number of tests instead (xdist's default), the longest of them, with few tests, came
-#: last and one worker ran it alone while the other waited.  A module missing here only runs later.
-LONGEST_MODULES: Final = (
-    "tests/core/test_kernel_sanitized.py",  # 159 s: it compiles the kernel with the sanitizers
-    "tests/ops/test_tables_survive.py",  # 68 s
-    "tests/api/test_act_machines.py",  # 63 s
-    "tests/ops/test_hostile_fuzz.py",  # 63 s
-    "tests/core/test_wildcard_forms.py",  # 58 s
-    "tests/api/test_bounds.py",  # 52 s
-    "tests/ops/test_container.py",  # 52 s
-    "tests/ops/test_schemathesis.py",  # 48 s
-    "tests/ops/test_stuck_work.py",  # 44 s
-    "tests/selfplay/test_selfplay_report.py",  # 44 s
-    "tests/families/hongzhong/test_shape_oracle.py",  # 38 s
-    "tests/api/test_analyze_browser.py",  # 36 s
-)
-
-
-def longest_first(items: list[pytest.Item]) -> None:
-    """Reorder ``items`` in place: the modules of :data:`LONGEST_MODULES` first, in its order,
-    then the others as collected; a module's own tests keep their order."""
-    rank = {module: index for index, module in enumerate(LONGEST_MODULES)}
-    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
-
-
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    longest_first(items)
     # pytest-xdist schedules by node id: of tests that share one, it runs one and reports
     # nothing about the others.  Refuse such a collection rather than pass without them.
     counts = Counter(item.nodeid for item in items)
