@@ -443,8 +443,6 @@ void Search::link(int source, const Counts& counts, int red, bool riichi, int ti
     // Each (draw state, discard state) pair is linked once, whichever side meets it first: the
     // draw state drawing, or the discard state discarding to it (the draw back).  A linked pair's
     // discard state exists already, so finding or making the target first changes nothing.
-    Counts after = counts;
-    after[tile] += 1;
     const int red_after = is_red ? (red | red_bit(tile)) : red;
     const int flag = red_after | (riichi ? kRiichiFlag : 0);
     const Key key = key_flagged(key_moved(draw_key_[source], tile, 1), flag);
@@ -454,13 +452,16 @@ void Search::link(int source, const Counts& counts, int red, bool riichi, int ti
         target = *known;
         if (!link_once(source, tile, is_red, false)) return;
     } else {
+        Counts after = counts;
+        after[tile] += 1;
         target = discard_state(after, key, flag, distance_after_draw(counts, red, tile, is_red, distance));
         link_once(source, tile, is_red, false);
     }
     edge_source_.push_back(source);
     edge_target_.push_back(target);
     edge_weight_.push_back(weight);
-    edge_points_.push_back(winning ? win_value(after, red_after, tile, riichi) : 0.0);
+    // The target's counts are the draw state's with the tile drawn (win_value adds no state).
+    edge_points_.push_back(winning ? win_value(discard_counts_[target], red_after, tile, riichi) : 0.0);
 }
 
 void Search::expand_draw(int index) {
