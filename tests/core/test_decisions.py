@@ -238,3 +238,46 @@ def test_act_values_riichi_and_the_same_discard_as_dama_on_one_scale():
     )
     assert reach[1] is not None and dama[1] is not None and reach[1] > dama[1]
     assert "riichi is worth more than dama" in reach[2] and dama[2][0] == "dama"
+
+
+class _RiichiWithTheBestDiscardOnly(Advisor):
+    riichi_with_any_ready_discard = False
+
+
+#: The dealer's first draw, 3p, to 5667789m 444567s: 7s keeps a one-shanten of wide waits
+#: (the best discard dama), 9m or 3p make the hand ready on a single wait.
+_TANKI_CHOICE = [
+    *east_one([parse_names("5667789m444567s"), *[["?"] * 13] * 3]),
+    {"type": "tsumo", "actor": 0, "pai": "3p"},
+]
+
+
+def test_riichi_is_weighed_with_every_discard_that_leaves_the_hand_ready():
+    family = family_of(RIICHI)
+    answer = act(_TANKI_CHOICE, 0, RIICHI, strategy=Advisor(), family=family)
+    only_the_best = act(_TANKI_CHOICE, 0, RIICHI, strategy=_RiichiWithTheBestDiscardOnly(), family=family)
+    # Weighed with the best discard alone (not ready after it), riichi is never considered.
+    assert only_the_best.action["type"] == "dahai" and only_the_best.action["pai"] == "7s"
+    assert answer.action == {"type": "reach", "actor": 0}
+    reach, declaring = answer.ranked[0], next(item for item in answer.ranked if item[0]["type"] == "dahai")
+    best_dama = max(item[1] for item in answer.ranked if item[0]["type"] == "dahai")
+    assert reach[2][0] == f"riichi with {declaring[0]['pai']}" and declaring[2][0] == "dama"
+    assert declaring[0]["pai"] in ("9m", "3p")
+    # Riichi stands on the figure of its own discard dama, and is worth more than any discard.
+    assert declaring[1] < best_dama < reach[1]
+    # Declared, the seat throws the tile the riichi was weighed with.
+    declared = act([*_TANKI_CHOICE, {"type": "reach", "actor": 0}], 0, RIICHI, strategy=Advisor(), family=family)
+    assert declared.action["type"] == "dahai" and declared.action["pai"] == declaring[0]["pai"]
+
+
+def test_without_another_ready_discard_riichi_is_weighed_as_before():
+    # The hatsu hand of the test above it: one discard leaves it ready, and both strategies agree.
+    events: list[dict[str, Any]] = [
+        *east_one([parse_names("234m567p2399s666z"), *[["?"] * 13] * 3]),
+        {"type": "tsumo", "actor": 0, "pai": "9p"},
+    ]
+    family = family_of(RIICHI)
+    for strategy in (Advisor(), _RiichiWithTheBestDiscardOnly()):
+        answer = act(events, 0, RIICHI, strategy=strategy, family=family)
+        assert answer.action == {"type": "reach", "actor": 0}
+        assert answer.ranked[0][2][0] == "riichi with 9p"

@@ -138,7 +138,7 @@ def test_a_kan_is_valued_and_placed_beside_the_discard_it_is_weighed_against() -
     # hand is ready (a rule of thumb: the kan's line carries no deal-in risk, docs/table.md).
     rules = rule_profile("riichi")
     record = play_game(GameConfig("riichi", ("advisor",) * 4, seed=5, length="tonpuu", record_events=True), 0, TABLES)
-    answer = act(list(record.events)[:632], 0, rules, family=family_of(rules))
+    answer = act(list(record.events)[:634], 0, rules, family=family_of(rules))
     (kan,) = [item for item in answer.ranked if item[0]["type"] == "kakan"]
     assert answer.action["type"] == "dahai"
     chosen = answer.ranked[0]

@@ -265,3 +265,34 @@ def test_a_sichuan_game_is_reviewed_through_its_exchange_and_void_suits(seed: in
         legal = _legal_at(events, seat, {d.index for d in report.decisions}, sichuan)
         for decision in report.decisions:
             assert decision.pick in legal[decision.index][0], decision
+
+
+def test_a_riichi_declared_with_another_tile_than_the_advisors_is_valued_on_that_tiles_figure():
+    # The dealer's first draw, 3p, to 5667789m 444567s: riichi on a single wait after 9m or 3p.
+    events = east_one([names("5667789m444567s"), *[["?"] * 13] * 3])
+    draw = len(events)
+    events += [{"type": "tsumo", "actor": 0, "pai": "3p"}]
+    advised = review([*events, {"type": "reach", "actor": 0}], 0, RIICHI, family=family_of(RIICHI))
+    riichi_tile = _at(advised, draw).pick["pai"]
+    other = "9m" if riichi_tile == "3p" else "3p"
+    declared = [
+        *events,
+        {"type": "reach", "actor": 0},
+        {"type": "dahai", "actor": 0, "pai": other, "tsumogiri": other == "3p"},
+    ]
+    decision = _at(review(declared, 0, RIICHI, family=family_of(RIICHI)), draw)
+    assert decision.pick["type"] == "reach" and decision.pick["pai"] == riichi_tile
+    assert decision.taken == {"type": "reach", "actor": 0, "pai": other}
+    assert decision.taken_reasons[0] == f"riichi with {other}" and decision.taken_reasons[-1].endswith(
+        " over the same discard dama"
+    )
+    assert decision.pick_value is not None and decision.taken_value is not None and decision.loss is not None
+    assert decision.loss == pytest.approx(max(decision.pick_value - decision.taken_value, 0.0))
+    # The same riichi as the advisor's is valued as its own.
+    same = [
+        *events,
+        {"type": "reach", "actor": 0},
+        {"type": "dahai", "actor": 0, "pai": riichi_tile, "tsumogiri": riichi_tile == "3p"},
+    ]
+    agreed = _at(review(same, 0, RIICHI, family=family_of(RIICHI)), draw)
+    assert agreed.agree and agreed.loss == 0.0 and agreed.taken_value == agreed.pick_value

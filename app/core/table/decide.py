@@ -12,8 +12,10 @@ action the rules allow, chosen the same way:
   for thirteen orphans from :data:`THIRTEEN_ORPHANS_KINDS` kinds;
 * sanma's kita, a kan, a call: as the strategy says (the advisor values calls against
   passing by the expected-score search);
-* otherwise the strategy's discard; riichi when the strategy declares with it (the advisor:
-  when riichi is worth more than dama) and the discard keeps the hand ready.
+* otherwise the strategy's discard; riichi when the strategy declares with it and the discard
+  keeps the hand ready.  The advisor weighs riichi with every discard that keeps the hand ready
+  (each on that discard's figure dama plus what riichi adds over it) against its best discard
+  dama, declares with the one worth most where that is worth more, and throws it once declared.
 
 Every ranked action carries the value the strategy gives it, in points (expected points at
 the end of the hand for discards, calls, passing and riichi; the win's points for a win),
@@ -111,6 +113,9 @@ class Decision(NamedTuple):
 
     action: Event
     ranked: tuple[RankedAction, ...]
+    #: The kind the ranking's riichi is valued with (declared with, where riichi is the action);
+    #: None where the ranking values no riichi.
+    riichi_tile: int | None = None
 
 
 class ActAnswer(NamedTuple):
@@ -507,12 +512,19 @@ def _turn(
     if chosen is None and kans:
         options = {_kan_meld(kan): kan for kan in kans}
         wanted = strategy.kan(view, list(options))
-        if wanted is not None:
+        riichi_first = (
+            wanted is not None
+            and "reach" in by_kind
+            and _riichi_beats_kan(strategy, view, machine, seat, wanted, discards, advised)
+        )
+        if wanted is not None and not riichi_first:
             chosen = options[wanted]
         if rank:
             for meld, kan in options.items():
                 line = strategy.kan_line(view, meld, advised) if isinstance(strategy, Advisor) else None
-                if kan is not chosen:
+                if riichi_first and meld == wanted:
+                    verdict = "riichi is worth more than the kan"
+                elif kan is not chosen:
                     verdict = "not declared"
                 elif line is None:
                     verdict = "the kan keeps the hand as near ready"
@@ -529,7 +541,24 @@ def _turn(
         pick = _pick_discard(strategy, view, discards, candidates)
         chosen = pick
         reach = by_kind.get("reach")
-        if reach and machine.ready_after(seat, pick.pai):
+        declaring = machine.players[seat].riichi == 1  # declared: its discard is the one to choose
+        riichis = _riichi_options(strategy, view, machine, seat, discards, candidates) if reach or declaring else {}
+        # The riichi worth most (the first of equals in the ranking's order, the pick's first).
+        best = max(riichis.values(), key=lambda option: option.figure, default=None)
+        picked = kind_of(pick.pai or 0)
+        dama_figure = _discard_figure(strategy, view, candidates, picked) if reach and best is not None else None
+        if declaring and best is not None:
+            chosen = _physical_discard(discards, [kind_of(d.pai or 0) for d in discards], best.thrown)
+        elif reach and best is not None and dama_figure is not None:
+            # Riichi with the discard it is worth most with, where that beats the pick dama; the
+            # ranking shows riichi with the pick where the pick is ready and not declared with.
+            declare = best.choice.riichi if best.thrown == picked else best.figure > dama_figure
+            shown = best if declare or picked not in riichis else riichis[picked]
+            if declare:
+                chosen = reach[0]
+            dama = (shown.thrown, shown.choice)
+            ranked.append(RankedAction(reach[0], round(shown.choice.riichi_value, 6), _riichi_reasons(*dama)))
+        elif reach and machine.ready_after(seat, pick.pai):
             thrown = kind_of(pick.pai or 0)
             choice = strategy.riichi_choice(view, thrown) if isinstance(strategy, Advisor) else None
             declare = choice.riichi if choice is not None else strategy.declare_riichi(view, thrown)
@@ -537,9 +566,7 @@ def _turn(
                 chosen = reach[0]
             if choice is not None:
                 dama = (thrown, choice)
-                verdict = "riichi is worth more than dama" if declare else "dama is worth more than riichi"
-                reasons = (f"riichi with {format_tile(thrown)}", verdict, *choice.reasons)
-                ranked.append(RankedAction(reach[0], round(choice.riichi_value, 6), reasons))
+                ranked.append(RankedAction(reach[0], round(choice.riichi_value, 6), _riichi_reasons(thrown, choice)))
             elif declare:
                 ranked.append(RankedAction(chosen, None, (f"riichi with {format_tile(thrown)}",)))
     assert chosen is not None  # a turn always offers a discard or a win
@@ -547,7 +574,8 @@ def _turn(
         return Decision(chosen, ())
     placements = discard_placements(strategy, view, candidates)
     ranked = _beside_discards(strategy, view, ranked, candidates, placements, kan_lines, dama)
-    for discard in _discard_order(discards, candidates):
+    riichi_tile = dama[0] if dama is not None else None
+    for discard in _discard_order(discards, candidates, riichi_tile if chosen.kind == "reach" else None):
         value, reasons = _discard_value(discard, candidates, strategy, view)
         if dama is not None and kind_of(discard.pai or 0) == dama[0]:
             # The same discard without the declaration: dama, with the riichi formula's terms.
@@ -559,7 +587,7 @@ def _turn(
             ranked.append(RankedAction(action, None, ("not chosen",)))
     chosen_key = action_key(chosen)
     ranked.sort(key=lambda item: item.action is not chosen and action_key(item.action) != chosen_key)
-    return Decision(chosen, tuple(ranked))
+    return Decision(chosen, tuple(ranked), riichi_tile)
 
 
 def _kan_meld(kan: Event) -> Meld:
@@ -573,6 +601,75 @@ def _advised(strategy: Strategy, view: SeatView, discards: Sequence[Event]) -> l
     if not discards or not isinstance(strategy, Advisor) or view.minimum_fan:
         return None
     return strategy.rank(view)
+
+
+class _RiichiOption(NamedTuple):
+    """Riichi declared with one discard, as the ranking values it."""
+
+    thrown: int
+    choice: RiichiChoice
+    #: The discard's figure dama plus what riichi adds over it (:func:`_over_dama`).
+    figure: float
+
+
+def _riichi_options(
+    strategy: Strategy,
+    view: SeatView,
+    machine: TableMachine,
+    seat: int,
+    discards: Sequence[Event],
+    candidates: Sequence[Candidate] | None,
+) -> dict[int, _RiichiOption]:
+    """Riichi with each discard of ``candidates`` (in their order) that leaves the hand ready, by
+    its kind, where the advisor gives that discard a figure and riichi a value (else none)."""
+    if not isinstance(strategy, Advisor) or not strategy.riichi_with_any_ready_discard or not candidates:
+        return {}
+    options: dict[int, _RiichiOption] = {}
+    for candidate in candidates:
+        discard = next((d for d in discards if kind_of(d.pai or 0) == candidate.tile), None)
+        if discard is None or not machine.ready_after(seat, discard.pai):
+            continue
+        figure = strategy.discard_value(view, candidate)
+        choice = strategy.riichi_choice(view, candidate.tile) if figure is not None else None
+        if figure is not None and choice is not None:
+            options[candidate.tile] = _RiichiOption(candidate.tile, choice, figure[0] + _over_dama(choice)[0])
+    return options
+
+
+def _riichi_beats_kan(
+    strategy: Strategy,
+    view: SeatView,
+    machine: TableMachine,
+    seat: int,
+    meld: Meld,
+    discards: Sequence[Event],
+    advised: Sequence[Candidate] | None,
+) -> bool:
+    """Whether riichi now, with the discard it is worth most with, is worth more than the kan
+    ``meld`` the advisor would declare, both figured as the ranking figures them (a kan: the
+    best discard's figure plus the kan's value over it on the kan's scale)."""
+    candidates = _ranked_discards(advised, discards)
+    riichis = _riichi_options(strategy, view, machine, seat, discards, candidates)
+    best = max(riichis.values(), key=lambda option: option.figure, default=None)
+    if best is None or not candidates or not isinstance(strategy, Advisor):
+        return False
+    line = strategy.kan_line(view, meld, advised)
+    figure = strategy.discard_value(view, candidates[0])
+    kept = strategy.kan_reference(view, candidates[0])
+    if line is None or figure is None or kept is None:
+        return False
+    return best.figure > figure[0] + line.value - kept
+
+
+def _discard_figure(
+    strategy: Strategy, view: SeatView, candidates: Sequence[Candidate] | None, kind: int
+) -> float | None:
+    """The advisor's figure for discarding ``kind`` (:meth:`Advisor.discard_value`), or None."""
+    candidate = next((c for c in candidates or () if c.tile == kind), None)
+    if candidate is None or not isinstance(strategy, Advisor):
+        return None
+    figure = strategy.discard_value(view, candidate)
+    return None if figure is None else figure[0]
 
 
 def _ranked_discards(advised: Sequence[Candidate] | None, discards: Sequence[Event]) -> list[Candidate] | None:
@@ -604,10 +701,14 @@ def _physical_discard(discards: Sequence[Event], kinds: Sequence[int], kind: int
     return options[0]
 
 
-def _discard_order(discards: Sequence[Event], candidates: list[Candidate] | None) -> list[Event]:
+def _discard_order(discards: Sequence[Event], candidates: list[Candidate] | None, first: int | None) -> list[Event]:
+    """``discards`` in the ranking's order, the kind ``first`` first (the riichi tile of a riichi
+    chosen: the discard that declares it)."""
     if not candidates:
         return list(discards)
     order = {candidate.tile: index for index, candidate in enumerate(candidates)}
+    if first is not None:
+        order[first] = -1
     return sorted(
         discards, key=lambda d: (order.get(kind_of(d.pai or 0), len(order)), not d.tsumogiri, is_red(d.pai or 0))
     )
@@ -714,16 +815,12 @@ def _beside_discards(
         thrown, choice = dama
         candidate = next((c for c in candidates if c.tile == thrown), None)
         if candidate is not None:
-            added = choice.riichi_value - choice.dama_value
+            added, why = _over_dama(choice)
             riichi = (choice.riichi_value, choice.riichi_win_probability)
             for item in ranked:
                 if item.action.kind == "reach":
                     beside[id(item.action)] = _Beside(
-                        candidate,
-                        (added,),
-                        f"{added:+,.0f} over the same discard dama",
-                        riichi,
-                        (choice.dama_value, choice.win_probability),
+                        candidate, (added,), why, riichi, (choice.dama_value, choice.win_probability)
                     )
     best = candidates[0]
     kept = strategy.kan_reference(view, best)
@@ -761,6 +858,42 @@ def _beside_discards(
             item = item._replace(placement=round(min(max(moved, min(uma)), max(uma)), 6))
         out.append(item)
     return out
+
+
+def riichi_with(
+    strategy: Strategy,
+    machine: TableMachine,
+    seat: int,
+    declaring: Event,
+    dama_figure: float,
+    stop: Callable[[], bool] | None = None,
+) -> tuple[float, tuple[str, ...]] | None:
+    """A riichi declared with ``declaring`` (``seat``'s discard now) valued as :func:`decide` ranks
+    the advisor's own riichi, with its reasons: ``dama_figure``, the same discard's figure in the
+    ranking, plus what riichi adds over dama with it
+    (:func:`~app.core.advice.actions.riichi_or_dama`).  A review values this way a riichi the
+    seat declared with another tile than the advisor's.  None where the strategy has no riichi
+    model for the table or the discard leaves the hand not ready."""
+    if not isinstance(strategy, Advisor) or declaring.pai is None or not machine.ready_after(seat, declaring.pai):
+        return None
+    thrown = kind_of(declaring.pai)
+    choice = strategy.riichi_choice(seat_view(machine, seat, stop), thrown)
+    if choice is None:
+        return None
+    added, why = _over_dama(choice)
+    return round(dama_figure + added, 6), (*_riichi_reasons(thrown, choice), why)
+
+
+def _riichi_reasons(thrown: int, choice: RiichiChoice) -> tuple[str, ...]:
+    verdict = "riichi is worth more than dama" if choice.riichi else "dama is worth more than riichi"
+    return (f"riichi with {format_tile(thrown)}", verdict, *choice.reasons)
+
+
+def _over_dama(choice: RiichiChoice) -> tuple[float, str]:
+    """What riichi adds over the same discard dama, as the ranking sets it beside that discard's
+    figure, and the reason that says so."""
+    added = choice.riichi_value - choice.dama_value
+    return added, f"{added:+,.0f} over the same discard dama"
 
 
 def _call_placements(

@@ -309,7 +309,10 @@ class Advisor(ShantenCaller):
       riichi.  Farther away, the rule of :class:`ShantenCaller` (a yaku in sight) decides.
       Against a threat a call is made only when it leaves the hand ready.  Where no call
       helps, a ranking still values each against passing (:meth:`appraise_calls`).
-    * **Riichi or dama** (:func:`~app.core.advice.actions.riichi_or_dama`).
+    * **Riichi or dama** (:func:`~app.core.advice.actions.riichi_or_dama`), weighed with every
+      discard that leaves the hand ready: riichi with one stands on that discard's figure dama
+      plus what riichi adds over it, and is declared when that beats the best discard dama (and
+      a kan the advisor would declare instead).  After declaring, the seat throws that discard.
     * **Kans.**  A closed or added kan that keeps the hand as near ready is valued
       (:func:`~app.core.advice.actions.kan_value`: one draw more, its new dora, and for an added
       kan the chance each opponent robs it, the danger model's for its tile) against the hand's
@@ -380,6 +383,10 @@ class Advisor(ShantenCaller):
     #: Whether :meth:`rank` and :meth:`appraise_calls` give a figure in points to decisions the
     #: rules of thumb decide (no discard worth anything, no call that helps).
     figures_everywhere = True
+    #: Whether riichi is weighed with every discard that leaves the hand ready, each on its own
+    #: figure dama, against the best discard dama (:func:`~app.core.table.decide.decide`); else
+    #: only with the best discard, where that leaves the hand ready.
+    riichi_with_any_ready_discard = True
     #: Whether the danger model reads the dora, each other seat's value winds, a silent closed
     #: seat by the silent hands' own tenpai rate (published rates: :mod:`app.core.advice.safety`)
     #: and a seat with calls by the fitted read (:mod:`app.core.advice.open_tenpai`).
@@ -860,14 +867,15 @@ class NearAdvisor(Advisor):
     """The advisor as it was before issue #36's figure for every decision (main at 468fec3),
     kept to compare with: discards ranked by expected score at one-shanten or closer
     (:data:`VALUE_SHANTEN`; the linear model farther), calls and kans valued at two-shanten or
-    closer (:data:`CALL_SHANTEN`), every search with one detour, and no figure for what the
-    rules of thumb decide."""
+    closer (:data:`CALL_SHANTEN`), every search with one detour, no figure for what the
+    rules of thumb decide, and riichi weighed with the best discard only."""
 
     name = "near"
     value_shanten = VALUE_SHANTEN
     call_shanten = CALL_SHANTEN
     far_detours = DEFAULT_EXTRA
     figures_everywhere = False
+    riichi_with_any_ready_discard = False
     danger_reads = False
     open_seat_cost = 0.0
 

@@ -16,9 +16,10 @@ and its reasons, and the review finds the action the log took:
   point is left out (counted in :attr:`Review.preempted`).
 
 The loss is the pick's value less the taken action's, both from the same ranking.  An action the
-ranking gives no figure (a pass beside a win, a riichi declared with another tile than the
-advisor's, a far hand's linear score beside a points value) has no loss: the review says why
-rather than invent one.  When the advisor folds against a riichi, folding is worth 0 by the
+ranking gives no figure (a pass beside a win, a far hand's linear score beside a points value)
+has no loss: the review says why rather than invent one.  A riichi declared with another tile
+than the ranking's is valued as the ranking values its own (:func:`~app.core.table.decide.riichi_with`:
+the same discard's figure dama, plus what riichi adds over it).  When the advisor folds against a riichi, folding is worth 0 by the
 model (the hand is given up: it neither wins nor deals in), so the pick is valued 0 and every
 discard as safe as it (the same chance of dealing in) is folding too; the other discards keep
 their push value, each at most 0 (else the advisor would have pushed).
@@ -60,6 +61,7 @@ from app.core.table.decide import (
     NotADecisionPoint,
     RankedAction,
     decide,
+    riichi_with,
     seat_sees,
 )
 from app.core.table.family import Family
@@ -308,7 +310,11 @@ def _review_point(
         return None
     decision = decide(machine, seat, advisor, stop=stop)
     player = machine.players[seat]
-    return _judged(machine, index, hand_index, decision, taken, len(legal), player)
+
+    def riichi_figure(declaring: Event, dama_figure: float) -> tuple[float, tuple[str, ...]] | None:
+        return riichi_with(advisor, machine, seat, declaring, dama_figure, stop)
+
+    return _judged(machine, index, hand_index, decision, taken, len(legal), player, riichi_figure)
 
 
 def _together_taken(events: Sequence[Event], index: int, seat: int) -> tuple[Event, None]:
@@ -378,12 +384,15 @@ def _judged(
     taken: tuple[Event, Event | None],
     options: int,
     player: SeatState,
+    riichi_figure: Callable[[Event, float], tuple[float, tuple[str, ...]] | None],
 ) -> ReviewedDecision:
+    """One decision judged: the review's pick against the action ``taken``, in the ranking's
+    terms (``riichi_figure`` values a riichi declared with another tile than the ranking's)."""
     action, declaring = taken
     ranked = list(decision.ranked)
     advised = ranked[0]
-    # The ranking values riichi with the advisor's own discard only (decide._turn).
-    riichi_tile = _riichi_discard(ranked) if decision.action.kind == "reach" else decision.action
+    # The discard the ranking's riichi is valued with (decide._turn); the pick's where it has none.
+    riichi_tile = _riichi_discard(ranked, decision.riichi_tile) or decision.action
     folded = _folding(advised)
 
     def valued(item: RankedAction) -> tuple[float | None, tuple[str, ...]]:
@@ -425,7 +434,10 @@ def _judged(
         taken_value, taken_reasons = pick_value, pick_reasons
     else:
         match = _matching(ranked, action, declaring, riichi_tile)
-        if match is None:
+        declared = _declared_elsewhere(ranked, action, declaring, riichi_figure) if match is None else None
+        if declared is not None:
+            taken_value, taken_reasons = declared
+        elif match is None:
             taken_value, taken_reasons = None, ()
             note = _unvalued(action, declaring)
         else:
@@ -479,9 +491,10 @@ def _linear(reasons: Sequence[str]) -> bool:
     return bool(reasons) and reasons[0] == "linear score"
 
 
-def _riichi_discard(ranked: Sequence[RankedAction]) -> Event | None:
-    """The discard a picked riichi declares with: the first discard ranked after it."""
-    return next((item.action for item in ranked if item.action.kind == "dahai"), None)
+def _riichi_discard(ranked: Sequence[RankedAction], kind: int | None) -> Event | None:
+    """The discard of ``kind`` the ranking's riichi is valued with (its first, as the ranking
+    orders them), or None."""
+    return next((item.action for item in ranked if item.action.kind == "dahai" and _kind(item.action) == kind), None)
 
 
 def _folding(pick: RankedAction) -> bool:
@@ -539,6 +552,30 @@ def _matching(
             (item for item in ranked if item.action.kind == taken.kind and _kind(item.action) == _kind(taken)), None
         )
     return None
+
+
+def _declared_elsewhere(
+    ranked: Sequence[RankedAction],
+    taken: Event,
+    declaring: Event | None,
+    riichi_figure: Callable[[Event, float], tuple[float, tuple[str, ...]] | None],
+) -> tuple[float, tuple[str, ...]] | None:
+    """A riichi the ranking did not value (declared with another tile than its own), valued as
+    the ranking values its own: on the figure of the same discard dama.  None for any other
+    action, or where that discard has no figure in points."""
+    if taken.kind != "reach" or declaring is None:
+        return None
+    dama = next(
+        (
+            item
+            for item in ranked
+            if item.action.kind == "dahai" and _kind(item.action) == _kind(declaring) and item.value is not None
+        ),
+        None,
+    )
+    if dama is None or dama.value is None or _linear(dama.reasons):
+        return None
+    return riichi_figure(declaring, dama.value)
 
 
 def _unvalued(taken: Event, declaring: Event | None) -> str:
