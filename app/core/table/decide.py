@@ -543,18 +543,17 @@ def _turn(
         reach = by_kind.get("reach")
         declaring = machine.players[seat].riichi == 1  # declared: its discard is the one to choose
         riichis = _riichi_options(strategy, view, machine, seat, discards, candidates) if reach or declaring else {}
-        # The riichi worth most (the first of equals in the ranking's order, the pick's first).
-        best = max(riichis.values(), key=lambda option: option.figure, default=None)
         picked = kind_of(pick.pai or 0)
-        dama_figure = _discard_figure(strategy, view, candidates, picked) if reach and best is not None else None
-        if declaring and best is not None:
-            chosen = _physical_discard(discards, [kind_of(d.pai or 0) for d in discards], best.thrown)
-        elif reach and best is not None and dama_figure is not None:
-            # Riichi with the discard it is worth most with, where that beats the pick dama; the
-            # ranking shows riichi with the pick where the pick is ready and not declared with.
-            declare = best.choice.riichi if best.thrown == picked else best.figure > dama_figure
-            shown = best if declare or picked not in riichis else riichis[picked]
-            if declare:
+        dama_figure = _discard_figure(strategy, view, candidates, picked) if reach and riichis else None
+        if declaring and riichis:  # the riichi is made: with the discard it is worth most with
+            thrown = max(riichis.values(), key=lambda option: option.figure).thrown
+            chosen = _physical_discard(discards, [kind_of(d.pai or 0) for d in discards], thrown)
+        elif reach and riichis and dama_figure is not None:
+            declared_with = _riichi_to_declare(riichis, picked, dama_figure)
+            # The ranking shows the riichi declared, else riichi with the pick where it is ready,
+            # else the riichi worth most.
+            shown = declared_with or riichis.get(picked) or max(riichis.values(), key=lambda option: option.figure)
+            if declared_with is not None:
                 chosen = reach[0]
             dama = (shown.thrown, shown.choice)
             ranked.append(RankedAction(reach[0], round(shown.choice.riichi_value, 6), _riichi_reasons(*dama)))
@@ -636,6 +635,21 @@ def _riichi_options(
     return options
 
 
+def _riichi_to_declare(riichis: Mapping[int, _RiichiOption], picked: int, dama_figure: float) -> _RiichiOption | None:
+    """The riichi to declare, or None: of those worth more than their own discard dama, the one
+    worth most that is the pick's own (``picked``) or worth more than the pick dama
+    (``dama_figure``); the first of equals in the ranking's order."""
+    return max(
+        (
+            option
+            for option in riichis.values()
+            if option.choice.riichi and (option.thrown == picked or option.figure > dama_figure)
+        ),
+        key=lambda option: option.figure,
+        default=None,
+    )
+
+
 def _riichi_beats_kan(
     strategy: Strategy,
     view: SeatView,
@@ -650,15 +664,15 @@ def _riichi_beats_kan(
     best discard's figure plus the kan's value over it on the kan's scale)."""
     candidates = _ranked_discards(advised, discards)
     riichis = _riichi_options(strategy, view, machine, seat, discards, candidates)
-    best = max(riichis.values(), key=lambda option: option.figure, default=None)
-    if best is None or not candidates or not isinstance(strategy, Advisor):
+    if not riichis or not candidates or not isinstance(strategy, Advisor):
         return False
     line = strategy.kan_line(view, meld, advised)
     figure = strategy.discard_value(view, candidates[0])
     kept = strategy.kan_reference(view, candidates[0])
     if line is None or figure is None or kept is None:
         return False
-    return best.figure > figure[0] + line.value - kept
+    declared_with = _riichi_to_declare(riichis, candidates[0].tile, figure[0])
+    return declared_with is not None and declared_with.figure > figure[0] + line.value - kept
 
 
 def _discard_figure(
