@@ -281,32 +281,3 @@ def test_without_another_ready_discard_riichi_is_weighed_as_before():
         answer = act(events, 0, RIICHI, strategy=strategy, family=family)
         assert answer.action == {"type": "reach", "actor": 0}
         assert answer.ranked[0][2][0] == "riichi with 9p"
-
-
-class _NoLevelCalls(Advisor):
-    level_calls = False
-
-
-def test_a_call_that_keeps_the_hand_as_near_is_taken_where_the_search_values_it_above_passing():
-    # Seat 1 (South; East is the round's wind) holds 1m77m88m 3p9p 1s3s EE FF, two-shanten, after
-    # eight go-arounds where every seat threw the tile it drew; the dealer then throws 2s.  Chi
-    # 1s2s3s leaves the hand two-shanten but open with two value pairs to pon: the search values
-    # it above passing, and the advisor calls.  Weighing only calls that bring the hand nearer,
-    # it passes.
-    thrown = "2m 3m 9m 9p 2p 6m P 6s 2m 7p 2p 1p 5m 8s 1p 4s 9s 1m 5m 2p 3m P 1s S 9p 4s 9p 3s 9m 8s 6m 4m".split()
-    events: list[dict[str, Any]] = east_one([["?"] * 13, parse_names("17788m39p13s11z66z"), ["?"] * 13, ["?"] * 13])
-    for turn, tile in enumerate(thrown):
-        seat = turn % 4
-        events.append({"type": "tsumo", "actor": seat, "pai": tile if seat == 1 else "?"})
-        events.append({"type": "dahai", "actor": seat, "pai": tile, "tsumogiri": True})
-    events += [
-        {"type": "tsumo", "actor": 0, "pai": "?"},
-        {"type": "dahai", "actor": 0, "pai": "2s", "tsumogiri": False},
-    ]
-    family = family_of(RIICHI)
-    answer = act(events, 1, RIICHI, strategy=Advisor(), family=family)
-    assert answer.action == {"type": "chi", "actor": 1, "target": 0, "pai": "2s", "consumed": ["1s", "3s"]}
-    call, passing = answer.ranked[0], next(item for item in answer.ranked if item[0]["type"] == "none")
-    assert call[1] is not None and passing[1] is not None and call[1] > passing[1]
-    assert call[2][-1] == "the call is worth more than passing"
-    assert act(events, 1, RIICHI, strategy=_NoLevelCalls(), family=family).action == {"type": "none"}

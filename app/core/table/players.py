@@ -307,10 +307,8 @@ class Advisor(ShantenCaller):
       (:func:`~app.core.advice.actions.call_values`), when the hand is four-shanten or
       closer to tenpai; the open hand counts its yaku (none: no win), fu and dora and loses
       riichi.  Farther away, the rule of :class:`ShantenCaller` (a yaku in sight) decides.
-      Where none brings the hand nearer, those that keep it as near are valued the same way
-      (:attr:`level_calls`).  Against a threat a call is made only when it leaves the hand
-      ready.  Where no call is weighed, a ranking still values each against passing
-      (:meth:`appraise_calls`).
+      Against a threat a call is made only when it leaves the hand ready.  Where no call
+      helps, a ranking still values each against passing (:meth:`appraise_calls`).
     * **Riichi or dama** (:func:`~app.core.advice.actions.riichi_or_dama`), weighed with every
       discard that leaves the hand ready: riichi with one stands on that discard's figure dama
       plus what riichi adds over it, and is declared when that beats the best discard dama (and
@@ -389,9 +387,6 @@ class Advisor(ShantenCaller):
     #: figure dama, against the best discard dama (:func:`~app.core.table.decide.decide`); else
     #: only with the best discard, where that leaves the hand ready.
     riichi_with_any_ready_discard = True
-    #: Whether a call that keeps the hand as near ready (none bringing it nearer) is valued
-    #: against passing too, and taken when worth more.
-    level_calls = True
     #: Whether the danger model reads the dora, each other seat's value winds, a silent closed
     #: seat by the silent hands' own tenpai rate (published rates: :mod:`app.core.advice.safety`)
     #: and a seat with calls by the fitted read (:mod:`app.core.advice.open_tenpai`).
@@ -437,34 +432,30 @@ class Advisor(ShantenCaller):
             return super().call(view, tile, options), None
         checker, hand = view.checker, view.hand
         before = checker.shanten_number(hand)
-        helping, level = [], []  # the calls that bring the hand nearer, and those that keep it as near
+        helping = []
         for meld in options:
             used = list(meld.tiles)
             used.remove(tile)
             after = checker.shanten_number(hand.without(used, meld))
             if after < before or (meld.kind.size == 4 and after <= before):
                 helping.append((after, meld))
-            elif after <= before and self.level_calls:
-                level.append((after, meld))
-        if before > self.call_shanten:
-            return (super().call(view, tile, options) if helping else None), None
-        weighed = helping or level
-        if not weighed:
+        if not helping:
             return None, None
-        if any(is_threat(opponent) for opponent in view.opponents) and min(after for after, _ in weighed) > 0:
+        if before > self.call_shanten:
+            return super().call(view, tile, options), None
+        if any(is_threat(opponent) for opponent in view.opponents) and min(after for after, _ in helping) > 0:
             return None, None  # against a declared hand, a call that does not make the hand ready only weakens it
-        found = call_values(hand, tile, [meld for _, meld in weighed], self.situation(view), parameters=self.parameters)
+        found = call_values(hand, tile, [meld for _, meld in helping], self.situation(view), parameters=self.parameters)
         best = found.best()
         if best is not None:
             return best.meld, found._replace(verdict="the call is worth more than passing")
-        if helping:
-            # The search plays alone against the wall, and the other seats end a hand sooner than
-            # its contested horizon allows; a call the rule of thumb approves (a yaku in sight)
-            # that can win and wins more often than passing is taken for its speed.
-            ruled = super().call(view, tile, [meld for _, meld in helping])
-            line = next((call for call in found.calls if call.meld == ruled), None)
-            if line is not None and line.value > 0 and line.win_probability > found.passing_win_probability:
-                return line.meld, found._replace(verdict="the call wins more often than passing, with a yaku")
+        # The search plays alone against the wall, and the other seats end a hand sooner than its
+        # contested horizon allows; a call the rule of thumb approves (a yaku in sight) that can
+        # win and wins more often than passing is taken for its speed.
+        ruled = super().call(view, tile, [meld for _, meld in helping])
+        line = next((call for call in found.calls if call.meld == ruled), None)
+        if line is not None and line.value > 0 and line.win_probability > found.passing_win_probability:
+            return line.meld, found._replace(verdict="the call wins more often than passing, with a yaku")
         return None, found._replace(verdict="passing is worth more than any call")
 
     def exchange(self, view: SeatView, options: Sequence[tuple[Tile, ...]]) -> tuple[Tile, ...]:
@@ -885,7 +876,6 @@ class NearAdvisor(Advisor):
     far_detours = DEFAULT_EXTRA
     figures_everywhere = False
     riichi_with_any_ready_discard = False
-    level_calls = False
     danger_reads = False
     open_seat_cost = 0.0
 
