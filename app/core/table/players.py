@@ -311,8 +311,9 @@ class Advisor(ShantenCaller):
       helps, a ranking still values each against passing (:meth:`appraise_calls`).
     * **Riichi or dama** (:func:`~app.core.advice.actions.riichi_or_dama`), weighed with every
       discard that leaves the hand ready: riichi with one stands on that discard's figure dama
-      plus what riichi adds over it, and is declared when that beats the best discard dama (and
-      a kan the advisor would declare instead).  After declaring, the seat throws that discard.
+      plus what riichi adds over it, and is declared when that beats the same discard dama and
+      the best discard dama (and a kan the advisor would declare instead).  After declaring, the
+      seat throws that discard.
     * **Kans.**  A closed or added kan that keeps the hand as near ready is valued
       (:func:`~app.core.advice.actions.kan_value`: one draw more, its new dora, and for an added
       kan the chance each opponent robs it, the danger model's for its tile) against the hand's

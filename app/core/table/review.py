@@ -18,8 +18,9 @@ and its reasons, and the review finds the action the log took:
 The loss is the pick's value less the taken action's, both from the same ranking.  An action the
 ranking gives no figure (a pass beside a win, a far hand's linear score beside a points value)
 has no loss: the review says why rather than invent one.  A riichi declared with another tile
-than the ranking's is valued as the ranking values its own (:func:`~app.core.table.decide.riichi_with`:
-the same discard's figure dama, plus what riichi adds over it).  When the advisor folds against a riichi, folding is worth 0 by the
+than the ranking's is valued as the ranking values its own
+(:func:`~app.core.table.decide.riichi_with`: the same discard's figure dama, plus what riichi
+adds over it).  When the advisor folds against a riichi, folding is worth 0 by the
 model (the hand is given up: it neither wins nor deals in), so the pick is valued 0 and every
 discard as safe as it (the same chance of dealing in) is folding too; the other discards keep
 their push value, each at most 0 (else the advisor would have pushed).
