@@ -509,14 +509,20 @@ def _turn(
     advised = _advised(strategy, view, discards)  # ranked once: the kans' lines read it too
     kans = by_kind.get("ankan", []) + by_kind.get("kakan", [])
     kan_lines: dict[int, tuple[float, float]] = {}  # each valued kan's (value, chance of winning)
+    candidates = _ranked_discards(advised, discards)
+    reach = by_kind.get("reach")
+    declaring = machine.players[seat].riichi == 1  # declared: its discard is the one to choose
+    # Riichi with each discard that leaves the hand ready, figured once: a kan and the discards
+    # are both weighed against them.
+    riichis = (
+        _riichi_options(strategy, view, machine, seat, discards, candidates)
+        if chosen is None and (reach or declaring)
+        else {}
+    )
     if chosen is None and kans:
         options = {_kan_meld(kan): kan for kan in kans}
         wanted = strategy.kan(view, list(options))
-        riichi_first = (
-            wanted is not None
-            and "reach" in by_kind
-            and _riichi_beats_kan(strategy, view, machine, seat, wanted, discards, advised)
-        )
+        riichi_first = wanted is not None and _riichi_beats_kan(strategy, view, wanted, riichis, candidates, advised)
         if wanted is not None and not riichi_first:
             chosen = options[wanted]
         if rank:
@@ -535,14 +541,10 @@ def _turn(
                 else:
                     kan_lines[id(kan)] = line.value, line.win_probability
                     ranked.append(RankedAction(kan, round(line.value, 6), (*line.reasons, verdict)))
-    candidates = _ranked_discards(advised, discards)
     dama: tuple[int, RiichiChoice] | None = None  # the riichi discard and its choice, where valued
     if chosen is None and discards:
         pick = _pick_discard(strategy, view, discards, candidates)
         chosen = pick
-        reach = by_kind.get("reach")
-        declaring = machine.players[seat].riichi == 1  # declared: its discard is the one to choose
-        riichis = _riichi_options(strategy, view, machine, seat, discards, candidates) if reach or declaring else {}
         picked = kind_of(pick.pai or 0)
         dama_figure = _discard_figure(strategy, view, candidates, picked) if reach and riichis else None
         if declaring and riichis:  # the riichi is made: with the discard it is worth most with
@@ -653,17 +655,15 @@ def _riichi_to_declare(riichis: Mapping[int, _RiichiOption], picked: int, dama_f
 def _riichi_beats_kan(
     strategy: Strategy,
     view: SeatView,
-    machine: TableMachine,
-    seat: int,
     meld: Meld,
-    discards: Sequence[Event],
+    riichis: Mapping[int, _RiichiOption],
+    candidates: Sequence[Candidate] | None,
     advised: Sequence[Candidate] | None,
 ) -> bool:
-    """Whether riichi now, with the discard it is worth most with, is worth more than the kan
-    ``meld`` the advisor would declare, both figured as the ranking figures them (a kan: the
-    best discard's figure plus the kan's value over it on the kan's scale)."""
-    candidates = _ranked_discards(advised, discards)
-    riichis = _riichi_options(strategy, view, machine, seat, discards, candidates)
+    """Whether riichi now (``riichis``: :func:`_riichi_options`), with the discard it is worth
+    most with, is worth more than the kan ``meld`` the advisor would declare, both figured as the
+    ranking figures them (a kan: the best discard's figure plus the kan's value over it on the
+    kan's scale)."""
     if not riichis or not candidates or not isinstance(strategy, Advisor):
         return False
     line = strategy.kan_line(view, meld, advised)
