@@ -575,7 +575,7 @@ def build_simulate(case: Case) -> dict[str, Any]:
         options = {key: value for key, value in rules.items() if key != "preset"}
     else:
         preset, options = rules, {}
-    cheap = [name for name in sorted(PLAYER_KINDS) if name != "advisor"]
+    cheap = [name for name in sorted(PLAYER_KINDS) if name not in ("advisor", "placer")]
     players = [rng.choice(cheap) for _ in range(profile.seats)]
     if rng.random() < 0.3:
         players[0] = "advisor"

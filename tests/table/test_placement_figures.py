@@ -1,8 +1,8 @@
 """/act's placement figures: each ranked action's value in expected placement points (issue #36).
 
 A win's is its place when the game ends with it, else the rank model's from the scores after it;
-a discard's, a call's and passing's come from the advisor's read of the table
-(:func:`app.core.table.decide.win_placement`, :func:`~app.core.table.decide.discard_placements`,
+a discard's, a call's and passing's are the outcomes of its figure in points through the rank
+model (:func:`app.core.table.decide.win_placement`, :func:`~app.core.table.decide.discard_placements`,
 :meth:`~app.core.table.players.Advisor.line_placements`).
 """
 
@@ -13,12 +13,14 @@ from typing import Any
 
 import pytest
 
+from app.core.advice.actions import HandOutcomes
 from app.core.advice.placement import DEFAULT_UMA, Standing, hands_after, placement_points
 from app.core.families.registry import TABLES, family_of
 from app.core.shape.rules import rule_profile
-from app.core.table.decide import NotADecisionPoint, act
+from app.core.table.decide import NotADecisionPoint, act, replay, seat_view
 from app.core.table.flow import scheduled_after, tenhou_rules
 from app.core.table.game import GameConfig, play_game
+from app.core.table.players import PLAYER_KINDS, Advisor, PlacementAdvisor, standing_of
 
 _DEALT = [
     ["1m", "1m", "4m", "7m", "1p", "4p", "7p", "2s", "5s", "8s", "E", "S", "N"],
@@ -147,3 +149,87 @@ def test_a_kan_is_valued_and_placed_beside_the_discard_it_is_weighed_against() -
     assert kan[3] is not None and min(DEFAULT_UMA[4]) <= kan[3] <= max(DEFAULT_UMA[4])
     # One kan more and one draw more: the same hand's outlook, a little apart in placement.
     assert abs(kan[3] - chosen[3]) < 5.0
+
+
+def test_a_discards_outcomes_are_its_figure_in_points() -> None:
+    # Seeded tonpuu 11 of four advisors, every third draw: each discard the advisor gives a figure
+    # in points has outcomes (its wins, its deal-ins) whose points are that figure, with nobody
+    # declared (open seats charged) and against a riichi (the push), and the placement figure the
+    # ranking shows is those outcomes through the rank model.
+    rules = rule_profile("riichi")
+    family = family_of(rules)
+    record = play_game(GameConfig("riichi", ("advisor",) * 4, seed=11, length="tonpuu", record_events=True), 0, TABLES)
+    advisor = Advisor()
+    machine = None
+    checked = {"calm": 0, "against a riichi": 0, "open seats charged": 0}
+    for index, event in enumerate(record.events):
+        machine = replay([event], rules, family=family, machine=machine, first=index)
+        if event["type"] != "tsumo" or index % 3:
+            continue
+        view = seat_view(machine, event["actor"])
+        standing = standing_of(view)
+        assert standing is not None
+        ranked = advisor.rank(view)
+        placed = advisor.placements(view, [candidate for candidate in ranked if candidate.expected is not None])
+        threatened = any(opponent.riichi for opponent in view.opponents)
+        for candidate in ranked:
+            figure = advisor.discard_value(view, candidate)
+            outcomes = advisor.discard_outcomes(view, candidate)
+            assert (figure is None) == (outcomes is None)
+            if figure is None or outcomes is None:
+                continue
+            assert outcomes.points == pytest.approx(figure[0], rel=1e-9, abs=1e-6)
+            assert 0.0 <= outcomes.win + sum(outcomes.deal_in) <= 1.0 + 1e-12
+            assert placed[id(candidate)] == pytest.approx(outcomes.placement(standing, ()), abs=1e-9)
+            checked["against a riichi" if threatened else "calm"] += 1
+            checked["open seats charged"] += not threatened and any(outcomes.deal_in)
+    assert min(checked.values()) >= 10, checked
+
+
+def test_a_game_ahead_places_discards_as_their_points_do() -> None:
+    # At East 1 with all even the rank model is near linear in the seat's points: among the
+    # discards of the same chance of winning and dealing in, placement follows their points.
+    standing = Standing((25_000.0,) * 4, 8.0, (0, 1, 2, 3), DEFAULT_UMA[4])
+    nothing = (0.0, 0.0, 0.0)
+    values = [HandOutcomes(0.3, points, nothing, nothing, 0, 0, 0, 0) for points in (2_000.0, 4_000.0, 8_000.0)]
+    placed = [outcomes.placement(standing, ()) for outcomes in values]
+    assert placed == sorted(placed) and placed[0] < placed[-1]
+    # A deal-in costs placement as it costs points; the rest of the hand moves nothing.
+    dealing = HandOutcomes(0.3, 4_000.0, (0.1, 0.0, 0.0), (8_000.0, 0.0, 0.0), 0, 0, 0, 0)
+    assert dealing.placement(standing, ()) < values[1].placement(standing, ())
+    assert HandOutcomes(0.0, 0.0, nothing, nothing, 0, 0, 0, 0).placement(standing, ()) == pytest.approx(
+        placement_points(standing, (0.0,) * 4)
+    )
+
+
+def test_the_placer_throws_the_discard_worth_most_in_placement() -> None:
+    # A seeded tonpuu of four placers (every tile audited after every event), asked again at
+    # every other draw: its discard is the one its placement figures put first; against a riichi,
+    # the fold's tile where no push is worth more than folding, which moves nothing.
+    assert PLAYER_KINDS["placer"] is PlacementAdvisor
+    rules = rule_profile("riichi")
+    family = family_of(rules)
+    config = GameConfig("riichi", ("placer",) * 4, seed=3, length="tonpuu", record_events=True, audit=True)
+    record = play_game(config, 0, TABLES)
+    placer = PlacementAdvisor()
+    machine = None
+    seen = {"push": 0, "fold": 0}
+    for index, event in enumerate(record.events):
+        machine = replay([event], rules, family=family, machine=machine, first=index)
+        if event["type"] != "tsumo" or index % 2:
+            continue
+        view = seat_view(machine, event["actor"])
+        ranked = placer.rank(view)
+        valued = [candidate for candidate in ranked if candidate.expected is not None]
+        if not any(candidate.expected and candidate.expected.expected_score > 0 for candidate in valued):
+            continue  # no discard worth any points: the rules of thumb order them
+        placed = placer.placements(view, valued)
+        best = max(placed.values())
+        if id(ranked[0]) in placed and placed[id(ranked[0])] == pytest.approx(best, abs=1e-6):
+            seen["push"] += 1
+            continue
+        standing = standing_of(view)
+        assert standing is not None and any(opponent.riichi for opponent in view.opponents)
+        assert best <= placement_points(standing, (0.0,) * 4)
+        seen["fold"] += 1
+    assert seen["push"] >= 20 and seen["fold"] >= 1, seen

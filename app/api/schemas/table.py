@@ -526,9 +526,9 @@ class RankedAction(BaseModel):
         None,
         description="The action's value in expected placement points at the game's end (the table's uma, "
         "Tenhou's [90, 45, 0, -135] by default; docs/table.md): a win's from the scores after it (its place when "
-        "the game ends with it), a discard's from its line against the other seats as the service reads them, a "
-        "call's and passing's from the line's chance of winning and its points (comparable with each other, not "
-        "with a discard's), riichi's and a kan's from the discard each is weighed against (riichi: the same tile "
+        "the game ends with it), a discard's from the outcomes its value in points sums (its wins, its deal-ins; "
+        "the rest of the hand moving no score), a call's and passing's from the line's chance of winning and its "
+        "points (comparable with each other, not with a discard's), riichi's and a kan's from the discard each is weighed against (riichi: the same tile "
         "thrown dama; a kan: the best discard), moved by what its line adds over that discard's. Null where the "
         "table plays for no placement (rules other than riichi and sanma) or the action has no such figure (a far "
         "discard ranked by the linear score, riichi with another discard than the service's, a call, pass or kan "

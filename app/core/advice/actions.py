@@ -749,17 +749,41 @@ def push_value(
     >>> round(push_value(2000, 1, [risky], [8250]), 1)
     421.5
     """
-    survive = 1.0
+    survive, dealt = push_terms(shanten, safety, costs, parameters)
     loss = 0.0
+    for chance, cost in zip(dealt, costs, strict=True):
+        if cost > 0:
+            loss += chance * cost
+    return survive * expected - loss
+
+
+def push_terms(
+    shanten: int,
+    safety: Sequence[TileSafety],
+    costs: Sequence[float],
+    parameters: ActionParameters = DEFAULT_PARAMETERS,
+) -> tuple[float, tuple[float, ...]]:
+    """:func:`push_value`'s chances: that the hand survives this discard and the ``shanten``
+    more it needs to get ready, and of dealing into each opponent on the way (0 for one whose
+    cost is 0).
+
+    >>> from app.core.advice.safety import TileSafety
+    >>> survive, dealt = push_terms(1, [TileSafety(0.9, 0.1, 0.1, 1.0, ())], [8250])
+    >>> round(survive, 4), [round(chance, 4) for chance in dealt]
+    (0.846, [0.154])
+    """
+    survive = 1.0
+    dealt = []
     later = (1 - parameters.pushed_discard_danger) ** max(shanten, 0)
     for verdict, cost in zip(safety, costs, strict=True):
         if cost <= 0:
+            dealt.append(0.0)
             continue
         dealt_now = verdict.danger
         dealt_later = (1 - dealt_now) * (1 - later)
-        loss += (dealt_now + dealt_later) * cost
+        dealt.append(dealt_now + dealt_later)
         survive *= 1 - dealt_now - dealt_later
-    return survive * expected - loss
+    return survive, tuple(dealt)
 
 
 def safest(safety_of: Sequence[tuple[Tile, Sequence[TileSafety]]], threats: Sequence[bool]) -> list[Tile]:

@@ -769,18 +769,18 @@ def win_placement(machine: TableMachine, seat: int, win: Event, view: SeatView) 
 
 
 def discard_placements(strategy: Strategy, view: SeatView, candidates: Sequence[Candidate] | None) -> dict[int, float]:
-    """Each discard the search valued, by kind, in expected placement points: its line against
-    the other seats as the advisor reads them (:meth:`~app.core.table.players.Advisor.read_values`:
-    its wins, its deal-ins, the others' wins and the noten payments, each outcome put through the
-    rank model).  Empty where the table plays for no placement, the rules have no expected-score
-    model, or no discard was valued (a far hand ranked by the linear model)."""
+    """Each discard the search valued, by kind, in expected placement points
+    (:meth:`~app.core.table.players.Advisor.placements`: the outcomes of its figure in points,
+    its wins and its deal-ins, each put through the rank model).  Empty where the table plays for
+    no placement, the rules have no expected-score model, or no discard was valued (a far hand
+    ranked by the linear model)."""
     if not candidates or not isinstance(strategy, Advisor) or standing_of(view) is None or not supports(view.rules):
         return {}
     valued = [candidate for candidate in candidates if candidate.expected is not None]
     if not valued:
         return {}
-    found = strategy.read_values(view, valued)
-    return {c.tile: round(found.values[id(c)], 6) for c in valued if id(c) in found.values}
+    found = strategy.placements(view, valued)
+    return {c.tile: round(found[id(c)], 6) for c in valued if id(c) in found}
 
 
 class _Beside(NamedTuple):
@@ -817,9 +817,9 @@ def _beside_discards(
     adds over the discard's line, both put through
     :meth:`~app.core.table.players.Advisor.line_placements` (riichi and dama by
     :func:`~app.core.advice.actions.riichi_or_dama`'s values and chances of winning; a kan's
-    :func:`~app.core.advice.actions.kan_value` against the discard's contested line).  The
-    deal-ins, noten payments and other seats' wins of the discard's figure are kept, so the
-    result compares with the discards'; it stays within the uma's range.
+    :func:`~app.core.advice.actions.kan_value` against the discard's contested line).  What the
+    discard's figure holds beyond its line (its deal-ins) is kept, so the result compares with
+    the discards'; it stays within the uma's range.
 
     Each figure is left as it was where a part of it is missing."""
     if not candidates or not isinstance(strategy, Advisor):

@@ -28,6 +28,12 @@ another win of the hand would not.
     The advisor before it searched to three-shanten (kept to compare with): expected score at
     one-shanten or closer, calls and kans valued at two-shanten or closer
     (:class:`NearAdvisor`).
+``placer``
+    The advisor choosing its discards near tenpai in expected placement points (issue #36, point
+    3): each discard's figure in points is taken apart into its wins and deal-ins, each put
+    through the rank model (:mod:`app.core.advice.placement`) from the scores, the hands left and
+    the uma (:class:`PlacementAdvisor`).  Near the start of a game that ranks as the points do.
+    Its calls, riichi and kans are the advisor's.
 ``reader``
     The ``near`` advisor reading the table (issue #36): its discards near tenpai are valued against
     every other seat, not only the declared ones: each seat's chance of being ready now and on
@@ -66,7 +72,7 @@ expected-score model of discards assumes as much: it values every ready closed h
 declared); the advisor weighs riichi against dama.
 
 >>> sorted(PLAYER_KINDS)
-['advisor', 'greedy', 'heuristic', 'linear', 'near', 'random', 'reader']
+['advisor', 'greedy', 'heuristic', 'linear', 'near', 'placer', 'random', 'reader']
 """
 
 from __future__ import annotations
@@ -93,6 +99,7 @@ from app.core.advice.actions import (
     draw_chance,
     fold_outcomes,
     kan_value,
+    push_terms,
     push_value,
     read_push_outcomes,
     riichi_or_dama,
@@ -111,7 +118,7 @@ from app.core.advice.discard import (
 )
 from app.core.advice.expected_score import DEFAULT_EXTRA, LAST_TURN, supports
 from app.core.advice.mcr_targets import FanPlanner, planner_for
-from app.core.advice.placement import Standing, uma_for
+from app.core.advice.placement import Standing, placement_points, uma_for
 from app.core.advice.reads import OPEN_COST_FACTOR, TableRead, table_read
 from app.core.advice.safety import Opponent, TileSafety, combined_safety
 from app.core.advice.sichuan import choose_exchange, choose_void_suit
@@ -374,6 +381,9 @@ class Advisor(ShantenCaller):
     #: Whether discards near tenpai are valued against every other seat as the seat reads it
     #: (:meth:`table_read`), folding valued beside them; else against the declared seats only.
     reads_the_table = False
+    #: Whether discards near tenpai are chosen by their figures in expected placement points
+    #: (:meth:`placements`) where the table plays for placement; else by their figures in points.
+    discards_in_placement = False
     #: Farthest from tenpai a discard is ranked by expected score (farther: the linear model).
     value_shanten: int = ADVISOR_VALUE_SHANTEN
     #: Farthest from tenpai a call or a kan is valued by the search (farther: the rules of thumb).
@@ -559,6 +569,36 @@ class Advisor(ShantenCaller):
         reasons.append(f"against the riichi: deals in {danger:.1%} now; {value:,.0f} after the risk (folding: 0)")
         return value, tuple(reasons)
 
+    def discard_outcomes(self, view: SeatView, candidate: Candidate) -> HandOutcomes | None:
+        """How a discard's figure (:meth:`discard_value`) ends the hand, as chances: the outcomes
+        whose :attr:`~app.core.advice.actions.HandOutcomes.points` are that figure; None where
+        the figure is None.
+
+        With nobody declared, the search's wins alone against the wall, less those lost where the
+        discard deals into an open seat that has not declared (its read chance), each such
+        deal-in paying :attr:`open_seat_cost` of ``DEAL_IN_POINTS``.  Against a riichi, the
+        contested line's wins where the hand survives, and each threat dealt into now or on a
+        later discard at its cost (:func:`~app.core.advice.actions.push_terms`).  The rest
+        (another seat's win, a draw) moves none of the seat's points, as the figure counts none."""
+        line = self.contested_line(candidate)
+        if line is None or candidate.expected is None or not self._valued(view):
+            return None
+        threats = [is_threat(opponent) for opponent in view.opponents]
+        if not any(threats):
+            open_cost = self._open_cost(view)
+            dealt = tuple(
+                verdict.danger if open_cost and not opponent.riichi and opponent.called else 0.0
+                for verdict, opponent in zip(candidate.safety_by_opponent, view.opponents, strict=True)
+            )
+            win, value = candidate.expected.win_probability, candidate.expected.expected_score
+            costs = (open_cost * DEAL_IN_POINTS,) * len(dealt)
+            return HandOutcomes(win * (1.0 - sum(dealt)), value / win if win > 0 else 0.0, dealt, costs, 0, 0, 0, 0)
+        costs = threat_costs(threats, _dealer_offsets(view), DEAL_IN_POINTS, self.parameters)
+        survive, dealt = push_terms(candidate.shanten, candidate.safety_by_opponent, costs, self.parameters)
+        win = line.win_probability
+        value = line.expected_score / win if win > 0 else 0.0
+        return HandOutcomes(survive * win, value, dealt, costs, 0, 0, 0, 0)
+
     def kan_value(self, view: SeatView, meld: Meld) -> tuple[float, tuple[str, ...]] | None:
         """A closed or added kan's value on the discards' scale (:func:`~app.core.advice.actions.kan_value`),
         with its reasons; None where the search does not value it."""
@@ -644,6 +684,8 @@ class Advisor(ShantenCaller):
             if _worth_points(valued):
                 if self.reads_the_table and supports(view.rules):
                     best = self._read_push_or_fold(view, valued)
+                elif self.discards_in_placement and standing_of(view) is not None:
+                    best = self._placed_push_or_fold(view, valued, threats)
                 elif any(threats) and self.values_every_decision:
                     best = self._push_or_fold(view, valued, threats)
                 else:
@@ -757,21 +799,48 @@ class Advisor(ShantenCaller):
         placed = {key: line.placement(standing, winners) for key, line in pushes.items()}
         return ReadValues(placed, by_cost[0], fold.placement(standing, winners), pushes)
 
+    def placements(self, view: SeatView, valued: Sequence[Candidate]) -> dict[int, float]:
+        """Each of the searched ``valued`` candidates in expected placement points, keyed by ``id``;
+        empty where the table plays for no placement.  Reading the table (:attr:`reads_the_table`),
+        its push against the read table (:meth:`read_values`); else the outcomes of its figure in
+        points (:meth:`discard_outcomes`), the rest of the hand moving nothing: near the start of a
+        game these rank as the points do, and nearer its end by where they leave the seat."""
+        standing = standing_of(view)
+        if standing is None:
+            return {}
+        if self.reads_the_table:
+            return self.read_values(view, valued).values
+        found = {}
+        for candidate in valued:
+            outcomes = self.discard_outcomes(view, candidate)
+            if outcomes is not None:
+                found[id(candidate)] = outcomes.placement(standing, ())
+        return found
+
     def line_placements(self, view: SeatView, lines: Sequence[tuple[float, float]]) -> list[float] | None:
         """Lines known only by their value in points and their chance of winning (``(value,
         win_probability)``: a call's, or passing's, :func:`~app.core.advice.actions.call_values`),
-        each in expected placement points, the table read once for all; None where the table
-        plays for no placement.
+        each in expected placement points; None where the table plays for no placement.
 
-        The seat wins with ``win_probability``, each win worth ``value`` over it on average; the
-        hand ends in an exhaustive draw with the read's chance that nobody wins
-        (:func:`~app.core.advice.actions.draw_chance`), the scores unmoved; else another seat
-        wins, each by its read ready chance, and the seat does not pay.  Deal-ins and the noten
-        payments are left out, as the lines' points leave them out: the figures compare such
-        lines with each other, not with a discard's."""
+        The seat wins with ``win_probability``, each win worth ``value`` over it on average.  The
+        rest of the hand moves none of the scores, as the lines' points count nothing for it
+        (:meth:`placements`' discards likewise).  Reading the table (:attr:`reads_the_table`, the
+        ``reader``), the table is read once for all instead: the hand ends in an exhaustive draw
+        with the read's chance that nobody wins (:func:`~app.core.advice.actions.draw_chance`),
+        the scores unmoved, else in another seat's win, each by its read ready chance, the seat
+        not paying.  Deal-ins and the noten payments are left out, as the lines' points leave
+        them out."""
         standing = standing_of(view)
         if standing is None:
             return None
+        if not self.reads_the_table:
+            nothing = (0.0,) * (len(standing.scores) - 1)
+            return [
+                HandOutcomes(
+                    min(max(win, 0.0), 1.0), value / win if win > 0 else 0.0, nothing, nothing, 0, 0, 0, 0
+                ).placement(standing, ())
+                for value, win in lines
+            ]
         read = self.table_read(view)
         nobody_wins = draw_chance(read)
         winners = read.ready((view.turn + LAST_TURN) // 2)
@@ -791,6 +860,20 @@ class Advisor(ShantenCaller):
             )
             placed.append(outcomes.placement(standing, winners))
         return placed
+
+    def _placed_push_or_fold(self, view: SeatView, valued: Sequence[Candidate], threats: Sequence[bool]) -> Candidate:
+        """The candidate worth most in expected placement points (:meth:`placements`), equal ones
+        by the model's order; against a riichi the fold's first tile where no push is worth more
+        than folding, which moves nothing (as its figure in points is 0)."""
+        placed = self.placements(view, valued)
+        pushing = [candidate for candidate in valued if id(candidate) in placed]
+        best = min(pushing, key=lambda candidate: -round(placed[id(candidate)] * _VALUE_SCALE))
+        if any(threats):
+            standing = standing_of(view)
+            assert standing is not None
+            if placed[id(best)] <= placement_points(standing, (0.0,) * len(standing.scores)):
+                return self._fold(valued, threats)
+        return best
 
     def _read_push_or_fold(self, view: SeatView, valued: Sequence[Candidate]) -> Candidate:
         """The candidate worth most against the read table, or the fold's first tile when folding
@@ -889,6 +972,15 @@ class TableReader(NearAdvisor):
 
     name = "reader"
     reads_the_table = True
+
+
+class PlacementAdvisor(Advisor):
+    """The advisor choosing its discards near tenpai by their figures in expected placement points
+    (:meth:`Advisor.placements`: the outcomes of its figures in points through the rank model),
+    pushing against a riichi only where that is worth more than folding in placement too."""
+
+    name = "placer"
+    discards_in_placement = True
 
 
 class LinearAdvisor(NearAdvisor):
@@ -1211,6 +1303,7 @@ PLAYER_KINDS: Final[Mapping[str, Callable[[Weights, random.Random], Strategy]]] 
         "heuristic": Heuristic,
         "linear": LinearAdvisor,
         "near": NearAdvisor,
+        "placer": PlacementAdvisor,
         "random": RandomPlayer,
         "reader": TableReader,
     }
@@ -1223,7 +1316,7 @@ def make_player(name: str, weights: Weights = DEFAULT_WEIGHTS, rng: random.Rando
     >>> make_player("expert")
     Traceback (most recent call last):
     ...
-    app.core.table.players.UnknownStrategy: unknown strategy 'expert'; strategies are advisor, greedy, heuristic, linear, near, random, reader
+    app.core.table.players.UnknownStrategy: unknown strategy 'expert'; strategies are advisor, greedy, heuristic, linear, near, placer, random, reader
     """
     try:
         kind = PLAYER_KINDS[name]
