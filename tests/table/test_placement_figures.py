@@ -17,9 +17,10 @@ from app.core.advice.actions import HandOutcomes
 from app.core.advice.placement import DEFAULT_UMA, Standing, hands_after, placement_points
 from app.core.families.registry import TABLES, family_of
 from app.core.shape.rules import rule_profile
-from app.core.table.decide import NotADecisionPoint, act, replay, seat_view
+from app.core.table.decide import NotADecisionPoint, act, decide, replay, seat_view
 from app.core.table.flow import scheduled_after, tenhou_rules
 from app.core.table.game import GameConfig, play_game
+from app.core.table.mjai import kind_of
 from app.core.table.players import PLAYER_KINDS, Advisor, PlacementAdvisor, standing_of
 
 _DEALT = [
@@ -233,3 +234,46 @@ def test_the_placer_throws_the_discard_worth_most_in_placement() -> None:
         assert best <= placement_points(standing, (0.0,) * 4)
         seen["fold"] += 1
     assert seen["push"] >= 20 and seen["fold"] >= 1, seen
+
+
+def test_the_placers_calls_and_riichi_follow_its_placement_figures() -> None:
+    # A seeded hanchan of four placers asked at every point where a call or riichi is legal: a call
+    # its figures take is worth more in placement than passing and no less than another call; a
+    # pass its figures choose leaves no call worth more than passing; a riichi declared is worth
+    # more in placement than the same discard dama (its line's over the dama line's).
+    rules = rule_profile("riichi")
+    family = family_of(rules)
+    config = GameConfig("riichi", ("placer",) * 4, seed=4, length="hanchan", record_events=True)
+    record = play_game(config, 0, TABLES)
+    placer = PlacementAdvisor()
+    machine = None
+    seen = {"call": 0, "pass": 0, "riichi": 0}
+    for index, event in enumerate(record.events):
+        machine = replay([event], rules, family=family, machine=machine, first=index)
+        for seat in range(4):
+            kinds = {action.kind for action in machine.legal_actions(seat)}
+            if not kinds & {"chi", "pon", "reach"}:
+                continue
+            decision = decide(machine, seat, placer)
+            by_kind: dict[str, list[Any]] = {}
+            for item in decision.ranked:
+                by_kind.setdefault(item.action.kind, []).append(item)
+            if "reach" in kinds and decision.action.kind == "reach":
+                (reach,) = by_kind["reach"]
+                dama = next(item for item in by_kind["dahai"] if kind_of(item.action.pai or 0) == decision.riichi_tile)
+                assert reach.placement is not None and dama.placement is not None
+                assert reach.placement > dama.placement
+                seen["riichi"] += 1
+            calls = [item for kind in ("chi", "pon") for item in by_kind.get(kind, ()) if item.placement is not None]
+            passing = next((item for item in by_kind.get("none", ()) if item.placement is not None), None)
+            if not calls or passing is None:
+                continue
+            chosen = decision.ranked[0]
+            if chosen.action.kind in ("chi", "pon") and "the call is worth more than passing" in chosen.reasons:
+                assert chosen.placement > passing.placement
+                assert all(chosen.placement >= call.placement for call in calls)
+                seen["call"] += 1
+            elif chosen.action.kind == "none" and "passing is worth more than any call" in chosen.reasons:
+                assert all(call.placement <= passing.placement for call in calls)
+                seen["pass"] += 1
+    assert seen["call"] >= 1 and seen["pass"] >= 5 and seen["riichi"] >= 1, seen

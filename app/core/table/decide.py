@@ -512,17 +512,21 @@ def _turn(
     candidates = _ranked_discards(advised, discards)
     reach = by_kind.get("reach")
     declaring = machine.players[seat].riichi == 1  # declared: its discard is the one to choose
+    # The discards' figures in placement points, for a strategy that decides by them (else None).
+    by_placement = _placed_scale(strategy, view, candidates) if chosen is None and (reach or declaring) else None
     # Riichi with each discard that leaves the hand ready, figured once: a kan and the discards
     # are both weighed against them.
     riichis = (
-        _riichi_options(strategy, view, machine, seat, discards, candidates)
+        _riichi_options(strategy, view, machine, seat, discards, candidates, by_placement)
         if chosen is None and (reach or declaring)
         else {}
     )
     if chosen is None and kans:
         options = {_kan_meld(kan): kan for kan in kans}
         wanted = strategy.kan(view, list(options))
-        riichi_first = wanted is not None and _riichi_beats_kan(strategy, view, wanted, riichis, candidates, advised)
+        riichi_first = wanted is not None and _riichi_beats_kan(
+            strategy, view, wanted, riichis, candidates, advised, by_placement
+        )
         if wanted is not None and not riichi_first:
             chosen = options[wanted]
         if rank:
@@ -546,7 +550,13 @@ def _turn(
         pick = _pick_discard(strategy, view, discards, candidates)
         chosen = pick
         picked = kind_of(pick.pai or 0)
-        dama_figure = _discard_figure(strategy, view, candidates, picked) if reach and riichis else None
+        dama_figure = None
+        if reach and riichis:
+            dama_figure = (
+                by_placement.get(picked)
+                if by_placement is not None
+                else _discard_figure(strategy, view, candidates, picked)
+            )
         if declaring and riichis:  # the riichi is made: with the discard it is worth most with
             thrown = max(riichis.values(), key=lambda option: option.figure).thrown
             chosen = _physical_discard(discards, [kind_of(d.pai or 0) for d in discards], thrown)
@@ -605,12 +615,26 @@ def _advised(strategy: Strategy, view: SeatView, discards: Sequence[Event]) -> l
 
 
 class _RiichiOption(NamedTuple):
-    """Riichi declared with one discard, as the ranking values it."""
+    """Riichi declared with one discard, as the strategy weighs it."""
 
     thrown: int
     choice: RiichiChoice
-    #: The discard's figure dama plus what riichi adds over it (:func:`_over_dama`).
+    #: The discard's figure dama plus what riichi adds over it (:func:`_over_dama`); in expected
+    #: placement points for a strategy that decides in them (:func:`_placed_scale`).
     figure: float
+    #: Whether riichi is worth more than the same discard dama, on that scale.
+    declares: bool
+
+
+def _placed_scale(
+    strategy: Strategy, view: SeatView, candidates: Sequence[Candidate] | None
+) -> dict[int, float] | None:
+    """Each searched discard's figure in expected placement points, by kind, for an advisor that
+    decides in them (:attr:`~app.core.table.players.Advisor.decides_in_placement`) at a table
+    that plays for placement; None for one that decides in points."""
+    if not isinstance(strategy, Advisor) or not strategy.decides_in_placement:
+        return None
+    return discard_placements(strategy, view, candidates) or None
 
 
 def _riichi_options(
@@ -620,9 +644,13 @@ def _riichi_options(
     seat: int,
     discards: Sequence[Event],
     candidates: Sequence[Candidate] | None,
+    placed: Mapping[int, float] | None,
 ) -> dict[int, _RiichiOption]:
     """Riichi with each discard of ``candidates`` (in their order) that leaves the hand ready, by
-    its kind, where the advisor gives that discard a figure and riichi a value (else none)."""
+    its kind, where the advisor gives that discard a figure and riichi a value (else none).  With
+    ``placed`` (the discards' placement figures), each is figured in placement points: that
+    discard's, moved by the riichi line's over the dama line's
+    (:meth:`~app.core.table.players.Advisor.line_placements`)."""
     if not isinstance(strategy, Advisor) or not strategy.riichi_with_any_ready_discard or not candidates:
         return {}
     options: dict[int, _RiichiOption] = {}
@@ -632,8 +660,19 @@ def _riichi_options(
             continue
         figure = strategy.discard_value(view, candidate)
         choice = strategy.riichi_choice(view, candidate.tile) if figure is not None else None
-        if figure is not None and choice is not None:
-            options[candidate.tile] = _RiichiOption(candidate.tile, choice, figure[0] + _over_dama(choice)[0])
+        if figure is None or choice is None:
+            continue
+        if placed is None:
+            figure_now = figure[0] + _over_dama(choice)[0]
+            options[candidate.tile] = _RiichiOption(candidate.tile, choice, figure_now, choice.riichi)
+            continue
+        lines = [(choice.riichi_value, choice.riichi_win_probability), (choice.dama_value, choice.win_probability)]
+        moved = strategy.line_placements(view, lines)
+        if moved is not None and candidate.tile in placed:
+            riichi, dama = moved
+            options[candidate.tile] = _RiichiOption(
+                candidate.tile, choice, placed[candidate.tile] + riichi - dama, riichi > dama
+            )
     return options
 
 
@@ -645,7 +684,7 @@ def _riichi_to_declare(riichis: Mapping[int, _RiichiOption], picked: int, dama_f
         (
             option
             for option in riichis.values()
-            if option.choice.riichi and (option.thrown == picked or option.figure > dama_figure)
+            if option.declares and (option.thrown == picked or option.figure > dama_figure)
         ),
         key=lambda option: option.figure,
         default=None,
@@ -659,19 +698,34 @@ def _riichi_beats_kan(
     riichis: Mapping[int, _RiichiOption],
     candidates: Sequence[Candidate] | None,
     advised: Sequence[Candidate] | None,
+    placed: Mapping[int, float] | None,
 ) -> bool:
     """Whether riichi now (``riichis``: :func:`_riichi_options`), with the discard it is worth
     most with, is worth more than the kan ``meld`` the advisor would declare, both figured as the
     ranking figures them (a kan: the best discard's figure plus the kan's value over it on the
-    kan's scale)."""
+    kan's scale; with ``placed``, in placement points, as :func:`_beside_discards` places it)."""
     if not riichis or not candidates or not isinstance(strategy, Advisor):
         return False
     line = strategy.kan_line(view, meld, advised)
-    figure = strategy.discard_value(view, candidates[0])
-    kept = strategy.kan_reference(view, candidates[0])
-    if line is None or figure is None or kept is None:
+    if line is None:
         return False
-    declared_with = _riichi_to_declare(riichis, candidates[0].tile, figure[0])
+    best = candidates[0]
+    if placed is not None:
+        contested = strategy.contested_line(best)
+        if best.tile not in placed or contested is None:
+            return False
+        lines = [(line.value, line.win_probability), (contested.expected_score, contested.win_probability)]
+        moved = strategy.line_placements(view, lines)
+        if moved is None:
+            return False
+        kan, kept_line = moved
+        declared_with = _riichi_to_declare(riichis, best.tile, placed[best.tile])
+        return declared_with is not None and declared_with.figure > placed[best.tile] + kan - kept_line
+    figure = strategy.discard_value(view, best)
+    kept = strategy.kan_reference(view, best)
+    if figure is None or kept is None:
+        return False
+    declared_with = _riichi_to_declare(riichis, best.tile, figure[0])
     return declared_with is not None and declared_with.figure > figure[0] + line.value - kept
 
 

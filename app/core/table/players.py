@@ -29,11 +29,11 @@ another win of the hand would not.
     one-shanten or closer, calls and kans valued at two-shanten or closer
     (:class:`NearAdvisor`).
 ``placer``
-    The advisor choosing its discards near tenpai in expected placement points (issue #36, point
-    3): each discard's figure in points is taken apart into its wins and deal-ins, each put
+    The advisor choosing its discards near tenpai, its calls and riichi in expected placement
+    points (issue #36, point 3): each figure in points is taken apart into its outcomes, each put
     through the rank model (:mod:`app.core.advice.placement`) from the scores, the hands left and
     the uma (:class:`PlacementAdvisor`).  Near the start of a game that ranks as the points do.
-    Its calls, riichi and kans are the advisor's.
+    Its kans, its calls for speed and its wins are the advisor's.
 ``reader``
     The ``near`` advisor reading the table (issue #36): its discards near tenpai are valued against
     every other seat, not only the declared ones: each seat's chance of being ready now and on
@@ -88,6 +88,7 @@ from app.core.advice import sichuan_value
 from app.core.advice.actions import (
     DEFAULT_PARAMETERS,
     ActionParameters,
+    CallValue,
     CallValues,
     Contested,
     HandOutcomes,
@@ -381,9 +382,10 @@ class Advisor(ShantenCaller):
     #: Whether discards near tenpai are valued against every other seat as the seat reads it
     #: (:meth:`table_read`), folding valued beside them; else against the declared seats only.
     reads_the_table = False
-    #: Whether discards near tenpai are chosen by their figures in expected placement points
-    #: (:meth:`placements`) where the table plays for placement; else by their figures in points.
-    discards_in_placement = False
+    #: Whether discards near tenpai, calls and riichi are chosen by their figures in expected
+    #: placement points (:meth:`placements`, :meth:`line_placements`) where the table plays for
+    #: placement; else by their figures in points.
+    decides_in_placement = False
     #: Farthest from tenpai a discard is ranked by expected score (farther: the linear model).
     value_shanten: int = ADVISOR_VALUE_SHANTEN
     #: Farthest from tenpai a call or a kan is valued by the search (farther: the rules of thumb).
@@ -457,7 +459,7 @@ class Advisor(ShantenCaller):
         if any(is_threat(opponent) for opponent in view.opponents) and min(after for after, _ in helping) > 0:
             return None, None  # against a declared hand, a call that does not make the hand ready only weakens it
         found = call_values(hand, tile, [meld for _, meld in helping], self.situation(view), parameters=self.parameters)
-        best = found.best()
+        best = self._placed_best_call(view, found) if self.decides_in_placement else found.best()
         if best is not None:
             return best.meld, found._replace(verdict="the call is worth more than passing")
         # The search plays alone against the wall, and the other seats end a hand sooner than its
@@ -684,7 +686,7 @@ class Advisor(ShantenCaller):
             if _worth_points(valued):
                 if self.reads_the_table and supports(view.rules):
                     best = self._read_push_or_fold(view, valued)
-                elif self.discards_in_placement and standing_of(view) is not None:
+                elif self.decides_in_placement and standing_of(view) is not None:
                     best = self._placed_push_or_fold(view, valued, threats)
                 elif any(threats) and self.values_every_decision:
                     best = self._push_or_fold(view, valued, threats)
@@ -861,6 +863,19 @@ class Advisor(ShantenCaller):
             placed.append(outcomes.placement(standing, winners))
         return placed
 
+    def _placed_best_call(self, view: SeatView, found: CallValues) -> CallValue | None:
+        """The call of ``found`` worth most in expected placement points (:meth:`line_placements`),
+        where it is worth more than passing; else None (as :meth:`CallValues.best` in points, and
+        so where the table plays for no placement)."""
+        lines = [(found.passing, found.passing_win_probability)]
+        lines += [(call.value, call.win_probability) for call in found.calls]
+        placed = self.line_placements(view, lines)
+        if placed is None:
+            return found.best()
+        passing, *calls = placed
+        best = max(range(len(calls)), key=calls.__getitem__, default=None)
+        return found.calls[best] if best is not None and calls[best] > passing else None
+
     def _placed_push_or_fold(self, view: SeatView, valued: Sequence[Candidate], threats: Sequence[bool]) -> Candidate:
         """The candidate worth most in expected placement points (:meth:`placements`), equal ones
         by the model's order; against a riichi the fold's first tile where no push is worth more
@@ -975,12 +990,16 @@ class TableReader(NearAdvisor):
 
 
 class PlacementAdvisor(Advisor):
-    """The advisor choosing its discards near tenpai by their figures in expected placement points
-    (:meth:`Advisor.placements`: the outcomes of its figures in points through the rank model),
-    pushing against a riichi only where that is worth more than folding in placement too."""
+    """The advisor deciding in expected placement points where the table plays for placement:
+    its discards near tenpai by their placement figures (:meth:`Advisor.placements`: the
+    outcomes of their figures in points through the rank model), pushing against a riichi only
+    where that is worth more than folding; a call the search values against passing by each
+    line's (:meth:`Advisor.line_placements`); riichi with a discard by that discard's figure
+    moved by the riichi line's over the dama line's (:func:`~app.core.table.decide.decide`).
+    Its kans, the rule of thumb that takes a call for its speed, and its wins are the advisor's."""
 
     name = "placer"
-    discards_in_placement = True
+    decides_in_placement = True
 
 
 class LinearAdvisor(NearAdvisor):
