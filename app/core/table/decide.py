@@ -583,7 +583,8 @@ def _turn(
     assert chosen is not None  # a turn always offers a discard or a win
     if not rank:
         return Decision(chosen, ())
-    placements = discard_placements(strategy, view, candidates)
+    # A strategy deciding in placement figured them already where riichi was weighed.
+    placements = by_placement if by_placement is not None else discard_placements(strategy, view, candidates)
     ranked = _beside_discards(strategy, view, ranked, candidates, placements, kan_lines, dama)
     riichi_tile = dama[0] if dama is not None else None
     for discard in _discard_order(discards, candidates, riichi_tile if chosen.kind == "reach" else None):

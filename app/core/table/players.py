@@ -588,14 +588,11 @@ class Advisor(ShantenCaller):
         threats = [is_threat(opponent) for opponent in view.opponents]
         if not any(threats):
             open_cost = self._open_cost(view)
-            dealt = tuple(
-                verdict.danger if open_cost and not opponent.riichi and opponent.called else 0.0
-                for verdict, opponent in zip(candidate.safety_by_opponent, view.opponents, strict=True)
-            )
+            dealt = open_seat_dangers(candidate.safety_by_opponent, view.opponents, open_cost)
             win, value = candidate.expected.win_probability, candidate.expected.expected_score
             costs = (open_cost * DEAL_IN_POINTS,) * len(dealt)
             return HandOutcomes(win * (1.0 - sum(dealt)), value / win if win > 0 else 0.0, dealt, costs, 0, 0, 0, 0)
-        costs = threat_costs(threats, _dealer_offsets(view), DEAL_IN_POINTS, self.parameters)
+        costs = self._threat_costs(view, threats)
         survive, dealt = push_terms(candidate.shanten, candidate.safety_by_opponent, costs, self.parameters)
         win = line.win_probability
         value = line.expected_score / win if win > 0 else 0.0
@@ -643,7 +640,7 @@ class Advisor(ShantenCaller):
             added = next((candidate for candidate in ranked if candidate.tile == meld.tiles[0]), None)
             if added is not None:
                 opponents = [True] * len(view.opponents)
-                costs = threat_costs(opponents, _dealer_offsets(view), DEAL_IN_POINTS, self.parameters)
+                costs = self._threat_costs(view, opponents)
                 robbing = [(v.danger, cost) for v, cost in zip(added.safety_by_opponent, costs, strict=True)]
         after = view.hand.with_kong(meld)
         return kan_value(
@@ -732,9 +729,13 @@ class Advisor(ShantenCaller):
         found = call_values(view.hand, tile, options, self.situation(view), parameters=self.parameters)
         return found._replace(verdict="no call brings the hand nearer: passing")
 
+    def _threat_costs(self, view: SeatView, threats: Sequence[bool]) -> tuple[float, ...]:
+        """What dealing into each opponent of ``view`` costs (:func:`~app.core.advice.actions.threat_costs`)."""
+        return threat_costs(threats, _dealer_offsets(view), DEAL_IN_POINTS, self.parameters)
+
     def _push_value(self, view: SeatView, candidate: Candidate, threats: Sequence[bool]) -> float:
         """:func:`~app.core.advice.actions.push_value` of a candidate's contested line against ``threats``."""
-        costs = threat_costs(threats, _dealer_offsets(view), DEAL_IN_POINTS, self.parameters)
+        costs = self._threat_costs(view, threats)
         line = self.contested_line(candidate)
         expected = line.expected_score if line else 0.0
         return push_value(expected, candidate.shanten, candidate.safety_by_opponent, costs, self.parameters)
@@ -1090,11 +1091,29 @@ def open_seat_charge(
     if not open_cost:
         return 0.0, 0.0
     danger = charge = 0.0
-    for verdict, opponent in zip(safety, opponents, strict=True):
-        if not opponent.riichi and opponent.called:
-            danger += verdict.danger
-            charge += verdict.danger * (value + open_cost * DEAL_IN_POINTS)
+    for dealt in open_seat_dangers(safety, opponents, open_cost):
+        if dealt:
+            danger += dealt
+            charge += dealt * (value + open_cost * DEAL_IN_POINTS)
     return danger, charge
+
+
+def open_seat_dangers(
+    safety: Sequence[TileSafety], opponents: Sequence[Opponent], open_cost: float
+) -> tuple[float, ...]:
+    """The chance a discard (``safety``: its verdict against each of ``opponents``) deals into each
+    opponent the advisor charges with nobody declared: an open seat that has not declared, where
+    it has a cost (``open_cost``); 0 for every other.
+
+    >>> opened = Opponent(melds=(Meld.of("pon", (31, 31, 31)),))
+    >>> risky = TileSafety(0.9, 0.1, 0.2, 0.5, ())
+    >>> open_seat_dangers([risky, risky], [opened, Opponent()], 0.45)
+    (0.1, 0.0)
+    """
+    return tuple(
+        verdict.danger if open_cost and not opponent.riichi and opponent.called else 0.0
+        for verdict, opponent in zip(safety, opponents, strict=True)
+    )
 
 
 #: Values equal to 1e-6 points tie (as the discard ranking's).
